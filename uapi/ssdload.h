@@ -1,0 +1,167 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * ssdload: interface shared by the kernel module and the ssdload CLI.
+ *
+ * This header holds the configfs/debugfs names, the enums, the latency
+ * histogram geometry with its index<->value maths, and the versioned
+ * binary format of the debugfs hist_read/hist_write files.
+ *
+ * It is included by the module (kernel types) and by userspace (<linux/types.h>),
+ * so it uses only __u64-style types and static inline functions.
+ */
+#ifndef _UAPI_SSDLOAD_H
+#define _UAPI_SSDLOAD_H
+
+#include <linux/types.h>
+
+/* ---- paths ------------------------------------------------------------ */
+#define SSDLOAD_CONFIGFS_ROOT	"/sys/kernel/config/ssdload"
+#define SSDLOAD_CONFIGFS_JOBS	SSDLOAD_CONFIGFS_ROOT "/jobs"
+#define SSDLOAD_DEBUGFS_ROOT	"/sys/kernel/debug/ssdload"
+
+/* ---- configfs job attribute names (fio option names) ------------------ */
+#define SSDLOAD_ATTR_FILENAME		"filename"	/* block device path */
+#define SSDLOAD_ATTR_RW			"rw"		/* enum ssdload_rw, by name */
+#define SSDLOAD_ATTR_RWMIXREAD		"rwmixread"	/* percent, 0..100 */
+#define SSDLOAD_ATTR_BS			"bs"		/* bytes */
+#define SSDLOAD_ATTR_IODEPTH		"iodepth"	/* I/Os in flight per worker */
+#define SSDLOAD_ATTR_CPUS_ALLOWED	"cpus_allowed"	/* cpulist, one worker per CPU */
+#define SSDLOAD_ATTR_OFFSET		"offset"	/* bytes */
+#define SSDLOAD_ATTR_SIZE		"size"		/* bytes, 0 = to the end */
+#define SSDLOAD_ATTR_RUNTIME_MS		"runtime_ms"	/* measured time, ms */
+#define SSDLOAD_ATTR_RAMP_MS		"ramp_ms"	/* unmeasured warm-up, ms */
+#define SSDLOAD_ATTR_NUMBER_IOS		"number_ios"	/* measured I/Os, whole job */
+#define SSDLOAD_ATTR_RANDSEED		"randseed"	/* PRNG seed */
+#define SSDLOAD_ATTR_ALLOW_WRITE	"allow_write"	/* 0/1, opt-in to writes */
+#define SSDLOAD_ATTR_ENABLE		"enable"	/* 1 = start, 0 = stop */
+#define SSDLOAD_ATTR_STATE		"state"		/* RO: enum ssdload_state */
+#define SSDLOAD_ATTR_ERROR		"error"		/* RO: "<errno> <reason>" */
+
+/* top-level read-only attribute listing every job attribute, one per line */
+#define SSDLOAD_FEATURES		"features"
+
+/* ---- debugfs file names ----------------------------------------------- */
+#define SSDLOAD_DBG_SUMMARY		"summary"	/* text, key=value per line */
+#define SSDLOAD_DBG_PROGRESS		"progress"	/* text, key=value per line */
+#define SSDLOAD_DBG_HIST_READ		"hist_read"	/* binary, see below */
+#define SSDLOAD_DBG_HIST_WRITE		"hist_write"	/* binary, see below */
+
+/* ---- enums ------------------------------------------------------------ */
+enum ssdload_rw {
+	SSDLOAD_RW_READ = 0,		/* "read": sequential reads */
+	SSDLOAD_RW_WRITE = 1,		/* "write": sequential writes */
+	SSDLOAD_RW_RANDREAD = 2,	/* "randread" */
+	SSDLOAD_RW_RANDWRITE = 3,	/* "randwrite" */
+	SSDLOAD_RW_RW = 4,		/* "rw": sequential, mixed by rwmixread */
+	SSDLOAD_RW_RANDRW = 5,		/* "randrw": random, mixed by rwmixread */
+	SSDLOAD_RW_NR
+};
+
+enum ssdload_state {
+	SSDLOAD_STATE_IDLE = 0,		/* "idle": configured, never started */
+	SSDLOAD_STATE_RUNNING = 1,	/* "running" */
+	SSDLOAD_STATE_DONE = 2,		/* "done": runtime or number_ios reached */
+	SSDLOAD_STATE_STOPPED = 3,	/* "stopped": enable=0, rmdir or unload */
+	SSDLOAD_STATE_ERROR = 4,	/* "error": see the error attribute */
+	SSDLOAD_STATE_NR
+};
+
+enum ssdload_dir {
+	SSDLOAD_DIR_READ = 0,
+	SSDLOAD_DIR_WRITE = 1,
+	SSDLOAD_DIR_NR
+};
+
+/* ---- latency histogram geometry --------------------------------------- */
+/*
+ * Log-linear ("HDR") buckets over nanoseconds.  Values below
+ * SSDLOAD_HIST_SUB are exact (one bucket per ns).  Above, each power of
+ * two [2^k, 2^(k+1)) is split into SSDLOAD_HIST_SUB equal buckets of width
+ * 2^(k - SUB_BITS).  Reporting a bucket by its midpoint bounds the relative
+ * error by 1 / (2 * SSDLOAD_HIST_SUB) = 0.39%.  Values at or above
+ * 2^SSDLOAD_HIST_MAX_SHIFT ns (18.3 minutes) clamp into the last bucket
+ * and are also counted in the header's overflow field.
+ */
+#define SSDLOAD_HIST_SUB_BITS	7
+#define SSDLOAD_HIST_SUB	(1U << SSDLOAD_HIST_SUB_BITS)		/* 128 */
+#define SSDLOAD_HIST_MAX_SHIFT	40					/* 2^40 ns */
+#define SSDLOAD_HIST_BUCKETS	((SSDLOAD_HIST_MAX_SHIFT - SSDLOAD_HIST_SUB_BITS + 1) * \
+				 SSDLOAD_HIST_SUB)			/* 4352 */
+#define SSDLOAD_HIST_MAX_VALUE	((1ULL << SSDLOAD_HIST_MAX_SHIFT) - 1)
+
+/* Bucket index of a latency in ns (clamped to the last bucket). */
+static inline __u32 ssdload_hist_index(__u64 ns)
+{
+	__u32 msb, shift;
+
+	if (ns < SSDLOAD_HIST_SUB)
+		return (__u32)ns;
+	if (ns > SSDLOAD_HIST_MAX_VALUE)
+		return SSDLOAD_HIST_BUCKETS - 1;
+	msb = 63 - (__u32)__builtin_clzll(ns);		/* >= SUB_BITS */
+	shift = msb - SSDLOAD_HIST_SUB_BITS;
+	return (shift + 1) * SSDLOAD_HIST_SUB +
+	       (__u32)((ns >> shift) & (SSDLOAD_HIST_SUB - 1));
+}
+
+/* Smallest value (ns) that lands in bucket @idx. */
+static inline __u64 ssdload_hist_lower(__u32 idx)
+{
+	__u32 group = idx / SSDLOAD_HIST_SUB;
+	__u64 sub = idx % SSDLOAD_HIST_SUB;
+
+	if (group == 0)
+		return sub;
+	return (SSDLOAD_HIST_SUB + sub) << (group - 1);
+}
+
+/* Width (ns) of bucket @idx: the bucket is [lower, lower + width). */
+static inline __u64 ssdload_hist_width(__u32 idx)
+{
+	__u32 group = idx / SSDLOAD_HIST_SUB;
+
+	return group == 0 ? 1 : 1ULL << (group - 1);
+}
+
+/* Largest value (ns) that lands in bucket @idx (inclusive). */
+static inline __u64 ssdload_hist_upper(__u32 idx)
+{
+	return ssdload_hist_lower(idx) + ssdload_hist_width(idx) - 1;
+}
+
+/* Representative value of bucket @idx: its midpoint (exact below SUB). */
+static inline __u64 ssdload_hist_value(__u32 idx)
+{
+	return ssdload_hist_lower(idx) + ssdload_hist_width(idx) / 2;
+}
+
+/* ---- binary format of debugfs hist_read / hist_write ------------------ */
+/*
+ * A file is one struct ssdload_hist_header followed by nr_buckets __u64
+ * counts, all in native byte order.  Readers must check magic and
+ * version, and must use header_size to find the counts (newer versions
+ * may append header fields).  Counts cover the measured phase only (the
+ * ramp is excluded) and are summed over all workers of the job.
+ */
+#define SSDLOAD_HIST_MAGIC	0x48445353U	/* "SSDH" little-endian */
+#define SSDLOAD_HIST_VERSION	1
+
+struct ssdload_hist_header {
+	__u32 magic;		/* SSDLOAD_HIST_MAGIC */
+	__u16 version;		/* SSDLOAD_HIST_VERSION */
+	__u16 header_size;	/* bytes, offset of the counts */
+	__u32 sub_bits;		/* SSDLOAD_HIST_SUB_BITS */
+	__u32 max_shift;	/* SSDLOAD_HIST_MAX_SHIFT */
+	__u32 nr_buckets;	/* number of __u64 counts that follow */
+	__u32 dir;		/* enum ssdload_dir */
+	__u64 samples;		/* sum of all counts (completed I/Os, ok + error) */
+	__u64 overflow;		/* samples >= 2^max_shift ns (in the last bucket) */
+	__u64 min_ns;		/* exact minimum latency, 0 if no samples */
+	__u64 max_ns;		/* exact maximum latency */
+	__u64 sum_ns;		/* exact sum of latencies */
+	__u64 sumsq_hi;		/* exact sum of squared latencies (ns^2), */
+	__u64 sumsq_lo;		/*   as a 128-bit value hi:lo */
+	__u64 runtime_ns;	/* measured wall time of the job, ns */
+};
+
+#endif /* _UAPI_SSDLOAD_H */
