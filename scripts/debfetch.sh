@@ -6,6 +6,7 @@
 # Usage:
 #   debfetch.sh resolve SUITE PKG          print the newest version-specific
 #                                          package a metapackage depends on
+#   debfetch.sh depends SUITE PKG          print every package PKG depends on
 #   debfetch.sh version SUITE PKG          print the candidate version of PKG
 #   debfetch.sh extract SUITE DEST PKG...  download PKG... from SUITE and
 #                                          dpkg-deb -x each into DEST
@@ -73,7 +74,7 @@ prepare() {
 }
 
 cmd=${1:-}
-[ $# -ge 3 ] || die "usage: debfetch.sh resolve|version|extract|download SUITE ..."
+[ $# -ge 3 ] || die "usage: debfetch.sh resolve|depends|version|extract|download SUITE ..."
 suite=$2
 prepare "$suite"
 
@@ -82,6 +83,10 @@ resolve)
 	# e.g. linux-image-amd64 -> linux-image-6.1.0-41-amd64
 	apt_private "$suite" apt-cache depends "$3" 2>/dev/null |
 		awk '/Depends:/ { gsub(/[<>]/, "", $2); print $2; exit }'
+	;;
+depends)
+	apt_private "$suite" apt-cache depends "$3" 2>/dev/null |
+		awk '/^ *\|?Depends:/ { gsub(/[<>]/, "", $2); print $2 }'
 	;;
 version)
 	apt_private "$suite" apt-cache policy "$3" | awk '/Candidate:/ { print $2 }'
