@@ -1,0 +1,99 @@
+#!/bin/busybox sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# /init of the ssdload test guest (busybox sh, in the initramfs).
+#
+# Mounts the host's root read-only over 9p at /host and the run's output
+# directory (read-write, 9p tag "out") at /out, prepares /host the way the
+# e2e tests expect (see Documentation/testing.rst), chroots into it and runs
+# $OUT/guest-cmd.sh.  The result goes back through the output share:
+# dmesg.txt, then rc (its presence means the guest finished).  Then power off.
+
+/bin/busybox --install -s /bin
+export PATH=/bin
+
+log() { echo "ssdload-guest: $*"; }
+
+finish() {
+	dmesg > /out/dmesg.txt 2>/dev/null
+	[ -n "$1" ] && echo "$1" > /out/rc
+	sync
+	poweroff -f
+	echo o > /proc/sysrq-trigger
+}
+
+fail() {
+	log "FATAL: $*"
+	echo "$*" > /out/init-error 2>/dev/null
+	finish ""
+}
+
+mount -t proc proc /proc
+mount -t sysfs sys /sys
+mount -t devtmpfs dev /dev
+echo 1 > /proc/sys/kernel/sysrq
+
+while read -r m; do
+	insmod "/modules/$m" || log "insmod $m failed"
+done < /modules/order
+
+mkdir -p /out /host
+O9P=trans=virtio,version=9p2000.L,msize=262144
+mount -t 9p -o "$O9P" out /out || { log "cannot mount the output share"; poweroff -f; }
+mount -t 9p -o "$O9P,ro,cache=loose" hostroot /host || fail "cannot mount the host root"
+[ -f /out/guest.conf ] || fail "no guest.conf in the output share"
+. /out/guest.conf	# OUT MODDIR TMPFS_DIRS TMPDIR_GUEST NVME_SERIAL SHELL_MODE
+
+m() { mount "$@" || fail "mount $*"; }
+m -t proc proc /host/proc
+m -t sysfs sys /host/sys
+m -t devtmpfs dev /host/dev
+mkdir -p /host/dev/pts /host/dev/shm
+m -t devpts -o gid=5,mode=620,ptmxmode=666 devpts /host/dev/pts
+m -t tmpfs -o mode=1777 shm /host/dev/shm
+m -t configfs configfs /host/sys/kernel/config
+m -t debugfs debugfs /host/sys/kernel/debug
+for d in $TMPFS_DIRS; do
+	m -t tmpfs -o mode=755 tmpfs "/host$d"
+done
+mkdir -p "/host$TMPDIR_GUEST" && chmod 1777 "/host$TMPDIR_GUEST"
+
+# The output share at its host path, so SSDLOAD_OUT is the same on both sides.
+m --bind /out "/host$OUT"
+
+# /lib/modules/$(uname -r): a tmpfs on /lib/modules if the host has one,
+# else an overlay (tmpfs upper) on the directory that should hold it.
+kver=$(uname -r)
+if [ -d /host/lib/modules ]; then
+	m -t tmpfs -o mode=755 modules /host/lib/modules
+else
+	libdir=$(realpath /host/lib)
+	mkdir -p /ovl && m -t tmpfs ovl /ovl && mkdir -p /ovl/upper /ovl/work
+	m -t overlay -o "lowerdir=$libdir,upperdir=/ovl/upper,workdir=/ovl/work" \
+		overlay "$libdir"
+	mkdir -p /host/lib/modules
+fi
+mkdir -p "/host/lib/modules/$kver"
+m --bind "/host$MODDIR" "/host/lib/modules/$kver"
+
+if [ -n "$NVME_SERIAL" ]; then
+	chroot /host /sbin/modprobe nvme || log "modprobe nvme failed"
+	i=0
+	while [ ! -b /host/dev/nvme0n1 ] && [ $i -lt 100 ]; do
+		sleep 0.1; i=$((i + 1))
+	done
+	[ -b /host/dev/nvme0n1 ] || log "no /dev/nvme0n1 after modprobe nvme"
+fi
+
+cd /host || fail "no /host"
+if [ "$SHELL_MODE" = 1 ]; then
+	log "interactive shell; exit it to power off"
+	chroot /host /usr/bin/setsid -c /bin/sh "$OUT/guest-cmd.sh" \
+		</dev/ttyS0 >/dev/ttyS0 2>&1
+	rc=$?
+else
+	chroot /host /bin/sh "$OUT/guest-cmd.sh" </dev/null
+	rc=$?
+fi
+log "command exited with $rc"
+finish "$rc"
