@@ -1,0 +1,271 @@
+# SPDX-License-Identifier: GPL-2.0
+"""pytest fixtures for the ssdload e2e suite (runs inside the qemu guest as root).
+
+blktests rules carried over:
+  * a marker goes to /dev/kmsg before every test; an oops, warning, lockdep
+    splat, hung task or kmemleak report after it fails that test;
+  * every test leaves the machine as it found it (no jobs, no debugfs
+    leftovers, no null_blk/brd, ssdload.ko loaded or not as at the start);
+  * a missing prerequisite is a visible skip, never a pass.
+"""
+
+import os
+import shutil
+import sys
+import time
+import uuid
+
+import pytest
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
+
+import ssdload_env as env  # noqa: E402  pylint: disable=wrong-import-position
+
+_SESSION = {}
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "slow: takes more than ~5 s under TCG")
+    config.addinivalue_line("markers", "quick: a few seconds at most")
+
+
+def _require_root():
+    if os.geteuid() != 0:
+        pytest.skip("e2e tests run as root inside the guest (euid %d)" % os.geteuid())
+    if not os.path.isdir("/sys/kernel/config"):
+        pytest.skip("configfs is not mounted at /sys/kernel/config")
+
+
+# --------------------------------------------------------------------------
+# session: remember what was loaded, restore it at the end
+
+@pytest.fixture(scope="session", autouse=True)
+def _session_state():
+    mods = env.proc_modules()
+    _SESSION["ssdload"] = "ssdload" in mods
+    _SESSION["preloaded"] = {m for m in ("null_blk", "brd") if m in mods}
+    yield
+    if os.geteuid() != 0:
+        return
+    env.cleanup_jobs()
+    loaded = env.ssdload_loaded()
+    if loaded and not _SESSION["ssdload"]:
+        env.rmmod("ssdload", check=False)
+    elif not loaded and _SESSION["ssdload"] and env.ssdload_ko()[0]:
+        env.insmod_ssdload()
+
+
+# --------------------------------------------------------------------------
+# per test: dmesg marker and clean-state checks
+
+@pytest.fixture(autouse=True)
+def kmsg(request):
+    """The /dev/kmsg reader for this test; fails the test on a kernel splat."""
+    if os.geteuid() != 0 or not os.path.exists("/dev/kmsg"):
+        yield None
+        return
+    k = env.Kmsg("test %s %s" % (request.node.nodeid, uuid.uuid4().hex[:8]))
+    env.LEAKED_JOBS.clear()
+    yield k
+    problems = []
+    # anything the test's own fixtures did not clean up is a leak
+    leaked = env.cleanup_jobs()
+    if leaked or env.LEAKED_JOBS:
+        problems.append("jobs left behind: %s" % sorted(set(leaked) | set(env.LEAKED_JOBS)))
+    if env.ssdload_loaded():
+        left = env.list_debugfs_jobs()
+        if left:
+            problems.append("debugfs entries left after every job was removed: %s" % left)
+    for mod in ("null_blk", "brd"):
+        if mod in env.proc_modules() and mod not in _SESSION["preloaded"]:
+            problems.append("%s left loaded" % mod)
+            try:
+                if mod == "null_blk":
+                    env.null_blk_unload()
+                else:
+                    env.rmmod(mod)
+            except Exception as e:  # pylint: disable=broad-except
+                problems.append("cannot unload %s: %s" % (mod, e))
+    bad = k.bad_lines()
+    k.close()
+    if bad:
+        problems.append("kernel log after the marker has:\n  " + "\n  ".join(bad[:40]))
+    if problems:
+        pytest.fail("; ".join(problems), pytrace=False)
+
+
+# --------------------------------------------------------------------------
+# the module under test
+
+class Ssdload:
+    """Handle on ssdload.ko: load/unload, and the configfs root."""
+
+    ko = None
+
+    def loaded(self):
+        return env.ssdload_loaded()
+
+    def insmod(self, *params):
+        env.insmod_ssdload(*params)
+
+    def rmmod(self, check=True):
+        return env.rmmod("ssdload", check=check)
+
+    def reload(self, *params):
+        env.cleanup_jobs()
+        if self.loaded():
+            self.rmmod()
+        self.insmod(*params)
+
+
+@pytest.fixture
+def ssdload():
+    """ssdload.ko loaded (insmod $SSDLOAD_KO if needed); loaded again afterwards
+    if the test unloaded it, so every test finds the same state."""
+    _require_root()
+    ko, why = env.ssdload_ko()
+    if not env.ssdload_loaded():
+        if ko is None:
+            pytest.skip(why)
+        env.insmod_ssdload()
+    m = Ssdload()
+    m.ko = ko
+    yield m
+    env.cleanup_jobs()
+    if not env.ssdload_loaded() and ko:
+        env.insmod_ssdload()
+
+
+class JobFactory:
+    def __init__(self, request):
+        self.n = 0
+        self.prefix = "e2e%d" % (abs(hash(request.node.nodeid)) % 10000)
+        self.made = []
+
+    def name(self, tag=""):
+        self.n += 1
+        return "%s-%d%s" % (self.prefix, self.n, ("-" + tag) if tag else "")
+
+    def __call__(self, tag="", **attrs):
+        name = self.name(tag)
+        env.KNOWN_JOBS.add(name)
+        j = env.Job(name, **attrs)
+        self.made.append(j)
+        return j
+
+    def cleanup(self):
+        for j in self.made:
+            if j.exists():
+                try:
+                    if j.get("enable") == "1" or j.state == "running":
+                        j.stop()
+                except OSError:
+                    pass
+                j.remove()
+
+
+@pytest.fixture
+def jobs(ssdload, request):  # pylint: disable=redefined-outer-name,unused-argument
+    """Factory: jobs(tag, **attrs) -> env.Job; every job is stopped and removed after."""
+    f = JobFactory(request)
+    yield f
+    f.cleanup()
+
+
+# --------------------------------------------------------------------------
+# devices (blktests-style _configure_null_blk / brd helpers)
+
+def _need_module(name):
+    _require_root()
+    if not env.have_module(name):
+        pytest.skip("%s module not available for kernel %s" % (name, env.kernel_label()))
+
+
+@pytest.fixture
+def null_blk():
+    """Factory: null_blk(**module_params) -> [BlockDev]; null_blk is unloaded after.
+
+    Defaults: nr_devices=1 queue_mode=2 irqmode=0 gb=1 memory_backed=0 bs=512,
+    and nomerges=2 on every device so block-layer ios are exact."""
+    _need_module("null_blk")
+    used = []
+
+    def make(**params):
+        used.append(True)
+        return env.null_blk_load(**params)
+    yield make
+    env.cleanup_jobs()
+    env.null_blk_unload()
+
+
+@pytest.fixture
+def nullb(null_blk):  # pylint: disable=redefined-outer-name
+    """One 1 GiB null_blk (irqmode=0, no memory) with merges off."""
+    return null_blk()[0]
+
+
+@pytest.fixture
+def nullb_cfg():
+    """Factory: nullb_cfg(name, size=MiB, blocksize=, irqmode=, completion_nsec=, ...)
+    -> env.NullbCfg created through null_blk's configfs (can be powered off)."""
+    _need_module("null_blk")
+    made = []
+
+    def make(name, **attrs):
+        env.null_blk_ensure_configfs()
+        a = dict(size=1024, blocksize=512, irqmode=0, memory_backed=0)
+        a.update(attrs)
+        d = env.NullbCfg(name, **a)
+        made.append(d)
+        return d
+    yield make
+    env.cleanup_jobs()
+    for d in made:
+        d.remove()
+    env.null_blk_unload()
+
+
+@pytest.fixture
+def brd():
+    """Factory: brd(size_kib, nr=1) -> [BlockDev]; brd is unloaded after."""
+    _need_module("brd")
+
+    def make(size_kib, nr=1):
+        return env.brd_load(size_kib, nr)
+    yield make
+    env.cleanup_jobs()
+    env.rmmod("brd")
+
+
+@pytest.fixture
+def cli():
+    """The ssdload CLI ($SSDLOAD_CLI)."""
+    p, why = env.cli_path()
+    if p is None:
+        pytest.skip(why)
+    return p
+
+
+@pytest.fixture
+def fio():
+    p = shutil.which("fio")
+    if not p:
+        pytest.skip("fio is not installed in the guest")
+    return p
+
+
+@pytest.fixture
+def nvme():
+    dev = os.environ.get("SSDLOAD_NVME")
+    if not dev:
+        pytest.skip("SSDLOAD_NVME is not set (no emulated NVMe attached)")
+    name = os.path.basename(dev)
+    d = env.BlockDev(name)
+    deadline = time.monotonic() + 10
+    while not d.exists():
+        if time.monotonic() > deadline:
+            pytest.fail("SSDLOAD_NVME=%s but /sys/block/%s does not exist" % (dev, name))
+        time.sleep(0.1)
+    d.wait_for_node()
+    d.no_merges()
+    return d

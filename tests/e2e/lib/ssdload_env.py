@@ -1,0 +1,811 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Shared helpers for the ssdload end-to-end tests (run inside the guest as root).
+
+blktests-style: every driver has a small helper (null_blk by module params,
+null_blk by configfs, brd), jobs are driven through configfs exactly as a user
+would with mkdir/echo, and results are read back from debugfs.  Everything the
+tests compare against is computed here independently of ssdload: block-layer
+counters from /sys/block/DEV/stat, bytes read back from brd, histogram maths
+re-implemented from uapi/ssdload.h.
+"""
+
+import errno
+import json
+import math
+import os
+import re
+import struct
+import subprocess
+import threading
+import time
+
+CONFIGFS = "/sys/kernel/config/ssdload"
+JOBS = CONFIGFS + "/jobs"
+DEBUGFS = "/sys/kernel/debug/ssdload"
+NULLB_CONFIGFS = "/sys/kernel/config/nullb"
+
+REPO = os.environ.get("SSDLOAD_REPO") or os.path.abspath(
+    os.path.join(os.path.dirname(__file__), "..", "..", ".."))
+UAPI_HEADER = os.path.join(REPO, "uapi", "ssdload.h")
+
+# Every job attribute the contract (CONTRACT.md, "configfs") defines.
+CONTRACT_ATTRS = (
+    "filename", "rw", "rwmixread", "bs", "iodepth", "cpus_allowed",
+    "offset", "size", "runtime_ms", "ramp_ms", "number_ios", "randseed",
+    "allow_write", "enable", "state", "error",
+)
+RO_ATTRS = ("state", "error")
+RW_NAMES = ("read", "write", "randread", "randwrite", "rw", "randrw")
+WRITING_RW = ("write", "randwrite", "rw", "randrw")
+STATES = ("idle", "running", "done", "stopped", "error")
+
+# dmesg lines that fail a test (blktests: "dmesg is checked").
+DMESG_BAD = ("BUG:", "WARNING:", "Oops", "general protection", "KASAN",
+             "possible circular locking", "INFO:", "hung task",
+             "unreferenced object", "Call Trace")
+
+
+class Timeout(AssertionError):
+    """A bounded wait ran out: treated as a test failure (a hang)."""
+
+
+# --------------------------------------------------------------------------
+# small file helpers
+
+def read(path):
+    with open(path) as f:
+        return f.read()
+
+
+def read_attr(path):
+    return read(path).strip()
+
+
+def write_attr(path, value):
+    """Write one value with a single write(2), as `echo` does.
+
+    Raises OSError on refusal; the caller inspects e.errno."""
+    data = value if isinstance(value, bytes) else str(value).encode()
+    fd = os.open(path, os.O_WRONLY)
+    try:
+        n = os.write(fd, data)
+    finally:
+        os.close(fd)
+    if n != len(data):
+        raise AssertionError("short write to %s: %d of %d bytes" % (path, n, len(data)))
+
+
+def bounded(fn, timeout, what):
+    """Run fn() in a daemon thread; raise Timeout if it does not return in time.
+
+    Used for operations that must not hang (stop, rmdir, rmmod, power off).
+    The stuck thread is left behind; the test fails with a clear reason."""
+    box = {}
+
+    def runner():
+        try:
+            box["ret"] = fn()
+        except BaseException as e:  # pylint: disable=broad-except
+            box["exc"] = e
+
+    t = threading.Thread(target=runner, daemon=True)
+    t.start()
+    t.join(timeout)
+    if t.is_alive():
+        raise Timeout("%s did not return within %.0f s (hang?)" % (what, timeout))
+    if "exc" in box:
+        raise box["exc"]
+    return box.get("ret")
+
+
+def run(cmd, check=True, timeout=120, **kw):
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       universal_newlines=True, timeout=timeout, **kw)
+    if check and p.returncode != 0:
+        raise AssertionError("%s failed (%d): %s%s" % (" ".join(cmd), p.returncode,
+                                                       p.stdout, p.stderr))
+    return p
+
+
+def parse_kv(text):
+    """key=value per line -> dict; integer values become int."""
+    out = {}
+    for line in text.splitlines():
+        line = line.strip()
+        if not line:
+            continue
+        if "=" not in line:
+            raise AssertionError("malformed key=value line %r" % line)
+        k, v = line.split("=", 1)
+        try:
+            out[k] = int(v)
+        except ValueError:
+            out[k] = v
+    return out
+
+
+def online_cpus():
+    return parse_cpulist(read_attr("/sys/devices/system/cpu/online"))
+
+
+def parse_cpulist(s):
+    cpus = []
+    s = s.strip()
+    if not s:
+        return cpus
+    for part in s.split(","):
+        if "-" in part:
+            a, b = part.split("-")
+            cpus.extend(range(int(a), int(b) + 1))
+        else:
+            cpus.append(int(part))
+    return cpus
+
+
+def kernel_label():
+    return os.environ.get("SSDLOAD_KERNEL") or os.uname().release
+
+
+# --------------------------------------------------------------------------
+# kernel modules
+
+def proc_modules():
+    try:
+        return {line.split()[0] for line in read("/proc/modules").splitlines()}
+    except OSError:
+        return set()
+
+
+def have_module(name):
+    """True if modprobe could load @name for the running kernel."""
+    if name in proc_modules():
+        return True
+    p = subprocess.run(["modinfo", "-n", name], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, universal_newlines=True)
+    return p.returncode == 0
+
+
+def modprobe(name, **params):
+    args = ["modprobe", name] + ["%s=%s" % (k, v) for k, v in params.items()]
+    run(args)
+
+
+def rmmod(name, check=True, timeout=30):
+    if name not in proc_modules():
+        return None
+    p = bounded(lambda: subprocess.run(["rmmod", name], stdout=subprocess.PIPE,
+                                       stderr=subprocess.PIPE,
+                                       universal_newlines=True),
+                timeout, "rmmod " + name)
+    if check and p.returncode != 0:
+        raise AssertionError("rmmod %s failed: %s" % (name, p.stderr.strip()))
+    return p
+
+
+def ssdload_ko():
+    ko = os.environ.get("SSDLOAD_KO")
+    if not ko:
+        return None, "SSDLOAD_KO is not set (no ssdload.ko built for this kernel)"
+    if not os.path.exists(ko):
+        return None, "SSDLOAD_KO=%s does not exist" % ko
+    return ko, None
+
+
+def ssdload_loaded():
+    return "ssdload" in proc_modules()
+
+
+def insmod_ssdload(*params):
+    ko, why = ssdload_ko()
+    if ko is None:
+        raise AssertionError(why)
+    run(["insmod", ko] + list(params))
+    if not os.path.isdir(JOBS):
+        raise AssertionError("insmod ssdload.ko did not create %s" % JOBS)
+
+
+# --------------------------------------------------------------------------
+# block devices
+
+STAT_FIELDS = ("read_ios", "read_merges", "read_sectors", "read_ticks",
+               "write_ios", "write_merges", "write_sectors", "write_ticks",
+               "in_flight", "io_ticks", "time_in_queue")
+
+
+class BlockDev:
+    """A block device under test: /dev/NAME and /sys/block/NAME."""
+
+    def __init__(self, name):
+        self.name = name
+        self.path = "/dev/" + name
+        self.sys = "/sys/block/" + name
+
+    def __repr__(self):
+        return "BlockDev(%s)" % self.name
+
+    def exists(self):
+        return os.path.exists(self.sys)
+
+    def size_bytes(self):
+        return int(read_attr(self.sys + "/size")) * 512
+
+    def logical_block_size(self):
+        return int(read_attr(self.sys + "/queue/logical_block_size"))
+
+    def set_queue(self, attr, value):
+        write_attr("%s/queue/%s" % (self.sys, attr), value)
+
+    def no_merges(self):
+        """nomerges=2: every bio becomes its own request, so stat ios are exact."""
+        self.set_queue("nomerges", 2)
+        assert read_attr(self.sys + "/queue/nomerges") == "2"
+
+    def stat_raw(self):
+        vals = [int(x) for x in read(self.sys + "/stat").split()]
+        return dict(zip(STAT_FIELDS, vals))
+
+    def stat(self, settle=2.0):
+        """Block-layer counters once nothing is in flight and they stopped moving.
+
+        The block layer accounts a request just after its bios' bi_end_io ran,
+        so a job can be 'done' a few microseconds before the last request is
+        counted; wait until two reads agree and in_flight is 0."""
+        deadline = time.monotonic() + settle
+        prev = self.stat_raw()
+        while True:
+            time.sleep(0.02)
+            cur = self.stat_raw()
+            if cur == prev and cur["in_flight"] == 0:
+                return cur
+            if time.monotonic() > deadline:
+                return cur
+            prev = cur
+
+    def wait_for_node(self, timeout=5.0):
+        """Without udev, devtmpfs creates /dev/NAME; wait for it."""
+        deadline = time.monotonic() + timeout
+        while not os.path.exists(self.path):
+            if time.monotonic() > deadline:
+                raise AssertionError("%s did not appear" % self.path)
+            time.sleep(0.05)
+
+    def exclusive_open_works(self):
+        """O_EXCL on a block device is an exclusive claim: fails EBUSY if held."""
+        try:
+            fd = os.open(self.path, os.O_RDONLY | os.O_EXCL)
+        except OSError as e:
+            if e.errno == errno.EBUSY:
+                return False
+            raise
+        os.close(fd)
+        return True
+
+
+def stat_delta(before, after):
+    d = {k: after[k] - before[k] for k in STAT_FIELDS if k != "in_flight"}
+    d["read_bytes"] = d["read_sectors"] * 512
+    d["write_bytes"] = d["write_sectors"] * 512
+    return d
+
+
+# null_blk -------------------------------------------------------------------
+
+NULL_BLK_DEFAULTS = dict(nr_devices=1, queue_mode=2, irqmode=0, gb=1,
+                         memory_backed=0, bs=512)
+
+
+def null_blk_unload():
+    """Remove every configfs null_blk and unload the module (bounded)."""
+    if os.path.isdir(NULLB_CONFIGFS):
+        for d in os.listdir(NULLB_CONFIGFS):
+            p = os.path.join(NULLB_CONFIGFS, d)
+            if not os.path.isdir(p):
+                continue
+            try:
+                if read_attr(p + "/power") == "1":
+                    bounded(lambda: write_attr(p + "/power", 0), 30,
+                            "power=0 on null_blk " + d)
+            except OSError:
+                pass
+            bounded(lambda: os.rmdir(p), 30, "rmdir null_blk " + d)
+    rmmod("null_blk")
+
+
+def null_blk_load(**params):
+    """_configure_null_blk by module params; returns the BlockDevs created."""
+    null_blk_unload()
+    p = dict(NULL_BLK_DEFAULTS)
+    p.update(params)
+    modprobe("null_blk", **p)
+    devs = []
+    for i in range(int(p["nr_devices"])):
+        d = BlockDev("nullb%d" % i)
+        if not d.exists():
+            raise AssertionError("null_blk did not create %s" % d.name)
+        d.wait_for_node()
+        if int(p.get("queue_mode", 2)) != 0:
+            d.no_merges()
+        devs.append(d)
+    return devs
+
+
+class NullbCfg(BlockDev):
+    """A null_blk created through /sys/kernel/config/nullb/NAME (can be powered off)."""
+
+    def __init__(self, cfgname, **attrs):
+        self.cfg = os.path.join(NULLB_CONFIGFS, cfgname)
+        os.mkdir(self.cfg)
+        self.cfgname = cfgname
+        # size is in MiB; set before power=1
+        for k, v in attrs.items():
+            write_attr(os.path.join(self.cfg, k), v)
+        write_attr(self.cfg + "/power", 1)
+        # 6.12+ names the disk after the configfs item; 6.1 uses nullb<index>
+        if os.path.exists("/sys/block/" + cfgname):
+            name = cfgname
+        else:
+            name = "nullb%s" % read_attr(self.cfg + "/index")
+        BlockDev.__init__(self, name)
+        if not self.exists():
+            raise AssertionError("configfs null_blk %s did not create a disk" % cfgname)
+        self.wait_for_node()
+        self.no_merges()
+
+    def power_off(self):
+        bounded(lambda: write_attr(self.cfg + "/power", 0), 30,
+                "power=0 on null_blk " + self.cfgname)
+
+    def remove(self):
+        if os.path.isdir(self.cfg):
+            if read_attr(self.cfg + "/power") == "1":
+                self.power_off()
+            bounded(lambda: os.rmdir(self.cfg), 30, "rmdir " + self.cfg)
+
+
+def null_blk_ensure_configfs():
+    """Load null_blk with no param devices if needed, so configfs works."""
+    if "null_blk" not in proc_modules():
+        modprobe("null_blk", nr_devices=0)
+    if not os.path.isdir(NULLB_CONFIGFS):
+        raise AssertionError("null_blk loaded but %s is missing" % NULLB_CONFIGFS)
+
+
+# brd ------------------------------------------------------------------------
+
+def brd_load(size_kib, nr=1):
+    rmmod("brd")
+    modprobe("brd", rd_nr=nr, rd_size=size_kib, max_part=0)
+    devs = []
+    for i in range(nr):
+        d = BlockDev("ram%d" % i)
+        if not d.exists():
+            raise AssertionError("brd did not create %s" % d.name)
+        d.wait_for_node()
+        devs.append(d)
+    return devs
+
+
+def direct_write(path, offset, data):
+    """O_DIRECT write of @data (length multiple of 4096) at @offset."""
+    import mmap
+    buf = mmap.mmap(-1, len(data))
+    buf.write(data)
+    fd = os.open(path, os.O_WRONLY | os.O_DIRECT)
+    try:
+        n = os.pwritev(fd, [buf], offset)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+        buf.close()
+    assert n == len(data), "short O_DIRECT write"
+
+
+def direct_read(path, offset, length):
+    import mmap
+    buf = mmap.mmap(-1, length)
+    fd = os.open(path, os.O_RDONLY | os.O_DIRECT)
+    try:
+        n = os.preadv(fd, [buf], offset)
+    finally:
+        os.close(fd)
+    assert n == length, "short O_DIRECT read"
+    data = bytes(buf)
+    buf.close()
+    return data
+
+
+def flushbufs(path):
+    run(["blockdev", "--flushbufs", path])
+
+
+# --------------------------------------------------------------------------
+# histogram: layout parsed from uapi/ssdload.h, maths re-implemented here
+
+_CTYPES = {"__u8": "B", "__u16": "H", "__u32": "I", "__u64": "Q",
+           "__s8": "b", "__s16": "h", "__s32": "i", "__s64": "q"}
+
+
+def _uapi_text():
+    return read(UAPI_HEADER).replace("\\\n", " ")
+
+
+def uapi_define(name):
+    m = re.search(r"^#define\s+%s\s+(.+?)\s*(/\*.*)?$" % re.escape(name),
+                  _uapi_text(), re.M)
+    if not m:
+        raise AssertionError("%s not found in %s" % (name, UAPI_HEADER))
+    expr = m.group(1)
+    expr = re.sub(r"(0x[0-9a-fA-F]+|\d+)[uUlL]+\b", r"\1", expr)
+    expr = re.sub(r"\b(SSDLOAD_[A-Z_]+)\b",
+                  lambda mm: "(%d)" % uapi_define(mm.group(1)), expr)
+    expr = expr.replace("\\", " ")
+    return int(eval(expr, {"__builtins__": {}}))  # pylint: disable=eval-used
+
+
+def hist_header_struct():
+    """struct.Struct mirroring struct ssdload_hist_header, parsed from the header."""
+    m = re.search(r"struct\s+ssdload_hist_header\s*\{(.*?)\};", _uapi_text(), re.S)
+    if not m:
+        raise AssertionError("struct ssdload_hist_header not found in " + UAPI_HEADER)
+    fmt, names = "=", []
+    for line in m.group(1).splitlines():
+        line = re.sub(r"/\*.*?\*/", "", line).strip()
+        if not line:
+            continue
+        mm = re.match(r"(__[us]\d+)\s+(\w+)\s*;", line)
+        if not mm:
+            raise AssertionError("cannot mirror header field %r" % line)
+        fmt += _CTYPES[mm.group(1)]
+        names.append(mm.group(2))
+    return struct.Struct(fmt), names
+
+
+class Geometry:
+    def __init__(self, sub_bits, max_shift):
+        self.sub_bits = sub_bits
+        self.sub = 1 << sub_bits
+        self.max_shift = max_shift
+        self.buckets = (max_shift - sub_bits + 1) * self.sub
+        self.max_value = (1 << max_shift) - 1
+
+    def index(self, ns):
+        if ns < self.sub:
+            return ns
+        if ns > self.max_value:
+            return self.buckets - 1
+        msb = ns.bit_length() - 1
+        shift = msb - self.sub_bits
+        return (shift + 1) * self.sub + ((ns >> shift) & (self.sub - 1))
+
+    def lower(self, idx):
+        group, sub = divmod(idx, self.sub)
+        return sub if group == 0 else (self.sub + sub) << (group - 1)
+
+    def width(self, idx):
+        group = idx // self.sub
+        return 1 if group == 0 else 1 << (group - 1)
+
+    def upper(self, idx):
+        return self.lower(idx) + self.width(idx) - 1
+
+    def value(self, idx):
+        return self.lower(idx) + self.width(idx) // 2
+
+
+class Hist:
+    """A parsed hist_read/hist_write file."""
+
+    def __init__(self, blob):
+        st, names = hist_header_struct()
+        if len(blob) < st.size:
+            raise AssertionError("hist file is %d bytes, header alone is %d"
+                                 % (len(blob), st.size))
+        self.hdr = dict(zip(names, st.unpack_from(blob, 0)))
+        h = self.hdr
+        assert h["magic"] == uapi_define("SSDLOAD_HIST_MAGIC"), "bad magic %#x" % h["magic"]
+        assert h["version"] == uapi_define("SSDLOAD_HIST_VERSION"), "bad version"
+        assert h["header_size"] >= st.size, \
+            "header_size %d < sizeof(struct) %d" % (h["header_size"], st.size)
+        self.geo = Geometry(h["sub_bits"], h["max_shift"])
+        assert h["nr_buckets"] == self.geo.buckets, "nr_buckets disagrees with geometry"
+        expect = h["header_size"] + 8 * h["nr_buckets"]
+        assert len(blob) == expect, "hist file is %d bytes, expected %d" % (len(blob), expect)
+        self.counts = list(struct.unpack_from("=%dQ" % h["nr_buckets"], blob,
+                                              h["header_size"]))
+        self.samples = h["samples"]
+        self.sumsq = (h["sumsq_hi"] << 64) | h["sumsq_lo"]
+
+    def __getattr__(self, k):
+        try:
+            return self.__dict__["hdr"][k]
+        except KeyError:
+            raise AttributeError(k) from None
+
+    def total(self):
+        return sum(self.counts)
+
+    def percentile(self, p):
+        """fio-style: value of the first bucket whose cumulative count reaches p%."""
+        n = self.total()
+        if n == 0:
+            return 0
+        need = max(1, math.ceil(p / 100.0 * n))
+        cum = 0
+        for i, c in enumerate(self.counts):
+            cum += c
+            if cum >= need:
+                return self.geo.value(i)
+        raise AssertionError("percentile walk ran off the end")
+
+    def bucket_of(self, ns):
+        return self.geo.index(ns)
+
+    def mean_stddev(self):
+        """Mean and population stddev from bucket midpoints."""
+        n = self.total()
+        s = s2 = 0
+        for i, c in enumerate(self.counts):
+            if c:
+                v = self.geo.value(i)
+                s += c * v
+                s2 += c * v * v
+        mean = s / n
+        return mean, math.sqrt(max(0.0, s2 / n - mean * mean))
+
+    def nonzero(self):
+        return [i for i, c in enumerate(self.counts) if c]
+
+
+# --------------------------------------------------------------------------
+# jobs
+
+class Job:
+    """One configfs job: /sys/kernel/config/ssdload/jobs/NAME."""
+
+    def __init__(self, name, **attrs):
+        self.name = name
+        self.dir = os.path.join(JOBS, name)
+        self.dbg = os.path.join(DEBUGFS, name)
+        os.mkdir(self.dir)
+        if attrs:
+            self.set(**attrs)
+
+    def __repr__(self):
+        return "Job(%s)" % self.name
+
+    def path(self, attr):
+        return os.path.join(self.dir, attr)
+
+    def set(self, **attrs):
+        # filename first so later checks can see it; enable is never set here
+        for k in sorted(attrs, key=lambda a: a != "filename"):
+            self.write(k, attrs[k])
+
+    def write(self, attr, value):
+        write_attr(self.path(attr), value)
+
+    def get(self, attr):
+        return read_attr(self.path(attr))
+
+    @property
+    def state(self):
+        return self.get("state")
+
+    @property
+    def error(self):
+        return self.get("error")
+
+    def exists(self):
+        return os.path.isdir(self.dir)
+
+    def enable(self):
+        self.write("enable", 1)
+
+    def stop(self, timeout=30):
+        bounded(lambda: self.write("enable", 0), timeout, "enable=0 on job " + self.name)
+
+    def wait(self, timeout=60, states=("done", "stopped", "error")):
+        """Poll state until it is one of @states (bounded: a hang fails)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            s = self.state
+            if s in states:
+                return s
+            if time.monotonic() > deadline:
+                prog = ""
+                try:
+                    prog = self.progress()
+                except OSError:
+                    pass
+                raise Timeout("job %s still %r after %.0f s; progress %s"
+                              % (self.name, s, timeout, prog))
+            time.sleep(0.05)
+
+    def run(self, timeout=120, expect="done"):
+        self.enable()
+        s = self.wait(timeout)
+        if expect is not None and s != expect:
+            raise AssertionError("job %s ended %r (expected %r); error=%r"
+                                 % (self.name, s, expect, self.error))
+        return self.summary()
+
+    def summary_text(self):
+        return read(os.path.join(self.dbg, "summary"))
+
+    def summary(self):
+        return parse_kv(self.summary_text())
+
+    def progress(self):
+        return parse_kv(read(os.path.join(self.dbg, "progress")))
+
+    def hist(self, direction):
+        with open(os.path.join(self.dbg, "hist_" + direction), "rb") as f:
+            return Hist(f.read())
+
+    def remove(self, timeout=30):
+        if os.path.isdir(self.dir):
+            bounded(lambda: os.rmdir(self.dir), timeout, "rmdir job " + self.name)
+
+
+def list_jobs():
+    try:
+        return sorted(os.listdir(JOBS))
+    except FileNotFoundError:
+        return []
+
+
+def list_debugfs_jobs():
+    try:
+        return sorted(os.listdir(DEBUGFS))
+    except FileNotFoundError:
+        return []
+
+
+def features():
+    return [l.strip() for l in read(CONFIGFS + "/features").splitlines() if l.strip()]
+
+
+def ssdload_kthreads():
+    """(pid, comm, cpus_allowed_list) of every kthread whose comm starts with ssdload."""
+    out = []
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            comm = read("/proc/%s/comm" % pid).strip()
+            if not comm.startswith("ssdload"):
+                continue
+            st = read("/proc/%s/stat" % pid)
+            flags = int(st[st.rindex(")") + 2:].split()[6])
+            if not flags & 0x00200000:  # PF_KTHREAD
+                continue
+            status = parse_status(read("/proc/%s/status" % pid))
+        except (OSError, ValueError):
+            continue
+        out.append((int(pid), comm, status.get("Cpus_allowed_list", "")))
+    return out
+
+
+def parse_status(text):
+    d = {}
+    for line in text.splitlines():
+        if ":" in line:
+            k, v = line.split(":", 1)
+            d[k] = v.strip()
+    return d
+
+
+# --------------------------------------------------------------------------
+# CLI
+
+def cli_path():
+    p = os.environ.get("SSDLOAD_CLI")
+    if not p:
+        return None, "SSDLOAD_CLI is not set (no ssdload CLI built)"
+    if not os.access(p, os.X_OK):
+        return None, "SSDLOAD_CLI=%s is not executable" % p
+    return p, None
+
+
+def cli(*args, timeout=120, check=False):
+    p, why = cli_path()
+    if p is None:
+        raise AssertionError(why)
+    proc = subprocess.run([p] + [str(a) for a in args], stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                          universal_newlines=True, timeout=timeout)
+    if check and proc.returncode != 0:
+        raise AssertionError("ssdload %s -> exit %d\nstdout: %s\nstderr: %s"
+                             % (" ".join(map(str, args)), proc.returncode,
+                                proc.stdout, proc.stderr))
+    return proc
+
+
+def cli_json(*args, timeout=120):
+    proc = cli(*(list(args) + ["--output-format=json"]), timeout=timeout, check=True)
+    try:
+        return json.loads(proc.stdout)
+    except ValueError as e:
+        raise AssertionError("ssdload did not print JSON (%s): %r" % (e, proc.stdout[:2000]))
+
+
+def fio_json(*args, timeout=120):
+    proc = run(["fio", "--output-format=json"] + list(args), timeout=timeout)
+    # fio may print notes before the JSON document
+    text = proc.stdout[proc.stdout.index("{"):]
+    return json.loads(text)
+
+
+# --------------------------------------------------------------------------
+# /dev/kmsg
+
+class Kmsg:
+    """Reads /dev/kmsg records that follow a marker written by the test."""
+
+    def __init__(self, marker):
+        self.marker = marker
+        self.fd = os.open("/dev/kmsg", os.O_RDONLY | os.O_NONBLOCK)
+        os.lseek(self.fd, 0, os.SEEK_END)
+        with open("/dev/kmsg", "w") as f:
+            f.write("ssdload-e2e: %s\n" % marker)
+        self.seen_marker = False
+        self.lines = []
+
+    def poll(self):
+        """Collect new records; returns every message after the marker so far."""
+        while True:
+            try:
+                rec = os.read(self.fd, 8192)
+            except BlockingIOError:
+                break
+            except BrokenPipeError:
+                continue  # records were overwritten; keep reading
+            if not rec:
+                break
+            text = rec.decode(errors="replace")
+            head, _, msg = text.partition(";")
+            msg = msg.split("\n", 1)[0]
+            if not self.seen_marker:
+                if self.marker in msg:
+                    self.seen_marker = True
+                continue
+            self.lines.append(msg)
+        return list(self.lines)
+
+    def mark(self):
+        """Index to pass to since() to see only later messages."""
+        return len(self.poll())
+
+    def since(self, idx):
+        return self.poll()[idx:]
+
+    def bad_lines(self):
+        return [l for l in self.poll() if any(b in l for b in DMESG_BAD)]
+
+    def close(self):
+        os.close(self.fd)
+
+
+# names of jobs made through the test fixtures; anything else found is a leak
+KNOWN_JOBS = set()
+LEAKED_JOBS = set()
+
+
+def cleanup_jobs():
+    """Stop and remove every job (bounded); returns the names removed.
+
+    Jobs not made by the fixtures (e.g. left by a CLI run) are recorded in
+    LEAKED_JOBS so the per-test check can fail on them."""
+    removed = []
+    for name in list_jobs():
+        d = os.path.join(JOBS, name)
+        try:
+            if read_attr(d + "/state") == "running":
+                bounded(lambda: write_attr(d + "/enable", 0), 30, "enable=0 on " + name)
+        except OSError:
+            pass
+        bounded(lambda: os.rmdir(d), 30, "rmdir job " + name)
+        if name not in KNOWN_JOBS:
+            LEAKED_JOBS.add(name)
+        removed.append(name)
+    return removed

@@ -1,0 +1,163 @@
+# SPDX-License-Identifier: GPL-2.0
+"""counts: ssdload's I/O counts equal the block layer's.
+
+On null_blk (queue_mode=2, irqmode=0, nomerges=2) every bio is one request,
+so /sys/block/DEV/stat ios and sectors deltas are the ground truth for the
+number of I/Os and bytes per direction.
+"""
+
+import pytest
+
+import ssdload_env as env
+
+BS = 4096
+N = 8000            # per run; ~0.1-0.3 s of null_blk under TCG
+
+
+def _attrs(dev, rw, **kw):
+    a = dict(filename=dev.path, rw=rw, bs=BS, iodepth=8)
+    if rw in env.WRITING_RW:
+        a["allow_write"] = 1
+    a.update(kw)
+    return a
+
+
+def _run(job, dev, timeout=120):
+    before = dev.stat()
+    s = job.run(timeout)
+    d = env.stat_delta(before, dev.stat())
+    return s, d
+
+
+def _check_exact(s, d, rw, total, bs=BS):
+    """Summary counts == block-layer deltas, per direction."""
+    assert s["state"] == "done" and s["error"] == 0, s
+    assert s["read_errors"] == 0 and s["write_errors"] == 0, s
+    assert s["read_ios"] + s["write_ios"] == total, \
+        "ran %d I/Os, configured %d" % (s["read_ios"] + s["write_ios"], total)
+    assert s["read_ios"] == d["read_ios"], "read ios: ssdload %d, block layer %d" % (
+        s["read_ios"], d["read_ios"])
+    assert s["write_ios"] == d["write_ios"], "write ios: ssdload %d, block layer %d" % (
+        s["write_ios"], d["write_ios"])
+    assert s["read_bytes"] == d["read_bytes"], (s["read_bytes"], d["read_bytes"])
+    assert s["write_bytes"] == d["write_bytes"], (s["write_bytes"], d["write_bytes"])
+    assert d["read_bytes"] == d["read_ios"] * bs
+    assert d["write_bytes"] == d["write_ios"] * bs
+    if rw in ("read", "randread"):
+        assert d["write_ios"] == 0
+    elif rw in ("write", "randwrite"):
+        assert d["read_ios"] == 0
+    else:
+        assert d["read_ios"] > 0 and d["write_ios"] > 0, d
+
+
+@pytest.mark.quick
+@pytest.mark.parametrize("rw", env.RW_NAMES)
+def test_number_ios_equal_block_stat(nullb, jobs, rw):
+    """number_ios=N: total_ios and io_bytes per direction equal the stat deltas."""
+    j = jobs(rw, **_attrs(nullb, rw, number_ios=N))
+    s, d = _run(j, nullb)
+    _check_exact(s, d, rw, N)
+    assert j.error == "0"
+    # the histograms count the same I/Os
+    assert j.hist("read").samples == s["read_ios"]
+    assert j.hist("write").samples == s["write_ios"]
+
+
+@pytest.mark.quick
+@pytest.mark.parametrize("rw", env.RW_NAMES)
+def test_one_pass_default(nullb, jobs, rw):
+    """runtime_ms=0, number_ios=0: exactly size/bs I/Os (one pass, like fio)."""
+    size = 32 << 20
+    j = jobs(rw, **_attrs(nullb, rw, size=size, runtime_ms=0, number_ios=0))
+    s, d = _run(j, nullb)
+    _check_exact(s, d, rw, size // BS)
+    if rw in ("read", "write"):
+        # sequential single pass covers the span exactly once
+        assert d["read_bytes"] + d["write_bytes"] == size
+
+
+@pytest.mark.quick
+@pytest.mark.parametrize("rw", env.RW_NAMES)
+def test_cli_json_counts_equal_block_stat(nullb, cli, rw):
+    """CLI JSON jobs[0].read/write total_ios and io_bytes equal the stat deltas."""
+    args = ["run", "--name=e2e-cli-counts", "--filename=" + nullb.path, "--rw=" + rw,
+            "--bs=4k", "--iodepth=8", "--number_ios=%d" % N]
+    if rw in env.WRITING_RW:
+        args.append("--allow_write=1")
+    before = nullb.stat()
+    out = env.cli_json(*args)
+    d = env.stat_delta(before, nullb.stat())
+    job = out["jobs"][0]
+    for direction in ("read", "write"):
+        assert job[direction]["total_ios"] == d[direction + "_ios"], \
+            "%s total_ios %d, block layer %d" % (direction, job[direction]["total_ios"],
+                                                d[direction + "_ios"])
+        assert job[direction]["io_bytes"] == d[direction + "_bytes"], direction
+    assert job["read"]["total_ios"] + job["write"]["total_ios"] == N
+    assert env.list_jobs() == [], "the CLI left its job behind"
+
+
+@pytest.mark.slow
+def test_randrw_mix_100k(nullb, jobs):
+    """randrw rwmixread=30 over 100k I/Os: read share 30 +- 2 points, counts exact."""
+    n = 100000
+    j = jobs("mix", **_attrs(nullb, "randrw", rwmixread=30, number_ios=n, iodepth=16))
+    s, d = _run(j, nullb, timeout=300)
+    _check_exact(s, d, "randrw", n)
+    share = 100.0 * d["read_ios"] / n
+    assert 28.0 <= share <= 32.0, "read share %.2f%% for rwmixread=30" % share
+
+
+@pytest.mark.quick
+@pytest.mark.parametrize("mix,rw", [(0, "randrw"), (100, "randrw"), (0, "rw"), (100, "rw")])
+def test_rwmixread_extremes(nullb, jobs, mix, rw):
+    """rwmixread=0 writes only, rwmixread=100 reads only."""
+    j = jobs("x", **_attrs(nullb, rw, rwmixread=mix, number_ios=2000))
+    s, d = _run(j, nullb)
+    if mix == 0:
+        assert d["read_ios"] == 0 and d["write_ios"] == 2000, d
+    else:
+        assert d["write_ios"] == 0 and d["read_ios"] == 2000, d
+    assert s["read_ios"] == d["read_ios"] and s["write_ios"] == d["write_ios"]
+
+
+@pytest.mark.quick
+def test_bs_larger_than_max_sectors_is_split(null_blk, jobs):
+    """bs above max_sectors: ssdload counts bs-sized I/Os, the block layer splits."""
+    dev = null_blk(max_sectors=8)[0]            # 4 KiB per request
+    assert int(env.read_attr(dev.sys + "/queue/max_sectors_kb")) == 4
+    bs, n = 64 << 10, 500
+    j = jobs("split", filename=dev.path, rw="randread", bs=bs, iodepth=4, number_ios=n)
+    s, d = _run(j, dev)
+    assert s["read_ios"] == n
+    assert s["read_bytes"] == n * bs == d["read_bytes"]
+    assert d["read_ios"] == n * (bs // 4096), d
+
+
+@pytest.mark.quick
+def test_ramp_excluded(nullb, jobs):
+    """I/O done in the ramp reaches the device but not the results."""
+    j = jobs("ramp", **_attrs(nullb, "randread", ramp_ms=500, runtime_ms=1000, iodepth=4))
+    before = nullb.stat()
+    s = j.run(60)
+    d = env.stat_delta(before, nullb.stat())
+    p = j.progress()
+    assert s["ramp_ns"] == 500 * 10**6
+    assert s["read_ios"] > 0
+    # everything completed reached the device; progress counts ramp included
+    assert p["read_ios"] == d["read_ios"], (p, d)
+    assert s["read_ios"] < d["read_ios"], "ramp I/Os were counted in the results"
+    assert j.hist("read").samples == s["read_ios"]
+    # measured phase lasts runtime_ms (the last I/O completes slightly later)
+    assert 0.95e9 <= s["runtime_ns"] <= 1.25e9, s["runtime_ns"]
+
+
+@pytest.mark.quick
+def test_runtime_limit(nullb, jobs):
+    """runtime_ms=1000 without number_ios: runs about 1 s, counts exact."""
+    j = jobs("rt", **_attrs(nullb, "randwrite", runtime_ms=1000, iodepth=4))
+    s, d = _run(j, nullb)
+    assert s["write_ios"] == d["write_ios"] > 0
+    assert s["write_bytes"] == d["write_bytes"]
+    assert 0.95e9 <= s["runtime_ns"] <= 1.25e9, s["runtime_ns"]
