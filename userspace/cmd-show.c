@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ssdload show NAME: print the results of any job from debugfs, in the
+ * same format as `ssdload run` (also jobs set up by hand with mkdir/echo).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "uapi/ssdload.h"
+#include "builtin.h"
+#include "configfs.h"
+#include "options.h"
+#include "report.h"
+#include "results.h"
+#include "util.h"
+
+static const char *const show_usage[] = {
+	"usage: ssdload show NAME [--output-format=normal|json] [--percentile_list=L]",
+	"",
+	"Print the results of job NAME from the debugfs tree (while it runs: so far).",
+	"The job's settings are read from configfs when the job still exists there.",
+	NULL,
+};
+
+enum { S_OUTPUT_FORMAT, S_PERCENTILE_LIST };
+
+static const struct ssl_opt show_opts[] = {
+	{ "output-format",	SSL_ARG_REQUIRED, S_OUTPUT_FORMAT },
+	{ "percentile_list",	SSL_ARG_REQUIRED, S_PERCENTILE_LIST },
+	{ NULL, 0, 0 },
+};
+
+/* configfs attribute -> fio option name for "job options" */
+static const struct {
+	const char *attr;
+	const char *opt;
+	const char *unit;	/* appended to the value */
+} show_attrs[] = {
+	{ SSDLOAD_ATTR_FILENAME, "filename", "" },
+	{ SSDLOAD_ATTR_RW, "rw", "" },
+	{ SSDLOAD_ATTR_RWMIXREAD, "rwmixread", "" },
+	{ SSDLOAD_ATTR_BS, "bs", "" },
+	{ SSDLOAD_ATTR_IODEPTH, "iodepth", "" },
+	{ SSDLOAD_ATTR_CPUS_ALLOWED, "cpus_allowed", "" },
+	{ SSDLOAD_ATTR_OFFSET, "offset", "" },
+	{ SSDLOAD_ATTR_SIZE, "size", "" },
+	{ SSDLOAD_ATTR_RUNTIME_MS, "runtime", "ms" },
+	{ SSDLOAD_ATTR_RAMP_MS, "ramp_time", "ms" },
+	{ SSDLOAD_ATTR_NUMBER_IOS, "number_ios", "" },
+	{ SSDLOAD_ATTR_RANDSEED, "randseed", "" },
+	{ SSDLOAD_ATTR_ALLOW_WRITE, "allow_write", "" },
+};
+
+#define NR_SHOW_ATTRS	ARRAY_SIZE(show_attrs)
+
+int cmd_show(int argc, const char **argv)
+{
+	static char vals[NR_SHOW_ATTRS][512];
+	struct ssl_job_option opts[NR_SHOW_ATTRS + 1];
+	enum ssl_output_format fmt = SSL_OUTPUT_NORMAL;
+	double plist[SSL_MAX_PERCENTILES];
+	struct ssl_hist hist[SSDLOAD_DIR_NR];
+	const struct ssl_opt *opt;
+	struct ssl_summary sum;
+	const char *name = NULL, *val;
+	int i = 1, dashdash = 0, r, np = 0, nopts = 0, status;
+	uint64_t iodepth = 0;
+	size_t a;
+
+	while (i < argc) {
+		r = ssl_next_opt(argc, argv, &i, show_opts, &opt, &val, &dashdash);
+		if (r < 0)
+			return 1;
+		if (r == 2) {
+			ssl_usage(stdout, show_usage);
+			return 0;
+		}
+		if (r == 3)
+			continue;
+		if (r == 0) {
+			if (name) {
+				ssl_err("show: one job name only ('%s' and '%s')", name,
+					argv[i - 1]);
+				return 1;
+			}
+			name = argv[i - 1];
+			continue;
+		}
+		if (opt->id == S_OUTPUT_FORMAT && ssl_parse_output_format(val, &fmt)) {
+			ssl_err("--output-format=%s: must be normal or json", val);
+			return 1;
+		}
+		if (opt->id == S_PERCENTILE_LIST &&
+		    ssl_parse_percentiles(val, plist, SSL_MAX_PERCENTILES, &np)) {
+			ssl_err("--percentile_list=%s: must be values in (0,100] separated by ':'",
+				val);
+			return 1;
+		}
+	}
+	if (!name) {
+		ssl_usage(stderr, show_usage);
+		return 1;
+	}
+	if (!*name || strchr(name, '/') || !strcmp(name, ".") || !strcmp(name, "..")) {
+		ssl_err("show: '%s' is not a job name", name);
+		return 1;
+	}
+	if (!np) {
+		memcpy(plist, ssl_default_percentiles,
+		       sizeof(double) * (size_t)ssl_default_percentiles_nr);
+		np = ssl_default_percentiles_nr;
+	}
+
+	opts[nopts].key = "name";
+	opts[nopts++].val = name;
+	if (cfs_job_exists(name)) {
+		for (a = 0; a < NR_SHOW_ATTRS; a++) {
+			char buf[480];
+
+			if (cfs_read(name, show_attrs[a].attr, buf, sizeof(buf)) || !buf[0])
+				continue;
+			snprintf(vals[a], sizeof(vals[a]), "%s%s", buf, show_attrs[a].unit);
+			opts[nopts].key = show_attrs[a].opt;
+			opts[nopts++].val = vals[a];
+			if (!strcmp(show_attrs[a].attr, SSDLOAD_ATTR_IODEPTH))
+				ssl_parse_u64(buf, &iodepth);
+		}
+	}
+
+	if (results_read(name, &sum, hist))
+		return 1;
+	{
+		struct ssl_report rep = {
+			.name = name,
+			.pid = 0,
+			.when = time(NULL),
+			.sum = &sum,
+			.hist = hist,
+			.plist = plist,
+			.np = np,
+			.opts = opts,
+			.nopts = nopts,
+			.iodepth = iodepth,
+		};
+
+		status = report_print(stdout, &rep, fmt) ? 1 : 0;
+		if (status)
+			ssl_err("out of memory while printing the report");
+	}
+	results_free_summary(&sum);
+	for (i = 0; i < SSDLOAD_DIR_NR; i++)
+		results_free_hist(&hist[i]);
+	return status;
+}

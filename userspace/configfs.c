@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Access to the configfs job directories of ssdload.ko. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "uapi/ssdload.h"
+#include "configfs.h"
+#include "util.h"
+
+#define CONFIGFS_MNT	"/sys/kernel/config"
+
+int cfs_check_module(void)
+{
+	const char *root = ssl_configfs_root();
+	struct stat st;
+
+	if (!stat(root, &st) && S_ISDIR(st.st_mode))
+		return 0;
+	if (errno == EACCES) {
+		ssl_err("%s: %s (run as root)", root, strerror(errno));
+		return -1;
+	}
+	if (!strcmp(root, SSDLOAD_CONFIGFS_ROOT) &&
+	    !ssl_is_mounted(CONFIGFS_MNT, "configfs")) {
+		ssl_err("ssdload.ko is not loaded: run insmod module/ssdload.ko"
+			" (and configfs is not mounted: mount -t configfs none "
+			CONFIGFS_MNT ")");
+		return -1;
+	}
+	ssl_err("ssdload.ko is not loaded: run insmod module/ssdload.ko");
+	return -1;
+}
+
+int cfs_path(char *buf, size_t len, const char *job, const char *attr)
+{
+	int r;
+
+	if (job && (!*job || strchr(job, '/') || !strcmp(job, ".") ||
+		    !strcmp(job, "..")))
+		return -EINVAL;
+	if (!job)
+		r = snprintf(buf, len, "%s/jobs", ssl_configfs_root());
+	else if (!attr)
+		r = snprintf(buf, len, "%s/jobs/%s", ssl_configfs_root(), job);
+	else
+		r = snprintf(buf, len, "%s/jobs/%s/%s", ssl_configfs_root(),
+			     job, attr);
+	if (r < 0 || (size_t)r >= len)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+int cfs_job_exists(const char *job)
+{
+	char path[4096];
+	struct stat st;
+
+	if (cfs_path(path, sizeof(path), job, NULL))
+		return 0;
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
+int cfs_job_create(const char *job)
+{
+	char path[4096];
+	int err = cfs_path(path, sizeof(path), job, NULL);
+
+	if (err)
+		return err;
+	return mkdir(path, 0755) ? -errno : 0;
+}
+
+int cfs_job_remove(const char *job)
+{
+	char path[4096];
+	int err = cfs_path(path, sizeof(path), job, NULL);
+
+	if (err)
+		return err;
+	return rmdir(path) ? -errno : 0;
+}
+
+int cfs_write(const char *job, const char *attr, const char *val)
+{
+	size_t len = strlen(val);
+	char path[4096];
+	ssize_t r;
+	int fd, err;
+
+	err = cfs_path(path, sizeof(path), job, attr);
+	if (err)
+		return err;
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	do {
+		r = write(fd, val, len);
+	} while (r < 0 && errno == EINTR);
+	if (r < 0)
+		err = -errno;
+	else if ((size_t)r != len)
+		err = -EIO;
+	if (close(fd) && !err)
+		err = -errno;
+	return err;
+}
+
+int cfs_read(const char *job, const char *attr, char *buf, size_t len)
+{
+	char path[4096], *data;
+	size_t n;
+	int err;
+
+	err = cfs_path(path, sizeof(path), job, attr);
+	if (err)
+		return err;
+	err = ssl_read_file(path, &data, &n);
+	if (err)
+		return err;
+	while (n && (data[n - 1] == '\n' || data[n - 1] == ' '))
+		n--;
+	if (n >= len)
+		n = len - 1;
+	memcpy(buf, data, n);
+	buf[n] = '\0';
+	free(data);
+	return 0;
+}
+
+int cfs_job_error(const char *job, char *reason, size_t len)
+{
+	char buf[1024], *end;
+	long e;
+
+	reason[0] = '\0';
+	if (cfs_read(job, SSDLOAD_ATTR_ERROR, buf, sizeof(buf)))
+		return 0;
+	e = strtol(buf, &end, 10);
+	if (end == buf)
+		e = 0;
+	while (*end == ' ')
+		end++;
+	snprintf(reason, len, "%s", end);
+	return (int)e;
+}
+
+void cfs_report_enable_error(const char *job, const char *filename, int err)
+{
+	char reason[1024];
+	size_t flen = filename ? strlen(filename) : 0;
+
+	cfs_job_error(job, reason, sizeof(reason));
+	if (!reason[0])
+		snprintf(reason, sizeof(reason), "%s", strerror(-err));
+	if (!flen)
+		ssl_err("%s: %s", SSDLOAD_ATTR_ENABLE, reason);
+	else if (!strncmp(reason, filename, flen) &&
+		 (reason[flen] == ' ' || reason[flen] == ':'))
+		ssl_err("%s", reason);	/* the reason already names the device */
+	else
+		ssl_err("%s: %s", filename, reason);
+}

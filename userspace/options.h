@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Parsers for fio-style option values. All return 0 or -1 (invalid). */
+#ifndef SSDLOAD_CLI_OPTIONS_H
+#define SSDLOAD_CLI_OPTIONS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define SSL_MAX_PERCENTILES	64
+
+enum ssl_output_format {
+	SSL_OUTPUT_NORMAL = 0,
+	SSL_OUTPUT_JSON = 1,
+};
+
+/* Plain decimal u64, optional trailing newline; no sign, no overflow. */
+int ssl_parse_u64(const char *s, uint64_t *out);
+
+/* Decimal or 0x hex u64 (for randseed). */
+int ssl_parse_seed(const char *s, uint64_t *out);
+
+/*
+ * A size in bytes with fio's suffixes, base 1024: k/kb/kib, m/mb/mib,
+ * g/gb/gib, t/tb/tib, p/pb/pib (any case), optional trailing "b".
+ */
+int ssl_parse_size(const char *s, uint64_t *out);
+
+/*
+ * A duration in milliseconds.  Suffixes: us/usec (must be whole ms),
+ * ms/msec, s/sec, m/min, h/hour, d/day.  A bare number is in @bare_unit_ms
+ * units (1000 for fio's runtime and ramp_time: seconds).
+ */
+int ssl_parse_time_ms(const char *s, uint64_t bare_unit_ms, uint64_t *out);
+
+/* fio's percentile_list "1:5:99.9": values in (0, 100], at most max. */
+int ssl_parse_percentiles(const char *s, double *out, int max, int *n);
+
+/* "normal" or "json". */
+int ssl_parse_output_format(const char *s, enum ssl_output_format *fmt);
+
+/* 0/1 (also true/false, yes/no, on/off). */
+int ssl_parse_bool(const char *s, int *out);
+
+/*
+ * The first @n CPUs of cpulist @online ("0-3,5\n") as a cpulist in @out.
+ * Returns 0, -1 if @online is malformed, or the number of CPUs available
+ * (> 0) if there are fewer than @n.
+ */
+int ssl_cpulist_first_n(const char *online, unsigned int n, char *out, size_t len);
+
+
+
+/* ---- command-line options: --name=value, --name value, bare flags ---- */
+enum ssl_arg {
+	SSL_ARG_REQUIRED,	/* --opt=value or --opt value */
+	SSL_ARG_FLAG,		/* --opt, --opt=value, or --opt 0|1 */
+};
+
+struct ssl_opt {
+	const char *name;	/* fio's spelling; '-' and '_' are equivalent */
+	enum ssl_arg arg;
+	int id;
+};
+
+/*
+ * Parse argv[*i].  Returns 1 for an option (*opt, *val set; *val is NULL
+ * for a bare flag), 0 for a positional argument, 2 for "--help"/"-h",
+ * 3 for "--" (every later argument is positional), -1 on error (message
+ * printed).  Advances *i past what it consumed; a positional argument is
+ * argv[*i - 1] after the call.
+ */
+int ssl_next_opt(int argc, const char **argv, int *i, const struct ssl_opt *tab,
+		 const struct ssl_opt **opt, const char **val, int *dashdash);
+
+#endif /* SSDLOAD_CLI_OPTIONS_H */

@@ -1,0 +1,501 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Reports in fio's two main formats.  The normal text follows fio 3.x's
+ * per-job block; the JSON follows fio's schema (key names and types), so
+ * tools that read fio's --output-format=json read ours.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "hist.h"
+#include "report.h"
+#include "util.h"
+
+const double ssl_default_percentiles[] = {
+	1.0, 5.0, 10.0, 20.0, 30.0, 40.0, 50.0, 60.0, 70.0, 80.0, 90.0,
+	95.0, 99.0, 99.5, 99.9, 99.95, 99.99,
+};
+const int ssl_default_percentiles_nr = ARRAY_SIZE(ssl_default_percentiles);
+
+static const char *const dir_names[SSDLOAD_DIR_NR] = { "read", "write" };
+static const char *const dir_upper[SSDLOAD_DIR_NR] = { "READ", "WRITE" };
+
+/* Everything reported for one direction, derived once. */
+struct dir_view {
+	uint64_t ios, bytes, errors;
+	uint64_t n;			/* latency samples */
+	uint64_t min, max;		/* ns */
+	double mean, stddev;		/* ns */
+	double iops;
+	uint64_t bw_bytes;		/* bytes/s */
+	uint64_t runtime_ms;
+	const uint64_t *counts;		/* NULL without a histogram */
+	uint64_t pct[SSL_MAX_PERCENTILES];
+};
+
+static void dir_view(const struct ssl_report *r, int d, struct dir_view *v)
+{
+	const struct ssl_dir_stats *ds = &r->sum->dir[d];
+	const struct ssl_hist *h = &r->hist[d];
+	uint64_t rt = r->sum->runtime_ns;
+	int i;
+
+	memset(v, 0, sizeof(*v));
+	v->ios = ds->ios;
+	v->bytes = ds->bytes;
+	v->errors = ds->errors;
+	if (h->present && h->hdr.samples) {
+		v->n = h->hdr.samples;
+		v->min = h->hdr.min_ns;
+		v->max = h->hdr.max_ns;
+		v->mean = ssl_mean(h->hdr.sum_ns, v->n);
+		v->stddev = ssl_stddev(h->hdr.sum_ns,
+				       ssl_u128_to_ld(h->hdr.sumsq_hi, h->hdr.sumsq_lo),
+				       v->n);
+		v->counts = h->counts;
+		for (i = 0; i < r->np && i < SSL_MAX_PERCENTILES; i++)
+			v->pct[i] = ssl_hist_percentile(h->counts, h->hdr.nr_buckets,
+							r->plist[i], v->min, v->max);
+	} else if (ds->ios) {
+		v->n = ds->ios;
+		v->min = ds->lat_min_ns;
+		v->max = ds->lat_max_ns;
+		if (ds->have_sums) {
+			v->mean = ssl_mean(ds->lat_sum_ns, v->n);
+			v->stddev = ssl_stddev(ds->lat_sum_ns, ds->lat_sumsq_ns2, v->n);
+		} else {
+			v->mean = (double)ds->lat_mean_ns;
+			v->stddev = (double)ds->lat_stddev_ns;
+		}
+	}
+	if (rt && (v->ios || v->errors)) {
+		v->iops = (double)v->ios * 1e9 / (double)rt;
+		v->bw_bytes = (uint64_t)((long double)v->bytes * 1e9L / (long double)rt);
+		v->runtime_ms = (rt + 500000) / 1000000;
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* normal output                                                       */
+
+enum n2s_unit { N2S_NONE, N2S_BYTE, N2S_BYTEPERSEC };
+
+/* fio's num2str(): at most @maxlen significant digits, k/M/G or Ki/Mi/Gi */
+static void num2str(char *buf, size_t len, uint64_t num, int maxlen, int pow2,
+		    enum n2s_unit unit)
+{
+	static const char *const si[] = { "", "k", "M", "G", "T", "P" };
+	static const char *const iec[] = { "", "Ki", "Mi", "Gi", "Ti", "Pi" };
+	static const char *const ustr[] = { "", "B", "B/s" };
+	const char *const *pfx = pow2 ? iec : si;
+	const unsigned int thousand = pow2 ? 1024 : 1000;
+	unsigned int modulo = (unsigned int)-1, post = 0;
+	char tmp[32];
+	int carry = 0, room;
+
+	while (post < ARRAY_SIZE(si)) {
+		snprintf(tmp, sizeof(tmp), "%" PRIu64, num);
+		if ((int)strlen(tmp) <= maxlen)
+			break;
+		modulo = (unsigned int)(num % thousand);
+		num /= thousand;
+		carry = modulo >= thousand / 2;
+		post++;
+	}
+	if (post >= ARRAY_SIZE(si))
+		post = 0;
+	snprintf(tmp, sizeof(tmp), "%" PRIu64, num);
+	room = maxlen - (int)strlen(tmp) - 1;
+	if (modulo == (unsigned int)-1 || room <= 0) {
+		if (modulo != (unsigned int)-1 && carry)
+			num++;
+		snprintf(buf, len, "%" PRIu64 "%s%s", num, pfx[post], ustr[unit]);
+		return;
+	}
+	snprintf(tmp, sizeof(tmp), "%.*f", room, (double)modulo / thousand);
+	if (tmp[0] == '1')	/* rounded up to 1.0 */
+		snprintf(buf, len, "%" PRIu64 "%s%s", num + 1, pfx[post], ustr[unit]);
+	else
+		snprintf(buf, len, "%" PRIu64 ".%s%s%s", num, tmp + 2, pfx[post],
+			 ustr[unit]);
+}
+
+/* fio's display_lat(): nsec, or usec/msec when min and mean exceed 1000 */
+static void print_lat(FILE *f, const char *name, const struct dir_view *v)
+{
+	uint64_t min = v->min, max = v->max;
+	double mean = v->mean, dev = v->stddev;
+	const char *base = "nsec";
+	char minp[32], maxp[32];
+
+	if (min > 1000000 && mean > 1000000) {
+		min /= 1000000;
+		max /= 1000000;
+		mean /= 1e6;
+		dev /= 1e6;
+		base = "msec";
+	} else if (min > 1000 && mean > 1000) {
+		min /= 1000;
+		max /= 1000;
+		mean /= 1e3;
+		dev /= 1e3;
+		base = "usec";
+	}
+	num2str(minp, sizeof(minp), min, 6, 0, N2S_NONE);
+	num2str(maxp, sizeof(maxp), max, 6, 0, N2S_NONE);
+	fprintf(f, "    %s (%s): min=%s, max=%s, avg=%5.02f, stdev=%5.02f\n",
+		name, base, minp, maxp, mean, dev);
+}
+
+/* fio's show_clat_percentiles(): 4 per line, one unit for the block */
+static void print_percentiles(FILE *f, const struct ssl_report *r,
+			      const struct dir_view *v)
+{
+	uint64_t minv = UINT64_MAX, maxv = 0, div = 1;
+	const char *base = "nsec";
+	int j;
+
+	if (!r->np || !v->counts)
+		return;
+	for (j = 0; j < r->np; j++) {
+		if (v->pct[j] < minv)
+			minv = v->pct[j];
+		if (v->pct[j] > maxv)
+			maxv = v->pct[j];
+	}
+	if (minv > 2000000 && maxv > 99999999ULL) {
+		div = 1000000;
+		base = "msec";
+	} else if (minv > 2000 && maxv > 99999) {
+		div = 1000;
+		base = "usec";
+	}
+	fprintf(f, "    clat percentiles (%s):\n     |", base);
+	for (j = 0; j < r->np; j++) {
+		int last = j == r->np - 1;
+		char fbuf[16];
+
+		if (j && j % 4 == 0)
+			fprintf(f, "     |");
+		snprintf(fbuf, sizeof(fbuf), r->plist[j] < 10.0 ? " %2.2f" : "%2.2f",
+			 r->plist[j]);
+		fprintf(f, " %sth=[%5" PRIu64 "]%c", fbuf,
+			(v->pct[j] + div - 1) / div, last ? '\n' : ',');
+		if (!last && j % 4 == 3)
+			fputc('\n', f);
+	}
+}
+
+static void print_lat_dist(FILE *f, const char *unit, const double *vals, int nr)
+{
+	int i, shown = 0;
+
+	for (i = 0; i < nr; i++) {
+		if (vals[i] < 0.005)	/* fio leaves out what rounds to 0.00% */
+			continue;
+		if (shown % 5 == 0)
+			fprintf(f, "%s  lat (%s)   : ", shown ? "\n" : "", unit);
+		else
+			fputs(", ", f);
+		fprintf(f, "%s=%3.2f%%", ssl_lat_ranges[i], vals[i]);
+		shown++;
+	}
+	if (shown)
+		fputc('\n', f);
+}
+
+static void print_normal(FILE *f, const struct ssl_report *r,
+			 const struct dir_view v[SSDLOAD_DIR_NR])
+{
+	double ns[SSL_LAT_NS_NR] = { 0 }, us[SSL_LAT_US_NR] = { 0 };
+	double ms[SSL_LAT_MS_NR] = { 0 };
+	uint64_t all = v[0].n + v[1].n;
+	char when[64], a[32], b[32], c[32], io[32];
+	int d, any = 0;
+	unsigned int i;
+
+	if (!strftime(when, sizeof(when), "%a %b %e %H:%M:%S %Y", localtime(&r->when)))
+		when[0] = '\0';
+	fprintf(f, "%s: (groupid=0, jobs=%u): err=%2lld: pid=%ld: %s\n", r->name,
+		r->sum->workers, -r->sum->error, r->pid, when);
+	for (d = 0; d < SSDLOAD_DIR_NR; d++) {
+		const struct dir_view *dv = &v[d];
+
+		if (!dv->ios && !dv->errors)
+			continue;
+		any = 1;
+		num2str(a, sizeof(a), (uint64_t)(dv->iops + 0.5), 4, 0, N2S_NONE);
+		num2str(b, sizeof(b), dv->bw_bytes, 4, 1, N2S_BYTEPERSEC);
+		num2str(c, sizeof(c), dv->bw_bytes, 4, 0, N2S_BYTEPERSEC);
+		num2str(io, sizeof(io), dv->bytes, 4, 1, N2S_BYTE);
+		fprintf(f, "  %s: IOPS=%s, BW=%s (%s)(%s/%" PRIu64 "msec)\n",
+			dir_names[d], a, b, c, io, dv->runtime_ms);
+		if (dv->n) {
+			print_lat(f, "clat", dv);
+			print_lat(f, " lat", dv);
+			print_percentiles(f, r, dv);
+			if (dv->counts)
+				ssl_hist_lat_dist(dv->counts, SSDLOAD_HIST_BUCKETS,
+						  all, ns, us, ms);
+		}
+	}
+	if (!any)
+		fprintf(f, "  no measured I/O\n");
+	print_lat_dist(f, "nsec", ns, SSL_LAT_NS_NR);
+	print_lat_dist(f, "usec", us, SSL_LAT_US_NR);
+	print_lat_dist(f, "msec", ms, SSL_LAT_MS_NR);
+	if (r->sum->nr_worker) {
+		fprintf(f, "  workers      :");
+		for (i = 0; i < r->sum->nr_worker; i++) {
+			const struct ssl_worker *w = &r->sum->worker[i];
+
+			fprintf(f, "%s cpu%ld=%" PRIu64 "/%" PRIu64, i ? "," : "",
+				w->cpu, w->ios[0], w->ios[1]);
+		}
+		fprintf(f, " (read/write I/Os)\n");
+	}
+	fprintf(f, "  total I/Os: read=%" PRIu64 ", write=%" PRIu64 "\n",
+		v[0].ios, v[1].ios);
+	if (v[0].errors || v[1].errors)
+		fprintf(f, "  errors    : read=%" PRIu64 ", write=%" PRIu64 "\n",
+			v[0].errors, v[1].errors);
+
+	fprintf(f, "\nRun status group 0 (all jobs):\n");
+	for (d = 0; d < SSDLOAD_DIR_NR; d++) {
+		const struct dir_view *dv = &v[d];
+
+		if (!dv->ios && !dv->errors)
+			continue;
+		num2str(a, sizeof(a), dv->bw_bytes, 4, 1, N2S_BYTEPERSEC);
+		num2str(b, sizeof(b), dv->bw_bytes, 4, 0, N2S_BYTEPERSEC);
+		num2str(io, sizeof(io), dv->bytes, 4, 1, N2S_BYTE);
+		num2str(c, sizeof(c), dv->bytes, 4, 0, N2S_BYTE);
+		fprintf(f, "%7s: bw=%s (%s), %s-%s (%s-%s), io=%s (%s), run=%" PRIu64
+			"-%" PRIu64 "msec\n", dir_upper[d], a, b, a, a, b, b, io, c,
+			dv->runtime_ms, dv->runtime_ms);
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* JSON output (fio schema)                                            */
+
+static void jint(json_object *o, const char *k, int64_t v)
+{
+	json_object_object_add(o, k, json_object_new_int64(v));
+}
+
+static void jdbl(json_object *o, const char *k, double v)
+{
+	json_object_object_add(o, k, json_object_new_double(v));
+}
+
+static void jstr(json_object *o, const char *k, const char *v)
+{
+	json_object_object_add(o, k, json_object_new_string(v));
+}
+
+static json_object *json_lat(const struct ssl_report *r, const struct dir_view *v)
+{
+	json_object *o = json_object_new_object();
+	int j;
+
+	jint(o, "min", (int64_t)v->min);
+	jint(o, "max", (int64_t)v->max);
+	jdbl(o, "mean", v->mean);
+	jdbl(o, "stddev", v->stddev);
+	jint(o, "N", (int64_t)v->n);
+	if (v->n && v->counts && r->np) {
+		json_object *p = json_object_new_object();
+
+		for (j = 0; j < r->np; j++) {
+			char key[32];
+
+			snprintf(key, sizeof(key), "%f", r->plist[j]);
+			jint(p, key, (int64_t)v->pct[j]);
+		}
+		json_object_object_add(o, "percentile", p);
+	}
+	return o;
+}
+
+static json_object *json_zero_lat(void)
+{
+	json_object *o = json_object_new_object();
+
+	jint(o, "min", 0);
+	jint(o, "max", 0);
+	jdbl(o, "mean", 0.0);
+	jdbl(o, "stddev", 0.0);
+	jint(o, "N", 0);
+	return o;
+}
+
+static json_object *json_dir(const struct ssl_report *r, const struct dir_view *v)
+{
+	json_object *o = json_object_new_object();
+	int64_t bw_kib = (int64_t)(v->bw_bytes / 1024);
+
+	jint(o, "io_bytes", (int64_t)v->bytes);
+	jint(o, "io_kbytes", (int64_t)(v->bytes / 1024));
+	jint(o, "bw_bytes", (int64_t)v->bw_bytes);
+	jint(o, "bw", bw_kib);
+	jdbl(o, "iops", v->iops);
+	jint(o, "runtime", (int64_t)v->runtime_ms);
+	jint(o, "total_ios", (int64_t)v->ios);
+	jint(o, "short_ios", 0);
+	jint(o, "drop_ios", 0);
+	json_object_object_add(o, "slat_ns", json_zero_lat());
+	if (r) {
+		json_object_object_add(o, "clat_ns", json_lat(r, v));
+		json_object_object_add(o, "lat_ns", json_lat(r, v));
+	} else {
+		json_object_object_add(o, "clat_ns", json_zero_lat());
+		json_object_object_add(o, "lat_ns", json_zero_lat());
+	}
+	/* no time series: the one overall value (or 0 without I/O) */
+	jint(o, "bw_min", v->ios ? bw_kib : 0);
+	jint(o, "bw_max", v->ios ? bw_kib : 0);
+	jdbl(o, "bw_agg", v->ios ? 100.0 : 0.0);
+	jdbl(o, "bw_mean", v->ios ? (double)bw_kib : 0.0);
+	jdbl(o, "bw_dev", 0.0);
+	jint(o, "bw_samples", 0);
+	jint(o, "iops_min", v->ios ? (int64_t)(v->iops + 0.5) : 0);
+	jint(o, "iops_max", v->ios ? (int64_t)(v->iops + 0.5) : 0);
+	jdbl(o, "iops_mean", v->iops);
+	jdbl(o, "iops_stddev", 0.0);
+	jint(o, "iops_samples", 0);
+	return o;
+}
+
+static json_object *json_dist(const char *const *keys, const double *vals, int nr)
+{
+	json_object *o = json_object_new_object();
+	int i;
+
+	for (i = 0; i < nr; i++)
+		jdbl(o, keys[i], vals ? vals[i] : 0.0);
+	return o;
+}
+
+static json_object *json_job(const struct ssl_report *r,
+			     const struct dir_view v[SSDLOAD_DIR_NR])
+{
+	static const char *const depth_keys[] = {
+		"1", "2", "4", "8", "16", "32", ">=64",
+	};
+	static const char *const submit_keys[] = {
+		"0", "4", "8", "16", "32", "64", ">=64",
+	};
+	double ns[SSL_LAT_NS_NR] = { 0 }, us[SSL_LAT_US_NR] = { 0 };
+	double ms[SSL_LAT_MS_NR] = { 0 }, depth[ARRAY_SIZE(depth_keys)] = { 0 };
+	uint64_t all = v[0].n + v[1].n, elapsed_ns;
+	json_object *job = json_object_new_object(), *opts, *sync;
+	struct dir_view zero;
+	int i, d;
+
+	jstr(job, "jobname", r->name);
+	jint(job, "groupid", 0);
+	jint(job, "error", -r->sum->error);
+	jint(job, "eta", 0);
+	elapsed_ns = r->sum->ramp_ns + r->sum->runtime_ns;
+	jint(job, "elapsed", (int64_t)((elapsed_ns + 500000000) / 1000000000));
+	opts = json_object_new_object();
+	for (i = 0; i < r->nopts; i++)
+		jstr(opts, r->opts[i].key, r->opts[i].val);
+	json_object_object_add(job, "job options", opts);
+	for (d = 0; d < SSDLOAD_DIR_NR; d++)
+		json_object_object_add(job, dir_names[d], json_dir(r, &v[d]));
+	memset(&zero, 0, sizeof(zero));
+	json_object_object_add(job, "trim", json_dir(NULL, &zero));
+	sync = json_object_new_object();
+	jint(sync, "total_ios", 0);
+	json_object_object_add(sync, "lat_ns", json_zero_lat());
+	json_object_object_add(job, "sync", sync);
+	jint(job, "job_runtime", (int64_t)((r->sum->runtime_ns + 500000) / 1000000));
+	jdbl(job, "usr_cpu", 0.0);
+	jdbl(job, "sys_cpu", 0.0);
+	jint(job, "ctx", 0);
+	jint(job, "majf", 0);
+	jint(job, "minf", 0);
+
+	/* the engine keeps iodepth in flight: all of it at the configured depth */
+	if (r->iodepth && all) {
+		unsigned int slot = 0;
+		uint64_t q;
+
+		for (q = r->iodepth; q > 1 && slot < ARRAY_SIZE(depth) - 1; q >>= 1)
+			slot++;
+		depth[slot] = 100.0;
+	}
+	json_object_object_add(job, "iodepth_level",
+			       json_dist(depth_keys, depth, ARRAY_SIZE(depth_keys)));
+	json_object_object_add(job, "iodepth_submit",
+			       json_dist(submit_keys, NULL, ARRAY_SIZE(submit_keys)));
+	json_object_object_add(job, "iodepth_complete",
+			       json_dist(submit_keys, NULL, ARRAY_SIZE(submit_keys)));
+	for (d = 0; d < SSDLOAD_DIR_NR; d++)
+		if (v[d].counts)
+			ssl_hist_lat_dist(v[d].counts, SSDLOAD_HIST_BUCKETS, all,
+					  ns, us, ms);
+	json_object_object_add(job, "latency_ns",
+			       json_dist(ssl_lat_ranges, ns, SSL_LAT_NS_NR));
+	json_object_object_add(job, "latency_us",
+			       json_dist(ssl_lat_ranges, us, SSL_LAT_US_NR));
+	json_object_object_add(job, "latency_ms",
+			       json_dist(ssl_lat_ranges, ms, SSL_LAT_MS_NR));
+	jint(job, "latency_depth", (int64_t)(r->iodepth ? r->iodepth : 1));
+	jint(job, "latency_target", 0);
+	jdbl(job, "latency_percentile", 100.0);
+	jint(job, "latency_window", 0);
+	return job;
+}
+
+static int print_json(FILE *f, const struct ssl_report *r,
+		      const struct dir_view v[SSDLOAD_DIR_NR])
+{
+	json_object *top = json_object_new_object(), *jobs;
+	char when[64];
+	const char *s;
+
+	if (!top)
+		return -1;
+	json_c_set_serialization_double_format("%.6f", JSON_C_OPTION_GLOBAL);
+	jstr(top, "fio version", "ssdload-" SSDLOAD_CLI_VERSION);
+	jint(top, "timestamp", (int64_t)r->when);
+	jint(top, "timestamp_ms", (int64_t)r->when * 1000);
+	if (!strftime(when, sizeof(when), "%a %b %e %H:%M:%S %Y", localtime(&r->when)))
+		when[0] = '\0';
+	jstr(top, "time", when);
+	json_object_object_add(top, "global options", json_object_new_object());
+	jobs = json_object_new_array();
+	json_object_array_add(jobs, json_job(r, v));
+	json_object_object_add(top, "jobs", jobs);
+	json_object_object_add(top, "disk_util", json_object_new_array());
+	s = json_object_to_json_string_ext(top, JSON_C_TO_STRING_PRETTY |
+					   JSON_C_TO_STRING_SPACED |
+					   JSON_C_TO_STRING_NOSLASHESCAPE);
+	if (!s) {
+		json_object_put(top);
+		return -1;
+	}
+	fprintf(f, "%s\n", s);
+	json_object_put(top);
+	return 0;
+}
+
+int report_print(FILE *f, const struct ssl_report *r, enum ssl_output_format fmt)
+{
+	struct dir_view v[SSDLOAD_DIR_NR];
+	int d;
+
+	for (d = 0; d < SSDLOAD_DIR_NR; d++)
+		dir_view(r, d, &v[d]);
+	if (fmt == SSL_OUTPUT_JSON)
+		return print_json(f, r, v);
+	print_normal(f, r, v);
+	return 0;
+}

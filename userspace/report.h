@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* fio-like normal text and fio-schema JSON reports. */
+#ifndef SSDLOAD_CLI_REPORT_H
+#define SSDLOAD_CLI_REPORT_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <time.h>
+
+#include "options.h"
+#include "results.h"
+
+/* one entry of fio's "job options" object (values kept as given) */
+struct ssl_job_option {
+	const char *key;		/* fio option name */
+	const char *val;		/* as typed; "" for a bare flag */
+};
+
+struct ssl_report {
+	const char *name;			/* job name */
+	long pid;				/* shown as pid= (0 if unknown) */
+	time_t when;				/* end of the run */
+	const struct ssl_summary *sum;
+	const struct ssl_hist *hist;		/* [SSDLOAD_DIR_NR] */
+	const double *plist;			/* percentiles to report */
+	int np;
+	const struct ssl_job_option *opts;	/* "job options" */
+	int nopts;
+	uint64_t iodepth;			/* configured, 0 if unknown */
+};
+
+/* fio's default percentile_list */
+extern const double ssl_default_percentiles[];
+extern const int ssl_default_percentiles_nr;
+
+/* Print the report; 0, or -1 if out of memory. */
+int report_print(FILE *f, const struct ssl_report *r, enum ssl_output_format fmt);
+
+#endif /* SSDLOAD_CLI_REPORT_H */

@@ -1,0 +1,301 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Parse the debugfs summary/progress text and validate the hist files. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hist.h"
+#include "options.h"
+#include "results.h"
+#include "util.h"
+
+static const char *const dir_names[SSDLOAD_DIR_NR] = { "read", "write" };
+
+/* decimal u128 (sum of squares) into a long double */
+static int parse_u128_ld(const char *s, long double *out)
+{
+	long double v = 0;
+	const char *p;
+
+	if (!*s)
+		return -1;
+	for (p = s; *p; p++) {
+		if (*p < '0' || *p > '9')
+			return -1;
+		v = v * 10 + (*p - '0');
+	}
+	*out = v;
+	return 0;
+}
+
+static int dbg_path(char *buf, size_t len, const char *job, const char *file)
+{
+	int r = snprintf(buf, len, "%s/%s/%s", ssl_debugfs_root(), job, file);
+
+	return r < 0 || (size_t)r >= len ? -ENAMETOOLONG : 0;
+}
+
+int results_parse_summary(char *text, struct ssl_summary *s, char *err, size_t errlen)
+{
+	struct ssl_kvlist kv;
+	const char *v;
+	uint64_t u;
+	unsigned int d, i;
+	char key[64];
+
+	memset(s, 0, sizeof(*s));
+	if (ssl_kv_parse(text, &kv)) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	if (ssl_kv_u64(&kv, "version", &u) || u < 1) {
+		snprintf(err, errlen, "summary: missing or bad version");
+		goto fail;
+	}
+	s->version = (unsigned int)u;
+	v = ssl_kv_get(&kv, "state");
+	snprintf(s->state, sizeof(s->state), "%s", v ? v : "unknown");
+	v = ssl_kv_get(&kv, "error");
+	s->error = v ? strtoll(v, NULL, 10) : 0;
+	ssl_kv_u64(&kv, "workers", &u);
+	s->workers = (unsigned int)u;
+	if (ssl_kv_u64(&kv, "runtime_ns", &s->runtime_ns)) {
+		snprintf(err, errlen, "summary: missing runtime_ns");
+		goto fail;
+	}
+	ssl_kv_u64(&kv, "ramp_ns", &s->ramp_ns);
+
+	for (d = 0; d < SSDLOAD_DIR_NR; d++) {
+		struct ssl_dir_stats *ds = &s->dir[d];
+		static const struct {
+			const char *suffix;
+			size_t off;
+		} fields[] = {
+			{ "ios", offsetof(struct ssl_dir_stats, ios) },
+			{ "bytes", offsetof(struct ssl_dir_stats, bytes) },
+			{ "errors", offsetof(struct ssl_dir_stats, errors) },
+			{ "lat_min_ns", offsetof(struct ssl_dir_stats, lat_min_ns) },
+			{ "lat_mean_ns", offsetof(struct ssl_dir_stats, lat_mean_ns) },
+			{ "lat_max_ns", offsetof(struct ssl_dir_stats, lat_max_ns) },
+			{ "lat_stddev_ns", offsetof(struct ssl_dir_stats, lat_stddev_ns) },
+		};
+
+		for (i = 0; i < ARRAY_SIZE(fields); i++) {
+			snprintf(key, sizeof(key), "%s_%s", dir_names[d],
+				 fields[i].suffix);
+			if (ssl_kv_u64(&kv, key, (uint64_t *)((char *)ds + fields[i].off))
+			    && i < 2) {
+				snprintf(err, errlen, "summary: missing or bad %s", key);
+				goto fail;
+			}
+		}
+		snprintf(key, sizeof(key), "%s_lat_sum_ns", dir_names[d]);
+		ds->have_sums = !ssl_kv_u64(&kv, key, &ds->lat_sum_ns);
+		snprintf(key, sizeof(key), "%s_lat_sumsq_ns2", dir_names[d]);
+		v = ssl_kv_get(&kv, key);
+		if (!v || parse_u128_ld(v, &ds->lat_sumsq_ns2))
+			ds->have_sums = 0;
+	}
+
+	if (s->workers) {
+		s->worker = calloc(s->workers, sizeof(*s->worker));
+		if (!s->worker) {
+			snprintf(err, errlen, "out of memory");
+			goto fail;
+		}
+		s->nr_worker = s->workers;
+		for (i = 0; i < s->workers; i++) {
+			struct ssl_worker *w = &s->worker[i];
+
+			snprintf(key, sizeof(key), "worker%u_cpu", i);
+			w->cpu = ssl_kv_u64(&kv, key, &u) ? -1 : (long)u;
+			for (d = 0; d < SSDLOAD_DIR_NR; d++) {
+				snprintf(key, sizeof(key), "worker%u_%s_ios", i,
+					 dir_names[d]);
+				ssl_kv_u64(&kv, key, &w->ios[d]);
+				snprintf(key, sizeof(key), "worker%u_%s_errors", i,
+					 dir_names[d]);
+				ssl_kv_u64(&kv, key, &w->errors[d]);
+			}
+		}
+	}
+	ssl_kv_free(&kv);
+	return 0;
+
+fail:
+	ssl_kv_free(&kv);
+	return -1;
+}
+
+void results_free_summary(struct ssl_summary *s)
+{
+	free(s->worker);
+	s->worker = NULL;
+	s->nr_worker = 0;
+}
+
+int results_parse_hist(const void *buf, size_t len, int dir, struct ssl_hist *h,
+		       char *err, size_t errlen)
+{
+	const struct ssdload_hist_header *hdr = buf;
+	size_t need;
+
+	memset(h, 0, sizeof(*h));
+	if (len < sizeof(*hdr)) {
+		snprintf(err, errlen, "short file (%zu bytes, header is %zu)",
+			 len, sizeof(*hdr));
+		return -1;
+	}
+	if (hdr->magic != SSDLOAD_HIST_MAGIC) {
+		snprintf(err, errlen, "bad magic 0x%08x (want 0x%08x)",
+			 hdr->magic, SSDLOAD_HIST_MAGIC);
+		return -1;
+	}
+	if (hdr->version != SSDLOAD_HIST_VERSION) {
+		snprintf(err, errlen, "unsupported version %u (want %u)",
+			 hdr->version, SSDLOAD_HIST_VERSION);
+		return -1;
+	}
+	if (hdr->header_size < sizeof(*hdr) || hdr->header_size % 8) {
+		snprintf(err, errlen, "bad header_size %u", hdr->header_size);
+		return -1;
+	}
+	if (hdr->sub_bits != SSDLOAD_HIST_SUB_BITS ||
+	    hdr->max_shift != SSDLOAD_HIST_MAX_SHIFT ||
+	    hdr->nr_buckets != SSDLOAD_HIST_BUCKETS) {
+		snprintf(err, errlen,
+			 "geometry sub_bits=%u max_shift=%u nr_buckets=%u differs from this CLI's %u/%u/%u",
+			 hdr->sub_bits, hdr->max_shift, hdr->nr_buckets,
+			 SSDLOAD_HIST_SUB_BITS, SSDLOAD_HIST_MAX_SHIFT,
+			 SSDLOAD_HIST_BUCKETS);
+		return -1;
+	}
+	if (dir >= 0 && hdr->dir != (uint32_t)dir) {
+		snprintf(err, errlen, "dir=%u, expected %d", hdr->dir, dir);
+		return -1;
+	}
+	need = hdr->header_size + (size_t)hdr->nr_buckets * sizeof(uint64_t);
+	if (len != need) {
+		snprintf(err, errlen, "size %zu bytes, expected %zu", len, need);
+		return -1;
+	}
+	h->counts = malloc((size_t)hdr->nr_buckets * sizeof(uint64_t));
+	if (!h->counts) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	memcpy(&h->hdr, hdr, sizeof(*hdr));
+	memcpy(h->counts, (const char *)buf + hdr->header_size,
+	       (size_t)hdr->nr_buckets * sizeof(uint64_t));
+	/*
+	 * A file read while the job runs may be a moment out of step with
+	 * its header; the counts are what percentiles are computed from.
+	 */
+	h->hdr.samples = ssl_hist_total(h->counts, hdr->nr_buckets);
+	h->present = 1;
+	return 0;
+}
+
+void results_free_hist(struct ssl_hist *h)
+{
+	free(h->counts);
+	h->counts = NULL;
+	h->present = 0;
+}
+
+static int read_dbg(const char *job, const char *file, char **buf, size_t *len)
+{
+	char path[4096];
+	int err = dbg_path(path, sizeof(path), job, file);
+
+	if (!err)
+		err = ssl_read_file(path, buf, len);
+	return err;
+}
+
+int results_read(const char *job, struct ssl_summary *s,
+		 struct ssl_hist h[SSDLOAD_DIR_NR])
+{
+	static const char *const files[SSDLOAD_DIR_NR] = {
+		SSDLOAD_DBG_HIST_READ, SSDLOAD_DBG_HIST_WRITE,
+	};
+	char err[256], *buf;
+	size_t len;
+	int d, r;
+
+	memset(h, 0, sizeof(*h) * SSDLOAD_DIR_NR);
+	memset(s, 0, sizeof(*s));
+	if (ssl_check_debugfs())
+		return -1;
+	r = read_dbg(job, SSDLOAD_DBG_SUMMARY, &buf, &len);
+	if (r) {
+		if (r == -ENOENT)
+			ssl_err("no results for job '%s' in %s", job,
+				ssl_debugfs_root());
+		else
+			ssl_err("%s/%s/%s: %s%s", ssl_debugfs_root(), job,
+				SSDLOAD_DBG_SUMMARY, strerror(-r),
+				r == -EACCES ? " (run as root)" : "");
+		return -1;
+	}
+	r = results_parse_summary(buf, s, err, sizeof(err));
+	free(buf);
+	if (r) {
+		ssl_err("%s/%s/%s: %s", ssl_debugfs_root(), job,
+			SSDLOAD_DBG_SUMMARY, err);
+		return -1;
+	}
+	for (d = 0; d < SSDLOAD_DIR_NR; d++) {
+		r = read_dbg(job, files[d], &buf, &len);
+		if (r == -ENOENT && !s->dir[d].ios)
+			continue;
+		if (r) {
+			ssl_err("%s/%s/%s: %s", ssl_debugfs_root(), job, files[d],
+				strerror(-r));
+			goto fail;
+		}
+		r = results_parse_hist(buf, len, d, &h[d], err, sizeof(err));
+		free(buf);
+		if (r) {
+			ssl_err("%s/%s/%s: %s", ssl_debugfs_root(), job, files[d], err);
+			goto fail;
+		}
+	}
+	return 0;
+
+fail:
+	results_free_summary(s);
+	for (d = 0; d < SSDLOAD_DIR_NR; d++)
+		results_free_hist(&h[d]);
+	return -1;
+}
+
+int results_read_progress(const char *job, struct ssl_progress *p)
+{
+	struct ssl_kvlist kv;
+	const char *v;
+	size_t len;
+	char *buf;
+	int r;
+
+	memset(p, 0, sizeof(*p));
+	r = read_dbg(job, SSDLOAD_DBG_PROGRESS, &buf, &len);
+	if (r)
+		return r;
+	if (ssl_kv_parse(buf, &kv)) {
+		free(buf);
+		return -ENOMEM;
+	}
+	v = ssl_kv_get(&kv, "state");
+	snprintf(p->state, sizeof(p->state), "%s", v ? v : "");
+	ssl_kv_u64(&kv, "elapsed_ns", &p->elapsed_ns);
+	ssl_kv_u64(&kv, "ramp_ns", &p->ramp_ns);
+	ssl_kv_u64(&kv, "runtime_ns", &p->runtime_ns);
+	ssl_kv_u64(&kv, "number_ios", &p->number_ios);
+	ssl_kv_u64(&kv, "read_ios", &p->ios[SSDLOAD_DIR_READ]);
+	ssl_kv_u64(&kv, "write_ios", &p->ios[SSDLOAD_DIR_WRITE]);
+	ssl_kv_free(&kv);
+	free(buf);
+	return 0;
+}

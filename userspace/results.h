@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Results of a job from /sys/kernel/debug/ssdload/NAME ($SSDLOAD_DEBUGFS). */
+#ifndef SSDLOAD_CLI_RESULTS_H
+#define SSDLOAD_CLI_RESULTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "uapi/ssdload.h"
+
+struct ssl_dir_stats {
+	uint64_t ios;			/* successful measured I/Os */
+	uint64_t bytes;			/* their bytes */
+	uint64_t errors;		/* failed I/Os */
+	uint64_t lat_min_ns;
+	uint64_t lat_mean_ns;		/* rounded by the module */
+	uint64_t lat_max_ns;
+	uint64_t lat_stddev_ns;		/* population stddev, rounded */
+	uint64_t lat_sum_ns;		/* exact */
+	long double lat_sumsq_ns2;	/* exact u128 as long double */
+	int have_sums;			/* lat_sum/lat_sumsq were present */
+};
+
+struct ssl_worker {
+	long cpu;			/* -1 if not reported */
+	uint64_t ios[SSDLOAD_DIR_NR];
+	uint64_t errors[SSDLOAD_DIR_NR];
+};
+
+struct ssl_summary {
+	unsigned int version;
+	char state[16];			/* idle|running|done|stopped|error */
+	long long error;		/* negative errno or 0 */
+	unsigned int workers;
+	uint64_t runtime_ns;		/* measured phase */
+	uint64_t ramp_ns;
+	struct ssl_dir_stats dir[SSDLOAD_DIR_NR];
+	struct ssl_worker *worker;	/* workers entries (may be NULL) */
+	unsigned int nr_worker;
+};
+
+struct ssl_hist {
+	int present;			/* the file existed and was valid */
+	struct ssdload_hist_header hdr;
+	uint64_t *counts;		/* hdr.nr_buckets counts */
+};
+
+struct ssl_progress {
+	char state[16];
+	uint64_t elapsed_ns, ramp_ns, runtime_ns, number_ios;
+	uint64_t ios[SSDLOAD_DIR_NR];	/* all completions so far, incl. ramp */
+};
+
+/* Parse the summary text (modified in place); 0 or -1 with @err set. */
+int results_parse_summary(char *text, struct ssl_summary *s, char *err, size_t errlen);
+void results_free_summary(struct ssl_summary *s);
+
+/* Validate and copy a hist file image; 0 or -1 with @err set. */
+int results_parse_hist(const void *buf, size_t len, int dir, struct ssl_hist *h,
+		       char *err, size_t errlen);
+void results_free_hist(struct ssl_hist *h);
+
+/*
+ * Read summary + hist_read + hist_write of @job from debugfs.  Prints a
+ * message and returns -1 on failure.  A missing hist file is accepted
+ * (h->present = 0) when the summary counts no I/O for that direction.
+ */
+int results_read(const char *job, struct ssl_summary *s,
+		 struct ssl_hist h[SSDLOAD_DIR_NR]);
+
+/* Read the progress file; 0 or -errno (no message). */
+int results_read_progress(const char *job, struct ssl_progress *p);
+
+#endif /* SSDLOAD_CLI_RESULTS_H */

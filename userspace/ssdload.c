@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ssdload: command-line front end of the ssdload.ko block-device load
+ * generator.  A flat command table dispatches to cmd_<name>() (perf style).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "builtin.h"
+#include "util.h"
+
+struct cmd_struct {
+	const char *cmd;
+	int (*fn)(int argc, const char **argv);
+	const char *help;
+};
+
+static const struct cmd_struct commands[] = {
+	{ "run",  cmd_run,  "run a job and print its results (fio options)" },
+	{ "list", cmd_list, "list the configured jobs" },
+	{ "show", cmd_show, "print the results of a job" },
+	{ "stop", cmd_stop, "stop a running job" },
+};
+
+static const char *const main_usage[] = {
+	"usage: ssdload [--version] [--help] COMMAND [ARGS]",
+	"",
+	"The commands are:",
+	NULL,
+};
+
+static const char *const main_usage_tail[] = {
+	"",
+	"See 'ssdload help COMMAND' or 'ssdload COMMAND --help' for a command's options.",
+	"Environment: SSDLOAD_CONFIGFS (default /sys/kernel/config/ssdload),",
+	"             SSDLOAD_DEBUGFS (default /sys/kernel/debug/ssdload).",
+	NULL,
+};
+
+void ssl_usage(FILE *f, const char *const *lines)
+{
+	for (; *lines; lines++)
+		fprintf(f, "%s\n", *lines);
+}
+
+static void print_usage(FILE *f)
+{
+	size_t i;
+
+	ssl_usage(f, main_usage);
+	for (i = 0; i < ARRAY_SIZE(commands); i++)
+		fprintf(f, "   %-8s %s\n", commands[i].cmd, commands[i].help);
+	ssl_usage(f, main_usage_tail);
+}
+
+static const struct cmd_struct *find_cmd(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(commands); i++)
+		if (!strcmp(commands[i].cmd, name))
+			return &commands[i];
+	return NULL;
+}
+
+static int run_main(int argc, const char **argv)
+{
+	const struct cmd_struct *c;
+
+	if (argc < 2) {
+		print_usage(stderr);
+		return 1;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
+	    (!strcmp(argv[1], "help") && argc == 2)) {
+		print_usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
+		printf("ssdload version %s\n", SSDLOAD_CLI_VERSION);
+		return 0;
+	}
+	if (!strcmp(argv[1], "help")) {
+		static const char *help_argv[] = { NULL, "--help", NULL };
+
+		c = find_cmd(argv[2]);
+		if (!c) {
+			ssl_err("'%s' is not a command, see 'ssdload --help'", argv[2]);
+			return 1;
+		}
+		help_argv[0] = c->cmd;
+		return c->fn(2, help_argv);
+	}
+	c = find_cmd(argv[1]);
+	if (!c) {
+		ssl_err("'%s' is not a command, see 'ssdload --help'", argv[1]);
+		return 1;
+	}
+	return c->fn(argc - 1, argv + 1);
+}
+
+int main(int argc, const char **argv)
+{
+	int status = run_main(argc, argv);
+
+	/* a report that did not reach its reader is a failure (perf does this) */
+	if (fflush(stdout) || ferror(stdout)) {
+		ssl_err("write error on standard output: %s", strerror(errno));
+		return status ? status : 1;
+	}
+	if (fclose(stdout)) {
+		ssl_err("close of standard output failed: %s", strerror(errno));
+		return status ? status : 1;
+	}
+	return status;
+}

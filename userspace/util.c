@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Small helpers shared by every command. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "uapi/ssdload.h"
+#include "options.h"
+#include "util.h"
+
+#define DEBUGFS_MNT	"/sys/kernel/debug"
+
+void ssl_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fputs("ssdload: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static const char *env_or(const char *name, const char *def)
+{
+	const char *v = getenv(name);
+
+	return v && *v ? v : def;
+}
+
+const char *ssl_configfs_root(void)
+{
+	return env_or(SSL_ENV_CONFIGFS, SSDLOAD_CONFIGFS_ROOT);
+}
+
+const char *ssl_debugfs_root(void)
+{
+	return env_or(SSL_ENV_DEBUGFS, SSDLOAD_DEBUGFS_ROOT);
+}
+
+const char *ssl_cpu_online_path(void)
+{
+	return env_or(SSL_ENV_CPU_ONLINE, "/sys/devices/system/cpu/online");
+}
+
+int ssl_read_file(const char *path, char **bufp, size_t *lenp)
+{
+	size_t len = 0, cap = 4096;
+	char *buf, *nbuf;
+	ssize_t r;
+	int fd, err;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	buf = malloc(cap + 1);
+	if (!buf) {
+		close(fd);
+		return -ENOMEM;
+	}
+	for (;;) {
+		if (len == cap) {
+			cap *= 2;
+			nbuf = realloc(buf, cap + 1);
+			if (!nbuf) {
+				err = -ENOMEM;
+				goto out_free;
+			}
+			buf = nbuf;
+		}
+		r = read(fd, buf + len, cap - len);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			err = -errno;
+			goto out_free;
+		}
+		if (r == 0)
+			break;
+		len += (size_t)r;
+	}
+	close(fd);
+	buf[len] = '\0';
+	*bufp = buf;
+	if (lenp)
+		*lenp = len;
+	return 0;
+
+out_free:
+	free(buf);
+	close(fd);
+	return err;
+}
+
+int ssl_is_mounted(const char *dir, const char *fstype)
+{
+	char line[4096], mnt[4096], type[256];
+	int found = 0;
+	FILE *f;
+
+	f = fopen("/proc/self/mounts", "re");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%*s %4095s %255s", mnt, type) != 2)
+			continue;
+		if (!strcmp(mnt, dir) && !strcmp(type, fstype)) {
+			found = 1;
+			break;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+int ssl_check_debugfs(void)
+{
+	const char *root = ssl_debugfs_root();
+	struct stat st;
+
+	if (!stat(root, &st) && S_ISDIR(st.st_mode))
+		return 0;
+	if (errno == EACCES) {
+		ssl_err("%s: %s (run as root)", root, strerror(errno));
+		return -1;
+	}
+	if (!strcmp(root, SSDLOAD_DEBUGFS_ROOT) &&
+	    !ssl_is_mounted(DEBUGFS_MNT, "debugfs")) {
+		ssl_err("debugfs is not mounted at " DEBUGFS_MNT
+			": run mount -t debugfs none " DEBUGFS_MNT);
+		return -1;
+	}
+	ssl_err("%s: %s: is ssdload.ko loaded?", root, strerror(ENOENT));
+	return -1;
+}
+
+void ssl_msleep(unsigned int ms)
+{
+	struct timespec ts = {
+		.tv_sec = ms / 1000,
+		.tv_nsec = (long)(ms % 1000) * 1000000L,
+	};
+
+	/* an interrupting signal ends the sleep early; callers re-check */
+	nanosleep(&ts, NULL);
+}
+
+int ssl_kv_parse(char *text, struct ssl_kvlist *kv)
+{
+	size_t cap = 0;
+	char *line, *next, *eq;
+
+	kv->v = NULL;
+	kv->n = 0;
+	for (line = text; line && *line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		eq = strchr(line, '=');
+		if (!eq)
+			continue;
+		*eq = '\0';
+		if (kv->n == cap) {
+			struct ssl_kv *nv;
+
+			cap = cap ? cap * 2 : 64;
+			nv = realloc(kv->v, cap * sizeof(*nv));
+			if (!nv) {
+				ssl_kv_free(kv);
+				return -ENOMEM;
+			}
+			kv->v = nv;
+		}
+		kv->v[kv->n].key = line;
+		kv->v[kv->n].val = eq + 1;
+		kv->n++;
+	}
+	return 0;
+}
+
+void ssl_kv_free(struct ssl_kvlist *kv)
+{
+	free(kv->v);
+	kv->v = NULL;
+	kv->n = 0;
+}
+
+const char *ssl_kv_get(const struct ssl_kvlist *kv, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < kv->n; i++)
+		if (!strcmp(kv->v[i].key, key))
+			return kv->v[i].val;
+	return NULL;
+}
+
+int ssl_kv_u64(const struct ssl_kvlist *kv, const char *key, uint64_t *out)
+{
+	const char *v = ssl_kv_get(kv, key);
+
+	*out = 0;
+	if (!v || ssl_parse_u64(v, out))
+		return -1;
+	return 0;
+}

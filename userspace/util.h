@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Small helpers shared by every command: messages, paths, files, key=value. */
+#ifndef SSDLOAD_CLI_UTIL_H
+#define SSDLOAD_CLI_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define SSDLOAD_CLI_VERSION	"0.1.0"
+
+#define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
+
+/* Environment overrides of the path roots (for tests without the module). */
+#define SSL_ENV_CONFIGFS	"SSDLOAD_CONFIGFS"	/* default SSDLOAD_CONFIGFS_ROOT */
+#define SSL_ENV_DEBUGFS		"SSDLOAD_DEBUGFS"	/* default SSDLOAD_DEBUGFS_ROOT */
+#define SSL_ENV_CPU_ONLINE	"SSDLOAD_CPU_ONLINE"	/* default /sys/devices/system/cpu/online */
+
+/* "ssdload: <message>\n" on stderr. */
+void ssl_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+const char *ssl_configfs_root(void);
+const char *ssl_debugfs_root(void);
+const char *ssl_cpu_online_path(void);
+
+/* Read a whole file into a NUL-terminated malloc'd buffer; 0 or -errno. */
+int ssl_read_file(const char *path, char **buf, size_t *len);
+
+/* 1 if a filesystem of @fstype is mounted at @dir (per /proc/self/mounts). */
+int ssl_is_mounted(const char *dir, const char *fstype);
+
+/* 0 if the debugfs root exists, else print why not and return -1. */
+int ssl_check_debugfs(void);
+
+void ssl_msleep(unsigned int ms);
+
+/* key=value text, one pair per line (debugfs summary and progress) */
+struct ssl_kv {
+	char *key;			/* points into the parsed buffer */
+	char *val;
+};
+
+struct ssl_kvlist {
+	struct ssl_kv *v;		/* pairs, in file order */
+	size_t n;			/* number of pairs */
+};
+
+/* Parse (and modify) @text; 0 or -ENOMEM. */
+int ssl_kv_parse(char *text, struct ssl_kvlist *kv);
+void ssl_kv_free(struct ssl_kvlist *kv);
+const char *ssl_kv_get(const struct ssl_kvlist *kv, const char *key);
+/* 0 when @key is present and a valid decimal u64, else -1 (*out = 0). */
+int ssl_kv_u64(const struct ssl_kvlist *kv, const char *key, uint64_t *out);
+
+#endif /* SSDLOAD_CLI_UTIL_H */
