@@ -16,6 +16,7 @@ See Documentation/testing.rst.
 """
 
 import argparse
+import fcntl
 import os
 import shlex
 import shutil
@@ -41,7 +42,7 @@ KERNEL_SCRIPTS = {
 	'6.12': ['scripts/fetch-kernel.sh', '6.12'],
 	'debug': ['tests/kernel/build-debug-kernel.sh'],
 }
-DEFAULT_TIMEOUT = int(os.environ.get('SSDLOAD_GUEST_TIMEOUT', '1500'))
+DEFAULT_TIMEOUT = int(os.environ.get('SSDLOAD_GUEST_TIMEOUT', '1200'))
 GUEST_MEMORY = os.environ.get('SSDLOAD_GUEST_MEM', '3G')
 GUEST_SMP = os.environ.get('SSDLOAD_GUEST_SMP', '2')
 NVME_SIZE = 1 << 30
@@ -140,19 +141,44 @@ def build_cli():
 	return cli
 
 
-def ko_path(kinfo):
-	return os.path.join(CACHE, 'build', kinfo['KVER'], 'module', 'ssdload.ko')
+def new_out_dir(label):
+	"""A fresh output directory under $SSDLOAD_CACHE/out; prunes old ones."""
+	base = os.path.join(CACHE, 'out')
+	os.makedirs(base, exist_ok=True)
+	now = time.time()
+	for d in os.listdir(base):
+		p = os.path.join(base, d)
+		try:
+			if now - os.stat(p).st_mtime > 2 * 86400:
+				shutil.rmtree(p, ignore_errors=True)
+		except FileNotFoundError:
+			pass
+	return os.path.join(base, '%s-%s-%d' % (label, time.strftime('%Y%m%d-%H%M%S'), os.getpid()))
 
 
-def cli_path():
-	return os.path.join(REPO, 'userspace', 'ssdload')
+def snapshot(src, out, name):
+	"""Copy a build product into the run's output directory, so a rebuild
+	by someone else during the run cannot change it; the copy's path."""
+	dst = os.path.join(os.path.realpath(out), name)
+	os.makedirs(os.path.dirname(dst), exist_ok=True)
+	if os.path.exists(src):
+		shutil.copy2(src, dst)
+	return dst
+
+
+def e2e_dir():
+	"""tests/e2e of the repo, or SSDLOAD_E2E_DIR (a stand-in suite)."""
+	return os.path.realpath(os.path.join(REPO, os.environ.get('SSDLOAD_E2E_DIR', 'tests/e2e')))
 
 
 def e2e_command(out):
-	"""The contract's e2e run; SSDLOAD_E2E_DIR points it at another dir."""
-	e2e = os.environ.get('SSDLOAD_E2E_DIR', 'tests/e2e')
+	"""The contract's e2e run, in the guest, from the repo root."""
+	e2e = os.path.relpath(e2e_dir(), REPO)
+	if e2e.startswith('..'):
+		e2e = e2e_dir()
 	return ['python3', '-m', 'pytest', '-p', 'no:cacheprovider', e2e,
-		'--junitxml=' + os.path.join(out, 'junit-e2e.xml'), '-rs', '-v']
+		'--junitxml=' + os.path.join(out, 'junit-e2e.xml'), '-o', 'junit_family=xunit1',
+		'-rs', '-v']
 
 
 @dataclass
@@ -213,7 +239,8 @@ def run_guest(kinfo, command: Optional[List[str]], out: str, timeout: int = DEFA
 	params = qemu_configs.CONFIGS[arch]
 	out = os.path.realpath(out)
 	os.makedirs(out, exist_ok=True)
-	for f in ('rc', 'dmesg.txt', 'init-error', 'console.log', 'nvme.img'):
+	for f in ('rc', 'dmesg.txt', 'init-error', 'console.log', 'nvme.img',
+		  'junit-e2e.xml'):
 		try:
 			os.unlink(os.path.join(out, f))
 		except FileNotFoundError:
@@ -226,7 +253,8 @@ def run_guest(kinfo, command: Optional[List[str]], out: str, timeout: int = DEFA
 		'HOME': '/root', 'LANG': 'C.UTF-8', 'TERM': os.environ.get('TERM', 'dumb') if shell else 'dumb',
 		'PYTHONDONTWRITEBYTECODE': '1', 'SSDLOAD_GUEST': '1',
 		'SSDLOAD_REPO': REPO, 'SSDLOAD_OUT': out, 'SSDLOAD_KERNEL': kinfo['LABEL'],
-		'SSDLOAD_KO': ko_path(kinfo), 'SSDLOAD_CLI': cli_path(),
+		'SSDLOAD_KO': os.path.join(out, 'ssdload.ko'),
+		'SSDLOAD_CLI': os.path.join(out, 'ssdload'),
 	}
 	if nvme:
 		genv['SSDLOAD_NVME'] = '/dev/nvme0n1'
@@ -318,20 +346,29 @@ def run_guest(kinfo, command: Optional[List[str]], out: str, timeout: int = DEFA
 	return res
 
 
-def prepare(label, build=True):
-	"""Fetch the kernel and build module + CLI; (kinfo, build errors)."""
+def prepare(label, out, build=True):
+	"""Fetch the kernel, build module + CLI and copy both into out as
+	ssdload.ko and ssdload (what SSDLOAD_KO/SSDLOAD_CLI point at).
+	Returns (kinfo, list of build errors)."""
 	miss = missing_tools()
 	if miss:
 		raise MissingPrerequisite('missing tools: ' + ', '.join(miss) +
 					  ' (run scripts/deps.sh)')
 	kinfo = fetch_kernel(label)
 	errors = []
-	if build:
-		for fn in (build_cli, lambda: build_module(kinfo)):
-			try:
-				fn()
-			except BuildError as e:
-				errors.append(str(e))
+	bdir = os.path.join(CACHE, 'build')
+	os.makedirs(bdir, exist_ok=True)
+	with open(os.path.join(bdir, '.lock'), 'w') as lock:
+		fcntl.flock(lock, fcntl.LOCK_EX)	# one build at a time per cache
+		if build:
+			for fn in (build_cli, lambda: build_module(kinfo)):
+				try:
+					fn()
+				except BuildError as e:
+					errors.append(str(e))
+		snapshot(os.path.join(REPO, 'userspace', 'ssdload'), out, 'ssdload')
+		snapshot(os.path.join(bdir, kinfo['KVER'], 'module', 'ssdload.ko'), out,
+			 'ssdload.ko')
 	return kinfo, errors
 
 
@@ -343,7 +380,7 @@ def main(argv=None):
 	ap.add_argument('--kernel', default=os.environ.get('SSDLOAD_KERNEL', '6.12'),
 			help='kernel label: 6.1, 6.12 or debug (default 6.12)')
 	ap.add_argument('--out', help='output directory shared with the guest '
-				     '(default $SSDLOAD_CACHE/out/LABEL)')
+				     '(default: a new $SSDLOAD_CACHE/out/LABEL-DATE-PID)')
 	ap.add_argument('--timeout', type=int, default=DEFAULT_TIMEOUT,
 			help='hard timeout in seconds (default %(default)s)')
 	ap.add_argument('--no-build', action='store_true',
@@ -354,9 +391,9 @@ def main(argv=None):
 	ap.add_argument('command', nargs=argparse.REMAINDER)
 	args = ap.parse_args(argv)
 	cmd = args.command[1:] if args.command[:1] == ['--'] else args.command
-	out = args.out or os.path.join(CACHE, 'out', args.kernel)
+	out = os.path.realpath(args.out or new_out_dir(args.kernel))
 	try:
-		kinfo, errors = prepare(args.kernel, build=not args.no_build)
+		kinfo, errors = prepare(args.kernel, out, build=not args.no_build)
 	except HarnessError as e:
 		log(str(e))
 		return 2
