@@ -1,0 +1,338 @@
+# SPDX-License-Identifier: GPL-2.0
+"""badinput: every attribute refuses malformed and out-of-range values.
+
+A refused store returns EINVAL or ERANGE, leaves the old value in place,
+logs a pr_err naming the attribute and the value, and the job stays usable.
+Safety checks (allow_write, mounted/missing devices, busy jobs) and the CLI's
+one-line error messages live here too.
+"""
+
+import errno
+import os
+import shutil
+
+import pytest
+
+import ssdload_env as env
+
+U64_OVER = str(1 << 64)                   # 2^64
+U64_MAX = str((1 << 64) - 1)              # 2^64-1
+NUM_BAD = ["abc", "-1", "-4096", U64_OVER, "99999999999999999999999", "\n", " ", "  \n",
+           "12abc", "1 2", "1.5", "0x"]
+REFUSED = (errno.EINVAL, errno.ERANGE)
+
+# store-time refusals per writable attribute
+BAD = {
+    "filename": ["relative/dev", "dev/nullb0", "\n", " "],
+    "rw": ["foo", "READ", "read,write", "randread2", "\n", " ", "-1", "rand read"],
+    "rwmixread": NUM_BAD + ["101", "1000", U64_MAX],
+    "bs": NUM_BAD + ["0", "1", "511", "513", "1000", "4097", str((16 << 20) + 512),
+                     str(32 << 20), U64_MAX, "4k"],
+    "iodepth": NUM_BAD + ["0", "65537", U64_MAX],
+    "cpus_allowed": ["abc", "-1", "0-", "1-0", "4096", U64_OVER, "0-4096", "x-1"],
+    "offset": NUM_BAD + ["1", "513", "4095", U64_MAX],
+    "size": NUM_BAD + ["1", "513", "4095", U64_MAX],
+    "runtime_ms": NUM_BAD,
+    "ramp_ms": NUM_BAD,
+    "number_ios": NUM_BAD,
+    "randseed": NUM_BAD,
+    "allow_write": NUM_BAD + ["2", "-0", "1x"],
+    "enable": NUM_BAD + ["2"],
+}
+# in-range edge values that must be accepted and read back
+GOOD = {
+    "rw": [(x, x) for x in env.RW_NAMES] + [("randrw\n", "randrw")],
+    "rwmixread": [("0", "0"), ("100", "100"), ("30\n", "30")],
+    "bs": [("512", "512"), (str(16 << 20), str(16 << 20)), ("8192\n", "8192")],
+    "iodepth": [("1", "1"), ("65536", "65536")],
+    "cpus_allowed": [("0", "0")],
+    "offset": [("0", "0"), ("512", "512")],
+    "size": [("0", "0"), ("1048576", "1048576")],
+    "runtime_ms": [("0", "0"), ("1500", "1500")],
+    "ramp_ms": [("0", "0"), ("250", "250")],
+    "number_ios": [("0", "0"), ("123", "123")],
+    "randseed": [("0", "0"), (U64_MAX, U64_MAX), ("42\n", "42")],
+    "allow_write": [("1", "1"), ("0", "0")],
+}
+
+
+def test_features_lists_contract_attributes(ssdload):
+    """features lists exactly the job attributes of the contract, one per line."""
+    f = env.features()
+    assert len(f) == len(set(f)), "duplicates in features: %s" % f
+    assert set(f) == set(env.CONTRACT_ATTRS), \
+        "features %s differ from the contract: missing %s, extra %s" % (
+            f, sorted(set(env.CONTRACT_ATTRS) - set(f)), sorted(set(f) - set(env.CONTRACT_ATTRS)))
+    # every feature is a file in a new job, and every file is a feature
+    j = env.Job("e2e-features")
+    env.KNOWN_JOBS.add(j.name)
+    try:
+        assert set(os.listdir(j.dir)) == set(f)
+        assert j.state == "idle" and j.error == "0"
+        assert j.get("rw") == "read" and j.get("rwmixread") == "50"
+        assert j.get("size") == "0" and j.get("allow_write") == "0"
+        assert j.get("enable") == "0"
+        assert j.get("bs") == "4096" and j.get("iodepth") == "1"
+    finally:
+        j.remove()
+
+
+def test_every_feature_has_bad_values():
+    """A new attribute without bad-input cases fails here."""
+    writable = set(env.CONTRACT_ATTRS) - set(env.RO_ATTRS)
+    assert set(BAD) == writable
+
+
+def _expect_refused(kmsg, job, attr, value):
+    before = job.get(attr)
+    mark = kmsg.mark()
+    with pytest.raises(OSError) as ei:
+        job.write(attr, value)
+    assert ei.value.errno in REFUSED, "%s=%r: errno %s, expected EINVAL/ERANGE" % (
+        attr, value, errno.errorcode.get(ei.value.errno))
+    assert job.get(attr) == before, "%s changed to %r by a refused store of %r" % (
+        attr, job.get(attr), value)
+    lines = [l for l in kmsg.since(mark) if "ssdload" in l]
+    assert any(attr in l for l in lines), \
+        "no pr_err naming %s after refusing %r: %s" % (attr, value, lines)
+    shown = value.strip()
+    if shown and shown.isprintable():
+        assert any(shown in l for l in lines), \
+            "pr_err does not show the value %r: %s" % (shown, lines)
+
+
+@pytest.mark.quick
+@pytest.mark.parametrize("attr", sorted(BAD))
+def test_attribute_refuses_bad_values(nullb, jobs, kmsg, attr):
+    """Each bad value: EINVAL/ERANGE, value unchanged, pr_err names it; then a valid run."""
+    j = jobs("bad", filename=nullb.path, rw="randread", bs=4096, iodepth=2, number_ios=64)
+    for v in BAD[attr]:
+        _expect_refused(kmsg, j, attr, v)
+    # a zero-length write must not change anything either
+    before = j.get(attr)
+    try:
+        j.write(attr, b"")
+    except OSError as e:
+        assert e.errno in REFUSED
+    assert j.get(attr) == before
+    for v, back in GOOD.get(attr, []):
+        j.write(attr, v)
+        assert j.get(attr) == back, "%s=%r reads back %r" % (attr, v, j.get(attr))
+    # the job is still usable
+    j.set(filename=nullb.path, rw="randread", rwmixread=50, bs=4096, iodepth=2,
+          cpus_allowed="0", offset=0, size=0, runtime_ms=0, ramp_ms=0, number_ios=64,
+          randseed=7, allow_write=0)
+    before = nullb.stat()
+    s = j.run(60)
+    assert s["read_ios"] == 64 == env.stat_delta(before, nullb.stat())["read_ios"]
+
+
+@pytest.mark.quick
+@pytest.mark.parametrize("attr", env.RO_ATTRS)
+def test_readonly_attributes(nullb, jobs, attr):
+    j = jobs("ro", filename=nullb.path)
+    before = j.get(attr)
+    with pytest.raises(OSError):
+        j.write(attr, "done" if attr == "state" else "0")
+    assert j.get(attr) == before
+
+
+@pytest.mark.quick
+def test_store_while_running_busy(nullb, jobs):
+    """Every parameter store on a running job is -EBUSY and changes nothing."""
+    j = jobs("busy", filename=nullb.path, rw="randread", bs=4096, iodepth=4,
+             runtime_ms=60000)
+    valid = {"filename": nullb.path, "rw": "read", "rwmixread": "10", "bs": "8192",
+             "iodepth": "2", "cpus_allowed": "0", "offset": "4096", "size": "1048576",
+             "runtime_ms": "100", "ramp_ms": "10", "number_ios": "5", "randseed": "9",
+             "allow_write": "1"}
+    assert set(valid) | {"enable"} == set(BAD)
+    j.enable()
+    for attr, v in valid.items():
+        before = j.get(attr)
+        with pytest.raises(OSError) as ei:
+            j.write(attr, v)
+        assert ei.value.errno == errno.EBUSY, "%s while running: %s" % (attr, ei.value)
+        assert j.get(attr) == before
+    assert j.state == "running"
+    j.stop()
+    j.write("runtime_ms", 100)      # fine again once stopped
+
+
+@pytest.mark.quick
+@pytest.mark.parametrize("bs", [512, 2048, 6144])
+def test_bs_not_multiple_of_logical_block(nullb_cfg, jobs, bs):
+    """bs not a multiple of the device's 4096-byte logical block: enable -EINVAL."""
+    dev = nullb_cfg("lbs4k", blocksize=4096, size=256)
+    assert dev.logical_block_size() == 4096
+    j = jobs("lbs", filename=dev.path, rw="randread", bs=bs, number_ios=16)
+    with pytest.raises(OSError) as ei:
+        j.enable()
+    assert ei.value.errno == errno.EINVAL, ei.value
+    assert j.state != "running"
+    assert j.error.startswith("-%d" % errno.EINVAL), j.error
+    assert dev.exclusive_open_works(), "a refused enable left the device claimed"
+    j.write("bs", 8192)
+    before = dev.stat()
+    assert j.run(60)["read_ios"] == 16 == env.stat_delta(before, dev.stat())["read_ios"]
+
+
+@pytest.mark.quick
+@pytest.mark.parametrize("rw", env.WRITING_RW)
+def test_write_needs_allow_write(nullb, jobs, rw):
+    """A writing rw without allow_write=1: enable -EPERM, nothing reaches the device."""
+    j = jobs("perm", filename=nullb.path, rw=rw, bs=4096, number_ios=100)
+    before = nullb.stat()
+    with pytest.raises(OSError) as ei:
+        j.enable()
+    assert ei.value.errno == errno.EPERM, ei.value
+    assert j.state != "running"
+    assert j.error.startswith("-%d" % errno.EPERM), j.error
+    d = env.stat_delta(before, nullb.stat())
+    assert d["write_ios"] == 0 and d["read_ios"] == 0
+    j.write("allow_write", 1)
+    assert j.run(60)["write_ios"] > 0
+
+
+@pytest.mark.quick
+@pytest.mark.parametrize("path", ["/dev/e2e-nonexistent", "/dev/null", "/etc/hostname",
+                                  "/dev"])
+def test_missing_or_not_block_device(ssdload, jobs, path):
+    """A missing device or a non-block file is refused (at store or at enable)."""
+    j = jobs("nodev")
+    try:
+        j.write("filename", path)
+    except OSError as e:
+        assert e.errno in (errno.EINVAL, errno.ENOENT, errno.ENOTBLK, errno.ENODEV,
+                           errno.ENXIO), e
+        return
+    with pytest.raises(OSError) as ei:
+        j.enable()
+    assert ei.value.errno in (errno.ENOENT, errno.ENOTBLK, errno.ENODEV, errno.ENXIO,
+                              errno.EINVAL), ei.value
+    assert j.state != "running"
+    assert j.error.startswith("-") and path in j.error, j.error
+
+
+@pytest.mark.quick
+def test_enable_without_filename(ssdload, jobs):
+    j = jobs("nofile")
+    with pytest.raises(OSError) as ei:
+        j.enable()
+    assert ei.value.errno in (errno.EINVAL, errno.ENOENT, errno.ENODEV), ei.value
+    assert j.state != "running"
+
+
+@pytest.mark.quick
+def test_job_memory_cap(nullb, jobs):
+    """iodepth*bs*workers above max_job_mem_mb: enable -ENOMEM with a clear error."""
+    cap = int(env.read_attr("/sys/module/ssdload/parameters/max_job_mem_mb"))
+    bs = 16 << 20
+    depth = (cap << 20) // bs + 1
+    j = jobs("mem", filename=nullb.path, rw="randread", bs=bs, iodepth=depth,
+             number_ios=4)
+    with pytest.raises(OSError) as ei:
+        j.enable()
+    assert ei.value.errno == errno.ENOMEM, ei.value
+    assert j.state != "running"
+    assert j.error.startswith("-%d " % errno.ENOMEM) and len(j.error) > 8, j.error
+    j.write("iodepth", 1)
+    assert j.run(60)["read_ios"] == 4
+
+
+@pytest.fixture
+def mounted_brd(brd):
+    if not shutil.which("mkfs.ext4"):
+        pytest.skip("mkfs.ext4 is not installed in the guest")
+    d = brd(64 * 1024)[0]
+    env.run(["mkfs.ext4", "-q", "-F", d.path])
+    mnt = os.path.join(os.environ.get("TMPDIR", "/mnt"), "e2e-mnt")
+    os.makedirs(mnt, exist_ok=True)
+    p = env.run(["mount", "-t", "ext4", d.path, mnt], check=False)
+    if p.returncode != 0:
+        pytest.skip("cannot mount ext4 in this guest: %s" % p.stderr.strip())
+    d.mnt = mnt
+    try:
+        yield d
+    finally:
+        env.run(["umount", mnt], check=False)
+        os.rmdir(mnt)
+
+
+@pytest.mark.quick
+def test_mounted_device_refused(mounted_brd, jobs):
+    """A mounted device: enable -EBUSY naming the device; after umount it works."""
+    d = mounted_brd
+    j = jobs("mnt", filename=d.path, rw="randread", bs=4096, number_ios=64)
+    with pytest.raises(OSError) as ei:
+        j.enable()
+    assert ei.value.errno == errno.EBUSY, ei.value
+    assert j.state != "running"
+    assert j.error.startswith("-%d " % errno.EBUSY), j.error
+    assert d.path in j.error, j.error
+    assert os.path.ismount(d.mnt), "the filesystem went away"
+    env.run(["umount", d.mnt])
+    assert j.run(60)["read_ios"] == 64
+
+
+# --------------------------------------------------------------------------
+# the CLI: non-zero exit and one clear line on stderr
+
+def _one_line_error(p, *needles):
+    assert p.returncode != 0, "exit 0; stdout %r" % p.stdout
+    lines = [l for l in p.stderr.splitlines() if l.strip()]
+    assert len(lines) == 1, "expected one error line, got %r" % p.stderr
+    low = lines[0].lower()
+    for n in needles:
+        assert n.lower() in low, "%r does not mention %r" % (lines[0], n)
+    assert env.list_jobs() == [], "the CLI left a job behind"
+    return lines[0]
+
+
+@pytest.mark.quick
+def test_cli_missing_device(ssdload, cli):
+    p = env.cli("run", "--filename=/dev/e2e-nonexistent", "--rw=read", "--number_ios=10")
+    _one_line_error(p, "/dev/e2e-nonexistent")
+
+
+@pytest.mark.quick
+def test_cli_mounted_device(mounted_brd, cli):
+    p = env.cli("run", "--filename=" + mounted_brd.path, "--rw=read", "--number_ios=10")
+    _one_line_error(p, mounted_brd.path, "busy")
+
+
+@pytest.mark.quick
+def test_cli_write_without_allow_write(nullb, cli):
+    before = nullb.stat()
+    p = env.cli("run", "--filename=" + nullb.path, "--rw=randwrite", "--number_ios=10")
+    _one_line_error(p, nullb.path, "allow_write")
+    assert env.stat_delta(before, nullb.stat())["write_ios"] == 0
+
+
+@pytest.mark.quick
+def test_cli_module_not_loaded(ssdload, nullb, cli):
+    ssdload.rmmod()
+    p = env.cli("run", "--filename=" + nullb.path, "--rw=read", "--number_ios=10")
+    _one_line_error(p, "ssdload.ko is not loaded", "insmod")
+    p = env.cli("list")
+    _one_line_error(p, "not loaded")
+
+
+@pytest.mark.quick
+@pytest.mark.parametrize("args,needle", [
+    (["--bogus-option=1"], "bogus-option"),
+    (["--rw=sideways"], "sideways"),
+    (["--bs=12q"], "12q"),
+    (["--iodepth=0"], "iodepth"),
+    (["--rwmixread=101"], "rwmixread"),
+    (["--output-format=xml"], "xml"),
+    (["--runtime=soon"], "soon"),
+], ids=["unknown", "rw", "bs", "iodepth", "rwmixread", "format", "runtime"])
+def test_cli_bad_option(nullb, cli, args, needle):
+    p = env.cli("run", "--filename=" + nullb.path, "--number_ios=10", *args)
+    _one_line_error(p, needle)
+
+
+def test_cli_unknown_command(cli):
+    p = env.cli("frobnicate")
+    assert p.returncode != 0 and "frobnicate" in p.stderr, p.stderr
