@@ -8,7 +8,6 @@ pattern (random, incompressible data), outside it every byte is unchanged.
 """
 
 import errno
-import os
 import struct
 import zlib
 
