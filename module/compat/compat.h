@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ssdload kernel compatibility shims.
+ *
+ * This header is force-included (ccflags -include) into every object of
+ * ssdload.ko.  It is the only place that tests LINUX_VERSION_CODE: the
+ * rest of the module is written against the newest API and calls the
+ * ssdload_* wrappers below where the kernel API changed.
+ */
+#ifndef _SSDLOAD_COMPAT_H
+#define _SSDLOAD_COMPAT_H
+
+/* Every message of the module starts with "ssdload: ". */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/version.h>
+#include <linux/types.h>
+#include <linux/blkdev.h>
+#include <linux/fs.h>
+#include <linux/file.h>
+#include <linux/err.h>
+
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 1, 0) || \
+	LINUX_VERSION_CODE >= KERNEL_VERSION(8, 0, 0)
+#error "ssdload supports Linux 6.1 to 7.x only"
+#endif
+
+#ifndef __SIZEOF_INT128__
+#error "ssdload needs a 64-bit architecture with 128-bit integer support"
+#endif
+
+/* u128 appeared in <linux/types.h> in 6.5 (cmpxchg128). */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 5, 0)
+#define u128 unsigned __int128
+#endif
+
+/*
+ * Exclusive open of a block device by path, with a holder.
+ *   6.1 .. 6.4: blkdev_get_by_path(path, fmode | FMODE_EXCL, holder)
+ *               blkdev_put(bdev, fmode)
+ *   6.5 .. 6.7: blkdev_get_by_path(path, blk_mode, holder, hops)
+ *               blkdev_put(bdev, holder)
+ *   6.8:        bdev_open_by_path() -> struct bdev_handle, bdev_release()
+ *   6.9:        bdev_file_open_by_path() -> struct file, fput()
+ *   6.10 ..:    as 6.9, bdev_fput() yields the claim synchronously
+ */
+struct ssdload_bdev {
+	struct block_device *bdev;	/* the opened device, NULL if closed */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 9, 0)
+	struct file *file;		/* bdev file holding the claim */
+#elif LINUX_VERSION_CODE >= KERNEL_VERSION(6, 8, 0)
+	struct bdev_handle *handle;	/* handle holding the claim */
+#elif LINUX_VERSION_CODE >= KERNEL_VERSION(6, 5, 0)
+	void *holder;			/* holder passed to blkdev_put() */
+#else
+	fmode_t mode;			/* mode passed to blkdev_put() */
+#endif
+};
+
+static inline int ssdload_bdev_open(struct ssdload_bdev *b, const char *path,
+				    bool write, void *holder)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 9, 0)
+	blk_mode_t mode = BLK_OPEN_READ | (write ? BLK_OPEN_WRITE : 0);
+	struct file *f = bdev_file_open_by_path(path, mode, holder, NULL);
+
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	b->file = f;
+	b->bdev = file_bdev(f);
+#elif LINUX_VERSION_CODE >= KERNEL_VERSION(6, 8, 0)
+	blk_mode_t mode = BLK_OPEN_READ | (write ? BLK_OPEN_WRITE : 0);
+	struct bdev_handle *h = bdev_open_by_path(path, mode, holder, NULL);
+
+	if (IS_ERR(h))
+		return PTR_ERR(h);
+	b->handle = h;
+	b->bdev = h->bdev;
+#elif LINUX_VERSION_CODE >= KERNEL_VERSION(6, 5, 0)
+	blk_mode_t mode = BLK_OPEN_READ | (write ? BLK_OPEN_WRITE : 0);
+	struct block_device *bdev = blkdev_get_by_path(path, mode, holder, NULL);
+
+	if (IS_ERR(bdev))
+		return PTR_ERR(bdev);
+	b->holder = holder;
+	b->bdev = bdev;
+#else
+	fmode_t mode = FMODE_READ | FMODE_EXCL | (write ? FMODE_WRITE : 0);
+	struct block_device *bdev = blkdev_get_by_path(path, mode, holder);
+
+	if (IS_ERR(bdev))
+		return PTR_ERR(bdev);
+	b->mode = mode;
+	b->bdev = bdev;
+#endif
+	return 0;
+}
+
+static inline void ssdload_bdev_close(struct ssdload_bdev *b)
+{
+	if (!b->bdev)
+		return;
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
+	bdev_fput(b->file);
+	b->file = NULL;
+#elif LINUX_VERSION_CODE >= KERNEL_VERSION(6, 9, 0)
+	fput(b->file);
+	b->file = NULL;
+#elif LINUX_VERSION_CODE >= KERNEL_VERSION(6, 8, 0)
+	bdev_release(b->handle);
+	b->handle = NULL;
+#elif LINUX_VERSION_CODE >= KERNEL_VERSION(6, 5, 0)
+	blkdev_put(b->bdev, b->holder);
+#else
+	blkdev_put(b->bdev, b->mode);
+#endif
+	b->bdev = NULL;
+}
+
+#endif /* _SSDLOAD_COMPAT_H */

@@ -1,0 +1,339 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ssdload: configfs interface.
+ *
+ *   /sys/kernel/config/ssdload/features	RO, every job attribute name
+ *   /sys/kernel/config/ssdload/jobs/NAME/	one job per directory
+ *
+ * Parameters are plain attributes; `enable` is the commit point: once a
+ * job runs, every parameter store fails with -EBUSY.
+ */
+#include <linux/module.h>
+#include <linux/slab.h>
+
+#include "ssdload.h"
+
+/* Log a refused value, naming the job, the attribute and the value. */
+static int ssdload_job_invalid(struct ssdload_job *job, const char *attr,
+			       const char *page, int ret)
+{
+	char val[40];
+
+	ssdload_safe_value(page, val, sizeof(val));
+	pr_err("job %s: invalid %s '%s': %d\n", config_item_name(&job->item),
+	       attr, val, ret);
+	return ret;
+}
+
+/*
+ * Common store check, called with job->lock held: reject while running,
+ * then log and return a parse error.
+ */
+static int ssdload_job_store_check(struct ssdload_job *job, const char *attr,
+				   const char *page, int parse_ret)
+{
+	lockdep_assert_held(&job->lock);
+	if (job->state == SSDLOAD_STATE_RUNNING) {
+		pr_err("%s: job %s: cannot set %s while running\n", __func__,
+		       config_item_name(&job->item), attr);
+		return -EBUSY;
+	}
+	if (parse_ret)
+		return ssdload_job_invalid(job, attr, page, parse_ret);
+	return 0;
+}
+
+/*
+ * One line per numeric attribute (null_blk style): NAME, MIN, MAX and
+ * ALIGN (0 = any) generate show, store and the configfs attribute.
+ */
+#define SSDLOAD_NUM_ATTR(NAME, MIN, MAX, ALIGN)				\
+static ssize_t ssdload_job_##NAME##_show(struct config_item *item,	\
+					 char *page)			\
+{									\
+	return sysfs_emit(page, "%llu\n", to_job(item)->cfg.NAME);	\
+}									\
+									\
+static ssize_t ssdload_job_##NAME##_store(struct config_item *item,	\
+					  const char *page, size_t count) \
+{									\
+	struct ssdload_job *job = to_job(item);				\
+	u64 val = 0;							\
+	int ret;							\
+									\
+	ret = ssdload_parse_u64(page, MIN, MAX, ALIGN, &val);		\
+	mutex_lock(&job->lock);					\
+	ret = ssdload_job_store_check(job, #NAME, page, ret);		\
+	if (!ret)							\
+		job->cfg.NAME = val;					\
+	mutex_unlock(&job->lock);					\
+	return ret ? ret : count;					\
+}									\
+CONFIGFS_ATTR(ssdload_job_, NAME)
+
+SSDLOAD_NUM_ATTR(rwmixread, 0, 100, 0);
+SSDLOAD_NUM_ATTR(bs, SSDLOAD_MIN_BS, SSDLOAD_MAX_BS, SSDLOAD_MIN_BS);
+SSDLOAD_NUM_ATTR(iodepth, 1, SSDLOAD_MAX_IODEPTH, 0);
+SSDLOAD_NUM_ATTR(offset, 0, U64_MAX, SECTOR_SIZE);
+SSDLOAD_NUM_ATTR(size, 0, U64_MAX, SECTOR_SIZE);
+SSDLOAD_NUM_ATTR(runtime_ms, 0, U64_MAX / NSEC_PER_MSEC / 4, 0);
+SSDLOAD_NUM_ATTR(ramp_ms, 0, U64_MAX / NSEC_PER_MSEC / 4, 0);
+SSDLOAD_NUM_ATTR(number_ios, 0, U64_MAX, 0);
+SSDLOAD_NUM_ATTR(randseed, 0, U64_MAX, 0);
+SSDLOAD_NUM_ATTR(allow_write, 0, 1, 0);
+
+static ssize_t ssdload_job_filename_show(struct config_item *item, char *page)
+{
+	return sysfs_emit(page, "%s\n", to_job(item)->filename);
+}
+
+static ssize_t ssdload_job_filename_store(struct config_item *item,
+					  const char *page, size_t count)
+{
+	struct ssdload_job *job = to_job(item);
+	char *path;
+	int ret;
+
+	path = kmalloc(PATH_MAX, GFP_KERNEL);
+	if (!path)
+		return -ENOMEM;
+	ret = ssdload_parse_path(page, path, PATH_MAX);
+	mutex_lock(&job->lock);
+	ret = ssdload_job_store_check(job, "filename", page, ret);
+	if (!ret)
+		strscpy(job->filename, path, sizeof(job->filename));
+	mutex_unlock(&job->lock);
+	kfree(path);
+	return ret ? ret : count;
+}
+CONFIGFS_ATTR(ssdload_job_, filename);
+
+static ssize_t ssdload_job_rw_show(struct config_item *item, char *page)
+{
+	return sysfs_emit(page, "%s\n",
+			  ssdload_enum_name(ssdload_rw_names,
+					    to_job(item)->cfg.rw));
+}
+
+static ssize_t ssdload_job_rw_store(struct config_item *item,
+				    const char *page, size_t count)
+{
+	struct ssdload_job *job = to_job(item);
+	u32 val = 0;
+	int ret;
+
+	ret = ssdload_parse_enum(page, ssdload_rw_names, &val);
+	mutex_lock(&job->lock);
+	ret = ssdload_job_store_check(job, "rw", page, ret);
+	if (!ret)
+		job->cfg.rw = val;
+	mutex_unlock(&job->lock);
+	return ret ? ret : count;
+}
+CONFIGFS_ATTR(ssdload_job_, rw);
+
+static ssize_t ssdload_job_cpus_allowed_show(struct config_item *item,
+					     char *page)
+{
+	return sysfs_emit(page, "%*pbl\n",
+			  cpumask_pr_args(to_job(item)->cpus));
+}
+
+static ssize_t ssdload_job_cpus_allowed_store(struct config_item *item,
+					      const char *page, size_t count)
+{
+	struct ssdload_job *job = to_job(item);
+	cpumask_var_t mask;
+	int ret;
+
+	if (!zalloc_cpumask_var(&mask, GFP_KERNEL))
+		return -ENOMEM;
+	ret = ssdload_parse_cpulist(page, mask);
+	mutex_lock(&job->lock);
+	ret = ssdload_job_store_check(job, "cpus_allowed", page, ret);
+	if (!ret)
+		cpumask_copy(job->cpus, mask);
+	mutex_unlock(&job->lock);
+	free_cpumask_var(mask);
+	return ret ? ret : count;
+}
+CONFIGFS_ATTR(ssdload_job_, cpus_allowed);
+
+static ssize_t ssdload_job_enable_show(struct config_item *item, char *page)
+{
+	return sysfs_emit(page, "%d\n",
+			  READ_ONCE(to_job(item)->state) ==
+			  SSDLOAD_STATE_RUNNING);
+}
+
+static ssize_t ssdload_job_enable_store(struct config_item *item,
+					const char *page, size_t count)
+{
+	struct ssdload_job *job = to_job(item);
+	bool enable;
+	int ret;
+
+	ret = ssdload_parse_bool(page, &enable);
+	if (ret)
+		return ssdload_job_invalid(job, "enable", page, ret);
+
+	if (enable) {
+		mutex_lock(&job->lock);
+		ret = ssdload_job_start(job);
+		mutex_unlock(&job->lock);
+	} else {
+		ssdload_job_stop(job);
+	}
+	return ret ? ret : count;
+}
+CONFIGFS_ATTR(ssdload_job_, enable);
+
+static ssize_t ssdload_job_state_show(struct config_item *item, char *page)
+{
+	return sysfs_emit(page, "%s\n",
+			  ssdload_enum_name(ssdload_state_names,
+					    READ_ONCE(to_job(item)->state)));
+}
+CONFIGFS_ATTR_RO(ssdload_job_, state);
+
+static ssize_t ssdload_job_error_show(struct config_item *item, char *page)
+{
+	struct ssdload_job *job = to_job(item);
+	ssize_t len;
+
+	spin_lock(&job->err_lock);
+	if (job->err)
+		len = sysfs_emit(page, "%d %s\n", job->err, job->errmsg);
+	else
+		len = sysfs_emit(page, "0\n");
+	spin_unlock(&job->err_lock);
+	return len;
+}
+CONFIGFS_ATTR_RO(ssdload_job_, error);
+
+static struct configfs_attribute *ssdload_job_attrs[] = {
+	&ssdload_job_attr_filename,
+	&ssdload_job_attr_rw,
+	&ssdload_job_attr_rwmixread,
+	&ssdload_job_attr_bs,
+	&ssdload_job_attr_iodepth,
+	&ssdload_job_attr_cpus_allowed,
+	&ssdload_job_attr_offset,
+	&ssdload_job_attr_size,
+	&ssdload_job_attr_runtime_ms,
+	&ssdload_job_attr_ramp_ms,
+	&ssdload_job_attr_number_ios,
+	&ssdload_job_attr_randseed,
+	&ssdload_job_attr_allow_write,
+	&ssdload_job_attr_enable,
+	&ssdload_job_attr_state,
+	&ssdload_job_attr_error,
+	NULL,
+};
+
+static void ssdload_job_release(struct config_item *item)
+{
+	ssdload_job_free(to_job(item));
+}
+
+static struct configfs_item_operations ssdload_job_item_ops = {
+	.release	= ssdload_job_release,
+};
+
+static const struct config_item_type ssdload_job_type = {
+	.ct_item_ops	= &ssdload_job_item_ops,
+	.ct_attrs	= ssdload_job_attrs,
+	.ct_owner	= THIS_MODULE,
+};
+
+/* jobs/: mkdir creates a job, rmdir stops and removes it. */
+static struct config_item *ssdload_jobs_make_item(struct config_group *group,
+						  const char *name)
+{
+	struct ssdload_job *job;
+
+	job = ssdload_job_alloc(name);
+	if (!job)
+		return ERR_PTR(-ENOMEM);
+	config_item_init_type_name(&job->item, name, &ssdload_job_type);
+	ssdload_debugfs_job_add(job);
+	return &job->item;
+}
+
+static void ssdload_jobs_drop_item(struct config_group *group,
+				   struct config_item *item)
+{
+	struct ssdload_job *job = to_job(item);
+
+	ssdload_job_stop(job);
+	ssdload_debugfs_job_del(job);
+	config_item_put(item);
+}
+
+static struct configfs_group_operations ssdload_jobs_group_ops = {
+	.make_item	= ssdload_jobs_make_item,
+	.drop_item	= ssdload_jobs_drop_item,
+};
+
+static const struct config_item_type ssdload_jobs_type = {
+	.ct_group_ops	= &ssdload_jobs_group_ops,
+	.ct_owner	= THIS_MODULE,
+};
+
+static struct config_group ssdload_jobs_group;
+
+/* Root: the read-only features list. */
+static ssize_t ssdload_root_features_show(struct config_item *item, char *page)
+{
+	struct configfs_attribute **attr;
+	ssize_t len = 0;
+
+	for (attr = ssdload_job_attrs; *attr; attr++)
+		len += sysfs_emit_at(page, len, "%s\n", (*attr)->ca_name);
+	return len;
+}
+CONFIGFS_ATTR_RO(ssdload_root_, features);
+
+static struct configfs_attribute *ssdload_root_attrs[] = {
+	&ssdload_root_attr_features,
+	NULL,
+};
+
+static const struct config_item_type ssdload_root_type = {
+	.ct_attrs	= ssdload_root_attrs,
+	.ct_owner	= THIS_MODULE,
+};
+
+static struct configfs_subsystem ssdload_subsys = {
+	.su_group = {
+		.cg_item = {
+			.ci_namebuf	= "ssdload",
+			.ci_type	= &ssdload_root_type,
+		},
+	},
+};
+
+int ssdload_configfs_init(void)
+{
+	int ret;
+
+	config_group_init(&ssdload_subsys.su_group);
+	mutex_init(&ssdload_subsys.su_mutex);
+
+	config_group_init_type_name(&ssdload_jobs_group, "jobs",
+				    &ssdload_jobs_type);
+	configfs_add_default_group(&ssdload_jobs_group,
+				   &ssdload_subsys.su_group);
+
+	ret = configfs_register_subsystem(&ssdload_subsys);
+	if (ret) {
+		pr_err("cannot register the configfs subsystem: %d\n", ret);
+		return ret;
+	}
+	return 0;
+}
+
+void ssdload_configfs_exit(void)
+{
+	configfs_unregister_subsystem(&ssdload_subsys);
+}

@@ -1,0 +1,262 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ssdload: debugfs results, /sys/kernel/debug/ssdload/NAME/
+ *
+ *   summary	text, key=value per line (final and live results)
+ *   progress	text, key=value per line, cheap to poll
+ *   hist_read	binary: struct ssdload_hist_header + counts
+ *   hist_write	binary, likewise
+ *
+ * The directory mirrors the configfs job name.  Files are root-only.
+ */
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/ktime.h>
+#include <linux/seq_file.h>
+#include <linux/vmalloc.h>
+
+#include "ssdload.h"
+
+static struct dentry *ssdload_debugfs_root;
+
+/* Generate _open and _fops for a seq_file _show (nvmet style). */
+#define SSDLOAD_DEBUGFS_ATTR(field)					\
+static int field##_open(struct inode *inode, struct file *file)	\
+{									\
+	return single_open(file, field##_show, inode->i_private);	\
+}									\
+									\
+static const struct file_operations field##_fops = {			\
+	.owner		= THIS_MODULE,					\
+	.open		= field##_open,					\
+	.read		= seq_read,					\
+	.llseek		= seq_lseek,					\
+	.release	= single_release,				\
+}
+
+static const char * const ssdload_dir_names[SSDLOAD_DIR_NR] = {
+	[SSDLOAD_DIR_READ]	= "read",
+	[SSDLOAD_DIR_WRITE]	= "write",
+};
+
+static int ssdload_job_errno(struct ssdload_job *job)
+{
+	int err;
+
+	spin_lock(&job->err_lock);
+	err = job->err;
+	spin_unlock(&job->err_lock);
+	return err;
+}
+
+static int ssdload_summary_show(struct seq_file *m, void *unused)
+{
+	struct ssdload_job *job = m->private;
+	struct ssdload_sum s;
+	char sumsq[48];
+	unsigned int i;
+	int d;
+
+	mutex_lock(&job->lock);
+	seq_puts(m, "version=1\n");
+	seq_printf(m, "state=%s\n",
+		   ssdload_enum_name(ssdload_state_names,
+				     READ_ONCE(job->state)));
+	seq_printf(m, "error=%d\n", ssdload_job_errno(job));
+	seq_printf(m, "workers=%u\n", job->nr_workers);
+	seq_printf(m, "runtime_ns=%llu\n", ssdload_job_runtime_ns(job));
+	seq_printf(m, "ramp_ns=%llu\n", job->cfg.ramp_ms * NSEC_PER_MSEC);
+	for (d = 0; d < SSDLOAD_DIR_NR; d++) {
+		const char *n = ssdload_dir_names[d];
+
+		ssdload_sum_dir(job, d, &s, NULL);
+		ssdload_u128_to_str(s.lat_sumsq, sumsq, sizeof(sumsq));
+		seq_printf(m, "%s_ios=%llu\n", n, s.ios);
+		seq_printf(m, "%s_bytes=%llu\n", n, s.bytes);
+		seq_printf(m, "%s_errors=%llu\n", n, s.errors);
+		seq_printf(m, "%s_lat_min_ns=%llu\n", n, s.lat_min);
+		seq_printf(m, "%s_lat_mean_ns=%llu\n", n, ssdload_sum_mean(&s));
+		seq_printf(m, "%s_lat_max_ns=%llu\n", n, s.lat_max);
+		seq_printf(m, "%s_lat_stddev_ns=%llu\n", n,
+			   ssdload_sum_stddev(&s));
+		seq_printf(m, "%s_lat_sum_ns=%llu\n", n, s.lat_sum);
+		seq_printf(m, "%s_lat_sumsq_ns2=%s\n", n, sumsq);
+	}
+	for (i = 0; i < job->nr_workers; i++) {
+		const struct ssdload_worker *w = job->workers[i];
+
+		seq_printf(m, "worker%u_cpu=%u\n", i, w->cpu);
+		seq_printf(m, "worker%u_read_ios=%llu\n", i,
+			   READ_ONCE(w->st[SSDLOAD_DIR_READ].ios));
+		seq_printf(m, "worker%u_write_ios=%llu\n", i,
+			   READ_ONCE(w->st[SSDLOAD_DIR_WRITE].ios));
+		seq_printf(m, "worker%u_read_errors=%llu\n", i,
+			   READ_ONCE(w->st[SSDLOAD_DIR_READ].errors));
+		seq_printf(m, "worker%u_write_errors=%llu\n", i,
+			   READ_ONCE(w->st[SSDLOAD_DIR_WRITE].errors));
+	}
+	mutex_unlock(&job->lock);
+	return 0;
+}
+SSDLOAD_DEBUGFS_ATTR(ssdload_summary);
+
+static int ssdload_progress_show(struct seq_file *m, void *unused)
+{
+	struct ssdload_job *job = m->private;
+	u64 done[SSDLOAD_DIR_NR] = { 0, 0 };
+	u64 elapsed = 0;
+	unsigned int i;
+	int d;
+
+	mutex_lock(&job->lock);
+	if (job->start_ns)
+		elapsed = (job->end_ns ? job->end_ns : ktime_get_ns()) -
+			  job->start_ns;
+	for (i = 0; i < job->nr_workers; i++)
+		for (d = 0; d < SSDLOAD_DIR_NR; d++)
+			done[d] += READ_ONCE(job->workers[i]->st[d].done);
+	seq_printf(m, "state=%s\n",
+		   ssdload_enum_name(ssdload_state_names,
+				     READ_ONCE(job->state)));
+	seq_printf(m, "elapsed_ns=%llu\n", elapsed);
+	seq_printf(m, "ramp_ns=%llu\n", job->cfg.ramp_ms * NSEC_PER_MSEC);
+	seq_printf(m, "runtime_ns=%llu\n", job->cfg.runtime_ms * NSEC_PER_MSEC);
+	seq_printf(m, "number_ios=%llu\n", job->cfg.number_ios);
+	seq_printf(m, "read_ios=%llu\n", done[SSDLOAD_DIR_READ]);
+	seq_printf(m, "write_ios=%llu\n", done[SSDLOAD_DIR_WRITE]);
+	mutex_unlock(&job->lock);
+	return 0;
+}
+SSDLOAD_DEBUGFS_ATTR(ssdload_progress);
+
+/* Binary histograms: a snapshot built at open, freed at release. */
+struct ssdload_hist_snap {
+	size_t len;				/* bytes in data */
+	struct ssdload_hist_header hdr;		/* then the counts */
+	u64 counts[SSDLOAD_HIST_BUCKETS];	/* summed over workers */
+};
+
+static int ssdload_hist_open(struct inode *inode, struct file *file, int dir)
+{
+	struct ssdload_job *job = inode->i_private;
+	struct ssdload_hist_snap *snap;
+	struct ssdload_sum s;
+	u64 samples = 0;
+	unsigned int b;
+
+	BUILD_BUG_ON(offsetof(struct ssdload_hist_snap, counts) !=
+		     offsetof(struct ssdload_hist_snap, hdr) + sizeof(snap->hdr));
+	snap = vzalloc(sizeof(*snap));
+	if (!snap)
+		return -ENOMEM;
+
+	mutex_lock(&job->lock);
+	ssdload_sum_dir(job, dir, &s, snap->counts);
+	snap->hdr.runtime_ns = ssdload_job_runtime_ns(job);
+	mutex_unlock(&job->lock);
+
+	for (b = 0; b < SSDLOAD_HIST_BUCKETS; b++)
+		samples += snap->counts[b];
+	snap->hdr.magic = SSDLOAD_HIST_MAGIC;
+	snap->hdr.version = SSDLOAD_HIST_VERSION;
+	snap->hdr.header_size = sizeof(snap->hdr);
+	snap->hdr.sub_bits = SSDLOAD_HIST_SUB_BITS;
+	snap->hdr.max_shift = SSDLOAD_HIST_MAX_SHIFT;
+	snap->hdr.nr_buckets = SSDLOAD_HIST_BUCKETS;
+	snap->hdr.dir = dir;
+	snap->hdr.samples = samples;
+	snap->hdr.overflow = s.overflow;
+	snap->hdr.min_ns = s.lat_min;
+	snap->hdr.max_ns = s.lat_max;
+	snap->hdr.sum_ns = s.lat_sum;
+	snap->hdr.sumsq_hi = (u64)(s.lat_sumsq >> 64);
+	snap->hdr.sumsq_lo = (u64)s.lat_sumsq;
+	snap->len = sizeof(snap->hdr) + sizeof(snap->counts);
+
+	file->private_data = snap;
+	return nonseekable_open(inode, file);
+}
+
+static int ssdload_hist_read_open(struct inode *inode, struct file *file)
+{
+	return ssdload_hist_open(inode, file, SSDLOAD_DIR_READ);
+}
+
+static int ssdload_hist_write_open(struct inode *inode, struct file *file)
+{
+	return ssdload_hist_open(inode, file, SSDLOAD_DIR_WRITE);
+}
+
+static ssize_t ssdload_hist_read(struct file *file, char __user *buf,
+				 size_t count, loff_t *ppos)
+{
+	struct ssdload_hist_snap *snap = file->private_data;
+
+	return simple_read_from_buffer(buf, count, ppos, &snap->hdr,
+				       snap->len);
+}
+
+static int ssdload_hist_release(struct inode *inode, struct file *file)
+{
+	vfree(file->private_data);
+	return 0;
+}
+
+static const struct file_operations ssdload_hist_read_fops = {
+	.owner		= THIS_MODULE,
+	.open		= ssdload_hist_read_open,
+	.read		= ssdload_hist_read,
+	.release	= ssdload_hist_release,
+};
+
+static const struct file_operations ssdload_hist_write_fops = {
+	.owner		= THIS_MODULE,
+	.open		= ssdload_hist_write_open,
+	.read		= ssdload_hist_read,
+	.release	= ssdload_hist_release,
+};
+
+void ssdload_debugfs_job_add(struct ssdload_job *job)
+{
+	struct dentry *dir;
+
+	if (IS_ERR_OR_NULL(ssdload_debugfs_root))
+		return;
+	dir = debugfs_create_dir(config_item_name(&job->item),
+				 ssdload_debugfs_root);
+	if (IS_ERR(dir)) {
+		pr_warn("job %s: no debugfs directory: %ld\n",
+			config_item_name(&job->item), PTR_ERR(dir));
+		return;
+	}
+	job->dbg = dir;
+	debugfs_create_file(SSDLOAD_DBG_SUMMARY, 0400, dir, job,
+			    &ssdload_summary_fops);
+	debugfs_create_file(SSDLOAD_DBG_PROGRESS, 0400, dir, job,
+			    &ssdload_progress_fops);
+	debugfs_create_file(SSDLOAD_DBG_HIST_READ, 0400, dir, job,
+			    &ssdload_hist_read_fops);
+	debugfs_create_file(SSDLOAD_DBG_HIST_WRITE, 0400, dir, job,
+			    &ssdload_hist_write_fops);
+}
+
+void ssdload_debugfs_job_del(struct ssdload_job *job)
+{
+	debugfs_remove(job->dbg);
+	job->dbg = NULL;
+}
+
+int ssdload_debugfs_init(void)
+{
+	ssdload_debugfs_root = debugfs_create_dir("ssdload", NULL);
+	if (IS_ERR(ssdload_debugfs_root))
+		pr_warn("debugfs unavailable, no results files: %ld\n",
+			PTR_ERR(ssdload_debugfs_root));
+	return 0;
+}
+
+void ssdload_debugfs_exit(void)
+{
+	debugfs_remove(ssdload_debugfs_root);
+	ssdload_debugfs_root = NULL;
+}

@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ssdload: latency recording and statistics.
+ *
+ * Each worker records into its own per-direction histograms (the
+ * log-linear geometry of uapi/ssdload.h) plus exact min, max, sum and
+ * sum of squares.  Readers sum the workers; reads while a job runs are
+ * racy but never fault.
+ */
+#include <linux/math64.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "ssdload.h"
+
+int ssdload_dstat_init(struct ssdload_dstat *d, int node)
+{
+	d->hist = kvzalloc_node(SSDLOAD_HIST_BUCKETS * sizeof(u64), GFP_KERNEL,
+				node);
+	if (!d->hist)
+		return -ENOMEM;
+	d->lat_min = U64_MAX;
+	return 0;
+}
+
+void ssdload_dstat_free(struct ssdload_dstat *d)
+{
+	kvfree(d->hist);
+	d->hist = NULL;
+}
+
+/* Account one reaped I/O.  Only the owning worker calls this. */
+void ssdload_record(struct ssdload_worker *w, struct ssdload_io *io)
+{
+	struct ssdload_dstat *d = &w->st[io->dir];
+	u64 lat;
+
+	WRITE_ONCE(d->done, d->done + 1);
+	if (unlikely(io->status)) {
+		WRITE_ONCE(d->errors, d->errors + 1);
+		ssdload_job_io_error(w->job, io);
+		return;
+	}
+	if (!io->measured)
+		return;
+
+	lat = io->done_ns - io->submit_ns;
+	WRITE_ONCE(d->ios, d->ios + 1);
+	d->bytes += w->job->cfg.bs;
+	if (lat < d->lat_min)
+		d->lat_min = lat;
+	if (lat > d->lat_max)
+		d->lat_max = lat;
+	d->lat_sum += lat;
+	d->lat_sumsq += (u128)lat * lat;
+	if (unlikely(lat > SSDLOAD_HIST_MAX_VALUE))
+		d->overflow++;
+	d->hist[ssdload_hist_index(lat)]++;
+	if (io->done_ns > w->last_done_ns)
+		w->last_done_ns = io->done_ns;
+}
+
+/* Sum direction @dir over the job's workers; @hist (optional) gets counts. */
+void ssdload_sum_dir(struct ssdload_job *job, int dir, struct ssdload_sum *s,
+		     u64 *hist)
+{
+	unsigned int i, b;
+
+	memset(s, 0, sizeof(*s));
+	s->lat_min = U64_MAX;
+	if (hist)
+		memset(hist, 0, SSDLOAD_HIST_BUCKETS * sizeof(u64));
+	for (i = 0; i < job->nr_workers; i++) {
+		const struct ssdload_dstat *d = &job->workers[i]->st[dir];
+
+		s->ios += READ_ONCE(d->ios);
+		s->bytes += READ_ONCE(d->bytes);
+		s->errors += READ_ONCE(d->errors);
+		s->done += READ_ONCE(d->done);
+		s->lat_min = min(s->lat_min, READ_ONCE(d->lat_min));
+		s->lat_max = max(s->lat_max, READ_ONCE(d->lat_max));
+		s->lat_sum += READ_ONCE(d->lat_sum);
+		s->lat_sumsq += d->lat_sumsq;
+		s->overflow += READ_ONCE(d->overflow);
+		if (hist)
+			for (b = 0; b < SSDLOAD_HIST_BUCKETS; b++)
+				hist[b] += READ_ONCE(d->hist[b]);
+	}
+	if (!s->ios)
+		s->lat_min = 0;
+}
+
+/* Mean latency, rounded to the nearest ns. */
+u64 ssdload_sum_mean(const struct ssdload_sum *s)
+{
+	if (!s->ios)
+		return 0;
+	return div64_u64(s->lat_sum + s->ios / 2, s->ios);
+}
+
+/* u128 / u64, by shift and subtract (no libgcc __udivti3 in the kernel). */
+static u128 ssdload_div128(u128 n, u64 d)
+{
+	u128 q = 0, r = 0;
+	int i;
+
+	for (i = 127; i >= 0; i--) {
+		r = (r << 1) | ((n >> i) & 1);
+		if (r >= d) {
+			r -= d;
+			q |= (u128)1 << i;
+		}
+	}
+	return q;
+}
+
+/* Integer square root of a u128, rounded to the nearest integer. */
+static u64 ssdload_sqrt128(u128 x)
+{
+	u128 res = 0, bit = (u128)1 << 126;
+
+	while (bit > x)
+		bit >>= 2;
+	while (bit) {
+		if (x >= res + bit) {
+			x -= res + bit;
+			res = (res >> 1) + bit;
+		} else {
+			res >>= 1;
+		}
+		bit >>= 2;
+	}
+	/* x is now the remainder v - res^2; round half up */
+	if (x > res)
+		res++;
+	return (u64)res;
+}
+
+/* Population standard deviation, rounded to the nearest ns. */
+u64 ssdload_sum_stddev(const struct ssdload_sum *s)
+{
+	u128 sq, var;
+
+	if (s->ios < 2)
+		return 0;
+	sq = ssdload_div128((u128)s->lat_sum * s->lat_sum, s->ios);
+	if (s->lat_sumsq <= sq)
+		return 0;
+	var = ssdload_div128(s->lat_sumsq - sq, s->ios);
+	return ssdload_sqrt128(var);
+}
+
+/* Decimal representation of a u128; returns the length. */
+int ssdload_u128_to_str(u128 v, char *buf, size_t len)
+{
+	char tmp[48];
+	int pos = sizeof(tmp);
+	int i;
+
+	tmp[--pos] = '\0';
+	do {
+		u128 q = 0;
+		u32 rem = 0;
+
+		/* divide by 10^9, 32 bits at a time */
+		for (i = 3; i >= 0; i--) {
+			u64 cur = ((u64)rem << 32) | (u32)(v >> (32 * i));
+			u64 d = div_u64_rem(cur, 1000000000U, &rem);
+
+			q |= (u128)d << (32 * i);
+		}
+		v = q;
+		for (i = 0; i < 9 && (v || rem); i++) {
+			tmp[--pos] = '0' + rem % 10;
+			rem /= 10;
+		}
+	} while (v);
+	if (pos == (int)sizeof(tmp) - 1)
+		tmp[--pos] = '0';
+	return strscpy(buf, tmp + pos, len);
+}

@@ -1,0 +1,210 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ssdload: internal definitions shared by the files of ssdload.ko.
+ */
+#ifndef _SSDLOAD_INT_H
+#define _SSDLOAD_INT_H
+
+#include <linux/atomic.h>
+#include <linux/bio.h>
+#include <linux/blkdev.h>
+#include <linux/configfs.h>
+#include <linux/cpumask.h>
+#include <linux/llist.h>
+#include <linux/mutex.h>
+#include <linux/spinlock.h>
+#include <linux/workqueue.h>
+
+#include "uapi/ssdload.h"
+
+#define SSDLOAD_MIN_BS		512U
+#define SSDLOAD_MAX_BS		(16U << 20)
+#define SSDLOAD_MAX_IODEPTH	65536U
+#define SSDLOAD_ERR_LEN		320
+#define SSDLOAD_MAX_CHUNK_ORDER	(20 - PAGE_SHIFT)	/* 1 MiB buffer chunks */
+
+/* Module parameters: the defaults a new job copies (main.c). */
+extern unsigned int ssdload_default_bs;
+extern unsigned int ssdload_default_iodepth;
+extern unsigned int ssdload_max_job_mem_mb;
+
+/* Per-direction statistics of one worker; written only by its thread. */
+struct ssdload_dstat {
+	u64 done;			/* completions, ramp and errors included */
+	u64 errors;			/* failed I/Os, ramp included */
+	u64 ios;			/* successful measured I/Os */
+	u64 bytes;			/* bytes of successful measured I/Os */
+	u64 lat_min;			/* ns, U64_MAX before the first sample */
+	u64 lat_max;			/* ns */
+	u64 lat_sum;			/* ns */
+	u128 lat_sumsq;			/* ns^2 */
+	u64 overflow;			/* samples beyond SSDLOAD_HIST_MAX_VALUE */
+	u64 *hist;			/* SSDLOAD_HIST_BUCKETS counts */
+};
+
+/* Latency statistics summed over the workers of a job. */
+struct ssdload_sum {
+	u64 ios;			/* successful measured I/Os */
+	u64 bytes;			/* their bytes */
+	u64 errors;			/* failed I/Os */
+	u64 done;			/* all completions */
+	u64 lat_min;			/* ns, 0 without samples */
+	u64 lat_max;			/* ns */
+	u64 lat_sum;			/* ns */
+	u128 lat_sumsq;			/* ns^2 */
+	u64 overflow;			/* samples clamped into the last bucket */
+};
+
+struct ssdload_worker;
+
+/* One preallocated I/O: a bio with its inline bvec table and buffer. */
+struct ssdload_io {
+	struct bio bio;			/* reused for every submission */
+	struct ssdload_worker *w;	/* owning worker */
+	struct llist_node node;		/* on w->done once completed */
+	u64 submit_ns;			/* ktime_get_ns() at submit */
+	u64 done_ns;			/* ktime_get_ns() in bi_end_io */
+	u64 pos;			/* byte offset on the device */
+	blk_status_t status;		/* bi_status at completion */
+	u8 dir;				/* enum ssdload_dir */
+	bool measured;			/* submitted at/after the ramp end */
+	unsigned short nr_vecs;		/* used entries of bvec[] */
+	struct bio_vec bvec[];		/* buffer chunks, also the bio table */
+};
+
+/* One bound kthread with its I/Os and its private statistics. */
+struct ssdload_worker {
+	struct ssdload_job *job;	/* owning job */
+	struct task_struct *task;	/* bound kthread, reference held */
+	unsigned int idx;		/* index in job->workers */
+	unsigned int cpu;		/* CPU the thread is bound to */
+	u64 rng[4];			/* xoshiro256** state */
+	bool has_quota;			/* quota limits measured I/Os */
+	u64 quota;			/* measured I/Os this worker may submit */
+	u64 submitted;			/* measured I/Os submitted so far */
+	u64 slice_start;		/* first block of the sequential slice */
+	u64 slice_len;			/* blocks in the sequential slice */
+	u64 next;			/* next block, relative to slice_start */
+	unsigned int nr_ios;		/* allocated I/Os */
+	unsigned int inflight;		/* submitted, not yet reaped */
+	unsigned int nr_free;		/* entries in free[] */
+	struct ssdload_io **ios;	/* all I/Os */
+	struct ssdload_io **free;	/* idle I/Os (a stack) */
+	u64 last_done_ns;		/* latest measured completion */
+	struct ssdload_dstat st[SSDLOAD_DIR_NR];	/* per-direction stats */
+	struct llist_head done ____cacheline_aligned_in_smp; /* completed I/Os */
+};
+
+/* Job parameters: set through configfs, fixed while the job runs. */
+struct ssdload_cfg {
+	u64 rw;				/* enum ssdload_rw */
+	u64 rwmixread;			/* percent of reads for rw/randrw */
+	u64 bs;				/* bytes per I/O */
+	u64 iodepth;			/* I/Os in flight per worker */
+	u64 offset;			/* span start, bytes */
+	u64 size;			/* span length, bytes, 0 = to the end */
+	u64 runtime_ms;			/* measured time limit, 0 = none */
+	u64 ramp_ms;			/* unmeasured warm-up */
+	u64 number_ios;			/* measured I/O limit, 0 = none */
+	u64 randseed;			/* PRNG seed */
+	u64 allow_write;		/* 1 = writes permitted */
+};
+
+struct ssdload_job {
+	struct config_item item;	/* jobs/NAME */
+	struct mutex lock;		/* serialises start/stop/teardown/readers */
+	struct ssdload_cfg cfg;		/* parameters */
+	char filename[PATH_MAX];	/* block device path, "" if unset */
+	cpumask_var_t cpus;		/* cpus_allowed, empty = default */
+	enum ssdload_state state;	/* READ_ONCE() for lockless readers */
+	spinlock_t err_lock;		/* protects err and errmsg */
+	int err;			/* errno of the failure, 0 if fine */
+	char errmsg[SSDLOAD_ERR_LEN];	/* one-line reason */
+	bool stop;			/* stop requested: enable=0 or rmdir */
+	bool failed;			/* an I/O failed: stop issuing */
+	struct ssdload_bdev bdev;	/* device of the current run */
+	u64 span_start;			/* byte offset of the span */
+	u64 nr_blocks;			/* bs-sized blocks in the span */
+	bool writes;			/* the run issues writes */
+	unsigned int nr_workers;	/* workers of the last run */
+	struct ssdload_worker **workers; /* results of the last run */
+	atomic_t nr_active;		/* workers still running their loop */
+	struct work_struct end_work;	/* tears a run down when it ends */
+	u64 start_ns;			/* ktime at enable */
+	u64 ramp_end_ns;		/* start_ns + ramp */
+	u64 deadline_ns;		/* no submissions from here, 0 = none */
+	u64 end_ns;			/* ktime at teardown, 0 while running */
+	struct dentry *dbg;		/* debugfs directory */
+};
+
+static inline struct ssdload_job *to_job(struct config_item *item)
+{
+	return container_of(item, struct ssdload_job, item);
+}
+
+static inline bool ssdload_rw_is_random(u64 rw)
+{
+	return rw == SSDLOAD_RW_RANDREAD || rw == SSDLOAD_RW_RANDWRITE ||
+	       rw == SSDLOAD_RW_RANDRW;
+}
+
+static inline bool ssdload_rw_is_mixed(u64 rw)
+{
+	return rw == SSDLOAD_RW_RW || rw == SSDLOAD_RW_RANDRW;
+}
+
+/* parse.c: pure parsers, also meant for KUnit */
+struct ssdload_enum {
+	u32 value;			/* enum value */
+	const char *name;		/* its configfs spelling */
+};
+
+extern const struct ssdload_enum ssdload_rw_names[];
+extern const struct ssdload_enum ssdload_state_names[];
+
+int ssdload_parse_u64(const char *buf, u64 min, u64 max, u64 align, u64 *out);
+int ssdload_parse_bool(const char *buf, bool *out);
+int ssdload_parse_enum(const char *buf, const struct ssdload_enum *tbl,
+		       u32 *out);
+const char *ssdload_enum_name(const struct ssdload_enum *tbl, u32 value);
+int ssdload_parse_cpulist(const char *buf, struct cpumask *out);
+int ssdload_parse_path(const char *buf, char *out, size_t outlen);
+void ssdload_safe_value(const char *buf, char *out, size_t outlen);
+
+/* configfs.c */
+int ssdload_configfs_init(void);
+void ssdload_configfs_exit(void);
+
+/* job.c */
+struct ssdload_job *ssdload_job_alloc(const char *name);
+void ssdload_job_free(struct ssdload_job *job);
+int ssdload_job_start(struct ssdload_job *job);
+void ssdload_job_stop(struct ssdload_job *job);
+void ssdload_job_io_error(struct ssdload_job *job, struct ssdload_io *io);
+void ssdload_job_worker_done(struct ssdload_job *job);
+u64 ssdload_job_runtime_ns(struct ssdload_job *job);
+
+/* worker.c */
+struct ssdload_worker *ssdload_worker_alloc(struct ssdload_job *job,
+					    unsigned int idx, unsigned int cpu);
+void ssdload_worker_free_ios(struct ssdload_worker *w);
+void ssdload_worker_free(struct ssdload_worker *w);
+int ssdload_worker_fn(void *data);
+
+/* hist.c */
+int ssdload_dstat_init(struct ssdload_dstat *d, int node);
+void ssdload_dstat_free(struct ssdload_dstat *d);
+void ssdload_record(struct ssdload_worker *w, struct ssdload_io *io);
+void ssdload_sum_dir(struct ssdload_job *job, int dir, struct ssdload_sum *s,
+		     u64 *hist);
+u64 ssdload_sum_mean(const struct ssdload_sum *s);
+u64 ssdload_sum_stddev(const struct ssdload_sum *s);
+int ssdload_u128_to_str(u128 v, char *buf, size_t len);
+
+/* debugfs.c */
+int ssdload_debugfs_init(void);
+void ssdload_debugfs_exit(void);
+void ssdload_debugfs_job_add(struct ssdload_job *job);
+void ssdload_debugfs_job_del(struct ssdload_job *job);
+
+#endif /* _SSDLOAD_INT_H */

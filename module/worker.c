@@ -1,0 +1,381 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ssdload: workers.
+ *
+ * One kthread per CPU of cpus_allowed, bound to it.  A worker owns
+ * iodepth preallocated I/Os (bio + inline bvec table + buffer) and keeps
+ * them in flight.  bi_end_io only stamps the completion time and pushes
+ * the I/O on the worker's lock-free list; the worker reaps the list,
+ * records the results in its own statistics (single writer: no atomics,
+ * no locks) and resubmits under a plug.  Nothing is allocated on the
+ * I/O path.
+ */
+#include <linux/kthread.h>
+#include <linux/ktime.h>
+#include <linux/mm.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
+#include <linux/sched/task.h>
+#include <linux/slab.h>
+
+#include "ssdload.h"
+
+/* ---- PRNG: xoshiro256** seeded through splitmix64 --------------------- */
+
+static u64 ssdload_splitmix64(u64 *x)
+{
+	u64 z = (*x += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static void ssdload_rng_seed(struct ssdload_worker *w, u64 seed)
+{
+	u64 x = seed ^ ((u64)w->idx * 0xd1342543de82ef95ULL);
+	int i;
+
+	for (i = 0; i < 4; i++)
+		w->rng[i] = ssdload_splitmix64(&x);
+}
+
+static u64 ssdload_rng_next(struct ssdload_worker *w)
+{
+	u64 *s = w->rng;
+	u64 result = rol64(s[1] * 5, 7) * 9;
+	u64 t = s[1] << 17;
+
+	s[2] ^= s[0];
+	s[3] ^= s[1];
+	s[1] ^= s[2];
+	s[0] ^= s[3];
+	s[2] ^= t;
+	s[3] = rol64(s[3], 45);
+	return result;
+}
+
+/* Unbiased draw in [0, n), n > 0 (Lemire's multiply-shift + rejection). */
+static u64 ssdload_rng_below(struct ssdload_worker *w, u64 n)
+{
+	u128 m = (u128)ssdload_rng_next(w) * n;
+	u64 low = (u64)m;
+
+	if (unlikely(low < n)) {
+		u64 thresh = -n % n;
+
+		while (low < thresh) {
+			m = (u128)ssdload_rng_next(w) * n;
+			low = (u64)m;
+		}
+	}
+	return (u64)(m >> 64);
+}
+
+/* ---- setup / teardown --------------------------------------------------- */
+
+static void ssdload_io_free(struct ssdload_io *io)
+{
+	unsigned int i;
+
+	bio_uninit(&io->bio);
+	for (i = 0; i < io->nr_vecs; i++)
+		__free_pages(io->bvec[i].bv_page, get_order(io->bvec[i].bv_len));
+	kfree(io);
+}
+
+/*
+ * Build one I/O: bs bytes from chunks of up to 1 MiB (falling back to
+ * smaller orders), collected in @tmp, then copied into the I/O.
+ */
+static struct ssdload_io *ssdload_io_alloc(struct ssdload_worker *w,
+					   struct bio_vec *tmp, int node)
+{
+	u32 remaining = w->job->cfg.bs;
+	struct ssdload_io *io;
+	unsigned int n = 0, i;
+
+	while (remaining) {
+		unsigned int order = min_t(unsigned int, get_order(remaining),
+					   SSDLOAD_MAX_CHUNK_ORDER);
+		struct page *page;
+		u32 len;
+
+		for (;;) {
+			gfp_t gfp = GFP_KERNEL | __GFP_NOWARN;
+
+			if (order)
+				gfp |= __GFP_NORETRY;
+			page = alloc_pages_node(node, gfp, order);
+			if (page || !order)
+				break;
+			order--;
+		}
+		if (!page)
+			goto out_free_pages;
+		len = min_t(u32, remaining, PAGE_SIZE << order);
+		tmp[n].bv_page = page;
+		tmp[n].bv_len = len;
+		tmp[n].bv_offset = 0;
+		n++;
+		remaining -= len;
+	}
+
+	io = kzalloc_node(struct_size(io, bvec, n), GFP_KERNEL, node);
+	if (!io)
+		goto out_free_pages;
+	memcpy(io->bvec, tmp, n * sizeof(*tmp));
+	io->nr_vecs = n;
+	io->w = w;
+	bio_init(&io->bio, NULL, io->bvec, n, REQ_OP_READ);
+	return io;
+
+out_free_pages:
+	for (i = 0; i < n; i++)
+		__free_pages(tmp[i].bv_page, get_order(tmp[i].bv_len));
+	return NULL;
+}
+
+/* Incompressible write data, from the worker's PRNG. */
+static void ssdload_io_fill(struct ssdload_worker *w, struct ssdload_io *io)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < io->nr_vecs; i++) {
+		u64 *p = page_address(io->bvec[i].bv_page);
+
+		for (j = 0; j < io->bvec[i].bv_len / sizeof(u64); j++)
+			p[j] = ssdload_rng_next(w);
+	}
+}
+
+void ssdload_worker_free_ios(struct ssdload_worker *w)
+{
+	unsigned int i;
+
+	if (!w->ios)
+		return;
+	for (i = 0; i < w->nr_ios; i++)
+		ssdload_io_free(w->ios[i]);
+	kvfree(w->ios);
+	kvfree(w->free);
+	w->ios = NULL;
+	w->free = NULL;
+	w->nr_ios = 0;
+	w->nr_free = 0;
+}
+
+void ssdload_worker_free(struct ssdload_worker *w)
+{
+	int d;
+
+	if (!w)
+		return;
+	if (w->task)
+		put_task_struct(w->task);
+	ssdload_worker_free_ios(w);
+	for (d = 0; d < SSDLOAD_DIR_NR; d++)
+		ssdload_dstat_free(&w->st[d]);
+	kfree(w);
+}
+
+/* Allocate a worker for @cpu on its node: stats, I/Os and buffers. */
+struct ssdload_worker *ssdload_worker_alloc(struct ssdload_job *job,
+					    unsigned int idx, unsigned int cpu)
+{
+	unsigned int depth = job->cfg.iodepth;
+	unsigned int maxvecs = DIV_ROUND_UP(job->cfg.bs, PAGE_SIZE);
+	int node = cpu_to_node(cpu);
+	struct ssdload_worker *w;
+	struct bio_vec *tmp;
+	unsigned int i;
+	int d, ret = -ENOMEM;
+
+	w = kzalloc_node(sizeof(*w), GFP_KERNEL, node);
+	if (!w)
+		return ERR_PTR(-ENOMEM);
+	w->job = job;
+	w->idx = idx;
+	w->cpu = cpu;
+	init_llist_head(&w->done);
+	ssdload_rng_seed(w, job->cfg.randseed);
+	for (d = 0; d < SSDLOAD_DIR_NR; d++) {
+		ret = ssdload_dstat_init(&w->st[d], node);
+		if (ret)
+			goto out_free;
+	}
+
+	ret = -ENOMEM;
+	w->ios = kvcalloc(depth, sizeof(*w->ios), GFP_KERNEL);
+	w->free = kvcalloc(depth, sizeof(*w->free), GFP_KERNEL);
+	tmp = kvmalloc_array(maxvecs, sizeof(*tmp), GFP_KERNEL);
+	if (!w->ios || !w->free || !tmp)
+		goto out_free_tmp;
+	for (i = 0; i < depth; i++) {
+		struct ssdload_io *io = ssdload_io_alloc(w, tmp, node);
+
+		if (!io)
+			goto out_free_tmp;
+		if (job->writes)
+			ssdload_io_fill(w, io);
+		w->ios[i] = io;
+		w->free[i] = io;
+		w->nr_ios = i + 1;
+		cond_resched();
+	}
+	w->nr_free = depth;
+	kvfree(tmp);
+	/* the offsets and the mix start from the seed, not the fill */
+	ssdload_rng_seed(w, job->cfg.randseed);
+	return w;
+
+out_free_tmp:
+	kvfree(tmp);
+out_free:
+	ssdload_worker_free(w);
+	return ERR_PTR(ret);
+}
+
+/* ---- the I/O path --------------------------------------------------------- */
+
+static void ssdload_end_io(struct bio *bio)
+{
+	struct ssdload_io *io = container_of(bio, struct ssdload_io, bio);
+	struct ssdload_worker *w = io->w;
+
+	io->done_ns = ktime_get_ns();
+	io->status = bio->bi_status;
+	/* teardown does synchronize_rcu() before the task and I/O go away */
+	rcu_read_lock();
+	if (llist_add(&io->node, &w->done))
+		wake_up_process(w->task);
+	rcu_read_unlock();
+}
+
+/* Reap completed I/Os, in completion order. */
+static void ssdload_reap(struct ssdload_worker *w)
+{
+	struct llist_node *list = llist_del_all(&w->done);
+	struct ssdload_io *io, *next;
+
+	if (!list)
+		return;
+	list = llist_reverse_order(list);
+	llist_for_each_entry_safe(io, next, list, node) {
+		ssdload_record(w, io);
+		w->free[w->nr_free++] = io;
+		w->inflight--;
+	}
+}
+
+static bool ssdload_may_submit(struct ssdload_worker *w, u64 now)
+{
+	struct ssdload_job *job = w->job;
+
+	if (READ_ONCE(job->stop) || READ_ONCE(job->failed) ||
+	    kthread_should_stop())
+		return false;
+	if (job->deadline_ns && now >= job->deadline_ns)
+		return false;
+	if (w->has_quota && now >= job->ramp_end_ns && w->submitted >= w->quota)
+		return false;
+	return true;
+}
+
+static void ssdload_submit(struct ssdload_worker *w, u64 now)
+{
+	struct ssdload_job *job = w->job;
+	struct ssdload_cfg *cfg = &job->cfg;
+	struct ssdload_io *io = w->free[--w->nr_free];
+	unsigned int i;
+	u64 blk;
+
+	switch (cfg->rw) {
+	case SSDLOAD_RW_WRITE:
+	case SSDLOAD_RW_RANDWRITE:
+		io->dir = SSDLOAD_DIR_WRITE;
+		break;
+	case SSDLOAD_RW_RW:
+	case SSDLOAD_RW_RANDRW:
+		io->dir = ssdload_rng_below(w, 100) < cfg->rwmixread ?
+			  SSDLOAD_DIR_READ : SSDLOAD_DIR_WRITE;
+		break;
+	default:
+		io->dir = SSDLOAD_DIR_READ;
+		break;
+	}
+
+	if (ssdload_rw_is_random(cfg->rw)) {
+		blk = ssdload_rng_below(w, job->nr_blocks);
+	} else {
+		blk = w->slice_start + w->next;
+		if (++w->next >= w->slice_len)
+			w->next = 0;
+	}
+	io->pos = job->span_start + blk * cfg->bs;
+
+	bio_reset(&io->bio, job->bdev.bdev,
+		  io->dir == SSDLOAD_DIR_WRITE ? REQ_OP_WRITE : REQ_OP_READ);
+	for (i = 0; i < io->nr_vecs; i++)
+		__bio_add_page(&io->bio, io->bvec[i].bv_page,
+			       io->bvec[i].bv_len, 0);
+	io->bio.bi_iter.bi_sector = io->pos >> SECTOR_SHIFT;
+	io->bio.bi_end_io = ssdload_end_io;
+	io->bio.bi_private = io;
+	io->status = BLK_STS_OK;
+	io->measured = now >= job->ramp_end_ns;
+	if (io->measured)
+		w->submitted++;
+	w->inflight++;
+	io->submit_ns = ktime_get_ns();
+	submit_bio(&io->bio);
+}
+
+int ssdload_worker_fn(void *data)
+{
+	struct ssdload_worker *w = data;
+	struct ssdload_job *job = w->job;
+	bool issuing = true;
+	struct blk_plug plug;
+
+	while (issuing || w->inflight) {
+		cond_resched();
+		ssdload_reap(w);
+		if (issuing && !ssdload_may_submit(w, ktime_get_ns()))
+			issuing = false;
+
+		if (issuing && w->nr_free) {
+			blk_start_plug(&plug);
+			while (w->nr_free) {
+				u64 now = ktime_get_ns();
+
+				if (!ssdload_may_submit(w, now)) {
+					issuing = false;
+					break;
+				}
+				ssdload_submit(w, now);
+			}
+			blk_finish_plug(&plug);
+			continue;
+		}
+
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (llist_empty(&w->done) &&
+		    !(issuing && (READ_ONCE(job->stop) ||
+				  kthread_should_stop())))
+			io_schedule();
+		__set_current_state(TASK_RUNNING);
+	}
+
+	ssdload_job_worker_done(job);
+
+	/* stay until the controller kthread_stop()s us */
+	for (;;) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (kthread_should_stop())
+			break;
+		schedule();
+	}
+	__set_current_state(TASK_RUNNING);
+	return 0;
+}
