@@ -105,6 +105,8 @@ struct run_ctx {
 	double plist[SSL_MAX_PERCENTILES];
 	int np;
 	int parse_only;
+	int writes;			/* rw includes writes */
+	int allow_write;		/* --allow_write given as 1 */
 	uint64_t iodepth;
 	struct attr_write w[16];
 	int nw;
@@ -298,6 +300,7 @@ static int check_args(struct run_ctx *c)
 			return bad_value(c, O_RW,
 					 "must be read, write, randread, randwrite, rw or randrw");
 		add_write(c, SSDLOAD_ATTR_RW, rw_names[i]);
+		c->writes = i != 0 && i != 2;
 	}
 
 	if (c->raw[O_RWMIXREAD] || c->raw[O_RWMIXWRITE]) {
@@ -358,6 +361,7 @@ static int check_args(struct run_ctx *c)
 		if (*c->raw[O_ALLOW_WRITE] && ssl_parse_bool(c->raw[O_ALLOW_WRITE], &b))
 			return bad_value(c, O_ALLOW_WRITE, "must be 0 or 1");
 		add_write_u64(c, SSDLOAD_ATTR_ALLOW_WRITE, (uint64_t)b);
+		c->allow_write = b;
 	}
 
 	/* fio's "job options": what was given, as given */
@@ -489,7 +493,9 @@ static int run_job(struct run_ctx *c)
 	}
 	err = cfs_write(c->name, SSDLOAD_ATTR_ENABLE, "1");
 	if (err) {
-		cfs_report_enable_error(c->name, c->filename, err);
+		cfs_report_enable_error(c->name, c->filename, err,
+					err == -EPERM && c->writes && !c->allow_write ?
+					"pass --allow_write=1 to let the job write" : NULL);
 		goto out_remove;
 	}
 	if (wait_job(c, state, sizeof(state), &interrupted))
@@ -501,7 +507,7 @@ static int run_job(struct run_ctx *c)
 			ssl_parse_u64(buf, &c->iodepth);
 	}
 	if (!strcmp(state, "error"))
-		cfs_report_enable_error(c->name, c->filename, -EIO);
+		cfs_report_enable_error(c->name, c->filename, -EIO, NULL);
 	if (!results_read(c->name, &sum, hist)) {
 		struct ssl_report r = {
 			.name = c->name,

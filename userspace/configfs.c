@@ -149,7 +149,8 @@ int cfs_job_error(const char *job, char *reason, size_t len)
 	return (int)e;
 }
 
-void cfs_report_enable_error(const char *job, const char *filename, int err)
+void cfs_report_enable_error(const char *job, const char *filename, int err,
+			     const char *hint)
 {
 	char reason[1024];
 	size_t flen = filename ? strlen(filename) : 0;
@@ -157,6 +158,9 @@ void cfs_report_enable_error(const char *job, const char *filename, int err)
 	cfs_job_error(job, reason, sizeof(reason));
 	if (!reason[0])
 		snprintf(reason, sizeof(reason), "%s", strerror(-err));
+	if (hint && *hint)
+		snprintf(reason + strlen(reason), sizeof(reason) - strlen(reason),
+			 " (%s)", hint);
 	if (!flen)
 		ssl_err("%s: %s", SSDLOAD_ATTR_ENABLE, reason);
 	else if (!strncmp(reason, filename, flen) &&

@@ -32,8 +32,9 @@ int cfs_job_error(const char *job, char *reason, size_t len);
  * Print "ssdload: <filename>: <reason>" for a failed enable or a job that
  * ended in state error, from the job's error attribute, falling back to
  * strerror(-@err).  A reason that already starts with the filename is
- * printed as is.
+ * printed as is.  A non-empty @hint is appended in parentheses.
  */
-void cfs_report_enable_error(const char *job, const char *filename, int err);
+void cfs_report_enable_error(const char *job, const char *filename, int err,
+			     const char *hint);
 
 #endif /* SSDLOAD_CLI_CONFIGFS_H */
