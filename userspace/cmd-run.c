@@ -114,6 +114,9 @@ struct run_ctx {
 	int nopts;
 };
 
+#define POLL_MS		200	/* progress/state polling period */
+#define IDLE_GRACE_MS	2000	/* how long "idle" after enable=1 means "starting" */
+
 static volatile sig_atomic_t got_signal;
 
 static void on_signal(int sig)
@@ -421,6 +424,7 @@ static int wait_job(struct run_ctx *c, char *state, size_t len, int *interrupted
 {
 	struct ssl_progress p, prev;
 	int tty = isatty(STDERR_FILENO), shown = 0, err, stopping = 0;
+	unsigned int waited = 0;
 
 	memset(&prev, 0, sizeof(prev));
 	for (;;) {
@@ -439,6 +443,12 @@ static int wait_job(struct run_ctx *c, char *state, size_t len, int *interrupted
 				strerror(-err));
 			return -1;
 		}
+		/* tolerate a module that reports running a moment after enable */
+		if (!strcmp(state, "idle") && !stopping && waited < IDLE_GRACE_MS) {
+			ssl_msleep(20);
+			waited += 20;
+			continue;
+		}
 		if (strcmp(state, "running"))
 			break;
 		if (tty && !stopping && !results_read_progress(c->name, &p)) {
@@ -447,7 +457,7 @@ static int wait_job(struct run_ctx *c, char *state, size_t len, int *interrupted
 			shown = 1;
 			prev = p;
 		}
-		ssl_msleep(200);
+		ssl_msleep(POLL_MS);
 	}
 	clear_progress(&shown);
 	return 0;
@@ -469,6 +479,8 @@ static int run_job(struct run_ctx *c)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	/* a closed stdout must not kill us before the job is removed */
+	signal(SIGPIPE, SIG_IGN);
 
 	err = cfs_job_create(c->name);
 	if (err) {
