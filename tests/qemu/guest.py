@@ -399,6 +399,9 @@ def main(argv=None):
 		return 2
 	for e in errors:
 		log(e)
+	if errors:
+		log('build failed (use --no-build to boot anyway)')
+		return 2
 	if not cmd and not args.shell:
 		cmd = e2e_command(os.path.realpath(out))
 	res = run_guest(kinfo, cmd, out, timeout=args.timeout, stream=not args.quiet,

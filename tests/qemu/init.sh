@@ -92,8 +92,10 @@ if [ "$SHELL_MODE" = 1 ]; then
 		</dev/ttyS0 >/dev/ttyS0 2>&1
 	rc=$?
 else
-	chroot /host /bin/sh "$OUT/guest-cmd.sh" </dev/null
-	rc=$?
+	# Through a pipe, so the command's stdout/stderr are not a tty (no
+	# progress lines, no colours); the console still shows everything.
+	{ chroot /host /bin/sh "$OUT/guest-cmd.sh" </dev/null; echo $? > /rc; } 2>&1 | cat
+	rc=$(cat /rc 2>/dev/null || echo 126)
 fi
 log "command exited with $rc"
 finish "$rc"
