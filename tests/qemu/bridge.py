@@ -128,6 +128,36 @@ def parse_junit(path, e2e_dir):
 	return mods
 
 
+CONSOLE_TEST = re.compile(r'(?m)^(\S+\.py)::(\S+)')
+CONSOLE_OUTCOME = re.compile(r'\b(PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS)\b')
+
+
+def parse_console(path):
+	"""Fallback when the guest left no junit (crash, timeout): the outcomes
+	that pytest -v printed on the console, {module: [(name, kwargs)]}.  The
+	test that was running when the guest died fails."""
+	with open(path, errors='replace') as f:
+		text = f.read().replace('\r', '')
+	marks = list(CONSOLE_TEST.finditer(text))
+	mods = {}
+	for i, m in enumerate(marks):
+		end = marks[i + 1].start() if i + 1 < len(marks) else len(text)
+		o = CONSOLE_OUTCOME.search(text, m.end(), end)
+		word = o.group(1) if o else None
+		outcome = {'PASSED': 'passed', 'XPASS': 'passed', 'SKIPPED': 'skipped',
+			   'XFAIL': 'xfailed'}.get(word, 'failed')
+		if word is None:
+			msg = ('was running when the guest stopped (crash or timeout); '
+			       'see guest_run and the console log')
+		elif outcome == 'failed':
+			msg = f'{word} in the guest (from the console; no junit: see guest_run)'
+		else:
+			msg = 'skipped in the guest (from the console)'
+		mod = os.path.basename(m.group(1))
+		mods.setdefault(mod, []).append((m.group(2), {'outcome': outcome, 'text': msg}))
+	return mods
+
+
 def dmesg_findings(text):
 	lines = text.splitlines()
 	hits = [i for i, l in enumerate(lines) if DMESG_BAD.search(l)]
@@ -214,6 +244,9 @@ class KernelRun(pytest.Collector):
 					 f'{len(hits)} bad line(s) on the console:\n{ctx}' if hits
 					 else 'the guest wrote no dmesg.txt (see guest_run)')
 
+		if not os.path.exists(junit) and os.path.exists(res.console):
+			for mod, cases in parse_console(res.console).items():
+				yield GuestModule.from_parent(self, name=mod, cases=cases)
 		if os.path.exists(junit):
 			try:
 				mods = parse_junit(junit, guest.e2e_dir())

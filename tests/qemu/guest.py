@@ -294,7 +294,7 @@ def run_guest(kinfo, command: Optional[List[str]], out: str, timeout: int = DEFA
 			    f'logfile={out}/console.log',
 		'-serial', 'chardev:con', '-mon', 'chardev=con,mode=readline',
 		'-kernel', kinfo['VMLINUZ'], '-initrd', cpio,
-		'-append', ' '.join([params.kernel_command_line, 'panic=-1', 'quiet',
+		'-append', ' '.join([params.kernel_command_line, 'panic=-1', 'quiet', 'loglevel=3',
 				     'mitigations=off', 'random.trust_cpu=on',
 				     os.environ.get('SSDLOAD_GUEST_CMDLINE', '')]).strip(),
 		'-virtfs', 'local,path=/,mount_tag=hostroot,security_model=none,'
