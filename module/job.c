@@ -20,6 +20,12 @@
 
 #include "ssdload.h"
 
+/*
+ * All jobs claim their devices with one holder: ssdload jobs may share a
+ * device, while a device mounted or claimed by anyone else is -EBUSY.
+ */
+static int ssdload_bdev_holder;
+
 static const char *ssdload_job_name(struct ssdload_job *job)
 {
 	return config_item_name(&job->item);
@@ -311,7 +317,8 @@ int ssdload_job_start(struct ssdload_job *job)
 		goto out_free_mask;
 	}
 
-	ret = ssdload_bdev_open(&job->bdev, job->filename, job->writes, job);
+	ret = ssdload_bdev_open(&job->bdev, job->filename, job->writes,
+				&ssdload_bdev_holder);
 	if (ret) {
 		job->bdev.bdev = NULL;
 		ret = ssdload_job_refuse(job, ret, "filename", "%s %s",

@@ -314,8 +314,10 @@ static void ssdload_submit(struct ssdload_worker *w, u64 now)
 	}
 	io->pos = job->span_start + blk * cfg->bs;
 
+	/* one ssdload I/O = one request: no merging of sequential bios */
 	bio_reset(&io->bio, job->bdev.bdev,
-		  io->dir == SSDLOAD_DIR_WRITE ? REQ_OP_WRITE : REQ_OP_READ);
+		  (io->dir == SSDLOAD_DIR_WRITE ? REQ_OP_WRITE : REQ_OP_READ) |
+		  REQ_NOMERGE);
 	for (i = 0; i < io->nr_vecs; i++)
 		__bio_add_page(&io->bio, io->bvec[i].bv_page,
 			       io->bvec[i].bv_len, 0);
@@ -338,11 +340,13 @@ int ssdload_worker_fn(void *data)
 	bool issuing = true;
 	struct blk_plug plug;
 
-	while (issuing || w->inflight) {
+	for (;;) {
 		cond_resched();
 		ssdload_reap(w);
 		if (issuing && !ssdload_may_submit(w, ktime_get_ns()))
 			issuing = false;
+		if (!issuing && !w->inflight)
+			break;
 
 		if (issuing && w->nr_free) {
 			blk_start_plug(&plug);
