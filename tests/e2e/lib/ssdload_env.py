@@ -577,8 +577,11 @@ class Job:
         return os.path.join(self.dir, attr)
 
     def set(self, **attrs):
-        # filename first so later checks can see it; enable is never set here
+        """Store attributes, filename first.  An empty string means "leave the
+        default": a zero-length write(2) to configfs fails in configfs itself."""
         for k in sorted(attrs, key=lambda a: a != "filename"):
+            if attrs[k] == "":
+                continue
             self.write(k, attrs[k])
 
     def write(self, attr, value):
