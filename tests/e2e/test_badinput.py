@@ -244,6 +244,12 @@ def test_job_memory_cap(nullb, jobs):
 def mounted_brd(brd):
     if not shutil.which("mkfs.ext4"):
         pytest.skip("mkfs.ext4 is not installed in the guest")
+    loaded_ext4 = False
+    if "ext4" not in env.read("/proc/filesystems"):
+        if not env.have_module("ext4"):
+            pytest.skip("ext4 is not available for kernel %s" % env.kernel_label())
+        env.modprobe("ext4")
+        loaded_ext4 = True
     d = brd(64 * 1024)[0]
     env.run(["mkfs.ext4", "-q", "-F", d.path])
     mnt = os.path.join(os.environ.get("TMPDIR", "/mnt"), "e2e-mnt")
@@ -257,6 +263,8 @@ def mounted_brd(brd):
     finally:
         env.run(["umount", mnt], check=False)
         os.rmdir(mnt)
+        if loaded_ext4:
+            env.run(["modprobe", "-r", "ext4"], check=False)
 
 
 @pytest.mark.quick

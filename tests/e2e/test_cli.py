@@ -31,7 +31,8 @@ def _fio_reference(fio, dev, cache):
         cache["ref"] = env.fio_json(
             "--name=ref", "--filename=" + dev.path, "--rw=randrw", "--bs=4k",
             "--iodepth=4", "--ioengine=libaio", "--direct=1", "--runtime=1",
-            "--time_based", "--allow_mounted_write=0")
+            "--time_based",
+            "--clat_percentiles=1", "--lat_percentiles=1")
     return cache["ref"]
 
 
