@@ -28,3 +28,4 @@ clean:
 # Test, demo and style targets live beside the code they drive.
 -include tests/check.mk
 -include module/style.mk
+-include bench/bench.mk

@@ -1,0 +1,187 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""`make bench`: ssdload against fio and the floor module, in one guest.
+
+Host side: builds ssdload.ko, the CLI and bench/floor for the stock Debian
+6.1 kernel, boots ONE guest (tests/qemu/guest.py, 2 vCPUs, TCG or KVM) that
+runs bench/guest_bench.py, then prints the table and the target ratios.
+Results (results.json, table.txt, console.log, dmesg.txt) stay under
+$SSDLOAD_CACHE/bench/<timestamp>/ (or BENCH_OUT).
+
+Environment: BENCH_SECONDS (measured seconds per point, default 5),
+BENCH_ROUNDS (default 3), BENCH_RAMP (default 1), BENCH_KERNEL (default 6.1),
+BENCH_PERF=1 (add perf profiles of ssdload), BENCH_TIMEOUT (guest timeout, s).
+
+  bench/bench.py                 # boot, measure, print
+  bench/bench.py --show DIR      # print the table of an earlier run
+See Documentation/performance.rst.
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.realpath(os.path.join(HERE, '..'))
+sys.path.insert(0, os.path.join(REPO, 'tests', 'qemu'))
+
+import guest		# noqa: E402
+
+PASS_ENV = ('BENCH_SECONDS', 'BENCH_ROUNDS', 'BENCH_RAMP', 'BENCH_PERF')
+
+def log(msg):
+	print(f'bench: {msg}', file=sys.stderr, flush=True)
+
+
+def build_floor(kinfo, out):
+	"""Build bench/floor for the guest kernel in a copy of the tree."""
+	bdir = os.path.join(guest.CACHE, 'build', 'bench-' + kinfo['KVER'])
+	os.makedirs(bdir, exist_ok=True)
+	excl = ['.git', '*.o', '*.ko', '*.mod', '*.mod.c', '.*.cmd', '*.order',
+		'Module.symvers', '__pycache__', '/userspace/ssdload']
+	subprocess.run(['rsync', '-a', '--delete'] + [f'--exclude={e}' for e in excl] +
+		       [REPO + '/', bdir + '/'], check=True)
+	with open(bdir + '.log', 'w') as f:
+		p = subprocess.run(['make', '-C', kinfo['KDIR'], 'M=' + os.path.join(bdir, 'bench', 'floor'),
+				    'modules'], stdout=f, stderr=subprocess.STDOUT)
+	ko = os.path.join(bdir, 'bench', 'floor', 'ssdload_floor.ko')
+	if p.returncode or not os.path.exists(ko):
+		raise guest.BuildError(f'building bench/floor failed, see {bdir}.log')
+	return guest.snapshot(ko, out, 'ssdload_floor.ko')
+
+
+def find(rows, tool, qd):
+	for r in rows:
+		if r['tool'] == tool and r['qd'] == qd and r.get('iops'):
+			return r
+	return None
+
+
+def best(rows, tools, qd):
+	cands = [r for r in (find(rows, t, qd) for t in tools) if r]
+	return max(cands, key=lambda r: r['iops']) if cands else None
+
+
+def fmt_cpu(v):
+	return '%.0f' % v if v else '-'
+
+
+def table(res):
+	rows = res['rows']
+	info = res['info']
+	lines = []
+	lines.append('ssdload bench: %s, %s CPUs, clocksource %s, %s; %g s x %d rounds (median)'
+		     % (info['kernel'], info['ncpus'], info['clocksource'], info['fio'],
+			info['seconds'], info['rounds']))
+	lines.append('null_blk %s, 4k randread, one worker on CPU 0' % ' '.join(info['null_blk']))
+	lines.append('')
+	hdr = '%-40s %4s %10s %10s %9s %9s' % ('tool', 'QD', 'IOPS', 'CPU ns/IO',
+						 'IOPS/ssd', 'CPU/ssd')
+	lines.append(hdr)
+	lines.append('-' * len(hdr))
+	for r in rows:
+		if not r.get('iops'):
+			lines.append('%-40s %4d %10s  %s' % (r['tool'], r['qd'], 'FAILED',
+							 '; '.join(r.get('errors', []))[:60]))
+			continue
+		ref = find(rows, 'ssdload', r['qd'])
+		ri = rc = ''
+		if ref and r['tool'] != 'ssdload':
+			ri = '%.2f' % (r['iops'] / ref['iops'])
+			if r.get('cpu_ns_per_io') and ref.get('cpu_ns_per_io'):
+				rc = '%.2f' % (r['cpu_ns_per_io'] / ref['cpu_ns_per_io'])
+		lines.append('%-40s %4d %10.0f %10s %9s %9s' % (r['tool'], r['qd'], r['iops'],
+							      fmt_cpu(r.get('cpu_ns_per_io')), ri, rc))
+	lines.append('')
+	lines.append('targets (ratios within this run):')
+	for label, ratio, thr, detail in targets(rows):
+		if ratio is None:
+			lines.append('  %-58s   n/a  (%s)' % (label, detail))
+		else:
+			lines.append('  %-58s %5.2f  %s %s (%s)' % (label, ratio, '>=', thr,
+								  'met' if ratio >= thr else 'MISSED')
+				     + '  ' + detail)
+	return '\n'.join(lines)
+
+
+def targets(rows):
+	"""[(label, ratio or None, threshold, detail)]."""
+	out = []
+	ssd = ('ssdload', 'ssdload hipri')
+	floor = find(rows, 'floor', 1)
+	s1 = best(rows, ssd, 1)
+	s1i = find(rows, 'ssdload', 1)
+	pv = find(rows, 'fio pvsync2', 1)
+
+	def add(label, a, b, thr):
+		if a and b:
+			out.append((label, a['iops'] / b['iops'], thr,
+				    '%s %.0f / %s %.0f' % (a['tool'], a['iops'], b['tool'], b['iops'])))
+		else:
+			out.append((label, None, thr, 'a row is missing'))
+
+	add('QD1: ssdload (best mode) / floor', s1, floor, 0.9)
+	add('QD1: ssdload (irq) / floor', s1i, floor, 0.9)
+	add('QD1: ssdload (best mode) / fio pvsync2', s1, pv, 3.0)
+	s32 = best(rows, ssd, 32)
+	u32 = best(rows, ('fio io_uring', 'fio io_uring fixedbufs+regfiles+hipri'), 32)
+	add('QD32: ssdload (best mode) / best fio io_uring', s32, u32, 3.0)
+	add('QD32: ssdload (irq) / best fio io_uring', find(rows, 'ssdload', 32), u32, 3.0)
+	add('histograms: ssdload lat on / disable_lat (QD32)', find(rows, 'ssdload', 32),
+	    find(rows, 'ssdload disable_lat', 32), 0.9)
+	add('scaling: 2 workers / 1 worker (QD32)', find(rows, 'ssdload 2 workers', 32),
+	    find(rows, 'ssdload', 32), 1.7)
+	return out
+
+
+def main(argv=None):
+	ap = argparse.ArgumentParser(description='ssdload vs fio vs the floor module, one guest')
+	ap.add_argument('--show', metavar='DIR', help='print the table of an earlier run')
+	ap.add_argument('--no-build', action='store_true', help='use the modules built last time')
+	args = ap.parse_args(argv)
+	if args.show:
+		with open(os.path.join(args.show, 'results.json')) as f:
+			print(table(json.load(f)))
+		return 0
+
+	label = os.environ.get('BENCH_KERNEL', '6.1')
+	out = os.path.realpath(os.environ.get('BENCH_OUT') or os.path.join(
+		guest.CACHE, 'bench', time.strftime('%Y%m%d-%H%M%S')))
+	os.makedirs(out, exist_ok=True)
+	try:
+		kinfo, errors = guest.prepare(label, out, build=not args.no_build)
+		if errors:
+			for e in errors:
+				log(e)
+			return 2
+		floor = build_floor(kinfo, out)
+	except guest.HarnessError as e:
+		log(str(e))
+		return 2
+	env = {k: os.environ[k] for k in PASS_ENV if k in os.environ}
+	env['BENCH_FLOOR_KO'] = floor
+	secs = float(os.environ.get('BENCH_SECONDS', '5'))
+	rounds = int(os.environ.get('BENCH_ROUNDS', '3'))
+	timeout = int(os.environ.get('BENCH_TIMEOUT', str(int(600 + 22 * rounds * (secs + 6)))))
+	log(f'one {label} guest, {rounds} rounds of {secs:g} s per point; output in {out}')
+	res = guest.run_guest(kinfo, ['python3', 'bench/guest_bench.py'], out, timeout=timeout,
+			      env=env, stream=True, nvme=False)
+	path = os.path.join(out, 'results.json')
+	if res.rc != 0 or not os.path.exists(path):
+		log(f'guest run failed (rc={res.rc}); console tail:')
+		sys.stderr.write(res.console_tail())
+		return 1
+	with open(path) as f:
+		text = table(json.load(f))
+	with open(os.path.join(out, 'table.txt'), 'w') as f:
+		f.write(text + '\n')
+	print(text)
+	print(f'\n(results: {out})')
+	return 0
+
+
+if __name__ == '__main__':
+	sys.exit(main())
