@@ -50,8 +50,9 @@ def test_latency_truth(nullb_cfg, jobs, c, iodepth):
     iops = n / (s["runtime_ns"] / 1e9)
     little = iodepth / (s["read_lat_mean_ns"] / 1e9)
     assert abs(iops - little) <= 0.10 * little, \
-        "IOPS %.0f but iodepth/mean latency = %.0f (mean %d ns)" % (
-            iops, little, s["read_lat_mean_ns"])
+        "IOPS %.0f but iodepth/mean latency = %.0f (mean %d ns): on average %.2f of " \
+        "%d I/Os in flight" % (iops, little, s["read_lat_mean_ns"],
+                               iops * s["read_lat_mean_ns"] / 1e9, iodepth)
 
 
 @pytest.mark.parametrize("c", [1 * MS], ids=["1ms"])
