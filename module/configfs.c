@@ -81,6 +81,8 @@ SSDLOAD_NUM_ATTR(ramp_ms, 0, U64_MAX / NSEC_PER_MSEC / 4, 0);
 SSDLOAD_NUM_ATTR(number_ios, 0, U64_MAX, 0);
 SSDLOAD_NUM_ATTR(randseed, 0, U64_MAX, 0);
 SSDLOAD_NUM_ATTR(allow_write, 0, 1, 0);
+SSDLOAD_NUM_ATTR(hipri, 0, 1, 0);
+SSDLOAD_NUM_ATTR(disable_lat, 0, 1, 0);
 
 static ssize_t ssdload_job_filename_show(struct config_item *item, char *page)
 {
@@ -225,6 +227,8 @@ static struct configfs_attribute *ssdload_job_attrs[] = {
 	&ssdload_job_attr_number_ios,
 	&ssdload_job_attr_randseed,
 	&ssdload_job_attr_allow_write,
+	&ssdload_job_attr_hipri,
+	&ssdload_job_attr_disable_lat,
 	&ssdload_job_attr_enable,
 	&ssdload_job_attr_state,
 	&ssdload_job_attr_error,

@@ -66,6 +66,9 @@ static int ssdload_summary_show(struct seq_file *m, void *unused)
 	seq_printf(m, "workers=%u\n", job->nr_workers);
 	seq_printf(m, "runtime_ns=%llu\n", ssdload_job_runtime_ns(job));
 	seq_printf(m, "ramp_ns=%llu\n", job->cfg.ramp_ms * NSEC_PER_MSEC);
+	seq_printf(m, "hipri=%llu\n", job->cfg.hipri);
+	seq_printf(m, "polled=%d\n", job->polled);
+	seq_printf(m, "disable_lat=%llu\n", job->cfg.disable_lat);
 	for (d = 0; d < SSDLOAD_DIR_NR; d++) {
 		const char *n = ssdload_dir_names[d];
 

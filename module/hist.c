@@ -30,7 +30,11 @@ void ssdload_dstat_free(struct ssdload_dstat *d)
 	d->hist = NULL;
 }
 
-/* Account one reaped I/O.  Only the owning worker calls this. */
+/*
+ * Account one reaped I/O.  Only the owning worker calls this.  With
+ * disable_lat there is no per-I/O timestamp: the worker's next clock read
+ * stands in for the completion time (reaped_measured).
+ */
 void ssdload_record(struct ssdload_worker *w, struct ssdload_io *io)
 {
 	struct ssdload_dstat *d = &w->st[io->dir];
@@ -45,9 +49,13 @@ void ssdload_record(struct ssdload_worker *w, struct ssdload_io *io)
 	if (!io->measured)
 		return;
 
-	lat = io->done_ns - io->submit_ns;
 	WRITE_ONCE(d->ios, d->ios + 1);
 	d->bytes += w->job->cfg.bs;
+	if (w->nolat) {
+		w->reaped_measured = true;
+		return;
+	}
+	lat = io->done_ns - io->submit_ns;
 	if (lat < d->lat_min)
 		d->lat_min = lat;
 	if (lat > d->lat_max)
@@ -87,7 +95,7 @@ void ssdload_sum_dir(struct ssdload_job *job, int dir, struct ssdload_sum *s,
 			for (b = 0; b < SSDLOAD_HIST_BUCKETS; b++)
 				hist[b] += READ_ONCE(d->hist[b]);
 	}
-	if (!s->ios)
+	if (s->lat_min == U64_MAX)	/* no samples (or disable_lat) */
 		s->lat_min = 0;
 }
 

@@ -282,6 +282,7 @@ int ssdload_job_start(struct ssdload_job *job)
 	spin_unlock(&job->err_lock);
 	job->stop = false;
 	job->failed = false;
+	job->polled = false;
 	job->end_ns = 0;
 	job->start_ns = 0;
 
@@ -329,6 +330,12 @@ int ssdload_job_start(struct ssdload_job *job)
 	ret = ssdload_job_check_span(job);
 	if (ret)
 		goto out_close;
+	if (cfg->hipri) {
+		job->polled = ssdload_bdev_can_poll(job->bdev.bdev);
+		if (!job->polled)
+			pr_info("job %s: %s has no poll queues: hipri falls back to interrupt completions (summary polled=0)\n",
+				ssdload_job_name(job), job->filename);
+	}
 
 	job->workers = kcalloc(nr, sizeof(*job->workers), GFP_KERNEL);
 	if (!job->workers) {

@@ -62,7 +62,7 @@ struct ssdload_io {
 	struct bio bio;			/* reused for every submission */
 	struct ssdload_worker *w;	/* owning worker */
 	struct llist_node node;		/* on w->done once completed */
-	u64 submit_ns;			/* ktime_get_ns() at submit */
+	u64 submit_ns;			/* batch ktime_get_ns() before submit */
 	u64 done_ns;			/* ktime_get_ns() in bi_end_io */
 	u64 pos;			/* byte offset on the device */
 	blk_status_t status;		/* bi_status at completion */
@@ -72,12 +72,22 @@ struct ssdload_io {
 	struct bio_vec bvec[];		/* buffer chunks, also the bio table */
 };
 
-/* One bound kthread with its I/Os and its private statistics. */
+/*
+ * One bound kthread with its I/Os and its private statistics.  Workers are
+ * separate node-local allocations; the fields written by other CPUs
+ * (done, from bi_end_io) sit on their own cache line.
+ */
 struct ssdload_worker {
 	struct ssdload_job *job;	/* owning job */
 	struct task_struct *task;	/* bound kthread, reference held */
 	unsigned int idx;		/* index in job->workers */
 	unsigned int cpu;		/* CPU the thread is bound to */
+	bool nolat;			/* disable_lat: no clock reads per I/O */
+	bool polled;			/* reap by bio_poll(), never sleep */
+	bool random;			/* random offsets */
+	u8 fixed_dir;			/* direction unless mixed */
+	bool mixed;			/* direction drawn per I/O */
+	bool reaped_measured;		/* disable_lat: a measured I/O was reaped */
 	u64 rng[4];			/* xoshiro256** state */
 	bool has_quota;			/* quota limits measured I/Os */
 	u64 quota;			/* measured I/Os this worker may submit */
@@ -90,6 +100,10 @@ struct ssdload_worker {
 	unsigned int nr_free;		/* entries in free[] */
 	struct ssdload_io **ios;	/* all I/Os */
 	struct ssdload_io **free;	/* idle I/Os (a stack) */
+	struct llist_node *local;	/* completed in this thread: no atomics */
+	struct ssdload_io *last_io;	/* latest submission, its cookie polls */
+	blk_qc_t cookie;		/* last valid poll cookie seen */
+	struct bio pbio;		/* carries the cookie into bio_poll() */
 	u64 last_done_ns;		/* latest measured completion */
 	struct ssdload_dstat st[SSDLOAD_DIR_NR];	/* per-direction stats */
 	struct llist_head done ____cacheline_aligned_in_smp; /* completed I/Os */
@@ -108,6 +122,8 @@ struct ssdload_cfg {
 	u64 number_ios;			/* measured I/O limit, 0 = none */
 	u64 randseed;			/* PRNG seed */
 	u64 allow_write;		/* 1 = writes permitted */
+	u64 hipri;			/* 1 = polled completions (REQ_POLLED) */
+	u64 disable_lat;		/* 1 = no timestamps, no histograms */
 };
 
 struct ssdload_job {
@@ -126,6 +142,7 @@ struct ssdload_job {
 	u64 span_start;			/* byte offset of the span */
 	u64 nr_blocks;			/* bs-sized blocks in the span */
 	bool writes;			/* the run issues writes */
+	bool polled;			/* the run polls (hipri and the queue can) */
 	unsigned int nr_workers;	/* workers of the last run */
 	struct ssdload_worker **workers; /* results of the last run */
 	atomic_t nr_active;		/* workers still running their loop */

@@ -74,6 +74,11 @@ static u64 ssdload_rng_below(struct ssdload_worker *w, u64 n)
 
 /* ---- setup / teardown --------------------------------------------------- */
 
+/* bi_end_io of the cookie carrier: bio_poll() may end it, never used for I/O. */
+static void ssdload_pbio_end_io(struct bio *bio)
+{
+}
+
 static void ssdload_io_free(struct ssdload_io *io)
 {
 	unsigned int i;
@@ -155,6 +160,8 @@ void ssdload_worker_free_ios(struct ssdload_worker *w)
 
 	if (!w->ios)
 		return;
+	if (w->polled)
+		bio_uninit(&w->pbio);
 	for (i = 0; i < w->nr_ios; i++)
 		ssdload_io_free(w->ios[i]);
 	kvfree(w->ios);
@@ -197,6 +204,14 @@ struct ssdload_worker *ssdload_worker_alloc(struct ssdload_job *job,
 	w->job = job;
 	w->idx = idx;
 	w->cpu = cpu;
+	w->nolat = job->cfg.disable_lat;
+	w->polled = job->polled;
+	w->random = ssdload_rw_is_random(job->cfg.rw);
+	w->mixed = ssdload_rw_is_mixed(job->cfg.rw);
+	w->fixed_dir = job->cfg.rw == SSDLOAD_RW_WRITE ||
+		       job->cfg.rw == SSDLOAD_RW_RANDWRITE ?
+		       SSDLOAD_DIR_WRITE : SSDLOAD_DIR_READ;
+	w->cookie = BLK_QC_T_NONE;
 	init_llist_head(&w->done);
 	ssdload_rng_seed(w, job->cfg.randseed);
 	for (d = 0; d < SSDLOAD_DIR_NR; d++) {
@@ -225,6 +240,11 @@ struct ssdload_worker *ssdload_worker_alloc(struct ssdload_job *job,
 	}
 	w->nr_free = depth;
 	kvfree(tmp);
+	if (w->polled) {
+		bio_init(&w->pbio, job->bdev.bdev, NULL, 0,
+			 REQ_OP_READ | REQ_POLLED);
+		w->pbio.bi_end_io = ssdload_pbio_end_io;
+	}
 	/* the offsets and the mix start from the seed, not the fill */
 	ssdload_rng_seed(w, job->cfg.randseed);
 	return w;
@@ -238,13 +258,26 @@ out_free:
 
 /* ---- the I/O path --------------------------------------------------------- */
 
+/*
+ * Completion.  With latency recording this is the one clock read of the
+ * I/O.  A completion that runs in the worker's own thread (null_blk
+ * irqmode=0, polled completions from bio_poll()) goes on a private list:
+ * no atomics, no wakeup.  Any other context pushes on the lock-free list
+ * and wakes the worker.
+ */
 static void ssdload_end_io(struct bio *bio)
 {
 	struct ssdload_io *io = container_of(bio, struct ssdload_io, bio);
 	struct ssdload_worker *w = io->w;
 
-	io->done_ns = ktime_get_ns();
+	if (!w->nolat)
+		io->done_ns = ktime_get_ns();
 	io->status = bio->bi_status;
+	if (in_task() && current == w->task) {
+		io->node.next = w->local;
+		w->local = &io->node;
+		return;
+	}
 	/* teardown does synchronize_rcu() before the task and I/O go away */
 	rcu_read_lock();
 	if (llist_add(&io->node, &w->done))
@@ -252,20 +285,49 @@ static void ssdload_end_io(struct bio *bio)
 	rcu_read_unlock();
 }
 
-/* Reap completed I/Os, in completion order. */
-static void ssdload_reap(struct ssdload_worker *w)
+static void ssdload_reap_list(struct ssdload_worker *w, struct llist_node *list)
 {
-	struct llist_node *list = llist_del_all(&w->done);
 	struct ssdload_io *io, *next;
 
-	if (!list)
-		return;
-	list = llist_reverse_order(list);
 	llist_for_each_entry_safe(io, next, list, node) {
 		ssdload_record(w, io);
 		w->free[w->nr_free++] = io;
 		w->inflight--;
 	}
+}
+
+/* Reap completed I/Os (the statistics do not depend on the order). */
+static void ssdload_reap(struct ssdload_worker *w)
+{
+	struct llist_node *list = w->local;
+
+	if (list) {
+		w->local = NULL;
+		ssdload_reap_list(w, list);
+	}
+	if (!llist_empty(&w->done))
+		ssdload_reap_list(w, llist_del_all(&w->done));
+}
+
+/*
+ * The batch clock: one read per pass of the worker loop.  It is the
+ * submit time of every I/O of the batch, the ramp/deadline clock and,
+ * with disable_lat, the completion time of what the pass just reaped.  With
+ * disable_lat nothing needs ns precision: the coarse (tick) clock reads
+ * no hardware, and the worker reads the precise clock once at its end.
+ */
+static u64 ssdload_now(struct ssdload_worker *w)
+{
+	return w->nolat ? ktime_get_coarse_ns() : ktime_get_ns();
+}
+
+/*
+ * Has the measured phase begun at @now?  Without a ramp it always has: the
+ * coarse clock of disable_lat may lag the precise start by up to a tick.
+ */
+static bool ssdload_measuring(struct ssdload_job *job, u64 now)
+{
+	return !job->cfg.ramp_ms || now >= job->ramp_end_ns;
 }
 
 static bool ssdload_may_submit(struct ssdload_worker *w, u64 now)
@@ -277,7 +339,8 @@ static bool ssdload_may_submit(struct ssdload_worker *w, u64 now)
 		return false;
 	if (job->deadline_ns && now >= job->deadline_ns)
 		return false;
-	if (w->has_quota && now >= job->ramp_end_ns && w->submitted >= w->quota)
+	if (w->has_quota && ssdload_measuring(job, now) &&
+	    w->submitted >= w->quota)
 		return false;
 	return true;
 }
@@ -287,25 +350,16 @@ static void ssdload_submit(struct ssdload_worker *w, u64 now)
 	struct ssdload_job *job = w->job;
 	struct ssdload_cfg *cfg = &job->cfg;
 	struct ssdload_io *io = w->free[--w->nr_free];
+	blk_opf_t opf;
 	unsigned int i;
 	u64 blk;
 
-	switch (cfg->rw) {
-	case SSDLOAD_RW_WRITE:
-	case SSDLOAD_RW_RANDWRITE:
-		io->dir = SSDLOAD_DIR_WRITE;
-		break;
-	case SSDLOAD_RW_RW:
-	case SSDLOAD_RW_RANDRW:
+	io->dir = w->fixed_dir;
+	if (w->mixed)
 		io->dir = ssdload_rng_below(w, 100) < cfg->rwmixread ?
 			  SSDLOAD_DIR_READ : SSDLOAD_DIR_WRITE;
-		break;
-	default:
-		io->dir = SSDLOAD_DIR_READ;
-		break;
-	}
 
-	if (ssdload_rw_is_random(cfg->rw)) {
+	if (w->random) {
 		blk = ssdload_rng_below(w, job->nr_blocks);
 	} else {
 		blk = w->slice_start + w->next;
@@ -315,22 +369,78 @@ static void ssdload_submit(struct ssdload_worker *w, u64 now)
 	io->pos = job->span_start + blk * cfg->bs;
 
 	/* one ssdload I/O = one request: no merging of sequential bios */
-	bio_reset(&io->bio, job->bdev.bdev,
-		  (io->dir == SSDLOAD_DIR_WRITE ? REQ_OP_WRITE : REQ_OP_READ) |
-		  REQ_NOMERGE);
+	opf = (io->dir == SSDLOAD_DIR_WRITE ? REQ_OP_WRITE : REQ_OP_READ) |
+	      REQ_NOMERGE;
+	if (w->polled)
+		opf |= REQ_POLLED;
+	bio_reset(&io->bio, job->bdev.bdev, opf);
 	for (i = 0; i < io->nr_vecs; i++)
 		__bio_add_page(&io->bio, io->bvec[i].bv_page,
 			       io->bvec[i].bv_len, 0);
 	io->bio.bi_iter.bi_sector = io->pos >> SECTOR_SHIFT;
+	/* bio_reset() zeroes it; blk-mq sets the real one at dispatch */
+	io->bio.bi_cookie = BLK_QC_T_NONE;
 	io->bio.bi_end_io = ssdload_end_io;
 	io->bio.bi_private = io;
 	io->status = BLK_STS_OK;
-	io->measured = now >= job->ramp_end_ns;
+	io->measured = ssdload_measuring(job, now);
 	if (io->measured)
 		w->submitted++;
 	w->inflight++;
-	io->submit_ns = ktime_get_ns();
+	io->submit_ns = now;
+	w->last_io = io;
 	submit_bio(&io->bio);
+}
+
+/*
+ * Submit every free I/O under one plug sized to the batch: blk-mq then
+ * allocates the batch's requests at once and dispatches them together.
+ * A single I/O goes without a plug.  Returns false once issuing ended.
+ */
+static bool ssdload_submit_batch(struct ssdload_worker *w, u64 now)
+{
+	unsigned int n = w->nr_free;
+	struct blk_plug plug;
+	bool more = true;
+
+	if (n > 1)
+		ssdload_start_plug(&plug, n);
+	while (w->nr_free) {
+		if (!ssdload_may_submit(w, now)) {
+			more = false;
+			break;
+		}
+		ssdload_submit(w, now);
+	}
+	if (n > 1)
+		blk_finish_plug(&plug);
+	return more;
+}
+
+/*
+ * Polled completions: bio_poll() on a private bio carrying the cookie
+ * (the hardware queue) of our latest dispatched I/O.  All I/Os of a worker
+ * map to the poll queue of its CPU, so one cookie reaps them all, batched
+ * through the io_comp_batch where the driver supports it.  The carrier is
+ * never an I/O of ours: even if bio_poll() ends it (a dying queue), no
+ * in-flight or reaped I/O is touched.
+ */
+static void ssdload_poll(struct ssdload_worker *w)
+{
+	DEFINE_IO_COMP_BATCH(iob);
+	blk_qc_t cookie = READ_ONCE(w->last_io->bio.bi_cookie);
+
+	if (cookie != BLK_QC_T_NONE)
+		w->cookie = cookie;
+	if (w->cookie == BLK_QC_T_NONE) {
+		/* not dispatched yet (requeue or kblockd): try again */
+		cpu_relax();
+		return;
+	}
+	w->pbio.bi_cookie = w->cookie;
+	bio_poll(&w->pbio, &iob, 0);
+	if (iob.complete)
+		iob.complete(&iob);
 }
 
 int ssdload_worker_fn(void *data)
@@ -338,28 +448,28 @@ int ssdload_worker_fn(void *data)
 	struct ssdload_worker *w = data;
 	struct ssdload_job *job = w->job;
 	bool issuing = true;
-	struct blk_plug plug;
+	u64 now;
 
 	for (;;) {
 		cond_resched();
 		ssdload_reap(w);
-		if (issuing && !ssdload_may_submit(w, ktime_get_ns()))
+		now = ssdload_now(w);
+		if (w->reaped_measured) {	/* disable_lat only */
+			w->reaped_measured = false;
+			w->last_done_ns = now;
+		}
+		if (issuing && !ssdload_may_submit(w, now))
 			issuing = false;
 		if (!issuing && !w->inflight)
 			break;
 
 		if (issuing && w->nr_free) {
-			blk_start_plug(&plug);
-			while (w->nr_free) {
-				u64 now = ktime_get_ns();
+			issuing = ssdload_submit_batch(w, now);
+			continue;
+		}
 
-				if (!ssdload_may_submit(w, now)) {
-					issuing = false;
-					break;
-				}
-				ssdload_submit(w, now);
-			}
-			blk_finish_plug(&plug);
+		if (w->polled) {
+			ssdload_poll(w);
 			continue;
 		}
 
@@ -370,6 +480,9 @@ int ssdload_worker_fn(void *data)
 			io_schedule();
 		__set_current_state(TASK_RUNNING);
 	}
+	/* with disable_lat, the precise end of the measured phase */
+	if (w->nolat && w->last_done_ns)
+		w->last_done_ns = ktime_get_ns();
 
 	ssdload_job_worker_done(job);
 

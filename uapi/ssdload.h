@@ -33,6 +33,8 @@
 #define SSDLOAD_ATTR_NUMBER_IOS		"number_ios"	/* measured I/Os, whole job */
 #define SSDLOAD_ATTR_RANDSEED		"randseed"	/* PRNG seed */
 #define SSDLOAD_ATTR_ALLOW_WRITE	"allow_write"	/* 0/1, opt-in to writes */
+#define SSDLOAD_ATTR_HIPRI		"hipri"		/* 0/1, polled completions */
+#define SSDLOAD_ATTR_DISABLE_LAT	"disable_lat"	/* 0/1, no timestamps/histograms */
 #define SSDLOAD_ATTR_ENABLE		"enable"	/* 1 = start, 0 = stop */
 #define SSDLOAD_ATTR_STATE		"state"		/* RO: enum ssdload_state */
 #define SSDLOAD_ATTR_ERROR		"error"		/* RO: "<errno> <reason>" */

@@ -40,6 +40,9 @@ static const char *const run_usage[] = {
 	"  --number_ios=N         stop after N measured I/Os",
 	"  --randseed=N           seed of the offset/mix generator",
 	"  --allow_write[=0|1]    permit a job that writes (destroys data on DEV)",
+	"  --hipri[=0|1]          polled completions (REQ_POLLED + bio_poll); falls back",
+	"                         to interrupts when DEV has no poll queues",
+	"  --disable_lat[=0|1]    no latency timestamps/histograms (counts stay exact)",
 	"  --time_based           accepted for fio compatibility (runtime is time based)",
 	"  --direct=1             accepted for fio compatibility (I/O is always direct)",
 	"  --group_reporting      accepted for fio compatibility (one report per job)",
@@ -55,7 +58,8 @@ static const char *const run_usage[] = {
 enum run_opt_id {
 	O_NAME, O_FILENAME, O_RW, O_BS, O_IODEPTH, O_CPUS_ALLOWED, O_NUMJOBS,
 	O_RWMIXREAD, O_RWMIXWRITE, O_OFFSET, O_SIZE, O_RUNTIME, O_RAMP_TIME,
-	O_NUMBER_IOS, O_RANDSEED, O_ALLOW_WRITE, O_TIME_BASED, O_DIRECT,
+	O_NUMBER_IOS, O_RANDSEED, O_ALLOW_WRITE, O_HIPRI, O_DISABLE_LAT,
+	O_TIME_BASED, O_DIRECT,
 	O_GROUP_REPORTING, O_OUTPUT_FORMAT, O_PERCENTILE_LIST, O_PARSE_ONLY,
 	O_NR
 };
@@ -79,6 +83,8 @@ static const struct ssl_opt run_opts[] = {
 	{ "number_ios",		SSL_ARG_REQUIRED, O_NUMBER_IOS },
 	{ "randseed",		SSL_ARG_REQUIRED, O_RANDSEED },
 	{ "allow_write",	SSL_ARG_FLAG, O_ALLOW_WRITE },
+	{ "hipri",		SSL_ARG_FLAG, O_HIPRI },
+	{ "disable_lat",	SSL_ARG_FLAG, O_DISABLE_LAT },
 	{ "time_based",		SSL_ARG_FLAG, O_TIME_BASED },
 	{ "direct",		SSL_ARG_FLAG, O_DIRECT },
 	{ "group_reporting",	SSL_ARG_FLAG, O_GROUP_REPORTING },
@@ -108,7 +114,7 @@ struct run_ctx {
 	int writes;			/* rw includes writes */
 	int allow_write;		/* --allow_write given as 1 */
 	uint64_t iodepth;
-	struct attr_write w[16];
+	struct attr_write w[24];
 	int nw;
 	struct ssl_job_option opts[O_NR + 1];
 	int nopts;
@@ -365,6 +371,18 @@ static int check_args(struct run_ctx *c)
 			return bad_value(c, O_ALLOW_WRITE, "must be 0 or 1");
 		add_write_u64(c, SSDLOAD_ATTR_ALLOW_WRITE, (uint64_t)b);
 		c->allow_write = b;
+	}
+	if (c->raw[O_HIPRI]) {
+		b = 1;
+		if (*c->raw[O_HIPRI] && ssl_parse_bool(c->raw[O_HIPRI], &b))
+			return bad_value(c, O_HIPRI, "must be 0 or 1");
+		add_write_u64(c, SSDLOAD_ATTR_HIPRI, (uint64_t)b);
+	}
+	if (c->raw[O_DISABLE_LAT]) {
+		b = 1;
+		if (*c->raw[O_DISABLE_LAT] && ssl_parse_bool(c->raw[O_DISABLE_LAT], &b))
+			return bad_value(c, O_DISABLE_LAT, "must be 0 or 1");
+		add_write_u64(c, SSDLOAD_ATTR_DISABLE_LAT, (uint64_t)b);
 	}
 
 	/* fio's "job options": what was given, as given */

@@ -16,9 +16,12 @@
 #include <linux/version.h>
 #include <linux/types.h>
 #include <linux/blkdev.h>
+#include <linux/blk-mq.h>
 #include <linux/fs.h>
 #include <linux/file.h>
 #include <linux/err.h>
+#include <linux/minmax.h>
+#include <linux/sched.h>
 
 #if LINUX_VERSION_CODE < KERNEL_VERSION(6, 1, 0) || \
 	LINUX_VERSION_CODE >= KERNEL_VERSION(8, 0, 0)
@@ -115,6 +118,49 @@ static inline void ssdload_bdev_close(struct ssdload_bdev *b)
 	blkdev_put(b->bdev, b->mode);
 #endif
 	b->bdev = NULL;
+}
+
+/*
+ * Can @bdev complete REQ_POLLED bios through bio_poll()?
+ *   6.1 .. 6.10: QUEUE_FLAG_POLL in q->queue_flags (set only with poll
+ *                queues);
+ *   6.11 ..:     BLK_FEAT_POLL in q->limits.features; blk-mq sets it for
+ *                every tag set with a poll map, so check that the map has
+ *                queues (blk_mq_can_poll(), private to block/).  Since 6.11
+ *                a REQ_POLLED bio to a queue that cannot poll fails with
+ *                BLK_STS_NOTSUPP instead of silently losing the flag.
+ */
+static inline bool ssdload_bdev_can_poll(struct block_device *bdev)
+{
+	struct request_queue *q = bdev_get_queue(bdev);
+
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0)
+	if (!(q->limits.features & BLK_FEAT_POLL))
+		return false;
+	return !queue_is_mq(q) ||
+	       (q->tag_set->nr_maps > HCTX_TYPE_POLL &&
+		q->tag_set->map[HCTX_TYPE_POLL].nr_queues);
+#else
+	return test_bit(QUEUE_FLAG_POLL, &q->queue_flags);
+#endif
+}
+
+/*
+ * A plug that lets blk-mq allocate @nr_ios requests in one batch.
+ * blk_start_plug_nr_ios() is not exported (6.1 .. 7.x), but struct
+ * blk_plug and its nr_ios are public: start a plain plug, then size it as
+ * blk_start_plug_nr_ios() would (capped at BLK_MAX_REQUEST_COUNT, 32,
+ * private to block/).  A nested plug is left alone.
+ */
+#define SSDLOAD_PLUG_MAX_IOS	32
+
+static inline void ssdload_start_plug(struct blk_plug *plug,
+				      unsigned int nr_ios)
+{
+	blk_start_plug(plug);
+	if (current->plug == plug)
+		plug->nr_ios = min_t(unsigned int, nr_ios,
+				     SSDLOAD_PLUG_MAX_IOS);
 }
 
 #endif /* _SSDLOAD_COMPAT_H */

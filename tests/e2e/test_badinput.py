@@ -37,6 +37,8 @@ BAD = {
     "number_ios": NUM_BAD,
     "randseed": NUM_BAD,
     "allow_write": NUM_BAD + ["2", "-0", "1x"],
+    "hipri": NUM_BAD + ["2", "-0", "1x"],
+    "disable_lat": NUM_BAD + ["2", "-0", "1x"],
     "enable": NUM_BAD + ["2"],
 }
 # in-range edge values that must be accepted and read back
@@ -53,6 +55,8 @@ GOOD = {
     "number_ios": [("0", "0"), ("123", "123")],
     "randseed": [("0", "0"), (U64_MAX, U64_MAX), ("42\n", "42")],
     "allow_write": [("1", "1"), ("0", "0")],
+    "hipri": [("1", "1"), ("0", "0")],
+    "disable_lat": [("1", "1"), ("0", "0")],
 }
 
 
@@ -145,7 +149,7 @@ def test_store_while_running_busy(nullb, jobs):
     valid = {"filename": nullb.path, "rw": "read", "rwmixread": "10", "bs": "8192",
              "iodepth": "2", "cpus_allowed": "0", "offset": "4096", "size": "1048576",
              "runtime_ms": "100", "ramp_ms": "10", "number_ios": "5", "randseed": "9",
-             "allow_write": "1"}
+             "allow_write": "1", "hipri": "1", "disable_lat": "1"}
     assert set(valid) | {"enable"} == set(BAD)
     j.enable()
     for attr, v in valid.items():

@@ -12,7 +12,8 @@ import ssdload_env as env
 
 DIR_KEYS = ["ios", "bytes", "errors", "lat_min_ns", "lat_mean_ns", "lat_max_ns",
             "lat_stddev_ns", "lat_sum_ns", "lat_sumsq_ns2"]
-SUMMARY_KEYS = (["version", "state", "error", "workers", "runtime_ns", "ramp_ns"] +
+SUMMARY_KEYS = (["version", "state", "error", "workers", "runtime_ns", "ramp_ns",
+                 "hipri", "polled", "disable_lat"] +
                 ["read_" + k for k in DIR_KEYS] + ["write_" + k for k in DIR_KEYS])
 WORKER_KEYS = ["cpu", "read_ios", "write_ios", "read_errors", "write_errors"]
 PROGRESS_KEYS = {"state", "elapsed_ns", "ramp_ns", "runtime_ns", "number_ios",

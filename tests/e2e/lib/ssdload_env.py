@@ -32,7 +32,7 @@ UAPI_HEADER = os.path.join(REPO, "uapi", "ssdload.h")
 CONTRACT_ATTRS = (
     "filename", "rw", "rwmixread", "bs", "iodepth", "cpus_allowed",
     "offset", "size", "runtime_ms", "ramp_ms", "number_ios", "randseed",
-    "allow_write", "enable", "state", "error",
+    "allow_write", "hipri", "disable_lat", "enable", "state", "error",
 )
 RO_ATTRS = ("state", "error")
 RW_NAMES = ("read", "write", "randread", "randwrite", "rw", "randrw")
