@@ -161,3 +161,44 @@ def test_runtime_limit(nullb, jobs):
     assert s["write_ios"] == d["write_ios"] > 0
     assert s["write_bytes"] == d["write_bytes"]
     assert 0.95e9 <= s["runtime_ns"] <= 1.25e9, s["runtime_ns"]
+
+
+@pytest.mark.quick
+@pytest.mark.parametrize("rw", ["randread", "randrw"])
+def test_disable_lat_counts_exact(nullb, jobs, rw):
+    """disable_lat=1: counts stay exact, latency keys read 0, histograms empty."""
+    j = jobs("nolat", **_attrs(nullb, rw, number_ios=N, disable_lat=1))
+    s, d = _run(j, nullb)
+    _check_exact(s, d, rw, N)
+    assert s["disable_lat"] == 1
+    for direction in ("read", "write"):
+        for k in ("min", "mean", "max", "stddev", "sum"):
+            assert s["%s_lat_%s_ns" % (direction, k)] == 0, (direction, k, s)
+        assert s[direction + "_lat_sumsq_ns2"] == 0
+        h = j.hist(direction)
+        assert h.samples == 0 and h.total() == 0
+
+
+@pytest.mark.quick
+def test_hipri_without_poll_queues_falls_back(nullb, jobs, kmsg):
+    """hipri=1 on a device with no poll queues: interrupt completions, polled=0, no error."""
+    mark = kmsg.mark()
+    j = jobs("hipri", **_attrs(nullb, "randread", number_ios=N, hipri=1))
+    s, d = _run(j, nullb)
+    _check_exact(s, d, "randread", N)
+    assert s["hipri"] == 1 and s["polled"] == 0, s
+    assert j.error == "0"
+    assert any("no poll queues" in l and j.name in l for l in kmsg.since(mark)), \
+        kmsg.since(mark)
+
+
+@pytest.mark.quick
+@pytest.mark.parametrize("rw", ["randread", "randrw"])
+def test_hipri_polled_counts_exact(null_blk, jobs, rw):
+    """hipri=1 on a null_blk with poll queues: reaped by polling, counts exact."""
+    dev = null_blk(poll_queues=2, submit_queues=2)[0]
+    j = jobs("poll", **_attrs(dev, rw, number_ios=N, hipri=1))
+    s, d = _run(j, dev)
+    _check_exact(s, d, rw, N)
+    assert s["hipri"] == 1 and s["polled"] == 1, s
+    assert j.hist("read").samples == s["read_ios"]
