@@ -162,3 +162,14 @@ def test_runtime_limit(nullb, jobs):
     assert s["write_bytes"] == d["write_bytes"]
     assert 0.95e9 <= s["runtime_ns"] <= 1.25e9, s["runtime_ns"]
 
+
+
+@pytest.mark.quick
+def test_ramp_with_number_ios(nullb, jobs):
+    """number_ios counts measured I/Os only: ramp I/Os come on top of N."""
+    n = 2000
+    j = jobs("rampn", **_attrs(nullb, "randread", ramp_ms=300, number_ios=n, iodepth=4))
+    s, d = _run(j, nullb)
+    assert s["read_ios"] == n == j.hist("read").samples
+    assert j.progress()["read_ios"] == d["read_ios"]
+    assert d["read_ios"] > n, "no I/O during the 300 ms ramp? %s" % d

@@ -137,8 +137,16 @@ def test_device_removed_mid_run(nullb_cfg, jobs, irqmode):
     assert s["state"] == "error" and s["error"] == no, s
     assert s["read_errors"] + s["write_errors"] >= 1, "failed I/Os not counted: %s" % s
     assert not env.ssdload_kthreads()
-    j.remove(timeout=15)
     dev.remove()          # the disk is gone and nothing holds it any more
+    # the job is still usable: point it at a new device and run it again
+    dev2 = nullb_cfg("back%d" % irqmode)
+    j.set(filename=dev2.path, number_ios=500, runtime_ms=0)
+    before = dev2.stat()
+    s = j.run(60)
+    assert j.error == "0" and s["error"] == 0, j.error
+    assert s["read_errors"] == 0 and s["write_errors"] == 0
+    d = env.stat_delta(before, dev2.stat())
+    assert s["read_ios"] + s["write_ios"] == 500 == d["read_ios"] + d["write_ios"]
 
 
 @pytest.mark.slow
