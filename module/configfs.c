@@ -213,7 +213,7 @@ static ssize_t ssdload_job_error_show(struct config_item *item, char *page)
 }
 CONFIGFS_ATTR_RO(ssdload_job_, error);
 
-static struct configfs_attribute *ssdload_job_attrs[] = {
+VISIBLE_IF_KUNIT struct configfs_attribute *ssdload_job_attrs[] = {
 	&ssdload_job_attr_filename,
 	&ssdload_job_attr_rw,
 	&ssdload_job_attr_rwmixread,
@@ -234,6 +234,7 @@ static struct configfs_attribute *ssdload_job_attrs[] = {
 	&ssdload_job_attr_error,
 	NULL,
 };
+EXPORT_SYMBOL_IF_KUNIT(ssdload_job_attrs);
 
 static void ssdload_job_release(struct config_item *item)
 {

@@ -23,12 +23,14 @@ int ssdload_dstat_init(struct ssdload_dstat *d, int node)
 	d->lat_min = U64_MAX;
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(ssdload_dstat_init);
 
 void ssdload_dstat_free(struct ssdload_dstat *d)
 {
 	kvfree(d->hist);
 	d->hist = NULL;
 }
+EXPORT_SYMBOL_IF_KUNIT(ssdload_dstat_free);
 
 /*
  * Account one reaped I/O.  Only the owning worker calls this.  With
@@ -68,6 +70,7 @@ void ssdload_record(struct ssdload_worker *w, struct ssdload_io *io)
 	if (io->done_ns > w->last_done_ns)
 		w->last_done_ns = io->done_ns;
 }
+EXPORT_SYMBOL_IF_KUNIT(ssdload_record);
 
 /* Sum direction @dir over the job's workers; @hist (optional) gets counts. */
 void ssdload_sum_dir(struct ssdload_job *job, int dir, struct ssdload_sum *s,
@@ -98,6 +101,7 @@ void ssdload_sum_dir(struct ssdload_job *job, int dir, struct ssdload_sum *s,
 	if (s->lat_min == U64_MAX)	/* no samples (or disable_lat) */
 		s->lat_min = 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(ssdload_sum_dir);
 
 /* Mean latency, rounded to the nearest ns. */
 u64 ssdload_sum_mean(const struct ssdload_sum *s)
@@ -106,6 +110,7 @@ u64 ssdload_sum_mean(const struct ssdload_sum *s)
 		return 0;
 	return div64_u64(s->lat_sum + s->ios / 2, s->ios);
 }
+EXPORT_SYMBOL_IF_KUNIT(ssdload_sum_mean);
 
 /* u128 / u64, by shift and subtract (no libgcc __udivti3 in the kernel). */
 static u128 ssdload_div128(u128 n, u64 d)
@@ -158,6 +163,7 @@ u64 ssdload_sum_stddev(const struct ssdload_sum *s)
 	var = ssdload_div128(s->lat_sumsq - sq, s->ios);
 	return ssdload_sqrt128(var);
 }
+EXPORT_SYMBOL_IF_KUNIT(ssdload_sum_stddev);
 
 /* Decimal representation of a u128; returns the length. */
 int ssdload_u128_to_str(u128 v, char *buf, size_t len)
@@ -188,3 +194,4 @@ int ssdload_u128_to_str(u128 v, char *buf, size_t len)
 		tmp[--pos] = '0';
 	return strscpy(buf, tmp + pos, len);
 }
+EXPORT_SYMBOL_IF_KUNIT(ssdload_u128_to_str);

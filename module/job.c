@@ -450,6 +450,7 @@ struct ssdload_job *ssdload_job_alloc(const char *name)
 	job->cfg.randseed = 0x5d5d;
 	return job;
 }
+EXPORT_SYMBOL_IF_KUNIT(ssdload_job_alloc);
 
 /* config_item release: the job is stopped and unreachable. */
 void ssdload_job_free(struct ssdload_job *job)
@@ -461,3 +462,4 @@ void ssdload_job_free(struct ssdload_job *job)
 	mutex_destroy(&job->lock);
 	kfree(job);
 }
+EXPORT_SYMBOL_IF_KUNIT(ssdload_job_free);

@@ -22,6 +22,7 @@ const struct ssdload_enum ssdload_rw_names[] = {
 	{ SSDLOAD_RW_RANDRW,	"randrw" },
 	{ 0, NULL }
 };
+EXPORT_SYMBOL_IF_KUNIT(ssdload_rw_names);
 
 const struct ssdload_enum ssdload_state_names[] = {
 	{ SSDLOAD_STATE_IDLE,		"idle" },
@@ -31,6 +32,7 @@ const struct ssdload_enum ssdload_state_names[] = {
 	{ SSDLOAD_STATE_ERROR,		"error" },
 	{ 0, NULL }
 };
+EXPORT_SYMBOL_IF_KUNIT(ssdload_state_names);
 
 /*
  * Parse a decimal u64 in [min, max] that is a multiple of @align (0 = any).
@@ -54,6 +56,7 @@ int ssdload_parse_u64(const char *buf, u64 min, u64 max, u64 align, u64 *out)
 	*out = val;
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(ssdload_parse_u64);
 
 /* Strict boolean: "0" or "1" only. */
 int ssdload_parse_bool(const char *buf, bool *out)
@@ -67,6 +70,7 @@ int ssdload_parse_bool(const char *buf, bool *out)
 	*out = val;
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(ssdload_parse_bool);
 
 int ssdload_parse_enum(const char *buf, const struct ssdload_enum *tbl,
 		       u32 *out)
@@ -79,6 +83,7 @@ int ssdload_parse_enum(const char *buf, const struct ssdload_enum *tbl,
 	}
 	return -EINVAL;
 }
+EXPORT_SYMBOL_IF_KUNIT(ssdload_parse_enum);
 
 const char *ssdload_enum_name(const struct ssdload_enum *tbl, u32 value)
 {
@@ -87,6 +92,7 @@ const char *ssdload_enum_name(const struct ssdload_enum *tbl, u32 value)
 			return tbl->name;
 	return "?";
 }
+EXPORT_SYMBOL_IF_KUNIT(ssdload_enum_name);
 
 /*
  * Parse a cpulist ("0-1,3").  An empty string yields an empty mask (the
@@ -118,6 +124,7 @@ int ssdload_parse_cpulist(const char *buf, struct cpumask *out)
 		return -EINVAL;
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(ssdload_parse_cpulist);
 
 /*
  * An absolute path shorter than @outlen, without embedded newlines
@@ -137,6 +144,7 @@ int ssdload_parse_path(const char *buf, char *out, size_t outlen)
 	out[len] = '\0';
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(ssdload_parse_path);
 
 /* Printable, truncated copy of a user value for log messages. */
 void ssdload_safe_value(const char *buf, char *out, size_t outlen)
@@ -149,3 +157,4 @@ void ssdload_safe_value(const char *buf, char *out, size_t outlen)
 		i--;
 	out[i] = '\0';
 }
+EXPORT_SYMBOL_IF_KUNIT(ssdload_safe_value);

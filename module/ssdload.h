@@ -218,6 +218,16 @@ u64 ssdload_sum_mean(const struct ssdload_sum *s);
 u64 ssdload_sum_stddev(const struct ssdload_sum *s);
 int ssdload_u128_to_str(u128 v, char *buf, size_t len);
 
+#if IS_ENABLED(CONFIG_KUNIT)
+/* Internals exposed to the KUnit suites (VISIBLE_IF_KUNIT, module/tests/). */
+extern struct configfs_attribute *ssdload_job_attrs[];
+void ssdload_rng_seed(struct ssdload_worker *w, u64 seed);
+u64 ssdload_rng_next(struct ssdload_worker *w);
+u64 ssdload_rng_below(struct ssdload_worker *w, u64 n);
+u8 ssdload_next_dir(struct ssdload_worker *w);
+u64 ssdload_next_pos(struct ssdload_worker *w);
+#endif
+
 /* debugfs.c */
 int ssdload_debugfs_init(void);
 void ssdload_debugfs_exit(void);

@@ -31,7 +31,7 @@ static u64 ssdload_splitmix64(u64 *x)
 	return z ^ (z >> 31);
 }
 
-static void ssdload_rng_seed(struct ssdload_worker *w, u64 seed)
+VISIBLE_IF_KUNIT void ssdload_rng_seed(struct ssdload_worker *w, u64 seed)
 {
 	u64 x = seed ^ ((u64)w->idx * 0xd1342543de82ef95ULL);
 	int i;
@@ -39,8 +39,9 @@ static void ssdload_rng_seed(struct ssdload_worker *w, u64 seed)
 	for (i = 0; i < 4; i++)
 		w->rng[i] = ssdload_splitmix64(&x);
 }
+EXPORT_SYMBOL_IF_KUNIT(ssdload_rng_seed);
 
-static u64 ssdload_rng_next(struct ssdload_worker *w)
+VISIBLE_IF_KUNIT u64 ssdload_rng_next(struct ssdload_worker *w)
 {
 	u64 *s = w->rng;
 	u64 result = rol64(s[1] * 5, 7) * 9;
@@ -54,9 +55,10 @@ static u64 ssdload_rng_next(struct ssdload_worker *w)
 	s[3] = rol64(s[3], 45);
 	return result;
 }
+EXPORT_SYMBOL_IF_KUNIT(ssdload_rng_next);
 
 /* Unbiased draw in [0, n), n > 0 (Lemire's multiply-shift + rejection). */
-static u64 ssdload_rng_below(struct ssdload_worker *w, u64 n)
+VISIBLE_IF_KUNIT u64 ssdload_rng_below(struct ssdload_worker *w, u64 n)
 {
 	u128 m = (u128)ssdload_rng_next(w) * n;
 	u64 low = (u64)m;
@@ -71,6 +73,7 @@ static u64 ssdload_rng_below(struct ssdload_worker *w, u64 n)
 	}
 	return (u64)(m >> 64);
 }
+EXPORT_SYMBOL_IF_KUNIT(ssdload_rng_below);
 
 /* ---- setup / teardown --------------------------------------------------- */
 
@@ -345,19 +348,24 @@ static bool ssdload_may_submit(struct ssdload_worker *w, u64 now)
 	return true;
 }
 
-static void ssdload_submit(struct ssdload_worker *w, u64 now)
+/* Direction of the next I/O: fixed, or drawn per I/O from rwmixread. */
+VISIBLE_IF_KUNIT u8 ssdload_next_dir(struct ssdload_worker *w)
+{
+	if (!w->mixed)
+		return w->fixed_dir;
+	return ssdload_rng_below(w, 100) < w->job->cfg.rwmixread ?
+	       SSDLOAD_DIR_READ : SSDLOAD_DIR_WRITE;
+}
+EXPORT_SYMBOL_IF_KUNIT(ssdload_next_dir);
+
+/*
+ * Byte offset of the next I/O: a uniform bs-aligned block of the span, or
+ * the next block of the worker's sequential slice (wrapping at its end).
+ */
+VISIBLE_IF_KUNIT u64 ssdload_next_pos(struct ssdload_worker *w)
 {
 	struct ssdload_job *job = w->job;
-	struct ssdload_cfg *cfg = &job->cfg;
-	struct ssdload_io *io = w->free[--w->nr_free];
-	blk_opf_t opf;
-	unsigned int i;
 	u64 blk;
-
-	io->dir = w->fixed_dir;
-	if (w->mixed)
-		io->dir = ssdload_rng_below(w, 100) < cfg->rwmixread ?
-			  SSDLOAD_DIR_READ : SSDLOAD_DIR_WRITE;
 
 	if (w->random) {
 		blk = ssdload_rng_below(w, job->nr_blocks);
@@ -366,7 +374,19 @@ static void ssdload_submit(struct ssdload_worker *w, u64 now)
 		if (++w->next >= w->slice_len)
 			w->next = 0;
 	}
-	io->pos = job->span_start + blk * cfg->bs;
+	return job->span_start + blk * job->cfg.bs;
+}
+EXPORT_SYMBOL_IF_KUNIT(ssdload_next_pos);
+
+static void ssdload_submit(struct ssdload_worker *w, u64 now)
+{
+	struct ssdload_job *job = w->job;
+	struct ssdload_io *io = w->free[--w->nr_free];
+	blk_opf_t opf;
+	unsigned int i;
+
+	io->dir = ssdload_next_dir(w);
+	io->pos = ssdload_next_pos(w);
 
 	/* one ssdload I/O = one request: no merging of sequential bios */
 	opf = (io->dir == SSDLOAD_DIR_WRITE ? REQ_OP_WRITE : REQ_OP_READ) |

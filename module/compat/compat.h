@@ -20,6 +20,7 @@
 #include <linux/fs.h>
 #include <linux/file.h>
 #include <linux/err.h>
+#include <linux/export.h>
 #include <linux/minmax.h>
 #include <linux/sched.h>
 
@@ -162,5 +163,31 @@ static inline void ssdload_start_plug(struct blk_plug *plug,
 		plug->nr_ios = min_t(unsigned int, nr_ios,
 				     SSDLOAD_PLUG_MAX_IOS);
 }
+
+/*
+ * Exposing internals to the KUnit suites (module/tests/, ssdload_test.ko).
+ * <kunit/visibility.h> appeared upstream in 6.3 (Debian backported it to
+ * 6.1): without it, the same definitions.  The test module imports the
+ * namespace with SSDLOAD_IMPORT_KUNIT_NS(): MODULE_IMPORT_NS() takes a
+ * string literal since 6.13, a bare identifier before.
+ */
+#if __has_include("kunit/visibility.h")
+#include <kunit/visibility.h>
+#elif IS_ENABLED(CONFIG_KUNIT)
+#define VISIBLE_IF_KUNIT
+#define EXPORT_SYMBOL_IF_KUNIT(symbol) \
+	EXPORT_SYMBOL_NS(symbol, EXPORTED_FOR_KUNIT_TESTING)
+#else
+#define VISIBLE_IF_KUNIT static
+#define EXPORT_SYMBOL_IF_KUNIT(symbol)
+#endif
+
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
+#define SSDLOAD_IMPORT_KUNIT_NS() \
+	MODULE_IMPORT_NS("EXPORTED_FOR_KUNIT_TESTING")
+#else
+#define SSDLOAD_IMPORT_KUNIT_NS() \
+	MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING)
+#endif
 
 #endif /* _SSDLOAD_COMPAT_H */

@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ssdload_test.ko: KUnit suites for ssdload.ko (module/tests/).
+ *
+ *   ssdload_hist	histogram geometry, recording, merging, percentiles
+ *   ssdload_offset	PRNG, sequential and random offsets
+ *   ssdload_mix	the rwmixread direction draw
+ *   ssdload_config	every configfs attribute parser
+ *
+ * The suites run when the module is loaded; results are in dmesg and in
+ * /sys/kernel/debug/kunit/<suite>/results (KTAP).
+ */
+#include <linux/module.h>
+#include <linux/slab.h>
+
+#include "ssdload_test.h"
+
+/*
+ * A zeroed job with @nr_workers zeroed workers (index i, CPU 0), freed
+ * with the test; it becomes test->priv.  With @stats the workers get their
+ * per-direction statistics (histograms), which ssdload_test_job_del()
+ * (the suite's .exit) frees.
+ */
+struct ssdload_test_job *ssdload_test_job_new(struct kunit *test,
+					      unsigned int nr_workers,
+					      bool stats)
+{
+	struct ssdload_test_job *tj;
+	struct ssdload_job *job;
+	unsigned int i;
+	int d;
+
+	tj = kunit_kzalloc(test, sizeof(*tj), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, tj);
+	test->priv = tj;	/* for .exit, even if a step below fails */
+	job = kunit_kzalloc(test, sizeof(*job), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, job);
+	job->workers = kunit_kcalloc(test, nr_workers, sizeof(*job->workers),
+				     GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, job->workers);
+	job->cfg.bs = 4096;
+	job->cfg.rwmixread = 50;
+	job->cfg.randseed = 0x5d5d;
+	tj->job = job;
+	for (i = 0; i < nr_workers; i++) {
+		struct ssdload_worker *w;
+
+		w = kunit_kzalloc(test, sizeof(*w), GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, w);
+		w->job = job;
+		w->idx = i;
+		job->workers[i] = w;
+		job->nr_workers = i + 1;
+		tj->nr_workers = i + 1;
+		for (d = 0; stats && d < SSDLOAD_DIR_NR; d++)
+			KUNIT_ASSERT_EQ(test,
+					ssdload_dstat_init(&w->st[d], NUMA_NO_NODE),
+					0);
+		ssdload_rng_seed(w, job->cfg.randseed);
+	}
+	return tj;
+}
+
+/* Free what ssdload_test_job_new() allocated outside KUnit's reach. */
+void ssdload_test_job_del(struct ssdload_test_job *tj)
+{
+	unsigned int i;
+	int d;
+
+	if (!tj)
+		return;
+	for (i = 0; i < tj->nr_workers; i++)
+		for (d = 0; d < SSDLOAD_DIR_NR; d++)
+			ssdload_dstat_free(&tj->job->workers[i]->st[d]);
+}
+
+void ssdload_test_span(struct ssdload_job *job, u64 span_start, u64 bs,
+		       u64 nr_blocks)
+{
+	job->span_start = span_start;
+	job->cfg.bs = bs;
+	job->nr_blocks = nr_blocks;
+}
+
+MODULE_DESCRIPTION("KUnit suites of ssdload.ko");
+MODULE_LICENSE("GPL");
+SSDLOAD_IMPORT_KUNIT_NS();

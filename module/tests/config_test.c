@@ -1,0 +1,452 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suite ssdload_config: every configfs attribute of a job, stored
+ * and shown through the module's own attribute table (ssdload_job_attrs),
+ * with a table of accepted and refused values, plus the parsers of
+ * parse.c on their own.
+ */
+#include <linux/gfp.h>
+#include <linux/limits.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "ssdload_test.h"
+
+/* Suite fixture: an idle job as mkdir creates it, and a show page. */
+struct cfg_fixture {
+	struct ssdload_job *job;	/* from ssdload_job_alloc() */
+	char *page;			/* PAGE_SIZE, page aligned (sysfs_emit) */
+	char *buf;			/* PATH_MAX + 2, long values */
+};
+
+static int ssdload_config_init(struct kunit *test)
+{
+	struct cfg_fixture *f;
+
+	f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	test->priv = f;
+	f->page = (char *)get_zeroed_page(GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, f->page);
+	f->buf = kunit_kzalloc(test, PATH_MAX + 2, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, f->buf);
+	f->job = ssdload_job_alloc("kunit");
+	KUNIT_ASSERT_NOT_NULL(test, f->job);
+	config_item_init_type_name(&f->job->item, "kunit", NULL);
+	return 0;
+}
+
+static void ssdload_config_exit(struct kunit *test)
+{
+	struct cfg_fixture *f = test->priv;
+
+	if (!f)
+		return;
+	if (f->job)
+		ssdload_job_free(f->job);
+	free_page((unsigned long)f->page);
+}
+
+static struct configfs_attribute *cfg_attr(const char *name)
+{
+	struct configfs_attribute **a;
+
+	for (a = ssdload_job_attrs; *a; a++)
+		if (!strcmp((*a)->ca_name, name))
+			return *a;
+	return NULL;
+}
+
+/* One store: attribute, value, the expected result and read-back. */
+struct cfg_case {
+	const char *attr;	/* configfs attribute name */
+	const char *in;		/* value written; NULL: "/" + 'a' * (len - 1) */
+	unsigned int len;	/* length of the generated value (in == NULL) */
+	int ret;		/* 0 (accepted) or the negative errno */
+	const char *out;	/* show after an accepted store; NULL: unchecked */
+	unsigned int cpus;	/* online CPUs the case needs (0: any) */
+};
+
+#define OK(a, i, o)	{ .attr = a, .in = i, .ret = 0, .out = o }
+#define NO(a, i, e)	{ .attr = a, .in = i, .ret = -(e) }
+
+#define U64MAX		"18446744073709551615"
+#define TWO64		"18446744073709551616"
+/* U64_MAX / NSEC_PER_MSEC / 4: the largest runtime_ms / ramp_ms */
+#define MS_MAX		"4611686018427"
+#define MS_MAX1		"4611686018428"
+
+static const struct cfg_case cfg_cases[] = {
+	/* filename: an absolute path shorter than PATH_MAX */
+	OK("filename", "/dev/nullb0", "/dev/nullb0\n"),
+	OK("filename", "/dev/nvme0n1\n", "/dev/nvme0n1\n"),
+	{ .attr = "filename", .len = PATH_MAX - 1, .ret = 0 },
+	{ .attr = "filename", .len = PATH_MAX, .ret = -EINVAL },
+	NO("filename", "dev/sda", EINVAL),
+	NO("filename", "", EINVAL),
+	NO("filename", "\n", EINVAL),
+	NO("filename", "/dev/a\nb", EINVAL),
+	NO("filename", "/dev/sda\n\n", EINVAL),
+	/* rw: fio's names, exactly */
+	OK("rw", "read", "read\n"),
+	OK("rw", "write", "write\n"),
+	OK("rw", "randread", "randread\n"),
+	OK("rw", "randwrite", "randwrite\n"),
+	OK("rw", "rw", "rw\n"),
+	OK("rw", "randrw\n", "randrw\n"),
+	NO("rw", "RANDREAD", EINVAL),
+	NO("rw", "", EINVAL),
+	NO("rw", " read", EINVAL),
+	NO("rw", "read ", EINVAL),
+	NO("rw", "read\n\n", EINVAL),
+	NO("rw", "trim", EINVAL),
+	NO("rw", "2", EINVAL),
+	/* rwmixread: 0..100 */
+	OK("rwmixread", "0", "0\n"),
+	OK("rwmixread", "100", "100\n"),
+	OK("rwmixread", "65\n", "65\n"),
+	NO("rwmixread", "101", ERANGE),
+	NO("rwmixread", "-1", EINVAL),
+	NO("rwmixread", "+5", EINVAL),
+	NO("rwmixread", " 50", EINVAL),
+	NO("rwmixread", "50 ", EINVAL),
+	NO("rwmixread", "50\n\n", EINVAL),
+	NO("rwmixread", "", EINVAL),
+	NO("rwmixread", "0x10", EINVAL),
+	NO("rwmixread", "12.5", EINVAL),
+	NO("rwmixread", TWO64, ERANGE),
+	/* bs: 512..16 MiB, a multiple of 512 */
+	OK("bs", "512", "512\n"),
+	OK("bs", "4096\n", "4096\n"),
+	OK("bs", "16777216", "16777216\n"),
+	NO("bs", "16777728", ERANGE),
+	NO("bs", "511", ERANGE),
+	NO("bs", "0", ERANGE),
+	NO("bs", "1000", EINVAL),
+	NO("bs", "4k", EINVAL),
+	NO("bs", "-4096", EINVAL),
+	NO("bs", U64MAX, ERANGE),
+	NO("bs", TWO64, ERANGE),
+	NO("bs", "", EINVAL),
+	/* iodepth: 1..65536 */
+	OK("iodepth", "1", "1\n"),
+	OK("iodepth", "65536", "65536\n"),
+	OK("iodepth", "032", "32\n"),
+	NO("iodepth", "0", ERANGE),
+	NO("iodepth", "65537", ERANGE),
+	NO("iodepth", "-1", EINVAL),
+	NO("iodepth", "1.5", EINVAL),
+	NO("iodepth", TWO64, ERANGE),
+	/* cpus_allowed: a cpulist of online CPUs, empty = default */
+	OK("cpus_allowed", "0", "0\n"),
+	OK("cpus_allowed", "0\n", "0\n"),
+	OK("cpus_allowed", "", "\n"),
+	OK("cpus_allowed", "\n", "\n"),
+	{ .attr = "cpus_allowed", .in = "0-1", .out = "0-1\n", .cpus = 2 },
+	{ .attr = "cpus_allowed", .in = "1,0", .out = "0-1\n", .cpus = 2 },
+	NO("cpus_allowed", "4095", EINVAL),
+	NO("cpus_allowed", "-1", EINVAL),
+	NO("cpus_allowed", "1-0", EINVAL),
+	NO("cpus_allowed", "x", EINVAL),
+	NO("cpus_allowed", "0\n1", EINVAL),
+	NO("cpus_allowed", "0\n\n", EINVAL),
+	NO("cpus_allowed", TWO64, EINVAL),
+	/* offset, size: bytes, multiples of 512 */
+	OK("offset", "0", "0\n"),
+	OK("offset", "1048576\n", "1048576\n"),
+	OK("offset", "18446744073709551104", "18446744073709551104\n"),
+	NO("offset", "513", EINVAL),
+	NO("offset", U64MAX, EINVAL),
+	NO("offset", TWO64, ERANGE),
+	NO("offset", "-512", EINVAL),
+	NO("offset", "", EINVAL),
+	OK("size", "0", "0\n"),
+	OK("size", "512", "512\n"),
+	NO("size", "100", EINVAL),
+	NO("size", TWO64, ERANGE),
+	NO("size", "1G", EINVAL),
+	NO("size", "-0", EINVAL),
+	/* runtime_ms, ramp_ms: ms, bounded so that ns never overflow */
+	OK("runtime_ms", "0", "0\n"),
+	OK("runtime_ms", MS_MAX, MS_MAX "\n"),
+	NO("runtime_ms", MS_MAX1, ERANGE),
+	NO("runtime_ms", "10s", EINVAL),
+	NO("runtime_ms", TWO64, ERANGE),
+	OK("ramp_ms", "500\n", "500\n"),
+	NO("ramp_ms", MS_MAX1, ERANGE),
+	NO("ramp_ms", "-5", EINVAL),
+	/* number_ios, randseed: any u64 */
+	OK("number_ios", "0", "0\n"),
+	OK("number_ios", U64MAX, U64MAX "\n"),
+	NO("number_ios", TWO64, ERANGE),
+	NO("number_ios", "1e6", EINVAL),
+	OK("randseed", "0", "0\n"),
+	OK("randseed", U64MAX "\n", U64MAX "\n"),
+	NO("randseed", "-1", EINVAL),
+	NO("randseed", "99999999999999999999999", ERANGE),
+	/* booleans: 0 or 1 only */
+	OK("allow_write", "1", "1\n"),
+	OK("allow_write", "0\n", "0\n"),
+	NO("allow_write", "2", ERANGE),
+	NO("allow_write", "yes", EINVAL),
+	NO("allow_write", "", EINVAL),
+	OK("hipri", "1\n", "1\n"),
+	NO("hipri", "true", EINVAL),
+	NO("hipri", "-1", EINVAL),
+	OK("disable_lat", "1", "1\n"),
+	NO("disable_lat", "y", EINVAL),
+	NO("disable_lat", TWO64, ERANGE),
+	/* enable: 0 stops (a no-op on an idle job), 1 starts */
+	OK("enable", "0", "0\n"),
+	NO("enable", "2", EINVAL),
+	NO("enable", "on", EINVAL),
+	NO("enable", "", EINVAL),
+	NO("enable", "1", EINVAL),	/* no filename set */
+};
+
+/* "attr=value" with newlines, spaces and long values made visible. */
+static void cfg_desc(const struct cfg_case *c, char *desc)
+{
+	const char *p;
+	size_t n;
+
+	if (!c->in) {
+		snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s=<path_of_%u_bytes>",
+			 c->attr, c->len);
+		return;
+	}
+	n = snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s=%s", c->attr,
+		     *c->in ? "" : "<empty>");
+	for (p = c->in; *p && n + 5 < KUNIT_PARAM_DESC_SIZE; p++) {
+		if (*p == '\n')
+			n += scnprintf(desc + n, KUNIT_PARAM_DESC_SIZE - n, "\\n");
+		else if (*p == ' ')
+			n += scnprintf(desc + n, KUNIT_PARAM_DESC_SIZE - n, "\\x20");
+		else
+			desc[n++] = *p;
+	}
+	desc[n] = '\0';
+}
+
+KUNIT_ARRAY_PARAM(cfg, cfg_cases, cfg_desc);
+
+static ssize_t cfg_show(struct kunit *test, struct configfs_attribute *a)
+{
+	struct cfg_fixture *f = test->priv;
+
+	memset(f->page, 0, PAGE_SIZE);
+	return a->show(&f->job->item, f->page);
+}
+
+/*
+ * Store the value through the attribute's own store method: accepted
+ * values read back as expected; refused ones return their errno, leave
+ * the attribute as it was, and the job still takes a valid value.
+ */
+static void test_attribute(struct kunit *test)
+{
+	const struct cfg_case *c = test->param_value;
+	struct cfg_fixture *f = test->priv;
+	struct configfs_attribute *a = cfg_attr(c->attr);
+	const char *in = c->in;
+	char *before;
+	ssize_t ret;
+	size_t len;
+
+	KUNIT_ASSERT_NOT_NULL_MSG(test, a, "no attribute %s", c->attr);
+	KUNIT_ASSERT_NOT_NULL(test, a->store);
+	if (c->cpus && num_online_cpus() < c->cpus)
+		kunit_skip(test, "needs %u online CPUs", c->cpus);
+	if (!in) {
+		memset(f->buf, 'a', c->len);
+		f->buf[0] = '/';
+		f->buf[c->len] = '\0';
+		in = f->buf;
+	}
+	len = strlen(in);
+
+	before = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, before);
+	KUNIT_ASSERT_GT(test, cfg_show(test, a), 0);
+	strscpy(before, f->page, PAGE_SIZE);
+
+	ret = a->store(&f->job->item, in, len);
+	if (c->ret) {
+		KUNIT_EXPECT_EQ(test, ret, (ssize_t)c->ret);
+		cfg_show(test, a);
+		KUNIT_EXPECT_STREQ_MSG(test, f->page, before,
+				       "a refused value changed %s", c->attr);
+		/* the job stays usable: the first accepted value still goes */
+		for (c = cfg_cases; c->ret || strcmp(c->attr, a->ca_name); c++)
+			;
+		KUNIT_EXPECT_EQ(test, a->store(&f->job->item, c->in,
+					       strlen(c->in)),
+				(ssize_t)strlen(c->in));
+		return;
+	}
+	KUNIT_EXPECT_EQ(test, ret, (ssize_t)len);
+	if (c->out) {
+		cfg_show(test, a);
+		KUNIT_EXPECT_STREQ(test, f->page, c->out);
+	} else if (!strcmp(c->attr, "filename")) {
+		KUNIT_EXPECT_STREQ(test, f->job->filename, in);
+	}
+	KUNIT_EXPECT_EQ(test, READ_ONCE(f->job->state), SSDLOAD_STATE_IDLE);
+}
+
+/* Every writable attribute has accepted and refused values in the table. */
+static void test_every_attribute(struct kunit *test)
+{
+	struct configfs_attribute **a;
+	unsigned int i, nr = 0;
+
+	for (a = ssdload_job_attrs; *a; a++) {
+		bool ok = false, no = false;
+
+		if (!(*a)->store)
+			continue;
+		nr++;
+		for (i = 0; i < ARRAY_SIZE(cfg_cases); i++) {
+			if (strcmp(cfg_cases[i].attr, (*a)->ca_name))
+				continue;
+			ok |= !cfg_cases[i].ret;
+			no |= !!cfg_cases[i].ret;
+		}
+		KUNIT_EXPECT_TRUE_MSG(test, ok && no,
+				      "%s: no accepted or no refused case",
+				      (*a)->ca_name);
+	}
+	KUNIT_EXPECT_GE(test, nr, 16U);
+	/* the read-only ones */
+	KUNIT_EXPECT_NOT_NULL(test, cfg_attr("state"));
+	KUNIT_EXPECT_NULL(test, cfg_attr("state")->store);
+	KUNIT_EXPECT_NULL(test, cfg_attr("error")->store);
+}
+
+/* A fresh job shows the documented defaults. */
+static void test_defaults(struct kunit *test)
+{
+	static const struct {
+		const char *attr, *out;
+	} defaults[] = {
+		{ "filename", "\n" }, { "rw", "read\n" },
+		{ "rwmixread", "50\n" }, { "cpus_allowed", "\n" },
+		{ "offset", "0\n" }, { "size", "0\n" },
+		{ "runtime_ms", "0\n" }, { "ramp_ms", "0\n" },
+		{ "number_ios", "0\n" }, { "randseed", "23901\n" },
+		{ "allow_write", "0\n" }, { "hipri", "0\n" },
+		{ "disable_lat", "0\n" }, { "enable", "0\n" },
+		{ "state", "idle\n" }, { "error", "0\n" },
+	};
+	struct cfg_fixture *f = test->priv;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(defaults); i++) {
+		struct configfs_attribute *a = cfg_attr(defaults[i].attr);
+
+		KUNIT_ASSERT_NOT_NULL_MSG(test, a, "%s", defaults[i].attr);
+		cfg_show(test, a);
+		KUNIT_EXPECT_STREQ_MSG(test, f->page, defaults[i].out, "%s",
+				       defaults[i].attr);
+	}
+}
+
+/* ssdload_parse_u64() on its own: bounds, alignment, overflow. */
+static void test_parse_u64(struct kunit *test)
+{
+	static const struct {
+		const char *in;
+		u64 min, max, align;
+		int ret;
+		u64 out;
+	} cases[] = {
+		{ "0", 0, U64_MAX, 0, 0, 0 },
+		{ U64MAX, 0, U64_MAX, 0, 0, U64_MAX },
+		{ U64MAX "\n", 0, U64_MAX, 0, 0, U64_MAX },
+		{ TWO64, 0, U64_MAX, 0, -ERANGE, 0 },
+		{ "340282366920938463463374607431768211456", 0, U64_MAX, 0,
+		  -ERANGE, 0 },
+		{ "-0", 0, U64_MAX, 0, -EINVAL, 0 },
+		{ "+1", 0, U64_MAX, 0, -EINVAL, 0 },
+		{ "1 ", 0, U64_MAX, 0, -EINVAL, 0 },
+		{ "\t1", 0, U64_MAX, 0, -EINVAL, 0 },
+		{ "", 0, U64_MAX, 0, -EINVAL, 0 },
+		{ "\n", 0, U64_MAX, 0, -EINVAL, 0 },
+		{ "5", 5, 5, 0, 0, 5 },
+		{ "4", 5, 6, 0, -ERANGE, 0 },
+		{ "7", 5, 6, 0, -ERANGE, 0 },
+		{ "1024", 0, 4096, 512, 0, 1024 },
+		{ "1025", 0, 4096, 512, -EINVAL, 0 },
+		{ "0", 0, 4096, 512, 0, 0 },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		u64 out = 0xdead;
+		int ret;
+
+		ret = ssdload_parse_u64(cases[i].in, cases[i].min, cases[i].max,
+					cases[i].align, &out);
+		KUNIT_EXPECT_EQ_MSG(test, ret, cases[i].ret, "case %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, out, ret ? 0xdead : cases[i].out,
+				    "case %u: the output is set only on success",
+				    i);
+	}
+}
+
+/* Enum names round-trip; unknown values print as "?". */
+static void test_enums(struct kunit *test)
+{
+	u32 v, out;
+
+	for (v = 0; v < SSDLOAD_RW_NR; v++) {
+		const char *name = ssdload_enum_name(ssdload_rw_names, v);
+
+		KUNIT_EXPECT_STRNEQ(test, name, "?");
+		KUNIT_EXPECT_EQ(test, ssdload_parse_enum(name, ssdload_rw_names,
+							 &out), 0);
+		KUNIT_EXPECT_EQ(test, out, v);
+	}
+	for (v = 0; v < SSDLOAD_STATE_NR; v++)
+		KUNIT_EXPECT_STRNEQ(test,
+				    ssdload_enum_name(ssdload_state_names, v),
+				    "?");
+	KUNIT_EXPECT_STREQ(test, ssdload_enum_name(ssdload_rw_names,
+						   SSDLOAD_RW_NR), "?");
+	KUNIT_EXPECT_EQ(test, ssdload_parse_enum("idle", ssdload_rw_names, &out),
+			-EINVAL);
+}
+
+/* Values echoed in pr_err are printable and truncated. */
+static void test_safe_value(struct kunit *test)
+{
+	char out[8];
+
+	ssdload_safe_value("abc\n", out, sizeof(out));
+	KUNIT_EXPECT_STREQ(test, out, "abc");
+	ssdload_safe_value("a\tb\x01", out, sizeof(out));
+	KUNIT_EXPECT_STREQ(test, out, "a?b?");
+	ssdload_safe_value("0123456789", out, sizeof(out));
+	KUNIT_EXPECT_STREQ(test, out, "0123456");
+	ssdload_safe_value("", out, sizeof(out));
+	KUNIT_EXPECT_STREQ(test, out, "");
+}
+
+static struct kunit_case ssdload_config_cases[] = {
+	KUNIT_CASE_PARAM(test_attribute, cfg_gen_params),
+	KUNIT_CASE(test_every_attribute),
+	KUNIT_CASE(test_defaults),
+	KUNIT_CASE(test_parse_u64),
+	KUNIT_CASE(test_enums),
+	KUNIT_CASE(test_safe_value),
+	{}
+};
+
+static struct kunit_suite ssdload_config_suite = {
+	.name = "ssdload_config",
+	.init = ssdload_config_init,
+	.exit = ssdload_config_exit,
+	.test_cases = ssdload_config_cases,
+};
+
+kunit_test_suite(ssdload_config_suite);

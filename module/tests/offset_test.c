@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suite ssdload_offset: the worker PRNG (xoshiro256** seeded by
+ * splitmix64), its bounded draw and the offset generator of worker.c.
+ */
+#include <linux/math64.h>
+
+#include "ssdload_test.h"
+
+#define CHI_CELLS	64
+#define CHI_DRAWS	(1024U * 1024U)
+/* chi-square, 63 degrees of freedom: P(X > 103.4) = P(X < 33.8) = 0.001 */
+#define CHI_MAX_X10	1034
+#define CHI_MIN_X10	338
+
+/* Suite fixture: one job with two workers, no statistics. */
+static int ssdload_offset_init(struct kunit *test)
+{
+	ssdload_test_job_new(test, 2, false);
+	return 0;
+}
+
+static void ssdload_offset_exit(struct kunit *test)
+{
+	ssdload_test_job_del(test->priv);
+}
+
+static struct ssdload_worker *offset_worker(struct kunit *test,
+					    unsigned int i)
+{
+	struct ssdload_test_job *tj = test->priv;
+
+	return tj->job->workers[i];
+}
+
+/* A worker walks its slice from the start and wraps at its end. */
+static void test_sequential_walk(struct kunit *test)
+{
+	struct ssdload_worker *w = offset_worker(test, 0);
+	const u64 start = 1 << 20, bs = 4096;
+	unsigned int i;
+
+	ssdload_test_span(w->job, start, bs, 16);
+	w->random = false;
+	w->slice_start = 3;
+	w->slice_len = 5;
+	w->next = 0;
+	for (i = 0; i < 3 * 5 + 2; i++) {
+		u64 pos = ssdload_next_pos(w);
+
+		KUNIT_EXPECT_EQ_MSG(test, pos, start + (3 + i % 5) * bs,
+				    "I/O %u", i);
+	}
+	/* the cursor is back at the slice start + 2 */
+	KUNIT_EXPECT_EQ(test, w->next, 2ULL);
+}
+
+/*
+ * Two workers with slices [0, 7) and [7, 13) of a 13-block span (as
+ * job.c cuts it): together they cover every block once per pass, each
+ * inside its own slice, and a one-block slice stays on its block.
+ */
+static void test_sequential_slices(struct kunit *test)
+{
+	struct ssdload_worker *w0 = offset_worker(test, 0);
+	struct ssdload_worker *w1 = offset_worker(test, 1);
+	const u64 start = 512 * 3, bs = 512;
+	unsigned long seen = 0;
+	unsigned int i;
+
+	ssdload_test_span(w0->job, start, bs, 13);
+	w0->slice_start = 0;
+	w0->slice_len = 7;
+	w1->slice_start = 7;
+	w1->slice_len = 6;
+	for (i = 0; i < 7; i++) {
+		u64 b0 = (ssdload_next_pos(w0) - start) / bs;
+
+		KUNIT_EXPECT_LT(test, b0, 7ULL);
+		seen |= BIT(b0);
+	}
+	for (i = 0; i < 6; i++) {
+		u64 b1 = (ssdload_next_pos(w1) - start) / bs;
+
+		KUNIT_EXPECT_GE(test, b1, 7ULL);
+		KUNIT_EXPECT_LT(test, b1, 13ULL);
+		seen |= BIT(b1);
+	}
+	KUNIT_EXPECT_EQ(test, seen, BIT(13) - 1);
+	/* both wrapped to their slice starts */
+	KUNIT_EXPECT_EQ(test, ssdload_next_pos(w0), start);
+	KUNIT_EXPECT_EQ(test, ssdload_next_pos(w1), start + 7 * bs);
+
+	w0->slice_start = 12;
+	w0->slice_len = 1;
+	w0->next = 0;
+	for (i = 0; i < 3; i++)
+		KUNIT_EXPECT_EQ(test, ssdload_next_pos(w0), start + 12 * bs);
+}
+
+/* Random offsets are bs-aligned and inside [offset, offset + size). */
+static void test_random_aligned(struct kunit *test)
+{
+	static const struct {
+		u64 start, bs, nr_blocks;
+	} spans[] = {
+		{ 0, 4096, 1 },
+		{ 512, 4096, 3 },
+		{ 1 << 20, 65536, 1000003 },
+		{ 7 * 512, 512, 1ULL << 40 },
+		{ 4096, 16 << 20, (1ULL << 39) - 1 },
+	};
+	struct ssdload_worker *w = offset_worker(test, 0);
+	unsigned int s, i, bad = 0;
+
+	w->random = true;
+	for (s = 0; s < ARRAY_SIZE(spans); s++) {
+		u64 end = spans[s].start + spans[s].nr_blocks * spans[s].bs;
+
+		ssdload_test_span(w->job, spans[s].start, spans[s].bs,
+				  spans[s].nr_blocks);
+		for (i = 0; i < 20000; i++) {
+			u64 pos = ssdload_next_pos(w);
+
+			if (pos >= spans[s].start && pos + spans[s].bs <= end &&
+			    !((pos - spans[s].start) % spans[s].bs))
+				continue;
+			if (!bad++)
+				KUNIT_FAIL(test, "span %u: offset %llu in [%llu, %llu), bs %llu",
+					   s, pos, spans[s].start, end, spans[s].bs);
+		}
+	}
+	KUNIT_EXPECT_EQ(test, bad, 0U);
+}
+
+/*
+ * Uniformity: 2^20 random offsets over a span of 64 * 15625 blocks (not a
+ * power of two, so the rejection path of the bounded draw is live) fall
+ * into 64 equal cells; Pearson's chi-square with 63 degrees of freedom
+ * must lie inside its central 99.8% (fixed seed: deterministic).
+ */
+static void test_random_uniform(struct kunit *test)
+{
+	struct ssdload_worker *w = offset_worker(test, 0);
+	const u64 nr_blocks = CHI_CELLS * 15625ULL, bs = 4096;
+	const u64 expect = CHI_DRAWS / CHI_CELLS;
+	u32 *cells;
+	u64 chi_x10 = 0;
+	unsigned int i;
+
+	cells = kunit_kcalloc(test, CHI_CELLS, sizeof(*cells), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, cells);
+	w->random = true;
+	w->job->cfg.randseed = 12345;
+	ssdload_rng_seed(w, w->job->cfg.randseed);
+	ssdload_test_span(w->job, 0, bs, nr_blocks);
+	for (i = 0; i < CHI_DRAWS; i++) {
+		u64 blk = ssdload_next_pos(w) / bs;
+
+		cells[div64_u64(blk * CHI_CELLS, nr_blocks)]++;
+	}
+	for (i = 0; i < CHI_CELLS; i++) {
+		s64 d = (s64)cells[i] - (s64)expect;
+
+		chi_x10 += div64_u64((u64)(d * d) * 10, expect);
+	}
+	kunit_info(test, "chi-square over %u cells, %u draws: %llu.%llu\n",
+		   CHI_CELLS, CHI_DRAWS, chi_x10 / 10, chi_x10 % 10);
+	KUNIT_EXPECT_LE(test, chi_x10, (u64)CHI_MAX_X10);
+	KUNIT_EXPECT_GE(test, chi_x10, (u64)CHI_MIN_X10);
+}
+
+/* The same seed gives the same sequence; other seeds and workers differ. */
+static void test_same_seed(struct kunit *test)
+{
+	struct ssdload_worker *a = offset_worker(test, 0);
+	struct ssdload_worker *b = offset_worker(test, 1);
+	unsigned int i, same_seed = 0, other_worker = 0, other_seed = 0;
+	u64 first[64];
+
+	a->random = true;
+	b->random = true;
+	b->mixed = true;
+	a->mixed = true;
+	ssdload_test_span(a->job, 0, 4096, 1 << 20);
+
+	ssdload_rng_seed(a, 42);
+	for (i = 0; i < ARRAY_SIZE(first); i++)
+		first[i] = ssdload_next_pos(a) << 1 | ssdload_next_dir(a);
+	/* reseeding restarts the sequence */
+	ssdload_rng_seed(a, 42);
+	for (i = 0; i < ARRAY_SIZE(first); i++)
+		same_seed += first[i] ==
+			     (ssdload_next_pos(a) << 1 | ssdload_next_dir(a));
+	KUNIT_EXPECT_EQ(test, same_seed, (unsigned int)ARRAY_SIZE(first));
+
+	/* a second worker with the same seed has its own stream */
+	ssdload_rng_seed(b, 42);
+	for (i = 0; i < ARRAY_SIZE(first); i++)
+		other_worker += first[i] ==
+				(ssdload_next_pos(b) << 1 | ssdload_next_dir(b));
+	KUNIT_EXPECT_LT(test, other_worker, 4U);
+
+	/* another seed gives another sequence */
+	ssdload_rng_seed(a, 43);
+	for (i = 0; i < ARRAY_SIZE(first); i++)
+		other_seed += first[i] ==
+			      (ssdload_next_pos(a) << 1 | ssdload_next_dir(a));
+	KUNIT_EXPECT_LT(test, other_seed, 4U);
+
+	/* the raw generator is reproducible too */
+	ssdload_rng_seed(a, 0);
+	b->idx = a->idx;
+	ssdload_rng_seed(b, 0);
+	for (i = 0; i < 1000; i++)
+		KUNIT_EXPECT_EQ(test, ssdload_rng_next(a), ssdload_rng_next(b));
+}
+
+/* Bounded draws stay below their bound, for small and huge bounds. */
+struct below_case {
+	u64 n;			/* the bound */
+	const char *desc;	/* sub-test name */
+};
+
+static const struct below_case below_cases[] = {
+	{ 1, "n=1" },
+	{ 2, "n=2" },
+	{ 3, "n=3" },
+	{ 100, "n=100" },
+	{ (1ULL << 32) + 1, "n=2^32+1" },
+	{ (1ULL << 63) + 1, "n=2^63+1" },
+	{ U64_MAX, "n=2^64-1" },
+};
+
+KUNIT_ARRAY_PARAM_DESC(below, below_cases, desc);
+
+static void test_rng_below(struct kunit *test)
+{
+	const struct below_case *c = test->param_value;
+	struct ssdload_worker *w = offset_worker(test, 0);
+	u64 v, max = 0, bad = 0;
+	unsigned int i;
+
+	for (i = 0; i < 10000; i++) {
+		v = ssdload_rng_below(w, c->n);
+		bad += v >= c->n;
+		max = max(max, v);
+	}
+	KUNIT_EXPECT_EQ(test, bad, 0ULL);
+	if (c->n == 1)
+		KUNIT_EXPECT_EQ(test, max, 0ULL);
+	else	/* the top half of the range is reached */
+		KUNIT_EXPECT_GE(test, max, c->n / 2);
+}
+
+static struct kunit_case ssdload_offset_cases[] = {
+	KUNIT_CASE(test_sequential_walk),
+	KUNIT_CASE(test_sequential_slices),
+	KUNIT_CASE(test_random_aligned),
+	KUNIT_CASE_SLOW(test_random_uniform),
+	KUNIT_CASE(test_same_seed),
+	KUNIT_CASE_PARAM(test_rng_below, below_gen_params),
+	{}
+};
+
+static struct kunit_suite ssdload_offset_suite = {
+	.name = "ssdload_offset",
+	.init = ssdload_offset_init,
+	.exit = ssdload_offset_exit,
+	.test_cases = ssdload_offset_cases,
+};
+
+kunit_test_suite(ssdload_offset_suite);
