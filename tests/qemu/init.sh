@@ -66,11 +66,29 @@ m --bind /out "/host$OUT"
 kver=$(uname -r)
 if [ -d /host/lib/modules ]; then
 	m -t tmpfs -o mode=755 modules /host/lib/modules
-else
+elif grep -qw overlay /proc/filesystems; then
 	libdir=$(realpath /host/lib)
 	mkdir -p /ovl && m -t tmpfs ovl /ovl && mkdir -p /ovl/upper /ovl/work
 	m -t overlay -o "lowerdir=$libdir,upperdir=/ovl/upper,workdir=/ovl/work" \
 		overlay "$libdir"
+	mkdir -p /host/lib/modules
+else
+	# No overlayfs (the debug kernel): a tmpfs on the lib directory that
+	# holds a bind mount (or a copy of the symlink) of each original entry.
+	libdir=$(realpath /host/lib)
+	mkdir -p /ovl/lower && m --bind "$libdir" /ovl/lower
+	m -t tmpfs -o mode=755 libs "$libdir"
+	for e in /ovl/lower/* /ovl/lower/.[!.]*; do
+		[ -e "$e" ] || [ -L "$e" ] || continue
+		n=${e##*/}
+		if [ -L "$e" ]; then
+			ln -s "$(readlink "$e")" "$libdir/$n"
+		elif [ -d "$e" ]; then
+			mkdir "$libdir/$n" && m --bind "$e" "$libdir/$n"
+		else
+			touch "$libdir/$n" && m --bind "$e" "$libdir/$n"
+		fi
+	done
 	mkdir -p /host/lib/modules
 fi
 mkdir -p "/host/lib/modules/$kver"
