@@ -413,28 +413,35 @@ static void ssdload_submit(struct ssdload_worker *w, u64 now)
 }
 
 /*
- * Submit every free I/O under one plug sized to the batch: blk-mq then
- * allocates the batch's requests at once and dispatches them together.
- * A single I/O goes without a plug.  Returns false once issuing ended.
+ * Submit every free I/O, in plugs of up to 32 sized to what they carry:
+ * blk-mq then allocates each plug's requests in one batch (it batches at
+ * most 32) and dispatches them together.  A single I/O goes without a
+ * plug.  Returns false once issuing ended.
  */
 static bool ssdload_submit_batch(struct ssdload_worker *w, u64 now)
 {
-	unsigned int n = w->nr_free;
 	struct blk_plug plug;
-	bool more = true;
 
-	if (n > 1)
-		ssdload_start_plug(&plug, n);
 	while (w->nr_free) {
-		if (!ssdload_may_submit(w, now)) {
-			more = false;
-			break;
+		unsigned int n = min_t(unsigned int, w->nr_free,
+				       SSDLOAD_PLUG_MAX_IOS);
+		bool plugged = n > 1, more = true;
+
+		if (plugged)
+			ssdload_start_plug(&plug, n);
+		while (n--) {
+			if (!ssdload_may_submit(w, now)) {
+				more = false;
+				break;
+			}
+			ssdload_submit(w, now);
 		}
-		ssdload_submit(w, now);
+		if (plugged)
+			blk_finish_plug(&plug);
+		if (!more)
+			return false;
 	}
-	if (n > 1)
-		blk_finish_plug(&plug);
-	return more;
+	return true;
 }
 
 /*
@@ -485,11 +492,15 @@ int ssdload_worker_fn(void *data)
 
 		if (issuing && w->nr_free) {
 			issuing = ssdload_submit_batch(w, now);
-			continue;
+			/* interrupt mode: inline completions wait on w->local */
+			if (!w->polled)
+				continue;
 		}
 
 		if (w->polled) {
-			ssdload_poll(w);
+			/* poll right after submitting: no extra pass, no clock */
+			if (w->inflight)
+				ssdload_poll(w);
 			continue;
 		}
 
