@@ -260,3 +260,33 @@ def test_cli_sigint_cleans_up(nullb, cli):
     r = json.loads(out)["jobs"][0]["read"]
     assert r["total_ios"] > 0
     assert nullb.exclusive_open_works()
+
+
+@pytest.mark.quick
+@pytest.mark.parametrize("rw", ["read", "write"])
+def test_failed_io_ends_job(nullb_cfg, jobs, rw):
+    """An I/O error (null_blk badblocks) ends the job in state error, counted, with offset."""
+    bad_sector = 1024                               # 512 KiB: the 129th 4 KiB block
+    dev = nullb_cfg("bb" + rw, size=64)
+    try:
+        env.write_attr(dev.cfg + "/badblocks", "+%d-%d" % (bad_sector, bad_sector + 7))
+    except OSError as e:
+        pytest.skip("null_blk badblocks not settable on this kernel: %s" % e)
+    j = jobs("bb", filename=dev.path, rw=rw, bs=4096, iodepth=1, size=1 << 20,
+             allow_write=1)
+    before = dev.stat()
+    j.enable()
+    assert j.wait(30) == "error", j.state
+    d = env.stat_delta(before, dev.stat())
+    s = j.summary()
+    good = bad_sector * 512 // 4096                 # blocks before the bad one
+    assert s[rw + "_ios"] == good, s
+    assert s[rw + "_errors"] == 1, s
+    assert s[rw + "_bytes"] == good * 4096
+    # the block layer saw every request, failed ones included
+    assert d[rw + "_ios"] == good + 1, d
+    err = j.error
+    assert err.startswith("-%d" % errno.EIO), err
+    assert str(bad_sector * 512) in err, "error does not give the offset: %r" % err
+    assert s["error"] == -errno.EIO
+    assert j.hist(rw).samples == good
