@@ -3,8 +3,11 @@
 # Test and demo targets, included by the top-level Makefile.
 # See Documentation/testing.rst.
 #
-#   make check                  deps, build, tests/unit + e2e in a guest per kernel
+#   make check                  deps, build, tests/unit, e2e on 6.1 and 6.12,
+#                               KUnit + e2e + kmemleak on the debug kernel
+#                               (built the first time, ~25 min on 2 cores)
 #   make check-unit             host unit tests only
+#   make check-kunit            the KUnit suites (ssdload_test.ko) in the debug guest
 #   make check-e2e KERNEL=6.1   e2e in one guest (6.1, 6.12 or debug)
 #   make guest-shell KERNEL=6.12  interactive guest with the tree mounted
 #   make demo                   four-corners on null_blk and NVMe in a guest
@@ -29,7 +32,10 @@ check-unit: deps
 	@$(PYTEST) tests/unit; $(PYTEST_RC)
 
 check-e2e: deps
-	@SSDLOAD_KERNELS="$(KERNEL)" $(PYTEST) tests/test_guest.py; $(PYTEST_RC)
+	@SSDLOAD_KERNELS="$(KERNEL)" SSDLOAD_KUNIT_KERNELS= $(PYTEST) tests/test_guest.py; $(PYTEST_RC)
+
+check-kunit: deps
+	@SSDLOAD_KERNELS= SSDLOAD_KUNIT_KERNELS=debug $(PYTEST) tests/test_guest.py; $(PYTEST_RC)
 
 guest-shell: deps
 	$(PYTHON) tests/qemu/guest.py --kernel $(KERNEL) --shell
@@ -37,4 +43,4 @@ guest-shell: deps
 demo: deps
 	@scripts/demo.sh $(KERNEL)
 
-.PHONY: deps check check-unit check-e2e guest-shell demo
+.PHONY: deps check check-unit check-kunit check-e2e guest-shell demo

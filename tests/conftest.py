@@ -22,3 +22,13 @@ if not IN_GUEST:
 			import bridge
 			return bridge.GuestFile.from_parent(parent, path=module_path)
 		return None
+
+	def pytest_terminal_summary(terminalreporter):
+		"""One line per kernel with the KUnit results replayed from its guest."""
+		bridge = sys.modules.get('bridge')
+		for label, c in sorted(getattr(bridge, 'KUNIT_COUNTS', {}).items()):
+			total = c['passed'] + c['failed'] + c['skipped']
+			terminalreporter.write_line(
+				f'KUnit[{label}]: {c["cases"]} cases, {total} results with the '
+				f'parameterised sub-cases: {c["passed"]} passed, {c["failed"]} failed, '
+				f'{c["skipped"]} skipped')

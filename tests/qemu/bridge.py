@@ -1,12 +1,21 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Host-side pytest bridge: one guest per kernel runs tests/e2e, and every
-guest test case is replayed as a host pytest item, so `make check` ends in
-one summary.  Loaded by tests/conftest.py for tests/test_guest.py.
+"""Host-side pytest bridge: one guest per kernel runs tests/e2e (and, on the
+debug kernel, the KUnit suites of ssdload_test.ko and a kmemleak scan), and
+every guest test case is replayed as a host pytest item, so `make check`
+ends in one summary.  Loaded by tests/conftest.py for tests/test_guest.py.
 
 Node ids: tests/test_guest.py::e2e[6.1]::build
           tests/test_guest.py::e2e[6.1]::guest_run
           tests/test_guest.py::e2e[6.1]::dmesg_clean
           tests/test_guest.py::e2e[6.1]::test_counts.py::test_exact_counts[randread]
+          tests/test_guest.py::e2e[debug]::kmemleak_clean
+          tests/test_guest.py::kunit[debug]::load
+          tests/test_guest.py::kunit[debug]::ssdload_hist::test_round_trip
+          tests/test_guest.py::kunit[debug]::ssdload_mix::test_read_share::rwmixread=5
+
+One guest boots per kernel label, whatever it runs; the items about the
+guest itself (build, guest_run, dmesg_clean, kmemleak_clean) go under
+e2e[LABEL] when the e2e suite runs there, else under kunit[LABEL].
 """
 
 import os
@@ -22,18 +31,44 @@ import guest		# noqa: E402
 
 # Lines in the guest's dmesg that fail the run.
 DMESG_BAD = re.compile('|'.join([
-	r'BUG:', r'WARNING:', r'\bOops\b', r'KASAN', r'UBSAN',
-	r'possible circular locking', r'INFO: lockdep', r'unreferenced object',
+	r'BUG:', r'WARNING:', r'\bOops\b', r'KASAN', r'UBSAN', r'kernel BUG',
+	# KASAN: "BUG: KASAN: slab-use-after-free in ..."
+	r'BUG: KASAN',
+	# lockdep: "WARNING: possible circular locking dependency detected",
+	# "INFO: possible irq lock inversion dependency detected", ...; a taint
+	# (any earlier splat) also turns lockdep off for the rest of the run
+	r'WARNING: possible', r'INFO: possible', r'INFO: lockdep',
+	r'possible circular locking', r'Disabling lock debugging',
+	# kmemleak (the scan itself is the kmemleak_clean item)
+	r'unreferenced object', r'new suspected memory leaks',
+	r'^(?:\[[^]]*\] *)?kmemleak: (?!Kernel memory leak detector initialized)',
+	# DEBUG_OBJECTS: "ODEBUG: free active (active state 0) object: ..."
+	r'ODEBUG',
 	r'hung task', r'blocked for more than \d+ seconds', r'general protection',
-	r'Call Trace', r'detected stalls?\b', r'kernel BUG',
+	r'Call Trace', r'detected stalls?\b',
 ]))
 
 PYTEST_EXIT = {2: 'interrupted', 3: 'internal error', 4: 'usage error (e2e dir missing?)',
 	       5: 'no tests collected'}
 
 
+def _labels(var, default):
+	return os.environ.get(var, default).replace(',', ' ').split()
+
+
 def kernels():
-	return os.environ.get('SSDLOAD_KERNELS', '6.1 6.12').replace(',', ' ').split()
+	"""Kernel labels whose guest runs the e2e suite."""
+	return _labels('SSDLOAD_KERNELS', '6.1 6.12 debug')
+
+
+def kunit_kernels():
+	"""Kernel labels whose guest runs the KUnit suites (needs CONFIG_KUNIT)."""
+	return _labels('SSDLOAD_KUNIT_KERNELS', 'debug')
+
+
+# label -> {'passed': n, 'failed': n, 'skipped': n, 'cases': n}: the KUnit
+# results replayed in this session, for the terminal summary (conftest.py)
+KUNIT_COUNTS = {}
 
 
 class GuestReplay(Exception):
@@ -51,6 +86,8 @@ class BridgeItem(pytest.Item):
 
 	def runtest(self):
 		if self.outcome == 'skipped':
+			if not (self.location_ and self.location_[1] is not None):
+				pytest.skip(self.text)	# no guest file:line to point at
 			try:
 				raise pytest.skip.Exception(self.text, _use_item_location=True)
 			except TypeError:
@@ -170,9 +207,211 @@ def dmesg_findings(text):
 	return hits, '\n'.join(out)
 
 
-class KernelRun(pytest.Collector):
-	"""e2e[LABEL]: build, boot one guest running the e2e suite, replay."""
+KTAP_RESULT = re.compile(r'^(\s*)(not ok|ok) (\d+)(?: - | )?(.*?)\s*(?:#\s*(SKIP|TODO)\b\s*(.*))?$')
+KTAP_SUBTEST = re.compile(r'^(\s*)# Subtest: (.*?)\s*$')
+KTAP_NOISE = re.compile(r'^\s*(KTAP version \d+|TAP version \d+|\d+\.\.\d+)\s*$')
 
+
+def parse_ktap(text):
+	"""[(path, outcome, diagnostics)] of every result line of a KTAP
+	document, in order: path is (suite, case[, sub-case]) by nesting; the
+	diagnostics are the lines since the previous result line."""
+	names, results, diag = {}, [], []
+	for line in text.replace('\r', '').splitlines():
+		m = KTAP_SUBTEST.match(line)
+		if m:
+			names[len(m.group(1).expandtabs())] = m.group(2)
+			continue
+		m = KTAP_RESULT.match(line)
+		if not m:
+			if line.strip() and not KTAP_NOISE.match(line):
+				diag.append(line)
+			continue
+		indent = len(m.group(1).expandtabs())
+		path = tuple(names[k] for k in sorted(names) if 0 < k <= indent) + (m.group(4),)
+		if m.group(5) == 'SKIP':
+			outcome = 'skipped'
+		else:
+			outcome = 'passed' if m.group(2) == 'ok' else 'failed'
+		text = '\n'.join(l.strip() for l in diag)
+		if m.group(5) == 'SKIP':
+			text = m.group(6) or text or 'skipped by KUnit'
+		results.append((path, outcome, text))
+		diag = []
+	return results
+
+
+class ReplayGroup(pytest.Collector):
+	"""A node of replayed results: children are ('item', name, kwargs) or
+	('group', name, children)."""
+
+	def __init__(self, *, children, **kw):
+		super().__init__(**kw)
+		self.children = children
+
+	def collect(self):
+		for kind, name, spec in self.children:
+			if kind == 'item':
+				yield BridgeItem.from_parent(self, name=name, **spec)
+			else:
+				yield ReplayGroup.from_parent(self, name=name, children=spec)
+
+
+def ktap_tree(results, source):
+	"""Nest parse_ktap() results under their suite (and case): a result with
+	children becomes a group, a leaf an item.  A failed parent whose
+	children all passed (a failing init or exit) also gets an item."""
+	paths = {r[0] for r in results}
+	parents = {p[:i] for p in paths for i in range(1, len(p))}
+	root = {}
+	order = []
+
+	def node(path):
+		d = root
+		for name in path:
+			d = d.setdefault(name, {})
+		return d
+
+	failed_below = set()
+	for path, outcome, _ in results:
+		if outcome == 'failed':
+			for i in range(1, len(path)):
+				failed_below.add(path[:i])
+	for path, outcome, text in results:
+		kw = {'outcome': outcome, 'text': text}
+		if outcome == 'failed':
+			kw['text'] = f'KUnit: not ok ({source})\n{text}'
+		if path in parents:
+			if outcome == 'failed' and path not in failed_below:
+				node(path)[('item', 'result')] = kw
+				order.append(path + ('result',))
+			continue
+		node(path[:-1])[('item', path[-1])] = kw
+		order.append(path)
+
+	def build(d):
+		out = []
+		for key, val in d.items():
+			if isinstance(key, tuple):
+				out.append(('item', key[1], val))
+			else:
+				out.append(('group', key, build(val)))
+		return out
+	return build(root), order
+
+
+class GuestSession:
+	"""One guest per kernel label: build, boot, run every phase the session
+	asks of that label (kunit, e2e, kmemleak), then hand out the items."""
+
+	runs = {}
+
+	def __init__(self, label):
+		self.label = label
+		self.phases = (['kunit'] if label in kunit_kernels() else []) + \
+			(['e2e'] if label in kernels() else []) + ['kmemleak']
+		self.owner = 'e2e' if 'e2e' in self.phases else 'kunit'
+		self.skip = None	# reason the guest did not run (missing prerequisite)
+		self.errors = []	# build errors
+		self.build = False
+		self.res = None
+		self.out = None
+
+	@classmethod
+	def get(cls, collector, label):
+		if label not in cls.runs:
+			sess = cls(label)
+			sess.run(collector)
+			cls.runs[label] = sess
+		return cls.runs[label]
+
+	def run(self, collector):
+		capman = collector.config.pluginmanager.getplugin('capturemanager')
+		label = self.label
+		self.out = out = os.path.realpath(guest.new_out_dir('check-' + label))
+		self.build = os.environ.get('SSDLOAD_NO_BUILD') != '1'
+		with capman.global_and_fixture_disabled():
+			tw = collector.config.get_terminal_writer()
+			tw.line()
+			tw.sep('=', f'{label}: preparing the guest for {" + ".join(self.phases)} '
+				    f'(output in {out})')
+			try:
+				kinfo, self.errors = guest.prepare(label, out, build=self.build)
+			except guest.MissingPrerequisite as e:
+				self.skip = str(e)
+				return
+			if self.errors:
+				return
+			cmd = guest.check_command(out, self.phases)
+			self.res = guest.run_guest(kinfo, cmd, out, stream=True,
+						   timeout=guest.timeout_for(label))
+			tw.sep('=', f'{label}: guest done in {self.res.duration:.0f} s, '
+				    f'rc={self.res.rc}')
+
+	def path(self, name):
+		return os.path.join(self.out, name)
+
+	def session_items(self, parent):
+		"""build, guest_run, dmesg_clean, kmemleak_clean."""
+		item = parent._item
+		if self.skip:
+			yield item('guest_run', 'skipped', self.skip)
+			return
+		if self.build:
+			yield item('build', 'failed' if self.errors else 'passed',
+				   '\n\n'.join(self.errors))
+		if self.errors:
+			yield item('guest_run', 'skipped',
+				   'not booted: building the module or the CLI failed')
+			return
+		res = self.res
+		junit = self.path('junit-e2e.xml')
+		tail = res.console_tail(80)
+		if res.rc is None:
+			why = (f'the guest timed out after {guest.timeout_for(self.label)} s and '
+			       f'was killed' if res.timed_out else
+			       f'the guest wrote no rc (crash or early exit; qemu exit {res.qemu_rc})')
+			err = res.init_error()
+			if err:
+				why += f'\n/init said: {err}'
+			yield item('guest_run', 'failed', f'{why}\nconsole tail ({res.console}):\n{tail}')
+		elif 'e2e' in self.phases and (not os.path.exists(junit) or res.rc in PYTEST_EXIT):
+			yield item('guest_run', 'failed',
+				   f'pytest in the guest exited {res.rc} '
+				   f'({PYTEST_EXIT.get(res.rc, "no junit xml")})\n'
+				   f'console tail ({res.console}):\n{tail}')
+		else:
+			yield item('guest_run')
+
+		if os.path.exists(res.dmesg):
+			with open(res.dmesg, errors='replace') as f:
+				hits, ctx = dmesg_findings(f.read())
+			yield item('dmesg_clean', 'failed' if hits else 'passed',
+				   f'{len(hits)} bad line(s) in {res.dmesg}:\n{ctx}')
+		else:
+			with open(res.console, errors='replace') as f:
+				hits, ctx = dmesg_findings(f.read())
+			yield item('dmesg_clean', 'failed' if hits else 'skipped',
+				   f'{len(hits)} bad line(s) on the console:\n{ctx}' if hits
+				   else 'the guest wrote no dmesg.txt (see guest_run)')
+
+		report = self.path('kmemleak.txt')
+		if os.path.exists(report):
+			with open(report, errors='replace') as f:
+				text = f.read()
+			leaks = text.count('unreferenced object')
+			yield item('kmemleak_clean', 'failed' if text.strip() else 'passed',
+				   f'kmemleak: {leaks} unreferenced object(s) after the tests and '
+				   f'rmmod ssdload ({report}):\n{text[:20000]}')
+		elif not os.path.exists(self.path('kmemleak.unavailable')):
+			yield item('kmemleak_clean', 'failed' if self.label == 'debug' else 'skipped',
+				   'the guest took no kmemleak scan (crash or timeout? see guest_run)')
+		elif self.label == 'debug':
+			with open(self.path('kmemleak.unavailable')) as f:
+				yield item('kmemleak_clean', 'failed', f.read().strip())
+
+
+class _LabelRun(pytest.Collector):
 	def __init__(self, *, label, **kw):
 		super().__init__(**kw)
 		self.label = label
@@ -183,69 +422,25 @@ class KernelRun(pytest.Collector):
 	def collect(self):
 		try:
 			return list(self._collect())
-		except Exception as e:	# never abort the whole session
+		except Exception:	# never abort the whole session
 			import traceback
 			return [self._item('guest_run', 'failed',
 					   'harness error:\n' + traceback.format_exc())]
 
+
+class KernelRun(_LabelRun):
+	"""e2e[LABEL]: the guest's session items (see GuestSession) and one item
+	per e2e test case."""
+
 	def _collect(self):
-		capman = self.config.pluginmanager.getplugin('capturemanager')
-		label = self.label
-		out = os.path.realpath(guest.new_out_dir('check-' + label))
-		build = os.environ.get('SSDLOAD_NO_BUILD') != '1'
-		with capman.global_and_fixture_disabled():
-			tw = self.config.get_terminal_writer()
-			tw.line()
-			tw.sep('=', f'e2e[{label}]: preparing the guest (output in {out})')
-			try:
-				kinfo, errors = guest.prepare(label, out, build=build)
-			except guest.MissingPrerequisite as e:
-				yield self._item('guest_run', 'skipped', str(e))
-				return
-			if build:
-				yield self._item('build', 'failed' if errors else 'passed',
-						 '\n\n'.join(errors))
-			if errors:
-				yield self._item('guest_run', 'skipped',
-						 'not booted: building the module or the CLI failed')
-				return
-			cmd = guest.e2e_command(out)
-			res = guest.run_guest(kinfo, cmd, out, stream=True)
-			tw.sep('=', f'e2e[{label}]: guest done in {res.duration:.0f} s, rc={res.rc}')
-
-		junit = os.path.join(out, 'junit-e2e.xml')
-		tail = res.console_tail(80)
-		if res.rc is None:
-			why = (f'the guest timed out after {guest.DEFAULT_TIMEOUT} s and was killed'
-			       if res.timed_out else
-			       f'the guest wrote no rc (crash or early exit; qemu exit {res.qemu_rc})')
-			err = res.init_error()
-			if err:
-				why += f'\n/init said: {err}'
-			yield self._item('guest_run', 'failed',
-					 f'{why}\nconsole tail ({res.console}):\n{tail}')
-		elif not os.path.exists(junit) or res.rc in PYTEST_EXIT:
-			yield self._item('guest_run', 'failed',
-					 f'pytest in the guest exited {res.rc} '
-					 f'({PYTEST_EXIT.get(res.rc, "no junit xml")})\n'
-					 f'console tail ({res.console}):\n{tail}')
-		else:
-			yield self._item('guest_run')
-
-		if os.path.exists(res.dmesg):
-			with open(res.dmesg, errors='replace') as f:
-				hits, ctx = dmesg_findings(f.read())
-			yield self._item('dmesg_clean', 'failed' if hits else 'passed',
-					 f'{len(hits)} bad line(s) in {res.dmesg}:\n{ctx}')
-		else:
-			with open(res.console, errors='replace') as f:
-				hits, ctx = dmesg_findings(f.read())
-			yield self._item('dmesg_clean', 'failed' if hits else 'skipped',
-					 f'{len(hits)} bad line(s) on the console:\n{ctx}' if hits
-					 else 'the guest wrote no dmesg.txt (see guest_run)')
-
-		if not os.path.exists(junit) and os.path.exists(res.console):
-			for mod, cases in parse_console(res.console).items():
+		sess = GuestSession.get(self, self.label)
+		if sess.owner == 'e2e':
+			yield from sess.session_items(self)
+		if sess.skip or sess.errors or sess.res is None:
+			return
+		junit = sess.path('junit-e2e.xml')
+		if not os.path.exists(junit) and os.path.exists(sess.res.console):
+			for mod, cases in parse_console(sess.res.console).items():
 				yield GuestModule.from_parent(self, name=mod, cases=cases)
 		if os.path.exists(junit):
 			try:
@@ -257,9 +452,64 @@ class KernelRun(pytest.Collector):
 				yield GuestModule.from_parent(self, name=mod, cases=cases)
 
 
+class KunitRun(_LabelRun):
+	"""kunit[LABEL]: ssdload_test.ko loaded in the guest; one item per KUnit
+	case and parameterised sub-case, from the KTAP in
+	/sys/kernel/debug/kunit/<suite>/results."""
+
+	def _collect(self):
+		sess = GuestSession.get(self, self.label)
+		if sess.owner == 'kunit':
+			yield from sess.session_items(self)
+		if sess.skip:
+			yield self._item('load', 'skipped', sess.skip)
+			return
+		if sess.errors or sess.res is None:
+			yield self._item('load', 'skipped', 'not booted: the build failed')
+			return
+		kdir = sess.path('kunit')
+		files = sorted(f for f in os.listdir(kdir) if f.endswith('.ktap')) \
+			if os.path.isdir(kdir) else []
+		err = os.path.join(kdir, 'error')
+		if os.path.exists(err):
+			with open(err, errors='replace') as f:
+				yield self._item('load', 'failed', f.read())
+		elif not files:
+			yield self._item('load', 'failed',
+					 'no KTAP results in the guest (crash or timeout? see '
+					 f'guest_run)\nconsole tail ({sess.res.console}):\n'
+					 f'{sess.res.console_tail(60)}')
+		else:
+			yield self._item('load')
+		counts = KUNIT_COUNTS.setdefault(self.label, {'passed': 0, 'failed': 0,
+							      'skipped': 0, 'cases': 0})
+		for fname in files:
+			path = os.path.join(kdir, fname)
+			with open(path, errors='replace') as f:
+				results = parse_ktap(f.read())
+			tree, leaves = ktap_tree(results, path)
+			outcome = {r[0]: r[1] for r in results}
+			for leaf in leaves:
+				counts[outcome.get(leaf, 'failed')] += 1
+			counts['cases'] += sum(1 for r in results if len(r[0]) == 2)
+			for kind, name, spec in tree:
+				if kind == 'group':
+					yield ReplayGroup.from_parent(self, name=name, children=spec)
+				else:
+					yield BridgeItem.from_parent(self, name=name, **spec)
+
+
 class GuestFile(pytest.File):
-	"""tests/test_guest.py: one KernelRun per kernel in SSDLOAD_KERNELS."""
+	"""tests/test_guest.py: per kernel label, kunit[LABEL] (SSDLOAD_KUNIT_KERNELS)
+	and e2e[LABEL] (SSDLOAD_KERNELS), from one guest per label."""
 
 	def collect(self):
-		for label in kernels():
-			yield KernelRun.from_parent(self, name=f'e2e[{label}]', label=label)
+		labels = []
+		for label in kernels() + kunit_kernels():
+			if label not in labels:
+				labels.append(label)
+		for label in labels:
+			if label in kunit_kernels():
+				yield KunitRun.from_parent(self, name=f'kunit[{label}]', label=label)
+			if label in kernels():
+				yield KernelRun.from_parent(self, name=f'e2e[{label}]', label=label)

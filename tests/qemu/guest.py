@@ -52,12 +52,22 @@ LABEL_CMDLINE = {
 	'debug': 'acpi=noirq no5lvl',
 }
 DEFAULT_TIMEOUT = int(os.environ.get('SSDLOAD_GUEST_TIMEOUT', '1200'))
+# The debug kernel runs the KUnit suites, the e2e suite and a kmemleak scan
+# with KASAN + lockdep under TCG: a longer hard timeout.
+LABEL_TIMEOUT = {'debug': 3000}
 GUEST_MEMORY = os.environ.get('SSDLOAD_GUEST_MEM', '3G')
 GUEST_SMP = os.environ.get('SSDLOAD_GUEST_SMP', '2')
 NVME_SIZE = 1 << 30
 # Host env vars handed through to the guest command as they are.
 PASSTHROUGH_PREFIXES = ('SSDLOAD_TEST_', 'PYTEST_ADDOPTS')
 TOOLS = ('qemu-system-x86_64', 'rsync', 'make')
+
+
+def timeout_for(label):
+	"""Hard timeout (s) of a guest of this label; SSDLOAD_GUEST_TIMEOUT wins."""
+	if os.environ.get('SSDLOAD_GUEST_TIMEOUT'):
+		return DEFAULT_TIMEOUT
+	return LABEL_TIMEOUT.get(label, DEFAULT_TIMEOUT)
 
 
 class HarnessError(Exception):
@@ -180,6 +190,16 @@ def e2e_dir():
 	return os.path.realpath(os.path.join(REPO, os.environ.get('SSDLOAD_E2E_DIR', 'tests/e2e')))
 
 
+GUEST_RUN = os.path.join(HERE, 'guest-run.sh')
+
+
+def check_command(out, phases):
+	"""tests/qemu/guest-run.sh: the phases (kunit, e2e, kmemleak) of one
+	`make check` guest, in that order; the e2e command after '--'."""
+	order = [p for p in ('kunit', 'e2e', 'kmemleak') if p in phases]
+	return ['sh', GUEST_RUN] + order + ['--'] + e2e_command(out)
+
+
 def e2e_command(out):
 	"""The contract's e2e run, in the guest, from the repo root."""
 	e2e = os.path.relpath(e2e_dir(), REPO)
@@ -263,6 +283,7 @@ def run_guest(kinfo, command: Optional[List[str]], out: str, timeout: int = DEFA
 		'PYTHONDONTWRITEBYTECODE': '1', 'SSDLOAD_GUEST': '1',
 		'SSDLOAD_REPO': REPO, 'SSDLOAD_OUT': out, 'SSDLOAD_KERNEL': kinfo['LABEL'],
 		'SSDLOAD_KO': os.path.join(out, 'ssdload.ko'),
+		'SSDLOAD_KUNIT_KO': os.path.join(out, 'ssdload_test.ko'),
 		'SSDLOAD_CLI': os.path.join(out, 'ssdload'),
 	}
 	if nvme:
@@ -379,6 +400,9 @@ def prepare(label, out, build=True):
 		snapshot(os.path.join(REPO, 'userspace', 'ssdload'), out, 'ssdload')
 		snapshot(os.path.join(bdir, kinfo['KVER'], 'module', 'ssdload.ko'), out,
 			 'ssdload.ko')
+		# the KUnit suites, built only for kernels with CONFIG_KUNIT
+		snapshot(os.path.join(bdir, kinfo['KVER'], 'module', 'tests', 'ssdload_test.ko'),
+			 out, 'ssdload_test.ko')
 	return kinfo, errors
 
 
@@ -391,11 +415,15 @@ def main(argv=None):
 			help='kernel label: 6.1, 6.12 or debug (default 6.12)')
 	ap.add_argument('--out', help='output directory shared with the guest '
 				     '(default: a new $SSDLOAD_CACHE/out/LABEL-DATE-PID)')
-	ap.add_argument('--timeout', type=int, default=DEFAULT_TIMEOUT,
-			help='hard timeout in seconds (default %(default)s)')
+	ap.add_argument('--timeout', type=int,
+			help=f'hard timeout in seconds (default {DEFAULT_TIMEOUT}, '
+			     f'debug {LABEL_TIMEOUT["debug"]})')
 	ap.add_argument('--no-build', action='store_true',
 			help='do not build the module and the CLI first')
 	ap.add_argument('--no-nvme', action='store_true', help='attach no emulated NVMe')
+	ap.add_argument('--kunit', action='store_true',
+			help='run the KUnit suites (ssdload_test.ko) and a kmemleak scan '
+			     'instead of the e2e suite (the debug kernel)')
 	ap.add_argument('--shell', action='store_true', help='interactive shell in the guest')
 	ap.add_argument('--quiet', action='store_true', help='do not stream the console')
 	ap.add_argument('command', nargs=argparse.REMAINDER)
@@ -413,8 +441,10 @@ def main(argv=None):
 		log('build failed (use --no-build to boot anyway)')
 		return 2
 	if not cmd and not args.shell:
-		cmd = e2e_command(os.path.realpath(out))
-	res = run_guest(kinfo, cmd, out, timeout=args.timeout, stream=not args.quiet,
+		cmd = (check_command(out, ('kunit', 'kmemleak')) if args.kunit
+		       else e2e_command(os.path.realpath(out)))
+	res = run_guest(kinfo, cmd, out, timeout=args.timeout or timeout_for(args.kernel),
+			stream=not args.quiet,
 			shell=args.shell, nvme=not args.no_nvme)
 	if res.rc is None:
 		if args.quiet:
