@@ -166,12 +166,13 @@ static inline void ssdload_start_plug(struct blk_plug *plug,
 
 /*
  * Exposing internals to the KUnit suites (module/tests/, ssdload_test.ko).
- * <kunit/visibility.h> appeared upstream in 6.3 (Debian backported it to
- * 6.1): without it, the same definitions.  The test module imports the
- * namespace with SSDLOAD_IMPORT_KUNIT_NS(): MODULE_IMPORT_NS() takes a
- * string literal since 6.13, a bare identifier before.
+ * <kunit/visibility.h> is used from 6.3; before, the same definitions
+ * (sparse knows no __has_include, so this goes by version).  The test
+ * module imports the namespace with SSDLOAD_IMPORT_KUNIT_NS():
+ * MODULE_IMPORT_NS() takes a string literal since 6.13, a bare identifier
+ * before.
  */
-#if __has_include("kunit/visibility.h")
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
 #include <kunit/visibility.h>
 #elif IS_ENABLED(CONFIG_KUNIT)
 #define VISIBLE_IF_KUNIT
