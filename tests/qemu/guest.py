@@ -103,14 +103,21 @@ def fetch_kernel(label):
 	cmd = KERNEL_SCRIPTS[label]
 	if not os.path.exists(os.path.join(REPO, cmd[0])):
 		raise MissingPrerequisite(f'kernel {label}: {cmd[0]} is missing')
-	p = subprocess.run(cmd, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-			   text=True)
-	sys.stderr.write(p.stderr)
+	# stderr streams (the first debug kernel build takes ~25 minutes)
+	p = subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+			     text=True)
+	err = []
+	for line in p.stderr:
+		sys.stderr.write(line)
+		sys.stderr.flush()
+		err.append(line)
+	stdout = p.stdout.read()
+	p.wait()
 	if p.returncode != 0:
-		tail = ' / '.join(p.stderr.strip().splitlines()[-3:])
+		tail = ' / '.join(''.join(err).strip().splitlines()[-3:])
 		raise MissingPrerequisite(f'kernel {label} unavailable: {tail or "exit %d" % p.returncode}')
 	info = {}
-	for tok in shlex.split(p.stdout):
+	for tok in shlex.split(stdout):
 		k, _, v = tok.partition('=')
 		info[k] = v
 	for k in ('KVER', 'KDIR', 'VMLINUZ', 'MODDIR'):
