@@ -139,8 +139,12 @@ def parse_junit(path, e2e_dir):
 		kw = {'outcome': 'passed', 'text': ''}
 		f, line = tc.get('file'), tc.get('line')
 		if f:
-			# xunit1 paths are relative to the guest's pytest rootdir
-			f = os.path.normpath(os.path.join(e2e_dir, f))
+			# xunit1 paths are relative to the guest's pytest rootdir: the
+			# repo (the guest runs from it), else the suite's directory
+			rel = f
+			f = os.path.normpath(os.path.join(guest.REPO, rel))
+			if not os.path.exists(f):
+				f = os.path.normpath(os.path.join(e2e_dir, rel))
 			f = os.path.relpath(f, os.getcwd()) if f.startswith(os.getcwd() + '/') else f
 			kw['location'] = (f, int(line) if line and line.isdigit() else None)
 		texts = []
