@@ -16,23 +16,19 @@
 
 int cfs_check_module(void)
 {
-	const char *root = ssl_configfs_root();
-	struct stat st;
-
-	if (!stat(root, &st) && S_ISDIR(st.st_mode))
+	switch (ssl_check_root(ssl_configfs_root(), SSDLOAD_CONFIGFS_ROOT,
+			       CONFIGFS_MNT, "configfs")) {
+	case SSL_ROOT_OK:
 		return 0;
-	if (errno == EACCES) {
-		ssl_err("%s: %s (run as root)", root, strerror(errno));
-		return -1;
-	}
-	if (!strcmp(root, SSDLOAD_CONFIGFS_ROOT) &&
-	    !ssl_is_mounted(CONFIGFS_MNT, "configfs")) {
+	case SSL_ROOT_UNMOUNTED:
 		ssl_err("ssdload.ko is not loaded: run insmod module/ssdload.ko"
 			" (and configfs is not mounted: mount -t configfs none "
 			CONFIGFS_MNT ")");
-		return -1;
+		break;
+	case SSL_ROOT_MISSING:
+		ssl_err("ssdload.ko is not loaded: run insmod module/ssdload.ko");
+		break;
 	}
-	ssl_err("ssdload.ko is not loaded: run insmod module/ssdload.ko");
 	return -1;
 }
 

@@ -120,24 +120,38 @@ int ssl_is_mounted(const char *dir, const char *fstype)
 	return found;
 }
 
-int ssl_check_debugfs(void)
+int ssl_check_root(const char *root, const char *default_root,
+		   const char *mnt, const char *fstype)
 {
-	const char *root = ssl_debugfs_root();
 	struct stat st;
 
 	if (!stat(root, &st) && S_ISDIR(st.st_mode))
-		return 0;
+		return SSL_ROOT_OK;
 	if (errno == EACCES) {
 		ssl_err("%s: %s (run as root)", root, strerror(errno));
-		return -1;
+		return SSL_ROOT_REPORTED;
 	}
-	if (!strcmp(root, SSDLOAD_DEBUGFS_ROOT) &&
-	    !ssl_is_mounted(DEBUGFS_MNT, "debugfs")) {
+	if (!strcmp(root, default_root) && !ssl_is_mounted(mnt, fstype))
+		return SSL_ROOT_UNMOUNTED;
+	return SSL_ROOT_MISSING;
+}
+
+int ssl_check_debugfs(void)
+{
+	const char *root = ssl_debugfs_root();
+
+	switch (ssl_check_root(root, SSDLOAD_DEBUGFS_ROOT, DEBUGFS_MNT,
+			       "debugfs")) {
+	case SSL_ROOT_OK:
+		return 0;
+	case SSL_ROOT_UNMOUNTED:
 		ssl_err("debugfs is not mounted at " DEBUGFS_MNT
 			": run mount -t debugfs none " DEBUGFS_MNT);
-		return -1;
+		break;
+	case SSL_ROOT_MISSING:
+		ssl_err("%s: %s: is ssdload.ko loaded?", root, strerror(ENOENT));
+		break;
 	}
-	ssl_err("%s: %s: is ssdload.ko loaded?", root, strerror(ENOENT));
 	return -1;
 }
 
