@@ -4,7 +4,9 @@
 A configfs null_blk with irqmode=2 (hrtimer) completes every request
 completion_nsec after it was queued, so no I/O can be faster than that; TCG
 timers are coarse (fio sees p50 ~1.25-1.35 ms on a 1 ms device), hence the
-[c, 1.5c] window for p50.  Percentiles, mean and stddev are recomputed here
+[c, 1.5c] window for p50 (2c on the debug kernel, see env.p50_slop()).  The
+block layer's own accounting (read_ticks in /sys/block/X/stat, summed in ns)
+is an independent clock on the same I/Os: ssdload's mean must agree with it.  Percentiles, mean and stddev are recomputed here
 from the raw histogram with the bucket maths of uapi/ssdload.h.
 """
 
@@ -31,7 +33,8 @@ def _latency_job(nullb_cfg, jobs, c, iodepth, runtime_ms=2000):
 @pytest.mark.parametrize("iodepth", [4, 16])
 @pytest.mark.parametrize("c", [1 * MS, 5 * MS], ids=["1ms", "5ms"])
 def test_latency_truth(nullb_cfg, jobs, c, iodepth):
-    """min >= completion_nsec, p50 in [c, 1.5c], IOPS = iodepth / mean (Little)."""
+    """min >= completion_nsec, p50 in [c, 1.5c], mean agrees with the block
+    layer's, IOPS = iodepth / mean (Little)."""
     _, j, s, d = _latency_job(nullb_cfg, jobs, c, iodepth)
     h = j.hist("read")
     n = s["read_ios"]
@@ -44,7 +47,18 @@ def test_latency_truth(nullb_cfg, jobs, c, iodepth):
     assert h.min_ns >= c
 
     p50 = h.percentile(50)
-    assert c <= p50 <= 1.5 * c, "p50 %d ns outside [%d, %d]" % (p50, c, 1.5 * c)
+    hi = env.p50_slop() * c
+    assert c <= p50 <= hi, "p50 %d ns outside [%d, %d]" % (p50, c, hi)
+
+    # The block layer times each request from allocation to completion, inside
+    # ssdload's submit_bio .. bi_end_io window: ssdload's mean may exceed it by
+    # the submit and completion path only (a few us; the plug-cached clock of
+    # 6.8+ can put the block layer's start slightly earlier, hence 2%).
+    blk_mean = d["read_ticks"] * 1e6 / d["read_ios"]
+    mean = s["read_lat_mean_ns"]
+    assert 0.98 * blk_mean <= mean <= blk_mean + 0.1 * c, \
+        "mean %d ns, block layer's mean %d ns (read_ticks %d ms / %d)" % (
+            mean, blk_mean, d["read_ticks"], d["read_ios"])
 
     # Little's law: in-flight = throughput * latency
     iops = n / (s["runtime_ns"] / 1e9)
@@ -103,7 +117,8 @@ def test_cli_percentiles(nullb_cfg, cli, c):
     assert cl["min"] >= c, cl["min"]
     assert cl["N"] == r["total_ios"]
     p50 = cl["percentile"]["50.000000"]
-    assert c <= p50 <= 1.5 * c, "CLI p50 %d outside [%d, %d]" % (p50, c, 1.5 * c)
+    hi = env.p50_slop() * c
+    assert c <= p50 <= hi, "CLI p50 %d outside [%d, %d]" % (p50, c, hi)
     assert cl["min"] <= cl["mean"] <= cl["max"]
     iops = r["total_ios"] / (r["runtime"] / 1000.0)
     assert abs(iops - 4 / (cl["mean"] / 1e9)) <= env.little_tolerance() * iops, \

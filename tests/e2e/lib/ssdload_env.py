@@ -157,6 +157,19 @@ def little_tolerance():
     return 0.20 if os.environ.get("SSDLOAD_KERNEL") == "debug" else 0.10
 
 
+def p50_slop():
+    """Upper bound of p50 as a multiple of a null_blk hrtimer device latency.
+
+    TCG timers are coarse: fio sees p50 ~1.25-1.35x on a 1 ms device with the
+    stock kernels, hence 1.5x.  On the debug kernel KASAN + lockdep make each
+    of the 16 hrtimer completions per millisecond so expensive that the CPU
+    falls behind and completions really are late (p50 ~1.5x seen); the
+    block layer's own accounting sees the same delay, which
+    test_latency_truth checks separately, so 2x there.
+    """
+    return 2.0 if os.environ.get("SSDLOAD_KERNEL") == "debug" else 1.5
+
+
 # --------------------------------------------------------------------------
 # kernel modules
 
