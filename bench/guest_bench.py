@@ -6,7 +6,8 @@ Run by bench/bench.py inside a tests/qemu guest (the environment of
 CONTRACT.md: SSDLOAD_KO, SSDLOAD_OUT, ...), plus BENCH_FLOOR_KO (the floor
 module), BENCH_SECONDS (measured seconds per point, default 5), BENCH_ROUNDS
 (default 3), BENCH_RAMP (seconds before the window opens, default 1) and
-BENCH_PERF (1 = also record perf profiles of ssdload after the rounds).
+BENCH_PERF (1 = also record perf profiles of ssdload after the rounds) and
+BENCH_ONLY (comma-separated parts of tool names: run only those rows).
 
 Method (the same for every tool, so the rows compare):
   - the target is one null_blk: queue_mode=2 irqmode=0 hw_queue_depth=1024
@@ -161,11 +162,11 @@ def fio_point(qd, engine, opts=()):
     return ios, wall, cpu, extra
 
 
-def floor_point():
+def floor_point(nr_cpus=1):
     ko = os.environ.get("BENCH_FLOOR_KO")
     if not ko or not os.path.exists(ko):
         raise RuntimeError("no floor module (BENCH_FLOOR_KO)")
-    p = subprocess.Popen(["insmod", ko, "path=" + DEV, "cpu=0",
+    p = subprocess.Popen(["insmod", ko, "path=" + DEV, "cpu=0", "nr_cpus=%d" % nr_cpus,
                           "seconds=%d" % int(RAMP + SECONDS + TAIL + 0.999)],
                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     ios, wall, cpu = window()
@@ -196,7 +197,30 @@ ROWS = [
     ("ssdload disable_lat", [32], lambda qd: ssdload_point(qd, disable_lat=1),
      "disable_lat"),
     ("ssdload 2 workers", [32], lambda qd: ssdload_point(qd, cpus="0-1"), None),
+    # the platform's own scaling: two floor loops, one per CPU, at once
+    ("floor 2 CPUs", [1], lambda qd: floor_point(nr_cpus=2), None),
+    ("ssdload 2 workers", [1], lambda qd: ssdload_point(qd, cpus="0-1"), None),
 ]
+
+# The order the points run in within a round (odd rounds run it reversed).
+# Each pair the targets compare runs back to back, so that a ratio is taken
+# between two measurements a few seconds apart: under TCG the speed of the
+# whole guest drifts by 10-30% over minutes (host scheduling, qemu's
+# softmmu TLB and translation cache), far more than the effects measured.
+RUN_ORDER = [
+    ("floor", 1), ("ssdload", 1), ("fio pvsync2", 1), ("fio pvsync2 hipri", 1),
+    ("ssdload hipri", 1), ("floor 2 CPUs", 1), ("ssdload 2 workers", 1),
+    ("ssdload disable_lat", 32), ("ssdload", 32), ("ssdload 2 workers", 32),
+    ("ssdload hipri", 32), ("fio io_uring fixedbufs+regfiles+hipri", 32),
+    ("fio io_uring", 32), ("fio libaio", 32),
+    ("ssdload", 128), ("ssdload hipri", 128), ("fio io_uring fixedbufs+regfiles+hipri", 128),
+    ("fio io_uring", 128), ("fio libaio", 128),
+    ("fio io_uring", 1), ("fio io_uring fixedbufs+regfiles+hipri", 1), ("fio libaio", 1),
+]
+
+# BENCH_ONLY="floor,ssdload 2": only the rows whose tool name contains one
+# of the comma-separated strings (for quick looks; `make bench` runs all).
+ONLY = [x.strip() for x in os.environ.get("BENCH_ONLY", "").split(",") if x.strip()]
 
 
 def perf_profiles(results):
@@ -262,11 +286,16 @@ def main():
     feats = set(info["features"])
     points = []
     for name, qds, fn, need in ROWS:
+        if ONLY and not any(o in name for o in ONLY):
+            continue
         for qd in qds:
             if need and need not in feats:
                 log("skip %s QD%d: ssdload has no %s attribute" % (name, qd, need))
                 continue
             points.append((name, qd, fn))
+    table_points = list(points)    # results.json lists rows in ROWS order
+    rank = {p: i for i, p in enumerate(RUN_ORDER)}
+    points.sort(key=lambda p: rank.get((p[0], p[1]), len(rank)))
     samples = {}
     errors = {}
     for rnd in range(ROUNDS):
@@ -288,7 +317,7 @@ def main():
                 rnd, name, qd, s["iops"],
                 "%.0f" % s["cpu_ns_per_io"] if s["cpu_ns_per_io"] else "-"))
     rows = []
-    for name, qd, _ in points:
+    for name, qd, _ in table_points:
         key = "%s|%d" % (name, qd)
         ss = samples.get(key, [])
         row = {"tool": name, "qd": qd, "samples": ss, "errors": errors.get(key, [])}

@@ -9,7 +9,12 @@
  * clock is read every 1024 I/Os to find the end).  Offsets walk the
  * first GiB of the device with a cheap LCG, 4k aligned.
  *
- *   insmod ssdload_floor.ko path=/dev/nullb0 seconds=5 cpu=0
+ * With @nr_cpus=N, N such loops run at once on CPUs @cpu..@cpu+N-1: what
+ * the platform itself gives when a second CPU does the same work, the
+ * scaling calibration of `make bench`.  ios is then the sum over the
+ * loops and elapsed_ns the longest loop.
+ *
+ *   insmod ssdload_floor.ko path=/dev/nullb0 seconds=5 cpu=0 [nr_cpus=2]
  *   cat /sys/module/ssdload_floor/parameters/{ios,elapsed_ns}
  *   rmmod ssdload_floor
  *
@@ -24,6 +29,7 @@
 #include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/sched.h>
+#include <linux/slab.h>
 
 static char *path = "/dev/nullb0";
 module_param(path, charp, 0444);
@@ -34,6 +40,9 @@ MODULE_PARM_DESC(seconds, "duration of the run");
 static unsigned int cpu;
 module_param(cpu, uint, 0444);
 MODULE_PARM_DESC(cpu, "CPU the loop is bound to");
+static unsigned int nr_cpus = 1;
+module_param(nr_cpus, uint, 0444);
+MODULE_PARM_DESC(nr_cpus, "number of loops, on CPUs cpu..cpu+nr_cpus-1");
 static unsigned int bs = 4096;
 module_param(bs, uint, 0444);
 MODULE_PARM_DESC(bs, "bytes per read, at most PAGE_SIZE");
@@ -51,10 +60,15 @@ MODULE_PARM_DESC(result, "0 or the errno of the first failed read (result)");
 
 static int floor_holder;
 
+#define FLOOR_MAX_LOOPS	64
+
 struct floor_run {
 	struct block_device *bdev;	/* target */
 	struct page *page;		/* read buffer */
 	struct completion done;		/* the loop finished */
+	u64 ios;			/* reads completed */
+	u64 elapsed_ns;			/* duration of the loop */
+	int result;			/* 0 or the first errno */
 };
 
 static int floor_fn(void *data)
@@ -85,54 +99,91 @@ static int floor_fn(void *data)
 	}
 	now = ktime_get_ns();
 	bio_uninit(&bio);
-	ios = n;
-	elapsed_ns = now - start;
-	result = ret;
+	r->ios = n;
+	r->elapsed_ns = now - start;
+	r->result = ret;
 	complete(&r->done);
 	while (!kthread_should_stop())
 		schedule_timeout_interruptible(HZ);
 	return 0;
 }
 
+static void floor_free_runs(struct floor_run *runs, unsigned int n)
+{
+	while (n--)
+		__free_page(runs[n].page);
+	kfree(runs);
+}
+
 static int __init floor_init(void)
 {
+	struct task_struct *tasks[FLOOR_MAX_LOOPS];
 	struct ssdload_bdev b = { };
-	struct task_struct *t;
-	struct floor_run r;
+	struct floor_run *runs;
+	unsigned int i, n;
 	int ret;
 
-	if (!bs || bs > PAGE_SIZE || bs % SECTOR_SIZE || !cpu_online(cpu))
+	if (!bs || bs > PAGE_SIZE || bs % SECTOR_SIZE || !nr_cpus ||
+	    nr_cpus > FLOOR_MAX_LOOPS)
 		return -EINVAL;
+	for (i = 0; i < nr_cpus; i++)
+		if (cpu + i >= nr_cpu_ids || !cpu_online(cpu + i))
+			return -EINVAL;
 	ret = ssdload_bdev_open(&b, path, false, &floor_holder);
 	if (ret) {
 		pr_err("cannot open %s: %d\n", path, ret);
 		return ret;
 	}
-	r.bdev = b.bdev;
-	init_completion(&r.done);
-	r.page = alloc_page(GFP_KERNEL);
-	if (!r.page) {
+	runs = kcalloc(nr_cpus, sizeof(*runs), GFP_KERNEL);
+	if (!runs) {
 		ret = -ENOMEM;
 		goto out_close;
 	}
-	t = kthread_create(floor_fn, &r, "ssdload_floor/%u", cpu);
-	if (IS_ERR(t)) {
-		ret = PTR_ERR(t);
-		goto out_free_page;
+	for (n = 0; n < nr_cpus; n++) {
+		runs[n].bdev = b.bdev;
+		init_completion(&runs[n].done);
+		runs[n].page = alloc_page(GFP_KERNEL);
+		if (!runs[n].page) {
+			ret = -ENOMEM;
+			goto out_free_runs;
+		}
 	}
-	kthread_bind(t, cpu);
-	get_task_struct(t);
-	wake_up_process(t);
-	wait_for_completion(&r.done);
-	kthread_stop(t);
-	put_task_struct(t);
-	pr_info("%s: %llu reads in %llu ns (%llu IOPS), result %d\n", path,
-		ios, elapsed_ns,
+	for (i = 0; i < nr_cpus; i++) {
+		tasks[i] = kthread_create(floor_fn, &runs[i], "ssdload_floor/%u",
+					  cpu + i);
+		if (IS_ERR(tasks[i])) {
+			ret = PTR_ERR(tasks[i]);
+			goto out_stop_tasks;
+		}
+		kthread_bind(tasks[i], cpu + i);
+		get_task_struct(tasks[i]);
+	}
+	/* start them together: the loops overlap for the whole run */
+	for (i = 0; i < nr_cpus; i++)
+		wake_up_process(tasks[i]);
+	ios = 0;
+	elapsed_ns = 0;
+	result = 0;
+	for (i = 0; i < nr_cpus; i++) {
+		wait_for_completion(&runs[i].done);
+		ios += runs[i].ios;
+		elapsed_ns = max(elapsed_ns, runs[i].elapsed_ns);
+		if (!result)
+			result = runs[i].result;
+	}
+	pr_info("%s: %llu reads in %llu ns (%llu IOPS) on %u CPU(s), result %d\n",
+		path, ios, elapsed_ns,
 		elapsed_ns ? div64_u64(ios * NSEC_PER_SEC, elapsed_ns) : 0,
-		result);
+		nr_cpus, result);
 	ret = 0;
-out_free_page:
-	__free_page(r.page);
+out_stop_tasks:
+	/* a created task that never ran exits from kthread_stop() unrun */
+	while (i--) {
+		kthread_stop(tasks[i]);
+		put_task_struct(tasks[i]);
+	}
+out_free_runs:
+	floor_free_runs(runs, n);
 out_close:
 	ssdload_bdev_close(&b);
 	return ret;
