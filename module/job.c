@@ -263,7 +263,7 @@ static void ssdload_job_plan_worker(struct ssdload_job *job,
 int ssdload_job_start(struct ssdload_job *job)
 {
 	struct ssdload_cfg *cfg = &job->cfg;
-	unsigned int nr, i, cpu;
+	unsigned int nr, i, cpu, bufs;
 	cpumask_var_t mask;
 	u64 mem, cap, first;
 	int ret;
@@ -309,11 +309,14 @@ int ssdload_job_start(struct ssdload_job *job)
 	}
 	nr = cpumask_weight(mask);
 
-	mem = (u64)nr * cfg->iodepth * cfg->bs;
+	/* rw and randrw keep a read buffer next to each write buffer */
+	bufs = ssdload_rw_is_mixed(cfg->rw) ? 2 : 1;
+	mem = (u64)nr * cfg->iodepth * cfg->bs * bufs;
 	cap = (u64)READ_ONCE(ssdload_max_job_mem_mb) << 20;
 	if (mem > cap) {
 		ret = ssdload_job_refuse(job, -ENOMEM, "iodepth",
-					 "iodepth*bs*workers = %llu MiB exceeds max_job_mem_mb=%llu",
+					 "iodepth*bs*workers%s = %llu MiB exceeds max_job_mem_mb=%llu",
+					 bufs > 1 ? "*2 (read and write buffers)" : "",
 					 DIV_ROUND_UP_ULL(mem, 1 << 20), cap >> 20);
 		goto out_free_mask;
 	}

@@ -57,7 +57,15 @@ struct ssdload_sum {
 
 struct ssdload_worker;
 
-/* One preallocated I/O: a bio with its inline bvec table and buffer. */
+/*
+ * One preallocated I/O: a bio with its inline bvec table and buffers.
+ * A job that only reads or only writes has one buffer, described by the
+ * bio's table itself (wbuf == rbuf == bvec).  A mixed job (rw, randrw) has
+ * two, so that reads never overwrite the random write data: bvec[] holds
+ * the table (as many entries as the longer buffer has chunks), then the
+ * write buffer's chunks, then the read buffer's; each submission adds the
+ * chunks of its direction to the bio.
+ */
 struct ssdload_io {
 	struct bio bio;			/* reused for every submission */
 	struct ssdload_worker *w;	/* owning worker */
@@ -68,8 +76,11 @@ struct ssdload_io {
 	blk_status_t status;		/* bi_status at completion */
 	u8 dir;				/* enum ssdload_dir */
 	bool measured;			/* submitted at/after the ramp end */
-	unsigned short nr_vecs;		/* used entries of bvec[] */
-	struct bio_vec bvec[];		/* buffer chunks, also the bio table */
+	unsigned short nr_wvecs;	/* chunks of the write buffer */
+	unsigned short nr_rvecs;	/* chunks of the read buffer */
+	const struct bio_vec *wbuf;	/* the write buffer */
+	const struct bio_vec *rbuf;	/* the read buffer */
+	struct bio_vec bvec[];		/* the bio table, then the buffers */
 };
 
 /*

@@ -82,26 +82,29 @@ static void ssdload_pbio_end_io(struct bio *bio)
 {
 }
 
+static void ssdload_chunks_free(const struct bio_vec *v, unsigned int n)
+{
+	while (n--)
+		__free_pages(v[n].bv_page, get_order(v[n].bv_len));
+}
+
 static void ssdload_io_free(struct ssdload_io *io)
 {
-	unsigned int i;
-
 	bio_uninit(&io->bio);
-	for (i = 0; i < io->nr_vecs; i++)
-		__free_pages(io->bvec[i].bv_page, get_order(io->bvec[i].bv_len));
+	ssdload_chunks_free(io->wbuf, io->nr_wvecs);
+	if (io->rbuf != io->wbuf)
+		ssdload_chunks_free(io->rbuf, io->nr_rvecs);
 	kfree(io);
 }
 
 /*
- * Build one I/O: bs bytes from chunks of up to 1 MiB (falling back to
- * smaller orders), collected in @tmp, then copied into the I/O.
+ * One buffer of bs bytes, from chunks of up to 1 MiB (falling back to
+ * smaller orders), described in @v.  Returns the number of chunks, or 0.
  */
-static struct ssdload_io *ssdload_io_alloc(struct ssdload_worker *w,
-					   struct bio_vec *tmp, int node)
+static unsigned int ssdload_chunks_alloc(u32 bs, struct bio_vec *v, int node)
 {
-	u32 remaining = w->job->cfg.bs;
-	struct ssdload_io *io;
-	unsigned int n = 0, i;
+	u32 remaining = bs;
+	unsigned int n = 0;
 
 	while (remaining) {
 		unsigned int order = min_t(unsigned int, get_order(remaining),
@@ -119,28 +122,68 @@ static struct ssdload_io *ssdload_io_alloc(struct ssdload_worker *w,
 				break;
 			order--;
 		}
-		if (!page)
-			goto out_free_pages;
+		if (!page) {
+			ssdload_chunks_free(v, n);
+			return 0;
+		}
 		len = min_t(u32, remaining, PAGE_SIZE << order);
-		tmp[n].bv_page = page;
-		tmp[n].bv_len = len;
-		tmp[n].bv_offset = 0;
+		v[n].bv_page = page;
+		v[n].bv_len = len;
+		v[n].bv_offset = 0;
 		n++;
 		remaining -= len;
 	}
+	return n;
+}
 
-	io = kzalloc_node(struct_size(io, bvec, n), GFP_KERNEL, node);
+/*
+ * Build one I/O: its write buffer (the only buffer unless the job is
+ * mixed) is collected in @tmp, the read buffer of a mixed job in
+ * @tmp + @maxvecs, then both are copied into the I/O.
+ */
+static struct ssdload_io *ssdload_io_alloc(struct ssdload_worker *w,
+					   struct bio_vec *tmp,
+					   unsigned int maxvecs, int node)
+{
+	u32 bs = w->job->cfg.bs;
+	unsigned int n, nr = 0, table;
+	struct ssdload_io *io;
+
+	n = ssdload_chunks_alloc(bs, tmp, node);
+	if (!n)
+		return NULL;
+	if (w->mixed) {
+		nr = ssdload_chunks_alloc(bs, tmp + maxvecs, node);
+		if (!nr)
+			goto out_free_wbuf;
+	}
+
+	table = max(n, nr);
+	io = kzalloc_node(struct_size(io, bvec, w->mixed ? table + n + nr : n),
+			  GFP_KERNEL, node);
 	if (!io)
-		goto out_free_pages;
-	memcpy(io->bvec, tmp, n * sizeof(*tmp));
-	io->nr_vecs = n;
+		goto out_free_rbuf;
+	io->nr_wvecs = n;
+	if (w->mixed) {
+		memcpy(io->bvec + table, tmp, n * sizeof(*tmp));
+		memcpy(io->bvec + table + n, tmp + maxvecs, nr * sizeof(*tmp));
+		io->wbuf = io->bvec + table;
+		io->rbuf = io->bvec + table + n;
+		io->nr_rvecs = nr;
+	} else {
+		memcpy(io->bvec, tmp, n * sizeof(*tmp));
+		io->wbuf = io->bvec;
+		io->rbuf = io->bvec;
+		io->nr_rvecs = n;
+	}
 	io->w = w;
-	bio_init(&io->bio, NULL, io->bvec, n, REQ_OP_READ);
+	bio_init(&io->bio, NULL, io->bvec, table, REQ_OP_READ);
 	return io;
 
-out_free_pages:
-	for (i = 0; i < n; i++)
-		__free_pages(tmp[i].bv_page, get_order(tmp[i].bv_len));
+out_free_rbuf:
+	ssdload_chunks_free(tmp + maxvecs, nr);
+out_free_wbuf:
+	ssdload_chunks_free(tmp, n);
 	return NULL;
 }
 
@@ -149,10 +192,10 @@ static void ssdload_io_fill(struct ssdload_worker *w, struct ssdload_io *io)
 {
 	unsigned int i, j;
 
-	for (i = 0; i < io->nr_vecs; i++) {
-		u64 *p = page_address(io->bvec[i].bv_page);
+	for (i = 0; i < io->nr_wvecs; i++) {
+		u64 *p = page_address(io->wbuf[i].bv_page);
 
-		for (j = 0; j < io->bvec[i].bv_len / sizeof(u64); j++)
+		for (j = 0; j < io->wbuf[i].bv_len / sizeof(u64); j++)
 			p[j] = ssdload_rng_next(w);
 	}
 }
@@ -226,11 +269,12 @@ struct ssdload_worker *ssdload_worker_alloc(struct ssdload_job *job,
 	ret = -ENOMEM;
 	w->ios = kvcalloc(depth, sizeof(*w->ios), GFP_KERNEL);
 	w->free = kvcalloc(depth, sizeof(*w->free), GFP_KERNEL);
-	tmp = kvmalloc_array(maxvecs, sizeof(*tmp), GFP_KERNEL);
+	tmp = kvmalloc_array(w->mixed ? 2 * maxvecs : maxvecs, sizeof(*tmp),
+			     GFP_KERNEL);
 	if (!w->ios || !w->free || !tmp)
 		goto out_free_tmp;
 	for (i = 0; i < depth; i++) {
-		struct ssdload_io *io = ssdload_io_alloc(w, tmp, node);
+		struct ssdload_io *io = ssdload_io_alloc(w, tmp, maxvecs, node);
 
 		if (!io)
 			goto out_free_tmp;
@@ -382,8 +426,9 @@ static void ssdload_submit(struct ssdload_worker *w, u64 now)
 {
 	struct ssdload_job *job = w->job;
 	struct ssdload_io *io = w->free[--w->nr_free];
+	const struct bio_vec *buf;
+	unsigned int i, nr;
 	blk_opf_t opf;
-	unsigned int i;
 
 	io->dir = ssdload_next_dir(w);
 	io->pos = ssdload_next_pos(w);
@@ -394,9 +439,15 @@ static void ssdload_submit(struct ssdload_worker *w, u64 now)
 	if (w->polled)
 		opf |= REQ_POLLED;
 	bio_reset(&io->bio, job->bdev.bdev, opf);
-	for (i = 0; i < io->nr_vecs; i++)
-		__bio_add_page(&io->bio, io->bvec[i].bv_page,
-			       io->bvec[i].bv_len, 0);
+	if (io->dir == SSDLOAD_DIR_WRITE) {
+		buf = io->wbuf;
+		nr = io->nr_wvecs;
+	} else {
+		buf = io->rbuf;
+		nr = io->nr_rvecs;
+	}
+	for (i = 0; i < nr; i++)
+		__bio_add_page(&io->bio, buf[i].bv_page, buf[i].bv_len, 0);
 	io->bio.bi_iter.bi_sector = io->pos >> SECTOR_SHIFT;
 	/* bio_reset() zeroes it; blk-mq sets the real one at dispatch */
 	io->bio.bi_cookie = BLK_QC_T_NONE;

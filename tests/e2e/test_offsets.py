@@ -91,6 +91,30 @@ def test_seq_write_stays_in_span(ram, jobs, offset, size, bs, cpus):
 
 
 @pytest.mark.quick
+@pytest.mark.parametrize("rw,bs,size,passes", [
+    ("randrw", 4096, 256 * KIB, 40),
+    ("randrw", 64 * KIB, 2 * MIB, 30),
+    ("rw", 4096, 256 * KIB, 30),
+], ids=["randrw-4k", "randrw-64k", "rw-4k"])
+def test_mixed_writes_stay_random(ram, jobs, rw, bs, size, passes):
+    """Mixed jobs: reads never leak into the write data.
+
+    Every read brings the device's pattern into memory; if reads shared the
+    write buffers, later writes would put the pattern (or other read-back
+    data) back on the device.  With rwmixread=50 and `passes` I/Os per block
+    every block of the span is written many times: each must end up random.
+    """
+    offset = 4 * MIB
+    n = passes * size // bs
+    j = jobs("mix", filename=ram.path, rw=rw, rwmixread=50, allow_write=1, bs=bs,
+             iodepth=8, offset=offset, size=size, number_ios=n, randseed=7)
+    s = j.run(timeout=120)
+    assert s["read_ios"] + s["write_ios"] == n, s
+    assert s["read_ios"] > n // 4 and s["write_ios"] > n // 4, s
+    _assert_span(ram, offset, size, bs)
+
+
+@pytest.mark.quick
 def test_seq_write_wraps_inside_span(ram, jobs):
     """number_ios beyond one pass wraps to the span start, never past its end."""
     offset, size, bs = 3 * MIB, 256 * KIB, 4096
