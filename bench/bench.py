@@ -45,7 +45,7 @@ def build_floor(kinfo, out):
 	os.makedirs(bdir, exist_ok=True)
 	excl = ['.git', '*.o', '*.ko', '*.mod', '*.mod.c', '.*.cmd', '*.order',
 		'Module.symvers', '__pycache__', '/userspace/ssdload']
-	subprocess.run(['rsync', '-a', '--delete'] + [f'--exclude={e}' for e in excl] +
+	subprocess.run(guest.RSYNC + [f'--exclude={e}' for e in excl] +
 		       [REPO + '/', bdir + '/'], check=True)
 	with open(bdir + '.log', 'w') as f:
 		p = subprocess.run(['make', '-C', kinfo['KDIR'], 'M=' + os.path.join(bdir, 'bench', 'floor'),

@@ -257,6 +257,9 @@ static void ssdload_job_plan_worker(struct ssdload_job *job,
 		w->slice_start = 0;
 		w->slice_len = job->nr_blocks;
 	}
+	/* random one pass: each block of the slice once (fio's random map) */
+	if (w->random && !cfg->number_ios && !cfg->runtime_ms)
+		ssdload_perm_init(w, cfg->randseed);
 }
 
 /* enable=1.  Called with job->lock held. */

@@ -83,6 +83,9 @@ struct ssdload_io {
 	struct bio_vec bvec[];		/* the bio table, then the buffers */
 };
 
+/* Rounds of the bijection behind the random one-pass permutation. */
+#define SSDLOAD_PERM_ROUNDS	3
+
 /*
  * One bound kthread with its I/Os and its private statistics.  Workers are
  * separate node-local allocations; the fields written by other CPUs
@@ -103,9 +106,16 @@ struct ssdload_worker {
 	bool has_quota;			/* quota limits measured I/Os */
 	u64 quota;			/* measured I/Os this worker may submit */
 	u64 submitted;			/* measured I/Os submitted so far */
-	u64 slice_start;		/* first block of the sequential slice */
-	u64 slice_len;			/* blocks in the sequential slice */
-	u64 next;			/* next block, relative to slice_start */
+	u64 slice_start;		/* first block of the worker's slice */
+	u64 slice_len;			/* blocks in the worker's slice */
+	u64 next;			/* next block (or permutation index),
+					 * relative to slice_start
+					 */
+	bool perm;			/* random one pass: a permutation */
+	u8 perm_shift;			/* xorshift of the permutation rounds */
+	u64 perm_mask;			/* 2^k - 1, k = bits of slice_len - 1 */
+	u64 perm_mul[SSDLOAD_PERM_ROUNDS];	/* odd multipliers */
+	u64 perm_add[SSDLOAD_PERM_ROUNDS];	/* addends */
 	unsigned int nr_ios;		/* allocated I/Os */
 	unsigned int inflight;		/* submitted, not yet reaped */
 	unsigned int nr_free;		/* entries in free[] */
@@ -217,6 +227,7 @@ struct ssdload_worker *ssdload_worker_alloc(struct ssdload_job *job,
 					    unsigned int idx, unsigned int cpu);
 void ssdload_worker_free_ios(struct ssdload_worker *w);
 void ssdload_worker_free(struct ssdload_worker *w);
+void ssdload_perm_init(struct ssdload_worker *w, u64 seed);
 int ssdload_worker_fn(void *data);
 
 /* hist.c */

@@ -75,6 +75,59 @@ VISIBLE_IF_KUNIT u64 ssdload_rng_below(struct ssdload_worker *w, u64 n)
 }
 EXPORT_SYMBOL_IF_KUNIT(ssdload_rng_below);
 
+/*
+ * ---- random one pass: a permutation of the slice ---------------------------
+ *
+ * A one-pass random job (no runtime_ms, no number_ios) visits every block of
+ * each worker's slice exactly once, in a seeded random order, as fio's random
+ * map does.  Index i of the pass maps to block P(i) with P a bijection of
+ * [0, 2^k), 2^k >= slice_len: rounds of an odd multiplier, an addend and an
+ * xorshift, each invertible mod 2^k.  Values at or past slice_len are walked
+ * on through P (cycle walking), which keeps a bijection of [0, slice_len);
+ * since 2^k < 2 * slice_len the walk takes fewer than two steps on average.
+ * No memory, whatever the size of the span.
+ */
+void ssdload_perm_init(struct ssdload_worker *w, u64 seed)
+{
+	u64 x = seed ^ 0x7065726d75746521ULL ^ ((u64)w->idx << 32);
+	unsigned int k = w->slice_len > 1 ? fls64(w->slice_len - 1) : 0;
+	int r;
+
+	w->perm = true;
+	w->perm_mask = k >= 64 ? ~0ULL : (1ULL << k) - 1;
+	w->perm_shift = max(1U, k / 2);
+	for (r = 0; r < SSDLOAD_PERM_ROUNDS; r++) {
+		w->perm_mul[r] = ssdload_splitmix64(&x) | 1;
+		w->perm_add[r] = ssdload_splitmix64(&x);
+	}
+	w->next = 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(ssdload_perm_init);
+
+static u64 ssdload_perm(const struct ssdload_worker *w, u64 x)
+{
+	int r;
+
+	for (r = 0; r < SSDLOAD_PERM_ROUNDS; r++) {
+		x = (x * w->perm_mul[r] + w->perm_add[r]) & w->perm_mask;
+		x ^= x >> w->perm_shift;
+	}
+	return x;
+}
+
+/* Block (relative to the slice) of the next I/O of the pass. */
+static u64 ssdload_perm_next(struct ssdload_worker *w)
+{
+	u64 x = w->next;
+
+	if (++w->next >= w->slice_len)
+		w->next = 0;
+	do {
+		x = ssdload_perm(w, x);
+	} while (x >= w->slice_len);
+	return x;
+}
+
 /* ---- setup / teardown --------------------------------------------------- */
 
 /* bi_end_io of the cookie carrier: bio_poll() may end it, never used for I/O. */
@@ -403,15 +456,19 @@ VISIBLE_IF_KUNIT u8 ssdload_next_dir(struct ssdload_worker *w)
 EXPORT_SYMBOL_IF_KUNIT(ssdload_next_dir);
 
 /*
- * Byte offset of the next I/O: a uniform bs-aligned block of the span, or
- * the next block of the worker's sequential slice (wrapping at its end).
+ * Byte offset of the next I/O: the next block of the worker's permutation
+ * of its slice (random one pass), a uniform bs-aligned block of the span
+ * (random with runtime_ms or number_ios), or the next block of the
+ * worker's sequential slice (wrapping at its end).
  */
 VISIBLE_IF_KUNIT u64 ssdload_next_pos(struct ssdload_worker *w)
 {
 	struct ssdload_job *job = w->job;
 	u64 blk;
 
-	if (w->random) {
+	if (w->perm) {
+		blk = w->slice_start + ssdload_perm_next(w);
+	} else if (w->random) {
 		blk = ssdload_rng_below(w, job->nr_blocks);
 	} else {
 		blk = w->slice_start + w->next;

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit suite ssdload_offset: the worker PRNG (xoshiro256** seeded by
- * splitmix64), its bounded draw and the offset generator of worker.c.
+ * splitmix64), its bounded draw, the one-pass permutation and the offset
+ * generator of worker.c.
  */
+#include <linux/bitmap.h>
 #include <linux/math64.h>
 
 #include "ssdload_test.h"
@@ -216,6 +218,83 @@ static void test_same_seed(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, ssdload_rng_next(a), ssdload_rng_next(b));
 }
 
+/*
+ * Random one pass: slice_len I/Os visit every block of the slice exactly
+ * once, inside the slice, for slice lengths around powers of two (where
+ * cycle walking matters most) and odd sizes; the order is not the
+ * identity, the next pass repeats it, and another seed gives another one.
+ */
+struct perm_case {
+	u64 slice_start, slice_len;
+	const char *desc;
+};
+
+static const struct perm_case perm_cases[] = {
+	{ 0, 1, "len=1" },
+	{ 5, 2, "len=2" },
+	{ 0, 3, "len=3" },
+	{ 100, 64, "len=64" },
+	{ 7, 65, "len=65" },
+	{ 0, 1000, "len=1000" },
+	{ 3, 4095, "len=4095" },
+	{ 0, 65537, "len=65537" },
+	{ 11, 100003, "len=100003" },
+};
+
+KUNIT_ARRAY_PARAM_DESC(perm, perm_cases, desc);
+
+static void test_random_one_pass(struct kunit *test)
+{
+	const struct perm_case *c = test->param_value;
+	struct ssdload_worker *w = offset_worker(test, 0);
+	const u64 bs = 512, nr_blocks = c->slice_start + c->slice_len + 9;
+	unsigned long *seen;
+	u64 i, in_place = 0, dup = 0, outside = 0, first[8];
+
+	seen = kunit_kcalloc(test, BITS_TO_LONGS(c->slice_len), sizeof(long),
+			     GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, seen);
+	ssdload_test_span(w->job, 0, bs, nr_blocks);
+	w->random = true;
+	w->slice_start = c->slice_start;
+	w->slice_len = c->slice_len;
+	ssdload_perm_init(w, 99);
+	KUNIT_ASSERT_TRUE(test, w->perm);
+	for (i = 0; i < c->slice_len; i++) {
+		u64 blk = ssdload_next_pos(w) / bs;
+
+		if (i < ARRAY_SIZE(first))
+			first[i] = blk;
+		if (blk < c->slice_start || blk >= c->slice_start + c->slice_len) {
+			outside++;
+			continue;
+		}
+		blk -= c->slice_start;
+		in_place += blk == i;
+		dup += test_and_set_bit(blk, seen);
+	}
+	KUNIT_EXPECT_EQ(test, outside, 0ULL);
+	KUNIT_EXPECT_EQ(test, dup, 0ULL);
+	KUNIT_EXPECT_EQ(test, (u64)bitmap_weight(seen, c->slice_len), c->slice_len);
+	if (c->slice_len >= 64)	/* shuffled: few blocks where a walk puts them */
+		KUNIT_EXPECT_LT(test, in_place, c->slice_len / 8);
+
+	/* the next pass replays the same order */
+	for (i = 0; i < min_t(u64, c->slice_len, ARRAY_SIZE(first)); i++)
+		KUNIT_EXPECT_EQ(test, ssdload_next_pos(w) / bs, first[i]);
+
+	/* another seed, another order */
+	if (c->slice_len >= 64) {
+		u64 same = 0;
+
+		ssdload_perm_init(w, 100);
+		for (i = 0; i < ARRAY_SIZE(first); i++)
+			same += ssdload_next_pos(w) / bs == first[i];
+		KUNIT_EXPECT_LT(test, same, (u64)ARRAY_SIZE(first));
+	}
+	w->perm = false;
+}
+
 /* Bounded draws stay below their bound, for small and huge bounds. */
 struct below_case {
 	u64 n;			/* the bound */
@@ -260,6 +339,7 @@ static struct kunit_case ssdload_offset_cases[] = {
 	KUNIT_CASE_SLOW(test_random_uniform),
 	KUNIT_CASE(test_same_seed),
 	KUNIT_CASE_PARAM(test_rng_below, below_gen_params),
+	KUNIT_CASE_PARAM(test_random_one_pass, perm_gen_params),
 	{}
 };
 

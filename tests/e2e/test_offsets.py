@@ -115,6 +115,39 @@ def test_mixed_writes_stay_random(ram, jobs, rw, bs, size, passes):
 
 
 @pytest.mark.quick
+@pytest.mark.parametrize("rw,bs,cpus", [
+    ("randwrite", 4096, ""),
+    ("randwrite", 8192, "0-1"),
+    ("randrw", 4096, ""),
+], ids=["randwrite", "randwrite-2workers", "randrw"])
+def test_random_one_pass_covers_span(ram, jobs, rw, bs, cpus):
+    """Random with no runtime and no number_ios: one pass, every block once.
+
+    As fio's random map: size/bs I/Os hit size/bs distinct blocks, so a
+    one-pass randwrite rewrites the whole span (draws with replacement would
+    leave ~37% of it untouched).  randrw writes about half the blocks and
+    reads the rest, still each block once.
+    """
+    if cpus and len(env.online_cpus()) < 2:
+        pytest.skip("needs 2 online CPUs")
+    offset, size = 1 * MIB, 1 * MIB
+    j = jobs("pass", filename=ram.path, rw=rw, allow_write=1, bs=bs, iodepth=8,
+             offset=offset, size=size, cpus_allowed=cpus, rwmixread=50)
+    s = j.run(timeout=120)
+    assert s["read_ios"] + s["write_ios"] == size // bs, s
+    if rw == "randwrite":
+        _assert_span(ram, offset, size, bs)
+        return
+    _, changed = _changed_sectors(ram)
+    first, last = offset // SECTOR, (offset + size) // SECTOR
+    assert all(first <= c < last for c in changed), "writes outside the span"
+    # each written block is a distinct block: exactly write_ios of them changed
+    written = {c * SECTOR // bs for c in changed}
+    assert len(written) == s["write_ios"], (len(written), s["write_ios"])
+    assert len(changed) == s["write_ios"] * bs // SECTOR
+
+
+@pytest.mark.quick
 def test_seq_write_wraps_inside_span(ram, jobs):
     """number_ios beyond one pass wraps to the span start, never past its end."""
     offset, size, bs = 3 * MIB, 256 * KIB, 4096

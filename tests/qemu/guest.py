@@ -140,6 +140,14 @@ def _run_logged(cmd, logfile, what, cwd=None):
 		raise BuildError(f'{what} failed (exit {p.returncode}, log {logfile}):\n{tail}')
 
 
+# Copy a tree into a build directory shared by every clone that uses this
+# cache.  Files are compared by content and a changed file gets the time of
+# the copy (no -t): with the source's mtime, a source edited before another
+# clone's last build would look older than its stale object, and make would
+# keep the object.
+RSYNC = ['rsync', '-rlD', '--checksum', '--delete']
+
+
 def build_module(kinfo):
 	"""Build ssdload.ko for one kernel in a copy of the tree; its path."""
 	bdir = os.path.join(CACHE, 'build', kinfo['KVER'])
@@ -147,7 +155,7 @@ def build_module(kinfo):
 	# Build products are excluded, so they survive --delete in the copy.
 	excl = ['.git', '/out', '*.o', '*.ko', '*.mod', '*.mod.c', '.*.cmd', '*.order',
 		'Module.symvers', '/userspace/ssdload', '__pycache__', '.pytest_cache']
-	_run_logged(['rsync', '-a', '--delete'] + [f'--exclude={e}' for e in excl] +
+	_run_logged(RSYNC + [f'--exclude={e}' for e in excl] +
 		    [REPO + '/', bdir + '/'], bdir + '.log', 'copying the tree')
 	_run_logged(['make', '-C', bdir, 'module', 'KDIR=' + kinfo['KDIR']], bdir + '.log',
 		    f'make module KDIR=... for {kinfo["KVER"]}')
