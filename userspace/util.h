@@ -28,12 +28,13 @@ int ssl_read_file(const char *path, char **buf, size_t *len);
 /* 1 if a filesystem of @fstype is mounted at @dir (per /proc/self/mounts). */
 int ssl_is_mounted(const char *dir, const char *fstype);
 
-/* 0 if the debugfs root exists, else print why not and return -1. */
 /* ssl_check_root() results; SSL_ROOT_REPORTED means an error was printed. */
 enum { SSL_ROOT_OK, SSL_ROOT_REPORTED, SSL_ROOT_UNMOUNTED, SSL_ROOT_MISSING };
 /* Is @root a directory? Else: is @fstype mounted at @mnt (default root)? */
 int ssl_check_root(const char *root, const char *default_root,
 		   const char *mnt, const char *fstype);
+
+/* 0 if the debugfs root exists, else print why not and return -1. */
 int ssl_check_debugfs(void);
 
 void ssl_msleep(unsigned int ms);

@@ -60,9 +60,8 @@ MODULE_PARM_DESC(result, "0 or the errno of the first failed read (result)");
 
 static int floor_holder;
 
-#define FLOOR_MAX_LOOPS	64
-
 struct floor_run {
+	struct task_struct *task;	/* the loop, bound, reference held */
 	struct block_device *bdev;	/* target */
 	struct page *page;		/* read buffer */
 	struct completion done;		/* the loop finished */
@@ -117,14 +116,12 @@ static void floor_free_runs(struct floor_run *runs, unsigned int n)
 
 static int __init floor_init(void)
 {
-	struct task_struct *tasks[FLOOR_MAX_LOOPS];
 	struct ssdload_bdev b = { };
 	struct floor_run *runs;
 	unsigned int i, n;
 	int ret;
 
-	if (!bs || bs > PAGE_SIZE || bs % SECTOR_SIZE || !nr_cpus ||
-	    nr_cpus > FLOOR_MAX_LOOPS)
+	if (!bs || bs > PAGE_SIZE || bs % SECTOR_SIZE || !nr_cpus)
 		return -EINVAL;
 	for (i = 0; i < nr_cpus; i++)
 		if (cpu + i >= nr_cpu_ids || !cpu_online(cpu + i))
@@ -149,18 +146,21 @@ static int __init floor_init(void)
 		}
 	}
 	for (i = 0; i < nr_cpus; i++) {
-		tasks[i] = kthread_create(floor_fn, &runs[i], "ssdload_floor/%u",
-					  cpu + i);
-		if (IS_ERR(tasks[i])) {
-			ret = PTR_ERR(tasks[i]);
+		struct task_struct *t;
+
+		t = kthread_create(floor_fn, &runs[i], "ssdload_floor/%u",
+				   cpu + i);
+		if (IS_ERR(t)) {
+			ret = PTR_ERR(t);
 			goto out_stop_tasks;
 		}
-		kthread_bind(tasks[i], cpu + i);
-		get_task_struct(tasks[i]);
+		kthread_bind(t, cpu + i);
+		get_task_struct(t);
+		runs[i].task = t;
 	}
 	/* start them together: the loops overlap for the whole run */
 	for (i = 0; i < nr_cpus; i++)
-		wake_up_process(tasks[i]);
+		wake_up_process(runs[i].task);
 	ios = 0;
 	elapsed_ns = 0;
 	result = 0;
@@ -179,8 +179,8 @@ static int __init floor_init(void)
 out_stop_tasks:
 	/* a created task that never ran exits from kthread_stop() unrun */
 	while (i--) {
-		kthread_stop(tasks[i]);
-		put_task_struct(tasks[i]);
+		kthread_stop(runs[i].task);
+		put_task_struct(runs[i].task);
 	}
 out_free_runs:
 	floor_free_runs(runs, n);

@@ -6,8 +6,9 @@ completion_nsec after it was queued, so no I/O can be faster than that; TCG
 timers are coarse (fio sees p50 ~1.25-1.35 ms on a 1 ms device), hence the
 [c, 1.5c] window for p50 (2c on the debug kernel, see env.p50_slop()).  The
 block layer's own accounting (read_ticks in /sys/block/X/stat, summed in ns)
-is an independent clock on the same I/Os: ssdload's mean must agree with it.  Percentiles, mean and stddev are recomputed here
-from the raw histogram with the bucket maths of uapi/ssdload.h.
+is an independent clock on the same I/Os: ssdload's mean must agree with it.
+Percentiles, mean and stddev are recomputed here from the raw histogram with
+the bucket maths of uapi/ssdload.h.
 """
 
 import math
