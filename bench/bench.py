@@ -208,8 +208,9 @@ def main(argv=None):
 			      env=env, stream=True, nvme=False)
 	path = os.path.join(out, 'results.json')
 	if res.rc != 0 or not os.path.exists(path):
-		log(f'guest run failed (rc={res.rc}); console tail:')
+		log(f'guest run failed (rc={res.rc}, {res.why()}); console tail:')
 		sys.stderr.write(res.console_tail())
+		sys.stderr.write(res.qemu_stderr_tail())
 		return 1
 	with open(path) as f:
 		res = json.load(f)

@@ -19,8 +19,18 @@ if [ "${1:-}" != --guest ]; then
 	kernel=${1:-6.12}
 	"$HERE/deps.sh"
 	export SSDLOAD_TEST_DEMO_RUNTIME=$RUNTIME
-	exec /usr/bin/python3 "$TOP/tests/qemu/guest.py" --kernel "$kernel" --timeout 900 \
-		-- /bin/bash "$TOP/scripts/demo.sh" --guest
+	# guest.py picks the accelerator (KVM only after a smoke boot passed,
+	# else TCG, in one line), boots once more a guest that died before the
+	# demo started, and reports a failure with the tails of the console and
+	# of qemu's stderr.
+	rc=0
+	/usr/bin/python3 "$TOP/tests/qemu/guest.py" --kernel "$kernel" --timeout 900 \
+		-- /bin/bash "$TOP/scripts/demo.sh" --guest || rc=$?
+	if [ $rc -ne 0 ]; then
+		echo "demo: FAILED (exit $rc): the 'guest:' lines above say why;" \
+			"qemu's whole stderr is qemu-stderr.log in the output directory" >&2
+	fi
+	exit $rc
 fi
 
 # ---- in the guest ----------------------------------------------------------

@@ -349,8 +349,9 @@ class GuestSession:
 			cmd = guest.check_command(out, self.phases)
 			self.res = guest.run_guest(kinfo, cmd, out, stream=True,
 						   timeout=guest.timeout_for(label))
+			boots = ', booted twice' if self.res.attempts > 1 else ''
 			tw.sep('=', f'{label}: guest done in {self.res.duration:.0f} s, '
-				    f'rc={self.res.rc}')
+				    f'rc={self.res.rc}, {self.res.accel.upper()}{boots}')
 
 	def path(self, name):
 		return os.path.join(self.out, name)
@@ -370,20 +371,16 @@ class GuestSession:
 			return
 		res = self.res
 		junit = self.path('junit-e2e.xml')
-		tail = res.console_tail(80)
 		if res.rc is None:
-			why = (f'the guest timed out after {guest.timeout_for(self.label)} s and '
-			       f'was killed' if res.timed_out else
-			       f'the guest wrote no rc (crash or early exit; qemu exit {res.qemu_rc})')
-			err = res.init_error()
-			if err:
-				why += f'\n/init said: {err}'
-			yield item('guest_run', 'failed', f'{why}\nconsole tail ({res.console}):\n{tail}')
+			# why, the first boot if it was retried, /init's error, the
+			# console tail and qemu's stderr tail
+			yield item('guest_run', 'failed', res.report(console_lines=80))
 		elif 'e2e' in self.phases and (not os.path.exists(junit) or res.rc in PYTEST_EXIT):
 			yield item('guest_run', 'failed',
 				   f'pytest in the guest exited {res.rc} '
 				   f'({PYTEST_EXIT.get(res.rc, "no junit xml")})\n'
-				   f'console tail ({res.console}):\n{tail}')
+				   f'console tail ({res.console}):\n{res.console_tail(80)}'
+				   f'{res.qemu_stderr_tail()}')
 		else:
 			yield item('guest_run')
 
@@ -393,8 +390,12 @@ class GuestSession:
 			yield item('dmesg_clean', 'failed' if hits else 'passed',
 				   f'{len(hits)} bad line(s) in {res.dmesg}:\n{ctx}')
 		else:
-			with open(res.console, errors='replace') as f:
-				hits, ctx = dmesg_findings(f.read())
+			try:
+				with open(res.console, errors='replace') as f:
+					text = f.read()
+			except FileNotFoundError:	# qemu died before it opened it
+				text = ''
+			hits, ctx = dmesg_findings(text)
 			yield item('dmesg_clean', 'failed' if hits else 'skipped',
 				   f'{len(hits)} bad line(s) on the console:\n{ctx}' if hits
 				   else 'the guest wrote no dmesg.txt (see guest_run)')
@@ -482,7 +483,7 @@ class KunitRun(_LabelRun):
 			yield self._item('load', 'failed',
 					 'no KTAP results in the guest (crash or timeout? see '
 					 f'guest_run)\nconsole tail ({sess.res.console}):\n'
-					 f'{sess.res.console_tail(60)}')
+					 f'{sess.res.console_tail(60)}{sess.res.qemu_stderr_tail()}')
 		else:
 			yield self._item('load')
 		counts = KUNIT_COUNTS.setdefault(self.label, {'passed': 0, 'failed': 0,

@@ -6,7 +6,14 @@ The guest sees the host's root filesystem read-only over 9p (so the repo,
 python3, pytest and fio are at the same paths as on the host), a writable
 output share at the same path as on the host, and qemu's emulated NVMe.
 The command's exit status comes back through the output share ($OUT/rc);
-dmesg is saved to $OUT/dmesg.txt and the console to $OUT/console.log.
+dmesg is saved to $OUT/dmesg.txt, the console to $OUT/console.log and
+qemu's own stderr to $OUT/qemu-stderr.log.
+
+KVM is used only once a short smoke boot with the same flags has reached
+userspace (probe_kvm; the verdict is cached per host, qemu version and CPU
+model in $SSDLOAD_CACHE/accel-probe.json), else TCG; SSDLOAD_ACCEL=auto|kvm|tcg
+overrides.  A guest that dies or hangs before its command started (no
+$OUT/started marker) is booted once more; one that dies after, never.
 
   tests/qemu/guest.py --kernel 6.1 -- uname -a
   tests/qemu/guest.py --kernel 6.12              # the whole e2e suite
@@ -17,9 +24,12 @@ See Documentation/testing.rst.
 
 import argparse
 import fcntl
+import json
 import os
+import re
 import shlex
 import shutil
+import socket
 import subprocess
 import sys
 import time
@@ -63,11 +73,27 @@ PASSTHROUGH_PREFIXES = ('SSDLOAD_TEST_', 'PYTEST_ADDOPTS')
 TOOLS = ('qemu-system-x86_64', 'rsync', 'make')
 
 
+# Boot timeout: a guest that has not started its command (no $OUT/started)
+# this long after qemu started is killed and booted once more.  Under TCG on
+# 2 busy cores the stock kernels start their command after 10-30 s and the
+# debug kernel (KASAN + lockdep) after ~40 s; the margins cover a loaded host.
+DEFAULT_BOOT_TIMEOUT = 300
+LABEL_BOOT_TIMEOUT = {'debug': 600}
+
+
 def timeout_for(label):
 	"""Hard timeout (s) of a guest of this label; SSDLOAD_GUEST_TIMEOUT wins."""
 	if os.environ.get('SSDLOAD_GUEST_TIMEOUT'):
 		return DEFAULT_TIMEOUT
 	return LABEL_TIMEOUT.get(label, DEFAULT_TIMEOUT)
+
+
+def boot_timeout_for(label):
+	"""Seconds a guest of this label may take to start its command;
+	SSDLOAD_BOOT_TIMEOUT wins."""
+	if os.environ.get('SSDLOAD_BOOT_TIMEOUT'):
+		return float(os.environ['SSDLOAD_BOOT_TIMEOUT'])
+	return LABEL_BOOT_TIMEOUT.get(label, DEFAULT_BOOT_TIMEOUT)
 
 
 class HarnessError(Exception):
@@ -225,14 +251,54 @@ def e2e_command(out):
 		'-rs', '-v']
 
 
+# qemu's stderr lines that say the KVM guest is dead although qemu lives on
+# (it stops the VM and waits): the harness kills qemu at once.
+KVM_FATAL = re.compile(r'KVM internal error|KVM: entry failed|kvm run failed')
+# Lines of qemu-stderr.log that go into every failure report.
+STDERR_TAIL = 20
+
+
+def _tail(path, lines):
+	"""The last lines of a text file, or None if it does not exist."""
+	try:
+		with open(path, errors='replace') as f:
+			return ''.join(f.readlines()[-lines:])
+	except FileNotFoundError:
+		return None
+
+
+def qemu_error_line(text):
+	"""The line of qemu's stderr that says best what went wrong, shortened
+	to 'qemu: ...' (None for an empty stderr): the first line naming an
+	error, else the first line."""
+	lines = [l.strip() for l in text.replace('\r', '').splitlines() if l.strip()]
+	if not lines:
+		return None
+	pick = next((l for l in lines if KVM_FATAL.search(l)), None) or \
+		next((l for l in lines if re.search(r'(?i)error|fail|cannot|could not', l)), lines[0])
+	pick = re.sub(r'^(?:\S*qemu-system-\w+|qemu):\s*', '', pick)
+	pick = re.sub(r'^(?i:error):\s*', '', pick)
+	if len(pick) > 160:
+		pick = pick[:157] + '...'
+	return 'qemu: ' + pick
+
+
 @dataclass
 class GuestResult:
-	"""What came back from one guest run."""
+	"""What came back from one guest run (the last boot if it was retried)."""
 	rc: Optional[int]		# the command's exit status; None if the guest did not say
-	timed_out: bool			# killed after the hard timeout
+	timed_out: bool			# killed after the hard or the boot timeout
 	duration: float			# seconds, qemu start to exit
 	out: str			# the output directory
 	qemu_rc: Optional[int]		# qemu's own exit status
+	accel: str = ''			# 'kvm' or 'tcg'
+	stopped: Optional[str] = None	# why the harness killed qemu: 'timeout',
+					# 'boot-timeout' or 'kvm-error'
+	timeout: Optional[float] = None		# the hard timeout (s)
+	boot_timeout: Optional[float] = None	# the boot timeout (s)
+	kvm_error: Optional[str] = None	# the KVM_FATAL line of qemu's stderr
+	attempts: int = 1		# boots: 2 after a retry
+	retry_reason: Optional[str] = None	# why the first boot was retried
 
 	@property
 	def console(self):
@@ -242,12 +308,32 @@ class GuestResult:
 	def dmesg(self):
 		return os.path.join(self.out, 'dmesg.txt')
 
+	@property
+	def qemu_stderr(self):
+		return os.path.join(self.out, 'qemu-stderr.log')
+
+	@property
+	def booted(self):
+		"""/init mounted the output share (the marker 'booted')."""
+		return os.path.exists(os.path.join(self.out, 'booted'))
+
+	@property
+	def started(self):
+		"""/init ran the command (the marker 'started')."""
+		return os.path.exists(os.path.join(self.out, 'started'))
+
 	def console_tail(self, lines=60):
-		try:
-			with open(self.console, errors='replace') as f:
-				return ''.join(f.readlines()[-lines:])
-		except FileNotFoundError:
-			return '(no console.log)'
+		tail = _tail(self.console, lines)
+		return '(no console.log)' if tail is None else tail
+
+	def qemu_stderr_tail(self, lines=STDERR_TAIL):
+		"""The last lines of qemu-stderr.log, headed by its path."""
+		tail = _tail(self.qemu_stderr, lines)
+		if tail is None:
+			return f'(no {self.qemu_stderr})\n'
+		if not tail.strip():
+			return f'qemu stderr ({self.qemu_stderr}): empty\n'
+		return f'qemu stderr tail ({self.qemu_stderr}):\n{tail.rstrip()}\n'
 
 	def init_error(self):
 		try:
@@ -255,6 +341,43 @@ class GuestResult:
 				return f.read().strip()
 		except FileNotFoundError:
 			return None
+
+	def why(self):
+		"""One line: how the guest ended."""
+		if self.stopped == 'timeout':
+			return f'the guest timed out after {self.timeout:g} s and was killed'
+		if self.stopped == 'boot-timeout':
+			how = 'it booted' if self.booted else 'it never mounted the output share'
+			return (f'the guest had not started the command {self.boot_timeout:g} s after '
+				f'qemu started ({how}) and was killed')
+		if self.stopped == 'kvm-error':
+			return f'qemu stopped the guest on a KVM error ({self.kvm_error}) and was killed'
+		if self.rc is not None:
+			return f'the command exited {self.rc}'
+		if self.started:
+			when, marks = 'after the command started', 'no rc'
+		elif self.booted:
+			when, marks = 'before the command started', "no rc, no 'started' marker"
+		else:
+			when, marks = 'before it mounted the output share', "no 'booted' marker"
+		why = f'the guest died {when} ({marks}; qemu exit {self.qemu_rc})'
+		if self.qemu_rc:
+			line = qemu_error_line(_tail(self.qemu_stderr, 200) or '')
+			if line:
+				why += f': {line}'
+		return why
+
+	def report(self, console_lines=60):
+		"""The failure text: why, the retry, /init's error, the tails of
+		the console and of qemu's stderr."""
+		text = self.why() + '\n'
+		if self.retry_reason:
+			text += f'(first boot: {self.retry_reason}; the guest was booted once more)\n'
+		err = self.init_error()
+		if err:
+			text += f'/init said: {err}\n'
+		text += f'console tail ({self.console}):\n{self.console_tail(console_lines).rstrip()}\n'
+		return text + self.qemu_stderr_tail()
 
 
 def _tmpfs_dirs(protected):
@@ -270,27 +393,345 @@ def _tmpfs_dirs(protected):
 	return dirs
 
 
-def _accel():
-	if os.access('/dev/kvm', os.R_OK | os.W_OK):
-		return ['-accel', 'kvm', '-cpu', 'host']
-	return ['-accel', 'tcg,thread=multi', '-cpu', 'max']
+# Accelerator flags; the probe and the guests use the same ones.
+ACCEL_ARGS = {
+	'kvm': ['-accel', 'kvm', '-cpu', 'host'],
+	'tcg': ['-accel', 'tcg,thread=multi', '-cpu', 'max'],
+}
+ACCEL_MODES = ('auto', 'kvm', 'tcg')
+KVM_DEV = '/dev/kvm'
+PROBE_CACHE = 'accel-probe.json'
+PROBE_CACHE_FORMAT = 1
+DEFAULT_PROBE_TIMEOUT = 60
+# verdicts of this process: key -> (usable, reason, source)
+_ACCEL_MEMO = {}
 
 
-def run_guest(kinfo, command: Optional[List[str]], out: str, timeout: int = DEFAULT_TIMEOUT,
-	      env: Optional[Dict[str, str]] = None, stream=True, shell=False, nvme=True,
-	      arch='x86_64') -> GuestResult:
-	"""Boot kinfo's kernel, run command (argv) in the chrooted host root."""
+@dataclass
+class Accel:
+	"""The accelerator of a guest and how it was chosen."""
+	name: str			# 'kvm' or 'tcg'
+	reason: str			# one phrase: why
+	probed: bool = False		# KVM chosen by the probe (auto): may be revoked
+
+	@property
+	def args(self):
+		return ACCEL_ARGS[self.name]
+
+
+def accel_mode():
+	"""SSDLOAD_ACCEL: auto (the default), kvm or tcg."""
+	mode = (os.environ.get('SSDLOAD_ACCEL') or 'auto').strip().lower()
+	if mode not in ACCEL_MODES:
+		raise HarnessError(f'SSDLOAD_ACCEL={os.environ["SSDLOAD_ACCEL"]!r}: use '
+				   f'{", ".join(ACCEL_MODES)}')
+	return mode
+
+
+def probe_timeout():
+	return float(os.environ.get('SSDLOAD_ACCEL_PROBE_TIMEOUT') or DEFAULT_PROBE_TIMEOUT)
+
+
+def _qemu_binary(params):
+	return f'qemu-system-{params.qemu_arch}'
+
+
+def host_identity(params):
+	"""What the KVM verdict depends on: host name, qemu version, CPU model
+	(and the host kernel, whose KVM it is)."""
+	try:
+		p = subprocess.run([_qemu_binary(params), '--version'], stdin=subprocess.DEVNULL,
+				   capture_output=True, text=True, timeout=30)
+		qemu = (p.stdout.strip().splitlines() or ['?'])[0]
+	except (OSError, subprocess.TimeoutExpired) as e:
+		qemu = f'unknown ({e.__class__.__name__})'
+	cpu = 'unknown'
+	try:
+		with open('/proc/cpuinfo') as f:
+			for line in f:
+				k, _, v = line.partition(':')
+				if k.strip() == 'model name':
+					cpu = v.strip()
+					break
+	except OSError:
+		pass
+	return {'host': socket.gethostname(), 'qemu': qemu, 'cpu': cpu,
+		'host_kernel': os.uname().release}
+
+
+def _verdict_key(arch):
+	"""(key, identity) of this host's entry in the probe cache."""
+	ident = host_identity(qemu_configs.CONFIGS[arch])
+	return ' | '.join(ident[k] for k in ('host', 'qemu', 'cpu', 'host_kernel')), ident
+
+
+def _probe_cache_path():
+	return os.path.join(CACHE, PROBE_CACHE)
+
+
+def _load_verdicts():
+	try:
+		with open(_probe_cache_path()) as f:
+			data = json.load(f)
+		if data.get('format') == PROBE_CACHE_FORMAT and isinstance(data.get('verdicts'), dict):
+			return data['verdicts']
+	except (OSError, ValueError, AttributeError):
+		pass
+	return {}
+
+
+def _store_verdict(key, ident, usable, reason, kver):
+	"""Add one verdict to the cache file (under the caller's lock)."""
+	verdicts = _load_verdicts()
+	verdicts[key] = dict(ident, kvm_usable=usable, reason=reason, probe_kernel=kver,
+			     when=time.strftime('%Y-%m-%dT%H:%M:%S%z'))
+	path = _probe_cache_path()
+	tmp = f'{path}.{os.getpid()}.tmp'
+	try:
+		with open(tmp, 'w') as f:
+			json.dump({'format': PROBE_CACHE_FORMAT, 'verdicts': verdicts}, f, indent=1,
+				  sort_keys=True)
+			f.write('\n')
+		os.replace(tmp, path)
+	except OSError as e:
+		log(f'cannot write {path}: {e}')
+
+
+def kernel_cmdline(params, label):
+	"""The guest kernel's command line (the probe's too)."""
+	return ' '.join(' '.join([
+		params.kernel_command_line, 'panic=-1', 'quiet', 'loglevel=3',
+		'mitigations=off', 'random.trust_cpu=on', LABEL_CMDLINE.get(label, ''),
+		os.environ.get('SSDLOAD_GUEST_CMDLINE', '')]).split())
+
+
+def probe_kvm(kinfo, workdir, arch='x86_64', timeout=None):
+	"""Smoke boot under KVM with the guests' flags: kinfo's kernel and an
+	initramfs whose /init prints a marker and powers off.  (usable, reason);
+	qemu's console and stderr stay in workdir (accel-probe-*.log).  qemu
+	is killed after timeout s (a KVM internal error leaves it alive)."""
 	params = qemu_configs.CONFIGS[arch]
-	out = os.path.realpath(out)
-	os.makedirs(out, exist_ok=True)
-	for f in ('rc', 'dmesg.txt', 'init-error', 'console.log', 'nvme.img',
-		  'junit-e2e.xml'):
+	timeout = timeout or probe_timeout()
+	os.makedirs(workdir, exist_ok=True)
+	console = os.path.join(workdir, 'accel-probe-console.log')
+	errlog = os.path.join(workdir, 'accel-probe-stderr.log')
+	for f in (console, errlog):
+		try:
+			os.unlink(f)
+		except FileNotFoundError:
+			pass
+	cmd = [_qemu_binary(params)] + ACCEL_ARGS['kvm'] + params.extra_qemu_params + [
+		'-smp', GUEST_SMP, '-m', GUEST_MEMORY,
+		'-display', 'none', '-vga', 'none', '-no-reboot', '-nic', 'none',
+		'-monitor', 'none', '-serial', f'file:{console}',
+		'-kernel', kinfo['VMLINUZ'], '-initrd', initramfs.build_probe(CACHE),
+		'-append', kernel_cmdline(params, kinfo['LABEL'])]
+
+	def read(path):
+		try:
+			with open(path, errors='replace') as f:
+				return f.read()
+		except FileNotFoundError:
+			return ''
+
+	start = time.monotonic()
+	with open(errlog, 'w') as err:
+		proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+					stderr=err)
+	try:
+		while True:
+			try:
+				proc.wait(timeout=0.2)
+			except subprocess.TimeoutExpired:
+				pass
+			elapsed = time.monotonic() - start
+			if initramfs.PROBE_MARKER in read(console):
+				return True, f'the smoke boot reached userspace in {elapsed:.1f} s'
+			stderr = read(errlog)
+			if proc.returncode is not None:
+				return False, (qemu_error_line(stderr) or
+					       f'qemu exited {proc.returncode} before userspace')
+			if KVM_FATAL.search(stderr):
+				time.sleep(0.5)		# the rest of its register dump
+				return False, qemu_error_line(read(errlog))
+			if elapsed > timeout:
+				line = qemu_error_line(stderr)
+				return False, (f'no userspace within {timeout:g} s'
+					       + (f', {line}' if line else ''))
+	finally:
+		if proc.poll() is None:
+			proc.kill()
+			proc.wait()
+
+
+def _kvm_verdict(kinfo, out, arch):
+	"""(usable, reason, source) for this host: this process's memo, the
+	cache file, else a probe (one at a time per cache)."""
+	key, ident = _verdict_key(arch)
+	if key in _ACCEL_MEMO:
+		return _ACCEL_MEMO[key]
+	os.makedirs(CACHE, exist_ok=True)
+	with open(os.path.join(CACHE, PROBE_CACHE + '.lock'), 'w') as lock:
+		fcntl.flock(lock, fcntl.LOCK_EX)
+		v = _load_verdicts().get(key)
+		if v and isinstance(v.get('kvm_usable'), bool):
+			verdict = (v['kvm_usable'], v.get('reason', '?'),
+				   f'cached {v.get("when", "?")[:10]} in {_probe_cache_path()}')
+		else:
+			log(f'probing KVM: a smoke boot of {kinfo["KVER"]} with {" ".join(ACCEL_ARGS["kvm"])}')
+			usable, reason = probe_kvm(kinfo, out, arch)
+			_store_verdict(key, ident, usable, reason, kinfo['KVER'])
+			verdict = (usable, reason, 'probed now')
+	_ACCEL_MEMO[key] = verdict
+	return verdict
+
+
+def revoke_kvm(reason, arch='x86_64'):
+	"""A guest under a probed KVM died of KVM: record KVM as unusable."""
+	key, ident = _verdict_key(arch)
+	os.makedirs(CACHE, exist_ok=True)
+	with open(os.path.join(CACHE, PROBE_CACHE + '.lock'), 'w') as lock:
+		fcntl.flock(lock, fcntl.LOCK_EX)
+		_store_verdict(key, ident, False, reason, '(a guest run)')
+	_ACCEL_MEMO[key] = (False, reason, 'seen in a guest run')
+
+
+def choose_accel(kinfo, out, arch='x86_64'):
+	"""The accelerator of a guest: SSDLOAD_ACCEL=kvm|tcg as told; auto (the
+	default): TCG without a usable /dev/kvm, else KVM if the probe passes.
+	Falling back to TCG is said in one line."""
+	mode = accel_mode()
+	if mode == 'tcg':
+		return Accel('tcg', 'SSDLOAD_ACCEL=tcg')
+	if mode == 'kvm':
+		return Accel('kvm', 'SSDLOAD_ACCEL=kvm, not probed')
+	if not os.access(KVM_DEV, os.R_OK | os.W_OK):
+		return Accel('tcg', f'no usable {KVM_DEV}')
+	usable, reason, source = _kvm_verdict(kinfo, out, arch)
+	if usable:
+		return Accel('kvm', f'KVM probe passed ({source})', probed=True)
+	note = '' if source == 'probed now' else f'; {source}'
+	log(f'KVM unusable ({reason}{note}), using TCG')
+	return Accel('tcg', 'KVM unusable')
+
+
+def _clean(out, names):
+	for f in names:
 		try:
 			os.unlink(os.path.join(out, f))
 		except FileNotFoundError:
 			pass
+
+
+# Files of one boot, removed before it starts.
+BOOT_FILES = ('rc', 'dmesg.txt', 'init-error', 'console.log', 'nvme.img', 'junit-e2e.xml',
+	      'booted', 'started', 'qemu-stderr.log')
+# The first boot's logs, kept under these names when it is retried.
+FIRST_BOOT_LOGS = {'console.log': 'console.boot1.log',
+		   'qemu-stderr.log': 'qemu-stderr.boot1.log',
+		   'dmesg.txt': 'dmesg.boot1.txt'}
+
+
+def _watch(proc, out, timeout, boot_timeout, stderr_path):
+	"""Wait for qemu; None once it exited, else why it must be killed:
+	'timeout' (hard), 'boot-timeout' (no 'started' marker in time) or
+	'kvm-error' (qemu's stderr says the guest is dead, qemu lives on)."""
+	start = time.monotonic()
+	seen = 0
+	while True:
+		try:
+			proc.wait(timeout=0.25)
+			return None
+		except subprocess.TimeoutExpired:
+			pass
+		elapsed = time.monotonic() - start
+		if timeout is not None and elapsed > timeout:
+			return 'timeout'
+		if boot_timeout is not None and elapsed > boot_timeout and \
+		   not os.path.exists(os.path.join(out, 'started')):
+			return 'boot-timeout'
+		try:
+			size = os.path.getsize(stderr_path)
+		except OSError:
+			continue
+		if size != seen:
+			with open(stderr_path, 'rb') as f:
+				f.seek(max(0, seen - 200))
+				chunk = f.read().decode(errors='replace')
+			seen = size
+			if KVM_FATAL.search(chunk):
+				return 'kvm-error'
+
+
+def _boot(qemu, out, timeout, boot_timeout, stream, shell, nvme):
+	"""One qemu run; a GuestResult (without accel and attempt data)."""
+	_clean(out, BOOT_FILES)
+	if nvme:
+		with open(os.path.join(out, 'nvme.img'), 'wb') as f:
+			f.truncate(NVME_SIZE)
+	stderr_path = os.path.join(out, 'qemu-stderr.log')
+	start = time.monotonic()
+	stopped = None
+	with open(stderr_path, 'w') as err:
+		proc = subprocess.Popen(qemu, stdin=None if shell else subprocess.DEVNULL,
+					stdout=None if stream else subprocess.DEVNULL, stderr=err)
+	try:
+		stopped = _watch(proc, out, None if shell else timeout, boot_timeout, stderr_path)
+		if stopped == 'kvm-error':
+			time.sleep(0.5)		# the rest of qemu's register dump
+	finally:
+		if proc.poll() is None:
+			proc.kill()
+			proc.wait()
+		_clean(out, ['nvme.img'])
+	duration = time.monotonic() - start
+	rc = None
+	try:
+		with open(os.path.join(out, 'rc')) as f:
+			rc = int(f.read().strip())
+	except (FileNotFoundError, ValueError):
+		pass
+	kvm_error = None
+	if stopped == 'kvm-error':
+		with open(stderr_path, errors='replace') as f:
+			kvm_error = qemu_error_line(f.read())
+	return GuestResult(rc=rc, timed_out=stopped in ('timeout', 'boot-timeout'),
+			   duration=duration, out=out, qemu_rc=proc.returncode, stopped=stopped,
+			   timeout=timeout, boot_timeout=boot_timeout, kvm_error=kvm_error)
+
+
+# Console lines that tell best why a guest died (the last one wins).
+CONSOLE_TELLING = re.compile(r'Kernel panic|BUG:|Oops|general protection|ssdload-guest: '
+			     r'(FATAL|cannot)|KASAN|watchdog|stall')
+
+
+def _telling_console_line(res):
+	"""The console line that tells best why the guest died, shortened."""
+	lines = [l.strip() for l in res.console_tail(100).splitlines() if l.strip()]
+	telling = [l for l in lines if CONSOLE_TELLING.search(l)]
+	line = (telling or lines or ['(empty console)'])[-1]
+	return line if len(line) <= 160 else line[:157] + '...'
+
+
+def run_guest(kinfo, command: Optional[List[str]], out: str, timeout: int = DEFAULT_TIMEOUT,
+	      env: Optional[Dict[str, str]] = None, stream=True, shell=False, nvme=True,
+	      arch='x86_64', boot_timeout: Optional[float] = None) -> GuestResult:
+	"""Boot kinfo's kernel, run command (argv) in the chrooted host root.
+
+	A guest that crashes or hangs before its command started (no rc, no
+	'started' marker; boot_timeout, default boot_timeout_for(label)) is
+	booted once more, and the retry is logged; a guest that dies after
+	the command started is never booted again."""
+	params = qemu_configs.CONFIGS[arch]
+	out = os.path.realpath(out)
+	os.makedirs(out, exist_ok=True)
+	_clean(out, BOOT_FILES + tuple(FIRST_BOOT_LOGS.values()) + ('retry.log',))
 	moddir = os.path.realpath(kinfo['MODDIR'])
 	cpio = initramfs.build(moddir, CACHE)
+	accel = choose_accel(kinfo, out, arch)
+	if boot_timeout is None:
+		boot_timeout = boot_timeout_for(kinfo['LABEL'])
+	boot_timeout = min(boot_timeout, timeout)
 
 	genv = {
 		'PATH': '/usr/local/sbin:/usr/sbin:/usr/bin:/sbin:/bin',
@@ -332,63 +773,61 @@ def run_guest(kinfo, command: Optional[List[str]], out: str, timeout: int = DEFA
 		else:
 			f.write('exec ' + ' '.join(shlex.quote(a) for a in command) + '\n')
 
-	qemu = [f'qemu-system-{params.qemu_arch}'] + _accel() + params.extra_qemu_params + [
-		'-smp', GUEST_SMP, '-m', GUEST_MEMORY,
-		'-display', 'none', '-vga', 'none', '-no-reboot', '-nic', 'none',
-		'-chardev', f'stdio,id=con,mux=on,signal={"off" if shell else "on"},'
-			    f'logfile={out}/console.log',
-		'-serial', 'chardev:con', '-mon', 'chardev=con,mode=readline',
-		'-kernel', kinfo['VMLINUZ'], '-initrd', cpio,
-		'-append', ' '.join(' '.join([
-			params.kernel_command_line, 'panic=-1', 'quiet', 'loglevel=3',
-			'mitigations=off', 'random.trust_cpu=on', LABEL_CMDLINE.get(kinfo['LABEL'], ''),
-			os.environ.get('SSDLOAD_GUEST_CMDLINE', '')]).split()),
-		'-virtfs', 'local,path=/,mount_tag=hostroot,security_model=none,'
-			   'readonly=on,multidevs=remap',
-		'-virtfs', f'local,path={out},mount_tag=out,security_model=none,multidevs=remap',
-	]
-	if nvme:
-		img = os.path.join(out, 'nvme.img')
-		with open(img, 'wb') as f:
-			f.truncate(NVME_SIZE)
-		qemu += ['-drive', f'file={img},if=none,format=raw,id=n0',
-			 '-device', 'nvme,serial=ssdload0,drive=n0']
+	def qemu_cmd(accel):
+		qemu = [_qemu_binary(params)] + accel.args + params.extra_qemu_params + [
+			'-smp', GUEST_SMP, '-m', GUEST_MEMORY,
+			'-display', 'none', '-vga', 'none', '-no-reboot', '-nic', 'none',
+			'-chardev', f'stdio,id=con,mux=on,signal={"off" if shell else "on"},'
+				    f'logfile={out}/console.log',
+			'-serial', 'chardev:con', '-mon', 'chardev=con,mode=readline',
+			'-kernel', kinfo['VMLINUZ'], '-initrd', cpio,
+			'-append', kernel_cmdline(params, kinfo['LABEL']),
+			'-virtfs', 'local,path=/,mount_tag=hostroot,security_model=none,'
+				   'readonly=on,multidevs=remap',
+			'-virtfs', f'local,path={out},mount_tag=out,security_model=none,multidevs=remap',
+		]
+		if nvme:
+			qemu += ['-drive', f'file={out}/nvme.img,if=none,format=raw,id=n0',
+				 '-device', 'nvme,serial=ssdload0,drive=n0']
+		return qemu
 
-	log(f'booting {kinfo["KVER"]} ({kinfo["LABEL"]}), output in {out}')
-	start = time.monotonic()
-	proc = subprocess.Popen(qemu, stdin=None if shell else subprocess.DEVNULL,
-				stdout=None if stream else subprocess.DEVNULL,
-				stderr=None if stream else subprocess.DEVNULL)
-	timed_out = False
-	try:
-		proc.wait(timeout=None if shell else timeout)
-	except subprocess.TimeoutExpired:
-		timed_out = True
-		proc.kill()
-		proc.wait()
-	except KeyboardInterrupt:
-		proc.kill()
-		proc.wait()
-		raise
-	finally:
-		try:
-			os.unlink(os.path.join(out, 'nvme.img'))
-		except FileNotFoundError:
-			pass
-	duration = time.monotonic() - start
-	rc = None
-	try:
-		with open(os.path.join(out, 'rc')) as f:
-			rc = int(f.read().strip())
-	except (FileNotFoundError, ValueError):
-		pass
-	res = GuestResult(rc=rc, timed_out=timed_out, duration=duration, out=out,
-			  qemu_rc=proc.returncode)
-	if timed_out:
-		log(f'TIMEOUT: killed qemu after {timeout} s')
-	elif rc is None:
-		log(f'the guest wrote no rc (crash?): {res.init_error() or "see " + res.console}')
-	log(f'guest finished in {duration:.1f} s, rc={rc}')
+	retry_reason = None
+	for attempt in (1, 2):
+		log(f'booting {kinfo["KVER"]} ({kinfo["LABEL"]}) under {accel.name.upper()} '
+		    f'({accel.reason}), output in {out}')
+		res = _boot(qemu_cmd(accel), out, timeout, boot_timeout, stream, shell, nvme)
+		res.accel, res.attempts, res.retry_reason = accel.name, attempt, retry_reason
+		if res.rc is not None or res.started or attempt == 2:
+			break
+		# Died or hung before the command started: nothing of the
+		# command ran, so one more boot is safe.
+		retry_reason = f'{res.why()}; console: {_telling_console_line(res)}'
+		for src, dst in FIRST_BOOT_LOGS.items():
+			if os.path.exists(os.path.join(out, src)):
+				os.replace(os.path.join(out, src), os.path.join(out, dst))
+		# KVM passed the probe (maybe long ago) but this guest died of
+		# it: say so, remember it, and boot again under TCG.
+		if accel.name == 'kvm' and accel.probed:
+			with open(os.path.join(out, FIRST_BOOT_LOGS['qemu-stderr.log']),
+				  errors='replace') as f:
+				stderr = f.read()
+			if res.stopped == 'kvm-error' or (not res.booted and
+							  re.search(r'(?i)kvm', stderr)):
+				reason = qemu_error_line(stderr)
+				revoke_kvm(reason, arch)
+				log(f'KVM unusable ({reason}; seen in this guest), using TCG')
+				accel = Accel('tcg', 'KVM unusable')
+		log(f'{retry_reason}: retrying once')
+		with open(os.path.join(out, 'retry.log'), 'w') as f:
+			f.write(retry_reason + '\n')
+
+	if res.rc is None:
+		log(f'FAILED: {res.why()}')
+		if res.init_error():
+			log(f'/init said: {res.init_error()}')
+		sys.stderr.write(res.qemu_stderr_tail())
+	log(f'guest finished in {res.duration:.1f} s, rc={res.rc}'
+	    + (' (second boot)' if res.attempts > 1 else ''))
 	return res
 
 
@@ -425,7 +864,11 @@ def main(argv=None):
 	ap = argparse.ArgumentParser(
 		description='Boot a Debian kernel under qemu with the host root over 9p '
 			    'and run COMMAND in it (default: the e2e suite).',
-		usage='%(prog)s --kernel 6.1|6.12|debug [options] [-- COMMAND...]')
+		usage='%(prog)s --kernel 6.1|6.12|debug [options] [-- COMMAND...]',
+		epilog='environment: SSDLOAD_ACCEL=auto|kvm|tcg (auto: KVM if a smoke boot under '
+		       'it works, cached in $SSDLOAD_CACHE/accel-probe.json), SSDLOAD_BOOT_TIMEOUT '
+		       '(s until the command must have started, else one more boot), '
+		       'SSDLOAD_GUEST_TIMEOUT, SSDLOAD_GUEST_CMDLINE; see Documentation/testing.rst')
 	ap.add_argument('--kernel', default=os.environ.get('SSDLOAD_KERNEL', '6.12'),
 			help='kernel label: 6.1, 6.12 or debug (default 6.12)')
 	ap.add_argument('--out', help='output directory shared with the guest '
@@ -444,6 +887,11 @@ def main(argv=None):
 	ap.add_argument('command', nargs=argparse.REMAINDER)
 	args = ap.parse_args(argv)
 	cmd = args.command[1:] if args.command[:1] == ['--'] else args.command
+	try:
+		accel_mode()		# a bad SSDLOAD_ACCEL fails before the builds
+	except HarnessError as e:
+		log(str(e))
+		return 2
 	out = os.path.realpath(args.out or new_out_dir(args.kernel))
 	try:
 		kinfo, errors = prepare(args.kernel, out, build=not args.no_build)
@@ -458,13 +906,24 @@ def main(argv=None):
 	if not cmd and not args.shell:
 		cmd = (check_command(out, ('kunit', 'kmemleak')) if args.kunit
 		       else e2e_command(os.path.realpath(out)))
-	res = run_guest(kinfo, cmd, out, timeout=args.timeout or timeout_for(args.kernel),
-			stream=not args.quiet,
-			shell=args.shell, nvme=not args.no_nvme)
+	try:
+		res = run_guest(kinfo, cmd, out, timeout=args.timeout or timeout_for(args.kernel),
+				stream=not args.quiet,
+				shell=args.shell, nvme=not args.no_nvme)
+	except HarnessError as e:
+		log(str(e))
+		return 2
 	if res.rc is None:
+		# run_guest() logged why and qemu's stderr tail; the console
+		# streamed, unless --quiet
 		if args.quiet:
-			sys.stderr.write(res.console_tail())
+			sys.stderr.write(f'console tail ({res.console}):\n{res.console_tail()}')
 		return 124 if res.timed_out else 125
+	if res.rc != 0:
+		log(f'the command exited {res.rc} (output in {res.out})')
+		tail = _tail(res.qemu_stderr, STDERR_TAIL)
+		if tail and tail.strip():
+			sys.stderr.write(res.qemu_stderr_tail())
 	return res.rc
 
 

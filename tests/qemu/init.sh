@@ -8,6 +8,12 @@
 # e2e tests expect (see Documentation/testing.rst), chroots into it and runs
 # $OUT/guest-cmd.sh.  The result goes back through the output share:
 # dmesg.txt, then rc (its presence means the guest finished).  Then power off.
+#
+# Two markers tell the host how far the guest got (tests/qemu/guest.py
+# retries a guest once if it dies before "started", never after):
+#   booted   written as soon as the output share is mounted;
+#   started  written right before guest-cmd.sh runs.
+# Each holds the guest's uptime in seconds at that point.
 
 /bin/busybox --install -s /bin
 export PATH=/bin
@@ -40,6 +46,8 @@ done < /modules/order
 mkdir -p /out /host
 O9P=trans=virtio,version=9p2000.L,msize=262144
 mount -t 9p -o "$O9P" out /out || { log "cannot mount the output share"; poweroff -f; }
+stamp() { read -r up _ < /proc/uptime; echo "$up" > "/out/$1"; }
+stamp booted
 mount -t 9p -o "$O9P,ro,cache=loose" hostroot /host || fail "cannot mount the host root"
 [ -f /out/guest.conf ] || fail "no guest.conf in the output share"
 . /out/guest.conf	# OUT MODDIR TMPFS_DIRS TMPDIR_GUEST NVME_SERIAL SHELL_MODE
@@ -104,6 +112,8 @@ if [ -n "$NVME_SERIAL" ]; then
 fi
 
 cd /host || fail "no /host"
+stamp started
+sync
 if [ "$SHELL_MODE" = 1 ]; then
 	log "interactive shell; exit it to power off"
 	chroot /host /usr/bin/setsid -c /bin/sh "$OUT/guest-cmd.sh" \

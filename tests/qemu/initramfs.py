@@ -4,6 +4,9 @@
 The module list is closed over modules.dep (built-in modules are skipped) and
 compressed modules are decompressed, since busybox insmod loads plain .ko.
 The cpio is cached under $SSDLOAD_CACHE/initramfs/ by a hash of its inputs.
+
+build_probe() makes the initramfs of the KVM smoke boot (guest.probe_kvm):
+busybox and an /init that prints PROBE_MARKER on the console and powers off.
 """
 
 import gzip
@@ -139,6 +142,42 @@ def build(moddir, cache):
 		order.append(name)
 	entries.append(('modules/order', F | 0o644, ''.join(n + '\n' for n in order)))
 
+	fd, tmp = tempfile.mkstemp(dir=outdir, suffix='.tmp')
+	with os.fdopen(fd, 'wb') as f:
+		_cpio_newc(entries, f)
+	os.replace(tmp, out)
+	return out
+
+
+# The smoke boot's /init: no module, no share, only the marker on the console.
+PROBE_MARKER = 'ssdload-accel-probe: userspace reached'
+PROBE_INIT = f'''#!/bin/busybox sh
+# /init of the accelerator smoke boot (tests/qemu/guest.py: probe_kvm)
+/bin/busybox mount -t proc proc /proc
+/bin/busybox echo "{PROBE_MARKER}"
+# also straight to the serial port, should the kernel have given /init no console
+/bin/busybox mount -t devtmpfs dev /dev && /bin/busybox echo "{PROBE_MARKER}" > /dev/ttyS0
+/bin/busybox poweroff -f
+'''
+
+
+def build_probe(cache):
+	"""Return the path of the (cached) initramfs of the accelerator probe."""
+	busybox = _busybox()
+	st = os.stat(busybox)
+	h = hashlib.sha256(f'probe {FORMAT}\n{busybox} {st.st_size} {st.st_mtime_ns}\n'
+			   f'{PROBE_INIT}'.encode())
+	outdir = os.path.join(cache, 'initramfs')
+	out = os.path.join(outdir, f'accel-probe-{h.hexdigest()[:16]}.cpio')
+	if os.path.exists(out):
+		return out
+	os.makedirs(outdir, exist_ok=True)
+	D, F, L = stat.S_IFDIR | 0o755, stat.S_IFREG, stat.S_IFLNK | 0o777
+	entries = [(d, D, b'') for d in ('bin', 'dev', 'proc')]
+	with open(busybox, 'rb') as f:
+		entries.append(('bin/busybox', F | 0o755, f.read()))
+	entries.append(('bin/sh', L, 'busybox'))
+	entries.append(('init', F | 0o755, PROBE_INIT))
 	fd, tmp = tempfile.mkstemp(dir=outdir, suffix='.tmp')
 	with os.fdopen(fd, 'wb') as f:
 		_cpio_newc(entries, f)
