@@ -5,8 +5,10 @@
  *   /sys/kernel/config/ssdload/features	RO, every job attribute name
  *   /sys/kernel/config/ssdload/jobs/NAME/	one job per directory
  *
- * Parameters are plain attributes; `enable` is the commit point: once a
- * job runs, every parameter store fails with -EBUSY.
+ * Parameters are plain attributes; `enable` is the commit point: while a
+ * run is in progress (running or stopping), every parameter store fails
+ * with -EBUSY.  Refused values are logged rate-limited, naming the job
+ * and the attribute.
  */
 #include <linux/module.h>
 #include <linux/slab.h>
@@ -20,8 +22,8 @@ static int ssdload_job_invalid(struct ssdload_job *job, const char *attr,
 	char val[40];
 
 	ssdload_safe_value(page, val, sizeof(val));
-	pr_err("job %s: invalid %s '%s': %d\n", config_item_name(&job->item),
-	       attr, val, ret);
+	ssdload_job_pr_err(job, "job %s: invalid %s '%s': %d\n",
+			   config_item_name(&job->item), attr, val, ret);
 	return ret;
 }
 
@@ -33,9 +35,11 @@ static int ssdload_job_store_check(struct ssdload_job *job, const char *attr,
 				   const char *page, int parse_ret)
 {
 	lockdep_assert_held(&job->lock);
-	if (job->state == SSDLOAD_STATE_RUNNING) {
-		pr_err("%s: job %s: cannot set %s while running\n", __func__,
-		       config_item_name(&job->item), attr);
+	if (ssdload_state_busy(job->state)) {
+		ssdload_job_pr_err(job, "job %s: cannot set %s while the job is %s\n",
+				   config_item_name(&job->item), attr,
+				   ssdload_enum_name(ssdload_state_names,
+						     job->state));
 		return -EBUSY;
 	}
 	if (parse_ret)
@@ -83,6 +87,8 @@ SSDLOAD_NUM_ATTR(randseed, 0, U64_MAX, 0);
 SSDLOAD_NUM_ATTR(allow_write, 0, 1, 0);
 SSDLOAD_NUM_ATTR(hipri, 0, 1, 0);
 SSDLOAD_NUM_ATTR(disable_lat, 0, 1, 0);
+SSDLOAD_NUM_ATTR(io_timeout_ms, 0, U64_MAX / NSEC_PER_MSEC / 4, 0);
+SSDLOAD_NUM_ATTR(scramble_buffers, 0, 1, 0);
 
 static ssize_t ssdload_job_filename_show(struct config_item *item, char *page)
 {
@@ -229,6 +235,8 @@ VISIBLE_IF_KUNIT struct configfs_attribute *ssdload_job_attrs[] = {
 	&ssdload_job_attr_allow_write,
 	&ssdload_job_attr_hipri,
 	&ssdload_job_attr_disable_lat,
+	&ssdload_job_attr_io_timeout_ms,
+	&ssdload_job_attr_scramble_buffers,
 	&ssdload_job_attr_enable,
 	&ssdload_job_attr_state,
 	&ssdload_job_attr_error,
@@ -236,9 +244,10 @@ VISIBLE_IF_KUNIT struct configfs_attribute *ssdload_job_attrs[] = {
 };
 EXPORT_SYMBOL_IF_KUNIT(ssdload_job_attrs);
 
+/* configfs' reference; a run or an open lease may keep the job longer. */
 static void ssdload_job_release(struct config_item *item)
 {
-	ssdload_job_free(to_job(item));
+	ssdload_job_put(to_job(item));
 }
 
 static struct configfs_item_operations ssdload_job_item_ops = {
@@ -251,7 +260,7 @@ static const struct config_item_type ssdload_job_type = {
 	.ct_owner	= THIS_MODULE,
 };
 
-/* jobs/: mkdir creates a job, rmdir stops and removes it. */
+/* jobs/: mkdir creates a job, rmdir stops and removes it without waiting. */
 static struct config_item *ssdload_jobs_make_item(struct config_group *group,
 						  const char *name)
 {
@@ -270,6 +279,7 @@ static void ssdload_jobs_drop_item(struct config_group *group,
 {
 	struct ssdload_job *job = to_job(item);
 
+	/* returns at once: a draining run holds its own reference */
 	ssdload_job_stop(job);
 	ssdload_debugfs_job_del(job);
 	config_item_put(item);

@@ -6,8 +6,11 @@
  *   progress	text, key=value per line, cheap to poll
  *   hist_read	binary: struct ssdload_hist_header + counts
  *   hist_write	binary, likewise
+ *   lease	held open by the CLI: closing the last one stops the run
  *
  * The directory mirrors the configfs job name.  Files are root-only.
+ * Readers take job->lock, which is never held while waiting for I/O, so
+ * a stuck device never blocks them.
  */
 #include <linux/debugfs.h>
 #include <linux/fs.h>
@@ -49,15 +52,33 @@ static int ssdload_job_errno(struct ssdload_job *job)
 	return err;
 }
 
+/* The workers' counters, summed. */
+static void ssdload_job_counts(struct ssdload_job *job, struct ssdload_wcount *t)
+{
+	unsigned int i;
+
+	memset(t, 0, sizeof(*t));
+	for (i = 0; i < job->nr_workers; i++) {
+		const struct ssdload_wcount *c = &job->workers[i]->cnt;
+
+		t->split_ios += READ_ONCE(c->split_ios);
+		t->nowait_retries += READ_ONCE(c->nowait_retries);
+		t->timed_out += READ_ONCE(c->timed_out);
+		t->stuck += READ_ONCE(c->stuck);
+	}
+}
+
 static int ssdload_summary_show(struct seq_file *m, void *unused)
 {
 	struct ssdload_job *job = m->private;
+	struct ssdload_wcount cnt;
 	struct ssdload_sum s;
 	char sumsq[48];
 	unsigned int i;
 	int d;
 
 	mutex_lock(&job->lock);
+	ssdload_job_counts(job, &cnt);
 	seq_puts(m, "version=1\n");
 	seq_printf(m, "state=%s\n",
 		   ssdload_enum_name(ssdload_state_names,
@@ -69,6 +90,14 @@ static int ssdload_summary_show(struct seq_file *m, void *unused)
 	seq_printf(m, "hipri=%llu\n", job->cfg.hipri);
 	seq_printf(m, "polled=%d\n", job->polled);
 	seq_printf(m, "disable_lat=%llu\n", job->cfg.disable_lat);
+	seq_printf(m, "poll_fallback=%s\n",
+		   ssdload_enum_name(ssdload_poll_fallback_names,
+				     job->poll_fallback));
+	seq_printf(m, "split_ios=%llu\n", cnt.split_ios);
+	seq_printf(m, "nowait_retries=%llu\n", cnt.nowait_retries);
+	seq_printf(m, "io_timeout_ms=%llu\n", job->cfg.io_timeout_ms);
+	seq_printf(m, "timed_out_ios=%llu\n", cnt.timed_out);
+	seq_printf(m, "randseed=%llu\n", job->cfg.randseed);
 	for (d = 0; d < SSDLOAD_DIR_NR; d++) {
 		const char *n = ssdload_dir_names[d];
 
@@ -89,6 +118,8 @@ static int ssdload_summary_show(struct seq_file *m, void *unused)
 		const struct ssdload_worker *w = job->workers[i];
 
 		seq_printf(m, "worker%u_cpu=%u\n", i, w->cpu);
+		seq_printf(m, "worker%u_ran_on=%*pbl\n", i,
+			   cpumask_pr_args(w->ran_on));
 		seq_printf(m, "worker%u_read_ios=%llu\n", i,
 			   READ_ONCE(w->st[SSDLOAD_DIR_READ].ios));
 		seq_printf(m, "worker%u_write_ios=%llu\n", i,
@@ -107,17 +138,22 @@ static int ssdload_progress_show(struct seq_file *m, void *unused)
 {
 	struct ssdload_job *job = m->private;
 	u64 done[SSDLOAD_DIR_NR] = { 0, 0 };
-	u64 elapsed = 0;
+	u64 elapsed = 0, inflight = 0;
+	struct ssdload_wcount cnt;
 	unsigned int i;
 	int d;
 
 	mutex_lock(&job->lock);
+	ssdload_job_counts(job, &cnt);
 	if (job->start_ns)
 		elapsed = (job->end_ns ? job->end_ns : ktime_get_ns()) -
 			  job->start_ns;
-	for (i = 0; i < job->nr_workers; i++)
+	for (i = 0; i < job->nr_workers; i++) {
 		for (d = 0; d < SSDLOAD_DIR_NR; d++)
 			done[d] += READ_ONCE(job->workers[i]->st[d].done);
+		if (!job->end_ns)
+			inflight += READ_ONCE(job->workers[i]->inflight);
+	}
 	seq_printf(m, "state=%s\n",
 		   ssdload_enum_name(ssdload_state_names,
 				     READ_ONCE(job->state)));
@@ -127,6 +163,9 @@ static int ssdload_progress_show(struct seq_file *m, void *unused)
 	seq_printf(m, "number_ios=%llu\n", job->cfg.number_ios);
 	seq_printf(m, "read_ios=%llu\n", done[SSDLOAD_DIR_READ]);
 	seq_printf(m, "write_ios=%llu\n", done[SSDLOAD_DIR_WRITE]);
+	seq_printf(m, "inflight=%llu\n", inflight);
+	seq_printf(m, "timed_out_ios=%llu\n", cnt.timed_out);
+	seq_printf(m, "stuck_ios=%llu\n", cnt.stuck);
 	mutex_unlock(&job->lock);
 	return 0;
 }
@@ -219,6 +258,49 @@ static const struct file_operations ssdload_hist_write_fops = {
 	.release	= ssdload_hist_release,
 };
 
+/*
+ * The lease: each open file holds a reference on the job (the file may
+ * outlive the debugfs entry, and ->i_private with it).  A run started
+ * while a lease was open stops when the last one closes.
+ */
+static int ssdload_lease_open(struct inode *inode, struct file *file)
+{
+	struct ssdload_job *job = inode->i_private;
+
+	ssdload_job_get(job);
+	ssdload_job_lease(job, true);
+	file->private_data = job;
+	return nonseekable_open(inode, file);
+}
+
+static ssize_t ssdload_lease_read(struct file *file, char __user *buf,
+				  size_t count, loff_t *ppos)
+{
+	struct ssdload_job *job = file->private_data;
+	char tmp[32];
+	int len;
+
+	len = scnprintf(tmp, sizeof(tmp), "leases=%u\n",
+			READ_ONCE(job->leases));
+	return simple_read_from_buffer(buf, count, ppos, tmp, len);
+}
+
+static int ssdload_lease_release(struct inode *inode, struct file *file)
+{
+	struct ssdload_job *job = file->private_data;
+
+	ssdload_job_lease(job, false);
+	ssdload_job_put(job);
+	return 0;
+}
+
+static const struct file_operations ssdload_lease_fops = {
+	.owner		= THIS_MODULE,
+	.open		= ssdload_lease_open,
+	.read		= ssdload_lease_read,
+	.release	= ssdload_lease_release,
+};
+
 void ssdload_debugfs_job_add(struct ssdload_job *job)
 {
 	struct dentry *dir;
@@ -241,6 +323,8 @@ void ssdload_debugfs_job_add(struct ssdload_job *job)
 			    &ssdload_hist_read_fops);
 	debugfs_create_file(SSDLOAD_DBG_HIST_WRITE, 0400, dir, job,
 			    &ssdload_hist_write_fops);
+	debugfs_create_file(SSDLOAD_DBG_LEASE, 0400, dir, job,
+			    &ssdload_lease_fops);
 }
 
 void ssdload_debugfs_job_del(struct ssdload_job *job)

@@ -4,8 +4,14 @@
  *
  * Each worker records into its own per-direction histograms (the
  * log-linear geometry of uapi/ssdload.h) plus exact min, max, sum and
- * sum of squares.  Readers sum the workers; reads while a job runs are
- * racy but never fault.
+ * sum of squares.  Readers sum the workers.  The worker writes its
+ * scalars inside a seqcount section (one per reap batch, preemption off),
+ * so a live reader gets a consistent set per worker; the histogram
+ * buckets are read one by one, each exact at the moment it is read.
+ * Once a run ended every figure is final and exact.
+ *
+ * This file calls nothing in job.c or worker.c: a failed I/O is counted
+ * here, and its worker reports it.
  */
 #include <linux/math64.h>
 #include <linux/mm.h>
@@ -45,7 +51,6 @@ void ssdload_record(struct ssdload_worker *w, struct ssdload_io *io)
 	WRITE_ONCE(d->done, d->done + 1);
 	if (unlikely(io->status)) {
 		WRITE_ONCE(d->errors, d->errors + 1);
-		ssdload_job_io_error(w->job, io);
 		return;
 	}
 	if (!io->measured)
@@ -72,6 +77,24 @@ void ssdload_record(struct ssdload_worker *w, struct ssdload_io *io)
 }
 EXPORT_SYMBOL_IF_KUNIT(ssdload_record);
 
+/*
+ * A consistent copy of worker @w's scalars of direction @dir (not the
+ * histogram pointer).  The writer's section runs with preemption off, so
+ * the retry loop cannot wait on a writer that was scheduled out.
+ */
+void ssdload_worker_sum(const struct ssdload_worker *w, int dir,
+			struct ssdload_dstat *out)
+{
+	unsigned int seq;
+
+	do {
+		seq = read_seqcount_begin(&w->seq);
+		*out = w->st[dir];
+	} while (read_seqcount_retry(&w->seq, seq));
+	out->hist = NULL;
+}
+EXPORT_SYMBOL_IF_KUNIT(ssdload_worker_sum);
+
 /* Sum direction @dir over the job's workers; @hist (optional) gets counts. */
 void ssdload_sum_dir(struct ssdload_job *job, int dir, struct ssdload_sum *s,
 		     u64 *hist)
@@ -83,20 +106,22 @@ void ssdload_sum_dir(struct ssdload_job *job, int dir, struct ssdload_sum *s,
 	if (hist)
 		memset(hist, 0, SSDLOAD_HIST_BUCKETS * sizeof(u64));
 	for (i = 0; i < job->nr_workers; i++) {
-		const struct ssdload_dstat *d = &job->workers[i]->st[dir];
+		const u64 *h = job->workers[i]->st[dir].hist;
+		struct ssdload_dstat d;
 
-		s->ios += READ_ONCE(d->ios);
-		s->bytes += READ_ONCE(d->bytes);
-		s->errors += READ_ONCE(d->errors);
-		s->done += READ_ONCE(d->done);
-		s->lat_min = min(s->lat_min, READ_ONCE(d->lat_min));
-		s->lat_max = max(s->lat_max, READ_ONCE(d->lat_max));
-		s->lat_sum += READ_ONCE(d->lat_sum);
-		s->lat_sumsq += d->lat_sumsq;
-		s->overflow += READ_ONCE(d->overflow);
-		if (hist)
+		ssdload_worker_sum(job->workers[i], dir, &d);
+		s->ios += d.ios;
+		s->bytes += d.bytes;
+		s->errors += d.errors;
+		s->done += d.done;
+		s->lat_min = min(s->lat_min, d.lat_min);
+		s->lat_max = max(s->lat_max, d.lat_max);
+		s->lat_sum += d.lat_sum;
+		s->lat_sumsq += d.lat_sumsq;
+		s->overflow += d.overflow;
+		if (hist && h)
 			for (b = 0; b < SSDLOAD_HIST_BUCKETS; b++)
-				hist[b] += READ_ONCE(d->hist[b]);
+				hist[b] += READ_ONCE(h[b]);
 	}
 	if (s->lat_min == U64_MAX)	/* no samples (or disable_lat) */
 		s->lat_min = 0;

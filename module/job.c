@@ -3,17 +3,23 @@
  * ssdload: job lifecycle.
  *
  *   idle --enable=1--> running --quota/runtime--> done
- *                              --enable=0/rmdir--> stopped
  *                              --I/O error-------> error
+ *                              --enable=0, rmdir,
+ *                                lease closed----> stopping --drained--> stopped
  *
- * job->lock serialises start, stop, teardown and the debugfs readers.
- * A run ends either from the controller (stop) or by itself: the last
- * worker to finish queues end_work, which tears the run down.  Teardown
- * is idempotent.  The statistics of a run stay until the next start or
- * until the job is released.
+ * job->lock serialises start, stop, teardown and the debugfs readers, and
+ * is never held while waiting for I/O.  A stop only asks the workers to
+ * stop issuing and returns at once.  Every run ends the same way: the last
+ * worker to drain queues end_work, which tears the run down (threads, I/Os,
+ * device) and drops the run's references on the job and on the module.
+ * So a device that stops completing I/O blocks nothing but its own run:
+ * enable=0, rmdir, debugfs and the other jobs go on, and rmmod is refused
+ * while the run holds the module.  The statistics of a run stay until the
+ * next start or until the job is released.
  */
 #include <linux/kthread.h>
 #include <linux/ktime.h>
+#include <linux/module.h>
 #include <linux/rcupdate.h>
 #include <linux/sched/task.h>
 #include <linux/slab.h>
@@ -47,14 +53,27 @@ static __printf(3, 4) void ssdload_job_set_error(struct ssdload_job *job,
 	spin_unlock(&job->err_lock);
 }
 
-/* Called by a worker when it reaps a failed I/O. */
-void ssdload_job_io_error(struct ssdload_job *job, struct ssdload_io *io)
+/* The first failed I/O of the workers, in worker order, as the job's error. */
+static void ssdload_job_collect_errors(struct ssdload_job *job)
 {
-	ssdload_job_set_error(job, blk_status_to_errno(io->status),
-			      "I/O error on %s at offset %llu",
-			      io->dir == SSDLOAD_DIR_WRITE ? "write" : "read",
-			      io->pos);
-	WRITE_ONCE(job->failed, true);
+	unsigned int i;
+
+	for (i = 0; i < job->nr_workers; i++) {
+		const struct ssdload_ioerr *e = &job->workers[i]->ioerr;
+		const char *dir = e->dir == SSDLOAD_DIR_WRITE ? "write" : "read";
+
+		if (!e->err)
+			continue;
+		if (e->err == -EAGAIN)
+			ssdload_job_set_error(job, e->err,
+					      "polled %s at offset %llu refused (no tag) a million times in a row with nothing in flight",
+					      dir, e->pos);
+		else
+			ssdload_job_set_error(job, e->err,
+					      "I/O error on %s at offset %llu",
+					      dir, e->pos);
+		return;
+	}
 }
 
 /* Free the workers (results) of the last run. */
@@ -69,9 +88,31 @@ static void ssdload_job_free_run(struct ssdload_job *job)
 	job->nr_workers = 0;
 }
 
+static void ssdload_job_release(struct kref *ref)
+{
+	struct ssdload_job *job = container_of(ref, struct ssdload_job, ref);
+
+	ssdload_job_free_run(job);
+	free_cpumask_var(job->cpus);
+	mutex_destroy(&job->lock);
+	kfree(job);
+}
+
+void ssdload_job_get(struct ssdload_job *job)
+{
+	kref_get(&job->ref);
+}
+
+void ssdload_job_put(struct ssdload_job *job)
+{
+	kref_put(&job->ref, ssdload_job_release);
+}
+EXPORT_SYMBOL_IF_KUNIT(ssdload_job_put);
+
 /*
- * End the current run: stop the threads (they drain their in-flight
- * I/O first), release the I/Os and the device, set the final state.
+ * End the current run, whose workers all drained: stop the threads
+ * (they wait for it), release the I/Os and the device, set the final
+ * state.  Nothing here waits for I/O.
  */
 static void ssdload_job_teardown(struct ssdload_job *job)
 {
@@ -79,9 +120,6 @@ static void ssdload_job_teardown(struct ssdload_job *job)
 	unsigned int i;
 
 	lockdep_assert_held(&job->lock);
-	if (job->state != SSDLOAD_STATE_RUNNING)
-		return;
-
 	for (i = 0; i < job->nr_workers; i++)
 		kthread_stop(job->workers[i]->task);
 	/* bi_end_io may still be inside its RCU section, using w->task */
@@ -91,6 +129,7 @@ static void ssdload_job_teardown(struct ssdload_job *job)
 
 	job->end_ns = ktime_get_ns();
 	ssdload_bdev_close(&job->bdev);
+	ssdload_job_collect_errors(job);
 
 	if (READ_ONCE(job->failed))
 		state = SSDLOAD_STATE_ERROR;
@@ -101,31 +140,61 @@ static void ssdload_job_teardown(struct ssdload_job *job)
 	WRITE_ONCE(job->state, state);
 }
 
+/*
+ * The run's last I/O was reaped.  Runs on ssdload_wq, which module exit
+ * destroys: so the code below still exists after the module_put().
+ */
 static void ssdload_job_end_work(struct work_struct *work)
 {
 	struct ssdload_job *job = container_of(work, struct ssdload_job,
 					       end_work);
 
 	mutex_lock(&job->lock);
-	if (!atomic_read(&job->nr_active))
-		ssdload_job_teardown(job);
+	ssdload_job_teardown(job);
 	mutex_unlock(&job->lock);
+	module_put(THIS_MODULE);
+	ssdload_job_put(job);		/* the run's reference */
 }
 
-/* Called by each worker once it stopped issuing and drained. */
-void ssdload_job_worker_done(struct ssdload_job *job)
+static void ssdload_job_request_stop(struct ssdload_job *job)
 {
-	if (atomic_dec_and_test(&job->nr_active))
-		schedule_work(&job->end_work);
+	unsigned int i;
+
+	lockdep_assert_held(&job->lock);
+	if (job->state != SSDLOAD_STATE_RUNNING)
+		return;
+	WRITE_ONCE(job->stop, true);
+	WRITE_ONCE(job->state, SSDLOAD_STATE_STOPPING);
+	for (i = 0; i < job->nr_workers; i++)
+		wake_up_process(job->workers[i]->task);
 }
 
-/* enable=0, rmdir: stop issuing, drain, tear down.  Waits. */
+/*
+ * enable=0, rmdir: stop issuing and return.  The job shows "stopping"
+ * until its in-flight I/Os completed, then "stopped".
+ */
 void ssdload_job_stop(struct ssdload_job *job)
 {
 	mutex_lock(&job->lock);
-	if (job->state == SSDLOAD_STATE_RUNNING) {
-		WRITE_ONCE(job->stop, true);
-		ssdload_job_teardown(job);
+	ssdload_job_request_stop(job);
+	mutex_unlock(&job->lock);
+}
+
+/*
+ * A lease (debugfs) was opened (@take) or closed.  A run started while a
+ * lease was open stops when the last lease closes: the CLI holds one, so
+ * even a killed CLI leaves no load behind.
+ */
+void ssdload_job_lease(struct ssdload_job *job, bool take)
+{
+	mutex_lock(&job->lock);
+	if (take) {
+		job->leases++;
+	} else if (!--job->leases && job->leased &&
+		   job->state == SSDLOAD_STATE_RUNNING) {
+		pr_info("job %s: its lease was closed: stopping\n",
+			ssdload_job_name(job));
+		ssdload_job_request_stop(job);
 	}
 	mutex_unlock(&job->lock);
 }
@@ -168,8 +237,8 @@ static __printf(4, 5) int ssdload_job_refuse(struct ssdload_job *job, int err,
 	va_end(args);
 	spin_unlock(&job->err_lock);
 
-	pr_err("job %s: enable failed (%s): %d %s\n", ssdload_job_name(job),
-	       attr, err, job->errmsg);
+	ssdload_job_pr_err(job, "job %s: enable failed (%s): %d %s\n",
+			   ssdload_job_name(job), attr, err, job->errmsg);
 	WRITE_ONCE(job->state, SSDLOAD_STATE_ERROR);
 	return err;
 }
@@ -228,6 +297,73 @@ static int ssdload_job_check_span(struct ssdload_job *job)
 	return 0;
 }
 
+/*
+ * Would the block layer split an I/O of this job?  Our buffers are whole,
+ * naturally aligned runs of pages (chunks of up to 1 MiB), so only the
+ * queue's size and segment limits and its chunk boundaries can split.
+ */
+static bool ssdload_job_may_split(struct ssdload_job *job)
+{
+	struct request_queue *q = bdev_get_queue(job->bdev.bdev);
+	u64 seg = min_t(u64, queue_max_segment_size(q),
+			(u64)queue_segment_boundary(q) + 1);
+	unsigned int chunk = q->limits.chunk_sectors;
+	u64 bs = job->cfg.bs, left = bs, segs = 0;
+
+	if (bs > (u64)queue_max_sectors(q) << SECTOR_SHIFT)
+		return true;
+	while (left) {
+		u64 len = min_t(u64, left, SZ_1M);
+
+		segs += DIV_ROUND_UP_ULL(len, seg);
+		left -= len;
+	}
+	if (segs > queue_max_segments(q))
+		return true;
+	if (chunk) {
+		u64 bsec = bs >> SECTOR_SHIFT;
+
+		if (bsec > chunk || chunk % bsec ||
+		    (job->span_start >> SECTOR_SHIFT) % bsec)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * hipri: poll only where bio_poll() reaches the request, a blk-mq queue
+ * with poll queues, that can fail a submission fast (REQ_NOWAIT: a polled
+ * worker must never sleep for a tag that only its own polling frees), and
+ * whose I/Os are not split (a split loses REQ_POLLED).  Anywhere else the
+ * run uses interrupt completions: summary polled=0 and poll_fallback says
+ * why.
+ */
+static void ssdload_job_plan_poll(struct ssdload_job *job)
+{
+	struct block_device *bdev = job->bdev.bdev;
+	struct request_queue *q = bdev_get_queue(bdev);
+
+	job->polled = false;
+	job->poll_fallback = SSDLOAD_POLL_OK;
+	if (!job->cfg.hipri)
+		return;
+	if (!queue_is_mq(q))
+		job->poll_fallback = SSDLOAD_POLL_BIO_BASED;
+	else if (!ssdload_mq_has_poll_queues(q))
+		job->poll_fallback = SSDLOAD_POLL_NO_QUEUES;
+	else if (!bdev_nowait(bdev))
+		job->poll_fallback = SSDLOAD_POLL_NO_NOWAIT;
+	else if (ssdload_job_may_split(job))
+		job->poll_fallback = SSDLOAD_POLL_SPLIT;
+	else
+		job->polled = true;
+	if (!job->polled)
+		pr_info("job %s: hipri=1 on %s: interrupt completions (poll_fallback=%s)\n",
+			ssdload_job_name(job), job->filename,
+			ssdload_enum_name(ssdload_poll_fallback_names,
+					  job->poll_fallback));
+}
+
 /* Split @total into @nr shares: the first total % nr get one more. */
 static u64 ssdload_share(u64 total, unsigned int nr, unsigned int i)
 {
@@ -262,22 +398,9 @@ static void ssdload_job_plan_worker(struct ssdload_job *job,
 		ssdload_perm_init(w, cfg->randseed);
 }
 
-/* enable=1.  Called with job->lock held. */
-int ssdload_job_start(struct ssdload_job *job)
+/* Start step: forget the last run and its error. */
+static void ssdload_job_reset(struct ssdload_job *job)
 {
-	struct ssdload_cfg *cfg = &job->cfg;
-	unsigned int nr, i, cpu, bufs;
-	cpumask_var_t mask;
-	u64 mem, cap, first;
-	int ret;
-
-	lockdep_assert_held(&job->lock);
-	if (job->state == SSDLOAD_STATE_RUNNING) {
-		pr_err("%s: job %s is already running\n", __func__,
-		       ssdload_job_name(job));
-		return -EBUSY;
-	}
-
 	ssdload_job_free_run(job);
 	spin_lock(&job->err_lock);
 	job->err = 0;
@@ -286,11 +409,172 @@ int ssdload_job_start(struct ssdload_job *job)
 	job->stop = false;
 	job->failed = false;
 	job->polled = false;
+	job->poll_fallback = SSDLOAD_POLL_OK;
 	job->end_ns = 0;
 	job->start_ns = 0;
+	job->writes = ssdload_job_writes(&job->cfg);
+}
 
-	job->writes = ssdload_job_writes(cfg);
-	if (job->writes && !cfg->allow_write)
+/* Start step: the CPUs of the workers, into @mask; their number or -errno. */
+static int ssdload_job_pick_cpus(struct ssdload_job *job, struct cpumask *mask)
+{
+	if (cpumask_empty(job->cpus))
+		cpumask_set_cpu(cpumask_first(cpu_online_mask), mask);
+	else
+		cpumask_copy(mask, job->cpus);
+	if (!cpumask_subset(mask, cpu_online_mask))
+		return ssdload_job_refuse(job, -EINVAL, "cpus_allowed",
+					  "cpus_allowed %*pbl has offline CPUs",
+					  cpumask_pr_args(mask));
+	return cpumask_weight(mask);
+}
+
+/* Start step: what @nr workers would allocate, against max_job_mem_mb. */
+static int ssdload_job_check_mem(struct ssdload_job *job, unsigned int nr)
+{
+	u64 cap = (u64)READ_ONCE(ssdload_max_job_mem_mb) << 20;
+
+	job->mem = nr * ssdload_worker_mem(&job->cfg);
+	if (job->mem > cap)
+		return ssdload_job_refuse(job, -ENOMEM, "iodepth",
+					  "%u workers at iodepth %llu, bs %llu%s need %llu MiB, more than max_job_mem_mb=%llu",
+					  nr, job->cfg.iodepth, job->cfg.bs,
+					  ssdload_rw_is_mixed(job->cfg.rw) ?
+					  " (read and write buffers)" : "",
+					  DIV_ROUND_UP_ULL(job->mem, SZ_1M),
+					  cap >> 20);
+	return 0;
+}
+
+/* Start step: open the device exclusively, check the span, plan polling. */
+static int ssdload_job_open(struct ssdload_job *job)
+{
+	int ret;
+
+	ret = ssdload_bdev_open(&job->bdev, job->filename, job->writes,
+				&ssdload_bdev_holder);
+	if (ret) {
+		job->bdev.bdev = NULL;
+		return ssdload_job_refuse(job, ret, "filename", "%s %s",
+					  job->filename,
+					  ssdload_open_reason(ret));
+	}
+	ret = ssdload_job_check_span(job);
+	if (ret) {
+		ssdload_bdev_close(&job->bdev);
+		return ret;
+	}
+	ssdload_job_plan_poll(job);
+	return 0;
+}
+
+/* Start step: one worker per CPU of @mask, with its slice of the span. */
+static int ssdload_job_alloc_workers(struct ssdload_job *job,
+				     const struct cpumask *mask,
+				     unsigned int nr)
+{
+	unsigned int i = 0, cpu;
+	u64 first = 0;
+
+	job->workers = kcalloc(nr, sizeof(*job->workers), GFP_KERNEL);
+	if (!job->workers)
+		return ssdload_job_refuse(job, -ENOMEM, "iodepth",
+					  "out of memory");
+	for_each_cpu(cpu, mask) {
+		struct ssdload_worker *w = ssdload_worker_alloc(job, i, cpu);
+
+		if (IS_ERR(w))
+			return ssdload_job_refuse(job, PTR_ERR(w), "iodepth",
+						  "cannot allocate worker %u on CPU %u",
+						  i, cpu);
+		job->workers[i] = w;
+		job->nr_workers = ++i;
+	}
+	for (i = 0; i < nr; i++) {
+		ssdload_job_plan_worker(job, job->workers[i], first);
+		first += ssdload_share(job->nr_blocks, nr, i);
+	}
+	return 0;
+}
+
+/* Start step: a bound kthread per worker, not yet woken. */
+static int ssdload_job_create_threads(struct ssdload_job *job)
+{
+	unsigned int i;
+
+	for (i = 0; i < job->nr_workers; i++) {
+		struct ssdload_worker *w = job->workers[i];
+		struct task_struct *t;
+
+		t = kthread_create_on_node(ssdload_worker_fn, w,
+					   cpu_to_node(w->cpu), "ssdload/%s/%u",
+					   ssdload_job_name(job), w->cpu);
+		if (IS_ERR(t))
+			return ssdload_job_refuse(job, PTR_ERR(t), "cpus_allowed",
+						  "cannot create a thread on CPU %u",
+						  w->cpu);
+		kthread_bind(t, w->cpu);
+		get_task_struct(t);
+		w->task = t;
+	}
+	return 0;
+}
+
+/* Undo ssdload_job_create_threads(): the threads never ran. */
+static void ssdload_job_destroy_threads(struct ssdload_job *job)
+{
+	unsigned int i;
+
+	for (i = 0; i < job->nr_workers; i++) {
+		struct ssdload_worker *w = job->workers[i];
+
+		if (!w->task)
+			continue;
+		kthread_stop(w->task);	/* never woken: the thread fn does not run */
+		put_task_struct(w->task);
+		w->task = NULL;
+	}
+}
+
+/*
+ * Start step: the run takes a reference on the job and on the module
+ * (dropped by end_work), and the workers go.
+ */
+static void ssdload_job_launch(struct ssdload_job *job)
+{
+	struct ssdload_cfg *cfg = &job->cfg;
+	unsigned int i;
+
+	ssdload_job_get(job);
+	__module_get(THIS_MODULE);
+	job->leased = job->leases > 0;
+	job->start_ns = ktime_get_ns();
+	job->ramp_end_ns = job->start_ns + cfg->ramp_ms * NSEC_PER_MSEC;
+	job->deadline_ns = cfg->runtime_ms ?
+		job->ramp_end_ns + cfg->runtime_ms * NSEC_PER_MSEC : 0;
+	atomic_set(&job->nr_active, job->nr_workers);
+	WRITE_ONCE(job->state, SSDLOAD_STATE_RUNNING);
+	for (i = 0; i < job->nr_workers; i++)
+		wake_up_process(job->workers[i]->task);
+}
+
+/* enable=1.  Called with job->lock held. */
+int ssdload_job_start(struct ssdload_job *job)
+{
+	cpumask_var_t mask;
+	int nr, ret;
+
+	lockdep_assert_held(&job->lock);
+	if (ssdload_state_busy(job->state)) {
+		ssdload_job_pr_err(job, "job %s: enable: the job is still %s\n",
+				   ssdload_job_name(job),
+				   ssdload_enum_name(ssdload_state_names,
+						     job->state));
+		return -EBUSY;
+	}
+
+	ssdload_job_reset(job);
+	if (job->writes && !job->cfg.allow_write)
 		return ssdload_job_refuse(job, -EPERM, "allow_write",
 					  "writes need allow_write=1");
 	if (!job->filename[0])
@@ -300,117 +584,32 @@ int ssdload_job_start(struct ssdload_job *job)
 	if (!zalloc_cpumask_var(&mask, GFP_KERNEL))
 		return ssdload_job_refuse(job, -ENOMEM, "cpus_allowed",
 					  "out of memory");
-	if (cpumask_empty(job->cpus))
-		cpumask_set_cpu(cpumask_first(cpu_online_mask), mask);
-	else
-		cpumask_copy(mask, job->cpus);
-	if (!cpumask_subset(mask, cpu_online_mask)) {
-		ret = ssdload_job_refuse(job, -EINVAL, "cpus_allowed",
-					 "cpus_allowed %*pbl has offline CPUs",
-					 cpumask_pr_args(mask));
+	nr = ssdload_job_pick_cpus(job, mask);
+	if (nr < 0) {
+		ret = nr;
 		goto out_free_mask;
 	}
-	nr = cpumask_weight(mask);
-
-	/* rw and randrw keep a read buffer next to each write buffer */
-	bufs = ssdload_rw_is_mixed(cfg->rw) ? 2 : 1;
-	mem = (u64)nr * cfg->iodepth * cfg->bs * bufs;
-	cap = (u64)READ_ONCE(ssdload_max_job_mem_mb) << 20;
-	if (mem > cap) {
-		ret = ssdload_job_refuse(job, -ENOMEM, "iodepth",
-					 "iodepth*bs*workers%s = %llu MiB exceeds max_job_mem_mb=%llu",
-					 bufs > 1 ? "*2 (read and write buffers)" : "",
-					 DIV_ROUND_UP_ULL(mem, 1 << 20), cap >> 20);
-		goto out_free_mask;
-	}
-
-	ret = ssdload_bdev_open(&job->bdev, job->filename, job->writes,
-				&ssdload_bdev_holder);
-	if (ret) {
-		job->bdev.bdev = NULL;
-		ret = ssdload_job_refuse(job, ret, "filename", "%s %s",
-					 job->filename,
-					 ssdload_open_reason(ret));
-		goto out_free_mask;
-	}
-	ret = ssdload_job_check_span(job);
+	ret = ssdload_job_check_mem(job, nr);
 	if (ret)
-		goto out_close;
-	if (cfg->hipri) {
-		job->polled = ssdload_bdev_can_poll(job->bdev.bdev);
-		if (!job->polled)
-			pr_info("job %s: %s has no poll queues: hipri falls back to interrupt completions (summary polled=0)\n",
-				ssdload_job_name(job), job->filename);
-	}
+		goto out_free_mask;
+	ret = ssdload_job_open(job);
+	if (ret)
+		goto out_free_mask;
+	ret = ssdload_job_alloc_workers(job, mask, nr);
+	if (ret)
+		goto out_free_workers;
+	ret = ssdload_job_create_threads(job);
+	if (ret)
+		goto out_destroy_threads;
 
-	job->workers = kcalloc(nr, sizeof(*job->workers), GFP_KERNEL);
-	if (!job->workers) {
-		ret = ssdload_job_refuse(job, -ENOMEM, "iodepth",
-					 "out of memory");
-		goto out_close;
-	}
-	i = 0;
-	first = 0;
-	for_each_cpu(cpu, mask) {
-		struct ssdload_worker *w;
-
-		w = ssdload_worker_alloc(job, i, cpu);
-		if (IS_ERR(w)) {
-			ret = ssdload_job_refuse(job, PTR_ERR(w), "iodepth",
-						 "cannot allocate worker %u on CPU %u",
-						 i, cpu);
-			goto out_free_workers;
-		}
-		job->workers[i] = w;
-		job->nr_workers = ++i;
-	}
-	for (i = 0; i < nr; i++) {
-		ssdload_job_plan_worker(job, job->workers[i], first);
-		first += ssdload_share(job->nr_blocks, nr, i);
-	}
-
-	for (i = 0; i < nr; i++) {
-		struct ssdload_worker *w = job->workers[i];
-		struct task_struct *t;
-
-		t = kthread_create_on_node(ssdload_worker_fn, w,
-					   cpu_to_node(w->cpu), "ssdload/%s/%u",
-					   ssdload_job_name(job), w->cpu);
-		if (IS_ERR(t)) {
-			ret = ssdload_job_refuse(job, PTR_ERR(t), "cpus_allowed",
-						 "cannot create a thread on CPU %u",
-						 w->cpu);
-			goto out_stop_threads;
-		}
-		kthread_bind(t, w->cpu);
-		get_task_struct(t);
-		w->task = t;
-	}
-
-	job->start_ns = ktime_get_ns();
-	job->ramp_end_ns = job->start_ns + cfg->ramp_ms * NSEC_PER_MSEC;
-	job->deadline_ns = cfg->runtime_ms ?
-		job->ramp_end_ns + cfg->runtime_ms * NSEC_PER_MSEC : 0;
-	atomic_set(&job->nr_active, nr);
-	WRITE_ONCE(job->state, SSDLOAD_STATE_RUNNING);
-	for (i = 0; i < nr; i++)
-		wake_up_process(job->workers[i]->task);
+	ssdload_job_launch(job);
 	free_cpumask_var(mask);
 	return 0;
 
-out_stop_threads:
-	for (i = 0; i < nr; i++) {
-		struct ssdload_worker *w = job->workers[i];
-
-		if (!w->task)
-			continue;
-		kthread_stop(w->task);	/* never woken: the thread fn does not run */
-		put_task_struct(w->task);
-		w->task = NULL;
-	}
+out_destroy_threads:
+	ssdload_job_destroy_threads(job);
 out_free_workers:
 	ssdload_job_free_run(job);
-out_close:
 	ssdload_bdev_close(&job->bdev);
 out_free_mask:
 	free_cpumask_var(mask);
@@ -425,7 +624,7 @@ u64 ssdload_job_runtime_ns(struct ssdload_job *job)
 
 	if (!job->nr_workers || !job->start_ns)
 		return 0;
-	if (READ_ONCE(job->state) == SSDLOAD_STATE_RUNNING) {
+	if (ssdload_state_busy(READ_ONCE(job->state))) {
 		last = ktime_get_ns();
 	} else {
 		for (i = 0; i < job->nr_workers; i++)
@@ -434,6 +633,24 @@ u64 ssdload_job_runtime_ns(struct ssdload_job *job)
 	return last > job->ramp_end_ns ? last - job->ramp_end_ns : 0;
 }
 
+/*
+ * The default randseed of a job: FNV-1a of its name.  Two jobs on one
+ * device then issue different offsets, and a job of the same name issues
+ * the same ones again, on any kernel.
+ */
+u64 ssdload_seed_from_name(const char *name)
+{
+	u64 h = 0xcbf29ce484222325ULL;
+
+	while (*name) {
+		h ^= (u8)*name++;
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+EXPORT_SYMBOL_IF_KUNIT(ssdload_seed_from_name);
+
+/* A new job, with one reference (configfs'; dropped at release). */
 struct ssdload_job *ssdload_job_alloc(const char *name)
 {
 	struct ssdload_job *job;
@@ -445,7 +662,10 @@ struct ssdload_job *ssdload_job_alloc(const char *name)
 		kfree(job);
 		return NULL;
 	}
+	kref_init(&job->ref);
 	mutex_init(&job->lock);
+	ratelimit_state_init(&job->rs, DEFAULT_RATELIMIT_INTERVAL,
+			     DEFAULT_RATELIMIT_BURST);
 	spin_lock_init(&job->err_lock);
 	INIT_WORK(&job->end_work, ssdload_job_end_work);
 	job->state = SSDLOAD_STATE_IDLE;
@@ -453,19 +673,8 @@ struct ssdload_job *ssdload_job_alloc(const char *name)
 	job->cfg.rwmixread = 50;
 	job->cfg.bs = ssdload_default_bs;
 	job->cfg.iodepth = ssdload_default_iodepth;
-	job->cfg.randseed = 0x5d5d;
+	job->cfg.randseed = ssdload_seed_from_name(name);
+	job->cfg.scramble_buffers = 1;
 	return job;
 }
 EXPORT_SYMBOL_IF_KUNIT(ssdload_job_alloc);
-
-/* config_item release: the job is stopped and unreachable. */
-void ssdload_job_free(struct ssdload_job *job)
-{
-	ssdload_job_stop(job);
-	cancel_work_sync(&job->end_work);
-	ssdload_job_free_run(job);
-	free_cpumask_var(job->cpus);
-	mutex_destroy(&job->lock);
-	kfree(job);
-}
-EXPORT_SYMBOL_IF_KUNIT(ssdload_job_free);

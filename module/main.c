@@ -7,6 +7,7 @@
  */
 #include <linux/module.h>
 #include <linux/moduleparam.h>
+#include <linux/workqueue.h>
 
 #include "ssdload.h"
 
@@ -20,7 +21,9 @@ MODULE_PARM_DESC(iodepth, "Default I/Os in flight per worker of new jobs (1..655
 
 unsigned int ssdload_max_job_mem_mb = 1024;
 module_param_named(max_job_mem_mb, ssdload_max_job_mem_mb, uint, 0644);
-MODULE_PARM_DESC(max_job_mem_mb, "Cap on iodepth * bs * workers of one job, MiB. Default: 1024");
+MODULE_PARM_DESC(max_job_mem_mb, "Cap on the memory one job allocates (buffers in whole pages, I/O structs, histograms), MiB. Default: 1024");
+
+struct workqueue_struct *ssdload_wq;
 
 static int __init ssdload_init(void)
 {
@@ -42,20 +45,34 @@ static int __init ssdload_init(void)
 	if (ret)
 		return ret;
 
+	ssdload_wq = alloc_workqueue("ssdload", WQ_UNBOUND, 0);
+	if (!ssdload_wq) {
+		ret = -ENOMEM;
+		goto out_debugfs_exit;
+	}
+
 	ret = ssdload_configfs_init();
 	if (ret)
-		goto out_debugfs_exit;
+		goto out_destroy_wq;
 
 	return 0;
 
+out_destroy_wq:
+	destroy_workqueue(ssdload_wq);
 out_debugfs_exit:
 	ssdload_debugfs_exit();
 	return ret;
 }
 
+/*
+ * Every run holds a module reference until its end_work dropped it, so
+ * exit only comes once no I/O is in flight; destroying the workqueue waits
+ * for the last end_work to return.
+ */
 static void __exit ssdload_exit(void)
 {
 	ssdload_configfs_exit();
+	destroy_workqueue(ssdload_wq);
 	ssdload_debugfs_exit();
 }
 

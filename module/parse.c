@@ -30,9 +30,19 @@ const struct ssdload_enum ssdload_state_names[] = {
 	{ SSDLOAD_STATE_DONE,		"done" },
 	{ SSDLOAD_STATE_STOPPED,	"stopped" },
 	{ SSDLOAD_STATE_ERROR,		"error" },
+	{ SSDLOAD_STATE_STOPPING,	"stopping" },
 	{ 0, NULL }
 };
 EXPORT_SYMBOL_IF_KUNIT(ssdload_state_names);
+
+const struct ssdload_enum ssdload_poll_fallback_names[] = {
+	{ SSDLOAD_POLL_OK,		"none" },
+	{ SSDLOAD_POLL_NO_QUEUES,	"no_poll_queues" },
+	{ SSDLOAD_POLL_BIO_BASED,	"bio_based" },
+	{ SSDLOAD_POLL_SPLIT,		"split" },
+	{ SSDLOAD_POLL_NO_NOWAIT,	"no_nowait" },
+	{ 0, NULL }
+};
 
 /*
  * Parse a decimal u64 in [min, max] that is a multiple of @align (0 = any).

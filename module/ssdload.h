@@ -9,9 +9,12 @@
 #include <linux/bio.h>
 #include <linux/blkdev.h>
 #include <linux/configfs.h>
+#include <linux/kref.h>
 #include <linux/cpumask.h>
 #include <linux/llist.h>
 #include <linux/mutex.h>
+#include <linux/ratelimit.h>
+#include <linux/seqlock.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
 
@@ -27,6 +30,8 @@
 extern unsigned int ssdload_default_bs;
 extern unsigned int ssdload_default_iodepth;
 extern unsigned int ssdload_max_job_mem_mb;
+/* Tears runs down; destroyed at unload, after the last run's work ended. */
+extern struct workqueue_struct *ssdload_wq;
 
 /* Per-direction statistics of one worker; written only by its thread. */
 struct ssdload_dstat {
@@ -70,12 +75,17 @@ struct ssdload_io {
 	struct bio bio;			/* reused for every submission */
 	struct ssdload_worker *w;	/* owning worker */
 	struct llist_node node;		/* on w->done once completed */
-	u64 submit_ns;			/* batch ktime_get_ns() before submit */
+	u64 submit_ns;			/* clock read just before the plug or
+					 * the submit_bio() that carries it
+					 */
 	u64 done_ns;			/* ktime_get_ns() in bi_end_io */
 	u64 pos;			/* byte offset on the device */
 	blk_status_t status;		/* bi_status at completion */
 	u8 dir;				/* enum ssdload_dir */
 	bool measured;			/* submitted at/after the ramp end */
+	bool inflight;			/* submitted, not yet reaped */
+	bool late;			/* counted as older than io_timeout_ms */
+	bool split;			/* the block layer split the bio */
 	unsigned short nr_wvecs;	/* chunks of the write buffer */
 	unsigned short nr_rvecs;	/* chunks of the read buffer */
 	const struct bio_vec *wbuf;	/* the write buffer */
@@ -86,21 +96,47 @@ struct ssdload_io {
 /* Rounds of the bijection behind the random one-pass permutation. */
 #define SSDLOAD_PERM_ROUNDS	3
 
+/* Why hipri=1 runs with interrupt completions (summary poll_fallback). */
+enum ssdload_poll_fallback {
+	SSDLOAD_POLL_OK = 0,		/* "none": polled, or hipri=0 */
+	SSDLOAD_POLL_NO_QUEUES,		/* "no_poll_queues": blk-mq, no poll map */
+	SSDLOAD_POLL_BIO_BASED,		/* "bio_based": dm, md, NVMe multipath */
+	SSDLOAD_POLL_SPLIT,		/* "split": bs exceeds the queue limits */
+	SSDLOAD_POLL_NO_NOWAIT,		/* "no_nowait": queue cannot fail fast */
+};
+
+/* Counters of a worker, read live with READ_ONCE(); summed per job. */
+struct ssdload_wcount {
+	u64 split_ios;			/* completed I/Os whose bio was split */
+	u64 nowait_retries;		/* polled submissions refused, retried */
+	u64 timed_out;			/* I/Os seen older than io_timeout_ms */
+	u64 stuck;			/* of those, still in flight */
+};
+
+/* The first failed I/O a worker reaped (the job's error at teardown). */
+struct ssdload_ioerr {
+	int err;			/* errno, 0 = none */
+	u8 dir;				/* enum ssdload_dir */
+	u64 pos;			/* byte offset */
+};
+
 /*
- * One bound kthread with its I/Os and its private statistics.  Workers are
- * separate node-local allocations; the fields written by other CPUs
- * (done, from bi_end_io) sit on their own cache line.
+ * One kthread with its I/Os and its private statistics.  Workers are
+ * separate node-local allocations.  What bi_end_io reads or writes from
+ * other CPUs (task, nolat, done) sits on its own cache line at the end,
+ * away from the fields the worker writes on every I/O.
  */
 struct ssdload_worker {
 	struct ssdload_job *job;	/* owning job */
-	struct task_struct *task;	/* bound kthread, reference held */
 	unsigned int idx;		/* index in job->workers */
 	unsigned int cpu;		/* CPU the thread is bound to */
-	bool nolat;			/* disable_lat: no clock reads per I/O */
+	unsigned int last_cpu;		/* CPU of the latest pass */
+	bool migrated;			/* ran off its CPU (hotplug) */
 	bool polled;			/* reap by bio_poll(), never sleep */
 	bool random;			/* random offsets */
 	u8 fixed_dir;			/* direction unless mixed */
 	bool mixed;			/* direction drawn per I/O */
+	bool scramble;			/* fresh header in each write */
 	bool reaped_measured;		/* disable_lat: a measured I/O was reaped */
 	u64 rng[4];			/* xoshiro256** state */
 	bool has_quota;			/* quota limits measured I/Os */
@@ -108,7 +144,8 @@ struct ssdload_worker {
 	u64 submitted;			/* measured I/Os submitted so far */
 	u64 slice_start;		/* first block of the worker's slice */
 	u64 slice_len;			/* blocks in the worker's slice */
-	u64 next;			/* next block (or permutation index),
+	u64 next[SSDLOAD_DIR_NR];	/* next block per direction (or the
+					 * permutation index in next[0]),
 					 * relative to slice_start
 					 */
 	bool perm;			/* random one pass: a permutation */
@@ -116,18 +153,32 @@ struct ssdload_worker {
 	u64 perm_mask;			/* 2^k - 1, k = bits of slice_len - 1 */
 	u64 perm_mul[SSDLOAD_PERM_ROUNDS];	/* odd multipliers */
 	u64 perm_add[SSDLOAD_PERM_ROUNDS];	/* addends */
+	u64 wseq;			/* writes so far (scramble header) */
 	unsigned int nr_ios;		/* allocated I/Os */
 	unsigned int inflight;		/* submitted, not yet reaped */
 	unsigned int nr_free;		/* entries in free[] */
 	struct ssdload_io **ios;	/* all I/Os */
 	struct ssdload_io **free;	/* idle I/Os (a stack) */
+	struct llist_node *retry;	/* refused I/Os to send again */
+	unsigned int nr_retry;		/* entries on retry */
 	struct llist_node *local;	/* completed in this thread: no atomics */
 	struct ssdload_io *last_io;	/* latest submission, its cookie polls */
 	blk_qc_t cookie;		/* last valid poll cookie seen */
 	struct bio pbio;		/* carries the cookie into bio_poll() */
+	u64 again_streak;		/* refusals since the last completion */
+	u64 timeout_ns;			/* io_timeout_ms in ns, 0 = off */
+	u64 next_scan_ns;		/* next look for overdue I/Os */
 	u64 last_done_ns;		/* latest measured completion */
+	struct ssdload_wcount cnt;	/* counters for progress and summary */
+	struct ssdload_ioerr ioerr;	/* first failed I/O */
+	cpumask_var_t ran_on;		/* CPUs the thread ran on */
+	seqcount_t seq;			/* st[] scalars for live readers */
 	struct ssdload_dstat st[SSDLOAD_DIR_NR];	/* per-direction stats */
+
+	/* completion side: read or written by bi_end_io on any CPU */
 	struct llist_head done ____cacheline_aligned_in_smp; /* completed I/Os */
+	struct task_struct *task;	/* the kthread, reference held */
+	bool nolat;			/* disable_lat: no clock reads per I/O */
 };
 
 /* Job parameters: set through configfs, fixed while the job runs. */
@@ -141,29 +192,45 @@ struct ssdload_cfg {
 	u64 runtime_ms;			/* measured time limit, 0 = none */
 	u64 ramp_ms;			/* unmeasured warm-up */
 	u64 number_ios;			/* measured I/O limit, 0 = none */
-	u64 randseed;			/* PRNG seed */
+	u64 randseed;			/* PRNG seed (default: from the name) */
 	u64 allow_write;		/* 1 = writes permitted */
 	u64 hipri;			/* 1 = polled completions (REQ_POLLED) */
 	u64 disable_lat;		/* 1 = no timestamps, no histograms */
+	u64 io_timeout_ms;		/* count I/Os older than this, 0 = off */
+	u64 scramble_buffers;		/* 1 = fresh header in each write */
 };
 
+/*
+ * A job.  Its memory is reference counted: configfs holds one reference
+ * until release, a run holds one until its last I/O is reaped and it is
+ * torn down, and every open lease holds one.  So rmdir returns at once,
+ * even while a stuck device keeps the run draining.
+ */
 struct ssdload_job {
 	struct config_item item;	/* jobs/NAME */
-	struct mutex lock;		/* serialises start/stop/teardown/readers */
+	struct kref ref;		/* configfs, the run, the leases */
+	struct mutex lock;		/* start/stop/teardown/readers; never
+					 * held while waiting for I/O
+					 */
 	struct ssdload_cfg cfg;		/* parameters */
 	char filename[PATH_MAX];	/* block device path, "" if unset */
 	cpumask_var_t cpus;		/* cpus_allowed, empty = default */
 	enum ssdload_state state;	/* READ_ONCE() for lockless readers */
+	struct ratelimit_state rs;	/* for the refusals it logs */
 	spinlock_t err_lock;		/* protects err and errmsg */
 	int err;			/* errno of the failure, 0 if fine */
 	char errmsg[SSDLOAD_ERR_LEN];	/* one-line reason */
 	bool stop;			/* stop requested: enable=0 or rmdir */
 	bool failed;			/* an I/O failed: stop issuing */
+	unsigned int leases;		/* open lease files */
+	bool leased;			/* the run started under a lease */
 	struct ssdload_bdev bdev;	/* device of the current run */
 	u64 span_start;			/* byte offset of the span */
 	u64 nr_blocks;			/* bs-sized blocks in the span */
+	u64 mem;			/* bytes the run allocates */
 	bool writes;			/* the run issues writes */
 	bool polled;			/* the run polls (hipri and the queue can) */
+	u8 poll_fallback;		/* enum ssdload_poll_fallback */
 	unsigned int nr_workers;	/* workers of the last run */
 	struct ssdload_worker **workers; /* results of the last run */
 	atomic_t nr_active;		/* workers still running their loop */
@@ -174,6 +241,17 @@ struct ssdload_job {
 	u64 end_ns;			/* ktime at teardown, 0 while running */
 	struct dentry *dbg;		/* debugfs directory */
 };
+
+/*
+ * Log a refused configfs write or enable of @job, rate-limited per job (a
+ * script hammering one job cannot flood the log; every job still gets its
+ * first messages).
+ */
+#define ssdload_job_pr_err(job, fmt, ...)				\
+do {									\
+	if (__ratelimit(&(job)->rs))					\
+		pr_err(fmt, ##__VA_ARGS__);				\
+} while (0)
 
 static inline struct ssdload_job *to_job(struct config_item *item)
 {
@@ -191,6 +269,13 @@ static inline bool ssdload_rw_is_mixed(u64 rw)
 	return rw == SSDLOAD_RW_RW || rw == SSDLOAD_RW_RANDRW;
 }
 
+/* A run is in progress: issuing (running) or draining (stopping). */
+static inline bool ssdload_state_busy(enum ssdload_state state)
+{
+	return state == SSDLOAD_STATE_RUNNING ||
+	       state == SSDLOAD_STATE_STOPPING;
+}
+
 /* parse.c: pure parsers, also meant for KUnit */
 struct ssdload_enum {
 	u32 value;			/* enum value */
@@ -199,6 +284,7 @@ struct ssdload_enum {
 
 extern const struct ssdload_enum ssdload_rw_names[];
 extern const struct ssdload_enum ssdload_state_names[];
+extern const struct ssdload_enum ssdload_poll_fallback_names[];
 
 int ssdload_parse_u64(const char *buf, u64 min, u64 max, u64 align, u64 *out);
 int ssdload_parse_bool(const char *buf, bool *out);
@@ -215,14 +301,16 @@ void ssdload_configfs_exit(void);
 
 /* job.c */
 struct ssdload_job *ssdload_job_alloc(const char *name);
-void ssdload_job_free(struct ssdload_job *job);
+void ssdload_job_get(struct ssdload_job *job);
+void ssdload_job_put(struct ssdload_job *job);
 int ssdload_job_start(struct ssdload_job *job);
 void ssdload_job_stop(struct ssdload_job *job);
-void ssdload_job_io_error(struct ssdload_job *job, struct ssdload_io *io);
-void ssdload_job_worker_done(struct ssdload_job *job);
+void ssdload_job_lease(struct ssdload_job *job, bool take);
 u64 ssdload_job_runtime_ns(struct ssdload_job *job);
+u64 ssdload_seed_from_name(const char *name);
 
 /* worker.c */
+u64 ssdload_worker_mem(const struct ssdload_cfg *cfg);
 struct ssdload_worker *ssdload_worker_alloc(struct ssdload_job *job,
 					    unsigned int idx, unsigned int cpu);
 void ssdload_worker_free_ios(struct ssdload_worker *w);
@@ -234,6 +322,8 @@ int ssdload_worker_fn(void *data);
 int ssdload_dstat_init(struct ssdload_dstat *d, int node);
 void ssdload_dstat_free(struct ssdload_dstat *d);
 void ssdload_record(struct ssdload_worker *w, struct ssdload_io *io);
+void ssdload_worker_sum(const struct ssdload_worker *w, int dir,
+			struct ssdload_dstat *out);
 void ssdload_sum_dir(struct ssdload_job *job, int dir, struct ssdload_sum *s,
 		     u64 *hist);
 u64 ssdload_sum_mean(const struct ssdload_sum *s);
@@ -247,7 +337,7 @@ void ssdload_rng_seed(struct ssdload_worker *w, u64 seed);
 u64 ssdload_rng_next(struct ssdload_worker *w);
 u64 ssdload_rng_below(struct ssdload_worker *w, u64 n);
 u8 ssdload_next_dir(struct ssdload_worker *w);
-u64 ssdload_next_pos(struct ssdload_worker *w);
+u64 ssdload_next_pos(struct ssdload_worker *w, u8 dir);
 #endif
 
 /* debugfs.c */

@@ -9,9 +9,13 @@
  * records the results in its own statistics (single writer: no atomics,
  * no locks) and resubmits under a plug.  Nothing is allocated on the
  * I/O path.
+ *
+ * A worker calls nothing in job.c: it reports a failed I/O in its own
+ * ioerr and job->failed, and the last one to finish queues job->end_work.
  */
 #include <linux/kthread.h>
 #include <linux/ktime.h>
+#include <linux/log2.h>
 #include <linux/mm.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
@@ -100,7 +104,7 @@ void ssdload_perm_init(struct ssdload_worker *w, u64 seed)
 		w->perm_mul[r] = ssdload_splitmix64(&x) | 1;
 		w->perm_add[r] = ssdload_splitmix64(&x);
 	}
-	w->next = 0;
+	w->next[0] = 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(ssdload_perm_init);
 
@@ -118,10 +122,10 @@ static u64 ssdload_perm(const struct ssdload_worker *w, u64 x)
 /* Block (relative to the slice) of the next I/O of the pass. */
 static u64 ssdload_perm_next(struct ssdload_worker *w)
 {
-	u64 x = w->next;
+	u64 x = w->next[0];
 
-	if (++w->next >= w->slice_len)
-		w->next = 0;
+	if (++w->next[0] >= w->slice_len)
+		w->next[0] = 0;
 	do {
 		x = ssdload_perm(w, x);
 	} while (x >= w->slice_len);
@@ -135,10 +139,70 @@ static void ssdload_pbio_end_io(struct bio *bio)
 {
 }
 
+/*
+ * The chunks of one buffer of @remaining bytes: the largest power-of-two
+ * run of pages that fits what is left, up to 1 MiB, so that nothing is
+ * rounded up beyond the last page.  Returns the order of the next chunk.
+ */
+static unsigned int ssdload_chunk_order(u32 remaining)
+{
+	unsigned int pages = DIV_ROUND_UP(remaining, PAGE_SIZE);
+
+	return min_t(unsigned int, ilog2(pages), SSDLOAD_MAX_CHUNK_ORDER);
+}
+
+/* Bytes of pages one buffer of @bs takes, as ssdload_chunks_alloc() cuts it. */
+static u64 ssdload_buf_mem(u32 bs)
+{
+	u64 mem = 0;
+
+	while (bs) {
+		unsigned int order = ssdload_chunk_order(bs);
+
+		mem += PAGE_SIZE << order;
+		bs -= min_t(u32, bs, PAGE_SIZE << order);
+	}
+	return mem;
+}
+
+static unsigned int ssdload_io_vecs(const struct ssdload_cfg *cfg)
+{
+	unsigned int n = 0;
+	u32 bs = cfg->bs;
+
+	while (bs) {
+		bs -= min_t(u32, bs, PAGE_SIZE << ssdload_chunk_order(bs));
+		n++;
+	}
+	return n;
+}
+
+/*
+ * What one worker of a job with @cfg allocates, in bytes: the worker, its
+ * histograms, the I/O arrays, and per I/O its struct (bio and bvec table,
+ * as kmalloc rounds it) and its buffers in whole pages.  The memory cap
+ * (max_job_mem_mb) is checked against this before anything is allocated.
+ */
+u64 ssdload_worker_mem(const struct ssdload_cfg *cfg)
+{
+	bool mixed = ssdload_rw_is_mixed(cfg->rw);
+	unsigned int n = ssdload_io_vecs(cfg);
+	u64 io, mem;
+
+	io = kmalloc_size_roundup(sizeof(struct ssdload_io) +
+				  (mixed ? 3 : 1) * n * sizeof(struct bio_vec));
+	io += ssdload_buf_mem(cfg->bs) * (mixed ? 2 : 1);
+	mem = kmalloc_size_roundup(sizeof(struct ssdload_worker));
+	mem += SSDLOAD_DIR_NR * SSDLOAD_HIST_BUCKETS * sizeof(u64);
+	mem += 2 * cfg->iodepth * sizeof(void *);
+	return mem + cfg->iodepth * io;
+}
+EXPORT_SYMBOL_IF_KUNIT(ssdload_worker_mem);
+
 static void ssdload_chunks_free(const struct bio_vec *v, unsigned int n)
 {
 	while (n--)
-		__free_pages(v[n].bv_page, get_order(v[n].bv_len));
+		__free_pages(v[n].bv_page, ssdload_chunk_order(v[n].bv_len));
 }
 
 static void ssdload_io_free(struct ssdload_io *io)
@@ -151,8 +215,10 @@ static void ssdload_io_free(struct ssdload_io *io)
 }
 
 /*
- * One buffer of bs bytes, from chunks of up to 1 MiB (falling back to
- * smaller orders), described in @v.  Returns the number of chunks, or 0.
+ * One buffer of bs bytes, from chunks of up to 1 MiB, described in @v.
+ * Chunks are cut as ssdload_buf_mem() counts them; a large job that does
+ * not fit fails with -ENOMEM rather than calling the OOM killer.  Returns
+ * the number of chunks, or 0.
  */
 static unsigned int ssdload_chunks_alloc(u32 bs, struct bio_vec *v, int node)
 {
@@ -160,21 +226,12 @@ static unsigned int ssdload_chunks_alloc(u32 bs, struct bio_vec *v, int node)
 	unsigned int n = 0;
 
 	while (remaining) {
-		unsigned int order = min_t(unsigned int, get_order(remaining),
-					   SSDLOAD_MAX_CHUNK_ORDER);
+		unsigned int order = ssdload_chunk_order(remaining);
 		struct page *page;
 		u32 len;
 
-		for (;;) {
-			gfp_t gfp = GFP_KERNEL | __GFP_NOWARN;
-
-			if (order)
-				gfp |= __GFP_NORETRY;
-			page = alloc_pages_node(node, gfp, order);
-			if (page || !order)
-				break;
-			order--;
-		}
+		page = alloc_pages_node(node, GFP_KERNEL | __GFP_RETRY_MAYFAIL |
+					__GFP_NOWARN, order);
 		if (!page) {
 			ssdload_chunks_free(v, n);
 			return 0;
@@ -213,7 +270,7 @@ static struct ssdload_io *ssdload_io_alloc(struct ssdload_worker *w,
 
 	table = max(n, nr);
 	io = kzalloc_node(struct_size(io, bvec, w->mixed ? table + n + nr : n),
-			  GFP_KERNEL, node);
+			  GFP_KERNEL | __GFP_RETRY_MAYFAIL, node);
 	if (!io)
 		goto out_free_rbuf;
 	io->nr_wvecs = n;
@@ -253,6 +310,34 @@ static void ssdload_io_fill(struct ssdload_worker *w, struct ssdload_io *io)
 	}
 }
 
+/*
+ * Fresh data in every write at a cost of 16 bytes per 512-byte sector,
+ * as fio's scramble_buffers: each sector of the write buffer starts with
+ * its byte offset on the device and a tag unique to this write (the
+ * worker's write count and index through an odd multiplier, a bijection,
+ * xored with the seed).  The rest of the sector keeps the random fill, so
+ * no two written sectors are equal and none compresses.
+ */
+static void ssdload_io_scramble(struct ssdload_worker *w, struct ssdload_io *io)
+{
+	u64 tag = ((w->wseq++ << 16 | w->idx) * 0x9e3779b97f4a7c15ULL) ^
+		  w->job->cfg.randseed;
+	u64 pos = io->pos;
+	unsigned int i, off;
+
+	for (i = 0; i < io->nr_wvecs; i++) {
+		u8 *base = page_address(io->wbuf[i].bv_page);
+
+		for (off = 0; off < io->wbuf[i].bv_len; off += SECTOR_SIZE) {
+			u64 *p = (u64 *)(base + off);
+
+			p[0] = pos;
+			p[1] = tag;
+			pos += SECTOR_SIZE;
+		}
+	}
+}
+
 void ssdload_worker_free_ios(struct ssdload_worker *w)
 {
 	unsigned int i;
@@ -282,6 +367,7 @@ void ssdload_worker_free(struct ssdload_worker *w)
 	ssdload_worker_free_ios(w);
 	for (d = 0; d < SSDLOAD_DIR_NR; d++)
 		ssdload_dstat_free(&w->st[d]);
+	free_cpumask_var(w->ran_on);
 	kfree(w);
 }
 
@@ -289,28 +375,38 @@ void ssdload_worker_free(struct ssdload_worker *w)
 struct ssdload_worker *ssdload_worker_alloc(struct ssdload_job *job,
 					    unsigned int idx, unsigned int cpu)
 {
+	const gfp_t gfp = GFP_KERNEL | __GFP_RETRY_MAYFAIL;
 	unsigned int depth = job->cfg.iodepth;
-	unsigned int maxvecs = DIV_ROUND_UP(job->cfg.bs, PAGE_SIZE);
+	unsigned int maxvecs = ssdload_io_vecs(&job->cfg);
 	int node = cpu_to_node(cpu);
 	struct ssdload_worker *w;
 	struct bio_vec *tmp;
 	unsigned int i;
 	int d, ret = -ENOMEM;
 
-	w = kzalloc_node(sizeof(*w), GFP_KERNEL, node);
+	w = kzalloc_node(sizeof(*w), gfp, node);
 	if (!w)
 		return ERR_PTR(-ENOMEM);
+	if (!zalloc_cpumask_var_node(&w->ran_on, gfp, node)) {
+		kfree(w);
+		return ERR_PTR(-ENOMEM);
+	}
 	w->job = job;
 	w->idx = idx;
 	w->cpu = cpu;
+	w->last_cpu = cpu;
+	cpumask_set_cpu(cpu, w->ran_on);
 	w->nolat = job->cfg.disable_lat;
 	w->polled = job->polled;
 	w->random = ssdload_rw_is_random(job->cfg.rw);
 	w->mixed = ssdload_rw_is_mixed(job->cfg.rw);
+	w->scramble = job->writes && job->cfg.scramble_buffers;
 	w->fixed_dir = job->cfg.rw == SSDLOAD_RW_WRITE ||
 		       job->cfg.rw == SSDLOAD_RW_RANDWRITE ?
 		       SSDLOAD_DIR_WRITE : SSDLOAD_DIR_READ;
+	w->timeout_ns = job->cfg.io_timeout_ms * NSEC_PER_MSEC;
 	w->cookie = BLK_QC_T_NONE;
+	seqcount_init(&w->seq);
 	init_llist_head(&w->done);
 	ssdload_rng_seed(w, job->cfg.randseed);
 	for (d = 0; d < SSDLOAD_DIR_NR; d++) {
@@ -320,10 +416,10 @@ struct ssdload_worker *ssdload_worker_alloc(struct ssdload_job *job,
 	}
 
 	ret = -ENOMEM;
-	w->ios = kvcalloc(depth, sizeof(*w->ios), GFP_KERNEL);
-	w->free = kvcalloc(depth, sizeof(*w->free), GFP_KERNEL);
+	w->ios = kvcalloc(depth, sizeof(*w->ios), gfp);
+	w->free = kvcalloc(depth, sizeof(*w->free), gfp);
 	tmp = kvmalloc_array(w->mixed ? 2 * maxvecs : maxvecs, sizeof(*tmp),
-			     GFP_KERNEL);
+			     gfp);
 	if (!w->ios || !w->free || !tmp)
 		goto out_free_tmp;
 	for (i = 0; i < depth; i++) {
@@ -361,9 +457,9 @@ out_free:
 /*
  * Completion.  With latency recording this is the one clock read of the
  * I/O.  A completion that runs in the worker's own thread (null_blk
- * irqmode=0, polled completions from bio_poll()) goes on a private list:
- * no atomics, no wakeup.  Any other context pushes on the lock-free list
- * and wakes the worker.
+ * irqmode=0, polled completions from bio_poll(), a refused REQ_NOWAIT
+ * submission) goes on a private list: no atomics, no wakeup.  Any other
+ * context pushes on the lock-free list and wakes the worker.
  */
 static void ssdload_end_io(struct bio *bio)
 {
@@ -373,6 +469,7 @@ static void ssdload_end_io(struct bio *bio)
 	if (!w->nolat)
 		io->done_ns = ktime_get_ns();
 	io->status = bio->bi_status;
+	io->split = ssdload_bio_was_split(bio);
 	if (in_task() && current == w->task) {
 		io->node.next = w->local;
 		w->local = &io->node;
@@ -385,36 +482,111 @@ static void ssdload_end_io(struct bio *bio)
 	rcu_read_unlock();
 }
 
+/*
+ * A polled submission found no free tag (REQ_NOWAIT): it never reached
+ * the device.  It goes on the retry list, to go out again with the same
+ * direction and offset once our own polling freed tags; it stays counted
+ * in submitted, so the quota still ends the run exactly.  Far more
+ * refusals in a row than any queue has tags, with nothing of ours in
+ * flight, means the queue refuses for good: end the job.
+ */
+static void ssdload_requeue(struct ssdload_worker *w, struct ssdload_io *io)
+{
+	WRITE_ONCE(w->cnt.nowait_retries, w->cnt.nowait_retries + 1);
+	if (++w->again_streak > 1000000 && w->inflight == 0) {
+		if (!w->ioerr.err) {
+			w->ioerr.err = -EAGAIN;
+			w->ioerr.dir = io->dir;
+			w->ioerr.pos = io->pos;
+		}
+		WRITE_ONCE(w->job->failed, true);
+	}
+	io->node.next = w->retry;
+	w->retry = &io->node;
+	w->nr_retry++;
+}
+
+/* Issuing ended early (stop, error, deadline): forget the refused I/Os. */
+static void ssdload_drop_retries(struct ssdload_worker *w)
+{
+	while (w->retry) {
+		struct ssdload_io *io = llist_entry(w->retry, struct ssdload_io,
+						    node);
+
+		w->retry = w->retry->next;
+		w->nr_retry--;
+		if (io->measured)
+			w->submitted--;
+		w->free[w->nr_free++] = io;
+	}
+}
+
+/* The first failed I/O of the worker: the job's error, and stop issuing. */
+static void ssdload_io_failed(struct ssdload_worker *w, struct ssdload_io *io)
+{
+	if (!w->ioerr.err) {
+		w->ioerr.err = blk_status_to_errno(io->status);
+		w->ioerr.dir = io->dir;
+		w->ioerr.pos = io->pos;
+	}
+	WRITE_ONCE(w->job->failed, true);
+}
+
+static void ssdload_reap_one(struct ssdload_worker *w, struct ssdload_io *io)
+{
+	w->inflight--;
+	io->inflight = false;
+	if (unlikely(io->late))
+		WRITE_ONCE(w->cnt.stuck, w->cnt.stuck - 1);
+	if (unlikely(io->status == BLK_STS_AGAIN) && w->polled) {
+		ssdload_requeue(w, io);
+		return;
+	}
+	w->free[w->nr_free++] = io;
+	w->again_streak = 0;
+	if (unlikely(io->split))
+		WRITE_ONCE(w->cnt.split_ios, w->cnt.split_ios + 1);
+	ssdload_record(w, io);
+	if (unlikely(io->status))
+		ssdload_io_failed(w, io);
+}
+
 static void ssdload_reap_list(struct ssdload_worker *w, struct llist_node *list)
 {
 	struct ssdload_io *io, *next;
 
-	llist_for_each_entry_safe(io, next, list, node) {
-		ssdload_record(w, io);
-		w->free[w->nr_free++] = io;
-		w->inflight--;
-	}
+	llist_for_each_entry_safe(io, next, list, node)
+		ssdload_reap_one(w, io);
 }
 
-/* Reap completed I/Os (the statistics do not depend on the order). */
+/*
+ * Reap completed I/Os (the statistics do not depend on the order), in one
+ * seqcount section: live readers see each worker's figures as a set.
+ */
 static void ssdload_reap(struct ssdload_worker *w)
 {
 	struct llist_node *list = w->local;
 
+	if (!list && llist_empty(&w->done))
+		return;
+	preempt_disable();
+	write_seqcount_begin(&w->seq);
 	if (list) {
 		w->local = NULL;
 		ssdload_reap_list(w, list);
 	}
 	if (!llist_empty(&w->done))
 		ssdload_reap_list(w, llist_del_all(&w->done));
+	write_seqcount_end(&w->seq);
+	preempt_enable();
 }
 
 /*
- * The batch clock: one read per pass of the worker loop.  It is the
- * submit time of every I/O of the batch, the ramp/deadline clock and,
- * with disable_lat, the completion time of what the pass just reaped.  With
- * disable_lat nothing needs ns precision: the coarse (tick) clock reads
- * no hardware, and the worker reads the precise clock once at its end.
+ * The pass clock: one read per pass of the worker loop, the ramp/deadline
+ * clock and, with disable_lat, the completion time of what the pass just
+ * reaped.  With disable_lat nothing needs ns precision: the coarse (tick)
+ * clock reads no hardware, and the worker reads the precise clock once at
+ * its end.
  */
 static u64 ssdload_now(struct ssdload_worker *w)
 {
@@ -430,19 +602,24 @@ static bool ssdload_measuring(struct ssdload_job *job, u64 now)
 	return !job->cfg.ramp_ms || now >= job->ramp_end_ns;
 }
 
-static bool ssdload_may_submit(struct ssdload_worker *w, u64 now)
+/* May anything go out at @now (a retry included)? */
+static bool ssdload_may_issue(struct ssdload_worker *w, u64 now)
 {
 	struct ssdload_job *job = w->job;
 
 	if (READ_ONCE(job->stop) || READ_ONCE(job->failed) ||
 	    kthread_should_stop())
 		return false;
-	if (job->deadline_ns && now >= job->deadline_ns)
+	return !job->deadline_ns || now < job->deadline_ns;
+}
+
+/* May a new I/O go out at @now? */
+static bool ssdload_may_submit(struct ssdload_worker *w, u64 now)
+{
+	if (!ssdload_may_issue(w, now))
 		return false;
-	if (w->has_quota && ssdload_measuring(job, now) &&
-	    w->submitted >= w->quota)
-		return false;
-	return true;
+	return !(w->has_quota && ssdload_measuring(w->job, now) &&
+		 w->submitted >= w->quota);
 }
 
 /* Direction of the next I/O: fixed, or drawn per I/O from rwmixread. */
@@ -456,12 +633,14 @@ VISIBLE_IF_KUNIT u8 ssdload_next_dir(struct ssdload_worker *w)
 EXPORT_SYMBOL_IF_KUNIT(ssdload_next_dir);
 
 /*
- * Byte offset of the next I/O: the next block of the worker's permutation
- * of its slice (random one pass), a uniform bs-aligned block of the span
- * (random with runtime_ms or number_ios), or the next block of the
- * worker's sequential slice (wrapping at its end).
+ * Byte offset of the next I/O in direction @dir: the next block of the
+ * worker's permutation of its slice (random one pass), a uniform
+ * bs-aligned block of the span (random with runtime_ms or number_ios), or
+ * the next block of the worker's sequential slice, wrapping at its end.
+ * Sequential reads and writes of rw=rw keep a position each, as fio does,
+ * so that both streams are sequential.
  */
-VISIBLE_IF_KUNIT u64 ssdload_next_pos(struct ssdload_worker *w)
+VISIBLE_IF_KUNIT u64 ssdload_next_pos(struct ssdload_worker *w, u8 dir)
 {
 	struct ssdload_job *job = w->job;
 	u64 blk;
@@ -471,34 +650,33 @@ VISIBLE_IF_KUNIT u64 ssdload_next_pos(struct ssdload_worker *w)
 	} else if (w->random) {
 		blk = ssdload_rng_below(w, job->nr_blocks);
 	} else {
-		blk = w->slice_start + w->next;
-		if (++w->next >= w->slice_len)
-			w->next = 0;
+		blk = w->slice_start + w->next[dir];
+		if (++w->next[dir] >= w->slice_len)
+			w->next[dir] = 0;
 	}
 	return job->span_start + blk * job->cfg.bs;
 }
 EXPORT_SYMBOL_IF_KUNIT(ssdload_next_pos);
 
-static void ssdload_submit(struct ssdload_worker *w, u64 now)
+/* Build the bio of @io for its direction and offset (not yet submitted). */
+static void ssdload_prep(struct ssdload_worker *w, struct ssdload_io *io)
 {
-	struct ssdload_job *job = w->job;
-	struct ssdload_io *io = w->free[--w->nr_free];
 	const struct bio_vec *buf;
 	unsigned int i, nr;
 	blk_opf_t opf;
 
-	io->dir = ssdload_next_dir(w);
-	io->pos = ssdload_next_pos(w);
-
 	/* one ssdload I/O = one request: no merging of sequential bios */
 	opf = (io->dir == SSDLOAD_DIR_WRITE ? REQ_OP_WRITE : REQ_OP_READ) |
 	      REQ_NOMERGE;
+	/* polled: fail fast instead of sleeping for a tag only we can free */
 	if (w->polled)
-		opf |= REQ_POLLED;
-	bio_reset(&io->bio, job->bdev.bdev, opf);
+		opf |= REQ_POLLED | REQ_NOWAIT;
+	bio_reset(&io->bio, w->job->bdev.bdev, opf);
 	if (io->dir == SSDLOAD_DIR_WRITE) {
 		buf = io->wbuf;
 		nr = io->nr_wvecs;
+		if (w->scramble)
+			ssdload_io_scramble(w, io);
 	} else {
 		buf = io->rbuf;
 		nr = io->nr_rvecs;
@@ -511,45 +689,108 @@ static void ssdload_submit(struct ssdload_worker *w, u64 now)
 	io->bio.bi_end_io = ssdload_end_io;
 	io->bio.bi_private = io;
 	io->status = BLK_STS_OK;
-	io->measured = ssdload_measuring(job, now);
-	if (io->measured)
-		w->submitted++;
+	io->late = false;
+	io->split = false;
+}
+
+/* Submit a prepared I/O; @stamp is its submit time. */
+static void ssdload_submit(struct ssdload_worker *w, struct ssdload_io *io,
+			   u64 stamp)
+{
 	w->inflight++;
-	io->submit_ns = now;
+	io->inflight = true;
+	io->submit_ns = stamp;
 	w->last_io = io;
 	submit_bio(&io->bio);
 }
 
 /*
- * Submit every free I/O, in plugs of up to 32 sized to what they carry:
- * blk-mq then allocates each plug's requests in one batch (it batches at
- * most 32) and dispatches them together.  A single I/O goes without a
- * plug.  Returns false once issuing ended.
+ * The next I/O of a group, or NULL once issuing ended: a refused one
+ * first (same direction and offset, already counted), else a new one
+ * while @issuing and the quota allows.
  */
-static bool ssdload_submit_batch(struct ssdload_worker *w, u64 now)
+static struct ssdload_io *ssdload_next_io(struct ssdload_worker *w, u64 now,
+					  bool *issuing)
 {
-	struct blk_plug plug;
+	struct ssdload_io *io;
 
-	while (w->nr_free) {
-		unsigned int n = min_t(unsigned int, w->nr_free,
-				       SSDLOAD_PLUG_MAX_IOS);
-		bool plugged = n > 1, more = true;
-
-		if (plugged)
-			ssdload_start_plug(&plug, n);
-		while (n--) {
-			if (!ssdload_may_submit(w, now)) {
-				more = false;
-				break;
-			}
-			ssdload_submit(w, now);
-		}
-		if (plugged)
-			blk_finish_plug(&plug);
-		if (!more)
-			return false;
+	if (w->retry) {
+		if (!ssdload_may_issue(w, now))
+			return NULL;
+		io = llist_entry(w->retry, struct ssdload_io, node);
+		w->retry = w->retry->next;
+		w->nr_retry--;
+		return io;
 	}
-	return true;
+	if (!*issuing || !w->nr_free)
+		return NULL;
+	if (!ssdload_may_submit(w, now)) {
+		*issuing = false;
+		return NULL;
+	}
+	io = w->free[--w->nr_free];
+	io->dir = ssdload_next_dir(w);
+	io->pos = ssdload_next_pos(w, io->dir);
+	io->measured = ssdload_measuring(w->job, now);
+	if (io->measured)
+		w->submitted++;
+	return io;
+}
+
+/*
+ * Submit every free I/O (and every refused one), in plugs of up to 32
+ * sized to what they carry: blk-mq then allocates each plug's requests in
+ * one batch (it batches at most 32) and dispatches them together.  A
+ * single I/O goes without a plug.  The bios of a group are built first;
+ * then the clock is read once and the group is submitted back to back
+ * under its plug.  That reading is the submit time of the group's I/Os:
+ * the block layer starts timing them at the same point, when it
+ * allocates the plug's requests (or, from 6.9, from the clock it caches
+ * per plug).  Returns whether new I/Os may still be issued.
+ */
+static bool ssdload_submit_batch(struct ssdload_worker *w, u64 now,
+				 bool issuing)
+{
+	struct ssdload_io *group[SSDLOAD_PLUG_MAX_IOS];
+	struct blk_plug plug;
+	unsigned int i, n;
+	bool first = true;
+
+	for (;;) {
+		n = 0;
+		while (n < SSDLOAD_PLUG_MAX_IOS) {
+			struct ssdload_io *io = ssdload_next_io(w, now, &issuing);
+
+			if (!io)
+				break;
+			ssdload_prep(w, io);
+			group[n++] = io;
+		}
+		if (!n)
+			return issuing;
+		/* a lone I/O right after the pass clock keeps that reading */
+		if (!first || n > 1)
+			now = ssdload_now(w);
+		first = false;
+		if (n > 1)
+			ssdload_start_plug(&plug, n);
+		for (i = 0; i < n; i++)
+			ssdload_submit(w, group[i], now);
+		if (n > 1)
+			blk_finish_plug(&plug);
+		if (n < SSDLOAD_PLUG_MAX_IOS)
+			return issuing;
+	}
+}
+
+static void ssdload_poll_cookie(struct ssdload_worker *w, blk_qc_t cookie)
+{
+	DEFINE_IO_COMP_BATCH(iob);
+
+	w->pbio.bi_cookie = cookie;
+	bio_poll(&w->pbio, &iob, 0);
+	if (iob.complete)
+		iob.complete(&iob);
 }
 
 /*
@@ -558,24 +799,93 @@ static bool ssdload_submit_batch(struct ssdload_worker *w, u64 now)
  * map to the poll queue of its CPU, so one cookie reaps them all, batched
  * through the io_comp_batch where the driver supports it.  The carrier is
  * never an I/O of ours: even if bio_poll() ends it (a dying queue), no
- * in-flight or reaped I/O is touched.
+ * in-flight or reaped I/O is touched.  A worker that was moved off its CPU
+ * (hotplug) has I/Os left on the old CPU's queue: it also polls every
+ * other queue that one of its in-flight I/Os was dispatched to.
  */
 static void ssdload_poll(struct ssdload_worker *w)
 {
-	DEFINE_IO_COMP_BATCH(iob);
 	blk_qc_t cookie = READ_ONCE(w->last_io->bio.bi_cookie);
+	unsigned int i;
 
-	if (cookie != BLK_QC_T_NONE)
+	if (cookie != BLK_QC_T_NONE) {
 		w->cookie = cookie;
+	} else if (w->cookie == BLK_QC_T_NONE) {
+		/*
+		 * The latest submission was refused (no tag) before any
+		 * cookie was seen: take one from an I/O in flight.
+		 */
+		for (i = 0; i < w->nr_ios && w->cookie == BLK_QC_T_NONE; i++)
+			if (w->ios[i]->inflight)
+				w->cookie = READ_ONCE(w->ios[i]->bio.bi_cookie);
+	}
+	if (unlikely(w->migrated)) {
+		for (i = 0; i < w->nr_ios; i++) {
+			struct ssdload_io *io = w->ios[i];
+
+			cookie = READ_ONCE(io->bio.bi_cookie);
+			if (io->inflight && cookie != BLK_QC_T_NONE &&
+			    cookie != w->cookie)
+				ssdload_poll_cookie(w, cookie);
+		}
+	}
 	if (w->cookie == BLK_QC_T_NONE) {
 		/* not dispatched yet (requeue or kblockd): try again */
 		cpu_relax();
 		return;
 	}
-	w->pbio.bi_cookie = w->cookie;
-	bio_poll(&w->pbio, &iob, 0);
-	if (iob.complete)
-		iob.complete(&iob);
+	ssdload_poll_cookie(w, w->cookie);
+}
+
+/*
+ * io_timeout_ms: count the in-flight I/Os that just became older than the
+ * timeout (each once: timed_out), and how many of them are still in
+ * flight (stuck), so that a device that stopped completing shows up in
+ * progress and summary.  Runs at most four times per timeout period.
+ */
+static void ssdload_scan_timeouts(struct ssdload_worker *w, u64 now)
+{
+	unsigned int i;
+
+	w->next_scan_ns = now + max_t(u64, w->timeout_ns / 4, NSEC_PER_MSEC);
+	for (i = 0; i < w->nr_ios; i++) {
+		struct ssdload_io *io = w->ios[i];
+
+		if (io->inflight && !io->late && now > io->submit_ns &&
+		    now - io->submit_ns >= w->timeout_ns) {
+			io->late = true;
+			WRITE_ONCE(w->cnt.timed_out, w->cnt.timed_out + 1);
+			WRITE_ONCE(w->cnt.stuck, w->cnt.stuck + 1);
+		}
+	}
+}
+
+/* Note the CPU of this pass: hotplug may have moved the thread. */
+static void ssdload_track_cpu(struct ssdload_worker *w)
+{
+	unsigned int cpu = raw_smp_processor_id();
+
+	if (unlikely(cpu != w->last_cpu)) {
+		w->last_cpu = cpu;
+		w->migrated = true;
+		cpumask_set_cpu(cpu, w->ran_on);
+	}
+}
+
+/* Sleep until a completion, a stop, or the next timeout scan. */
+static void ssdload_wait(struct ssdload_worker *w, bool issuing)
+{
+	long scan = max_t(long, 1, nsecs_to_jiffies(w->timeout_ns / 4));
+
+	set_current_state(TASK_INTERRUPTIBLE);
+	if (llist_empty(&w->done) &&
+	    !(issuing && (READ_ONCE(w->job->stop) || kthread_should_stop()))) {
+		if (w->timeout_ns)
+			io_schedule_timeout(scan);
+		else
+			io_schedule();
+	}
+	__set_current_state(TASK_RUNNING);
 }
 
 int ssdload_worker_fn(void *data)
@@ -587,19 +897,24 @@ int ssdload_worker_fn(void *data)
 
 	for (;;) {
 		cond_resched();
+		ssdload_track_cpu(w);
 		ssdload_reap(w);
 		now = ssdload_now(w);
 		if (w->reaped_measured) {	/* disable_lat only */
 			w->reaped_measured = false;
 			w->last_done_ns = now;
 		}
+		if (unlikely(w->timeout_ns) && now >= w->next_scan_ns)
+			ssdload_scan_timeouts(w, now);
 		if (issuing && !ssdload_may_submit(w, now))
 			issuing = false;
-		if (!issuing && !w->inflight)
+		if (unlikely(w->retry) && !ssdload_may_issue(w, now))
+			ssdload_drop_retries(w);
+		if (!issuing && !w->inflight && !w->retry)
 			break;
 
-		if (issuing && w->nr_free) {
-			issuing = ssdload_submit_batch(w, now);
+		if ((issuing && w->nr_free) || w->retry) {
+			issuing = ssdload_submit_batch(w, now, issuing);
 			/* interrupt mode: inline completions wait on w->local */
 			if (!w->polled)
 				continue;
@@ -611,21 +926,17 @@ int ssdload_worker_fn(void *data)
 				ssdload_poll(w);
 			continue;
 		}
-
-		set_current_state(TASK_INTERRUPTIBLE);
-		if (llist_empty(&w->done) &&
-		    !(issuing && (READ_ONCE(job->stop) ||
-				  kthread_should_stop())))
-			io_schedule();
-		__set_current_state(TASK_RUNNING);
+		ssdload_wait(w, issuing);
 	}
 	/* with disable_lat, the precise end of the measured phase */
 	if (w->nolat && w->last_done_ns)
 		w->last_done_ns = ktime_get_ns();
 
-	ssdload_job_worker_done(job);
+	/* the last worker out has the run torn down (job.c) */
+	if (atomic_dec_and_test(&job->nr_active))
+		queue_work(ssdload_wq, &job->end_work);
 
-	/* stay until the controller kthread_stop()s us */
+	/* stay until the teardown kthread_stop()s us */
 	for (;;) {
 		set_current_state(TASK_INTERRUPTIBLE);
 		if (kthread_should_stop())

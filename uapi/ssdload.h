@@ -35,6 +35,8 @@
 #define SSDLOAD_ATTR_ALLOW_WRITE	"allow_write"	/* 0/1, opt-in to writes */
 #define SSDLOAD_ATTR_HIPRI		"hipri"		/* 0/1, polled completions */
 #define SSDLOAD_ATTR_DISABLE_LAT	"disable_lat"	/* 0/1, no timestamps/histograms */
+#define SSDLOAD_ATTR_IO_TIMEOUT_MS	"io_timeout_ms"	/* ms, flag older I/Os, 0 = off */
+#define SSDLOAD_ATTR_SCRAMBLE_BUFFERS	"scramble_buffers" /* 0/1, fresh header per write */
 #define SSDLOAD_ATTR_ENABLE		"enable"	/* 1 = start, 0 = stop */
 #define SSDLOAD_ATTR_STATE		"state"		/* RO: enum ssdload_state */
 #define SSDLOAD_ATTR_ERROR		"error"		/* RO: "<errno> <reason>" */
@@ -47,6 +49,7 @@
 #define SSDLOAD_DBG_PROGRESS		"progress"	/* text, key=value per line */
 #define SSDLOAD_DBG_HIST_READ		"hist_read"	/* binary, see below */
 #define SSDLOAD_DBG_HIST_WRITE		"hist_write"	/* binary, see below */
+#define SSDLOAD_DBG_LEASE		"lease"		/* held open: closing it stops the run */
 
 /* ---- enums ------------------------------------------------------------ */
 enum ssdload_rw {
@@ -65,6 +68,7 @@ enum ssdload_state {
 	SSDLOAD_STATE_DONE = 2,		/* "done": runtime or number_ios reached */
 	SSDLOAD_STATE_STOPPED = 3,	/* "stopped": enable=0, rmdir or unload */
 	SSDLOAD_STATE_ERROR = 4,	/* "error": see the error attribute */
+	SSDLOAD_STATE_STOPPING = 5,	/* "stopping": stop requested, I/O draining */
 	SSDLOAD_STATE_NR
 };
 
@@ -156,7 +160,7 @@ struct ssdload_hist_header {
 	__u32 max_shift;	/* SSDLOAD_HIST_MAX_SHIFT */
 	__u32 nr_buckets;	/* number of __u64 counts that follow */
 	__u32 dir;		/* enum ssdload_dir */
-	__u64 samples;		/* sum of all counts (completed I/Os, ok + error) */
+	__u64 samples;		/* sum of all counts: successful measured I/Os */
 	__u64 overflow;		/* samples >= 2^max_shift ns (in the last bucket) */
 	__u64 min_ns;		/* exact minimum latency, 0 if no samples */
 	__u64 max_ns;		/* exact maximum latency */

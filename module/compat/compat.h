@@ -122,36 +122,54 @@ static inline void ssdload_bdev_close(struct ssdload_bdev *b)
 }
 
 /*
- * Can @bdev complete REQ_POLLED bios through bio_poll()?
- *   6.1 .. 6.10: QUEUE_FLAG_POLL in q->queue_flags (set only with poll
- *                queues);
- *   6.11 ..:     BLK_FEAT_POLL in q->limits.features; blk-mq sets it for
- *                every tag set with a poll map, so check that the map has
- *                queues (blk_mq_can_poll(), private to block/).  Since 6.11
- *                a REQ_POLLED bio to a queue that cannot poll fails with
- *                BLK_STS_NOTSUPP instead of silently losing the flag.
+ * Does the blk-mq queue @q have poll queues, so that bio_poll() on a
+ * cookie reaches the request?  (Callers check queue_is_mq() first: a
+ * bio-based device such as dm or an NVMe multipath head remaps the bio,
+ * and its ->poll_bio cannot find it.)
+ *   6.1 .. 6.10: QUEUE_FLAG_POLL; blk-mq sets it only for a tag set with
+ *                poll queues.
+ *   6.11 ..:     BLK_FEAT_POLL in q->limits.features is set for every tag
+ *                set with a poll map, even an empty one.  The test that
+ *                the map has queues is blk_mq_can_poll(), private to
+ *                block/ and not exported: no public API says it, so read
+ *                the tag set's map (struct blk_mq_tag_set is in
+ *                <linux/blk-mq.h>) as blk_mq_can_poll() does.
  */
-static inline bool ssdload_bdev_can_poll(struct block_device *bdev)
+static inline bool ssdload_mq_has_poll_queues(struct request_queue *q)
 {
-	struct request_queue *q = bdev_get_queue(bdev);
-
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0)
 	if (!(q->limits.features & BLK_FEAT_POLL))
 		return false;
-	return !queue_is_mq(q) ||
-	       (q->tag_set->nr_maps > HCTX_TYPE_POLL &&
-		q->tag_set->map[HCTX_TYPE_POLL].nr_queues);
+	return q->tag_set->nr_maps > HCTX_TYPE_POLL &&
+	       q->tag_set->map[HCTX_TYPE_POLL].nr_queues;
 #else
 	return test_bit(QUEUE_FLAG_POLL, &q->queue_flags);
 #endif
 }
 
 /*
+ * Was @bio split (chained) by the block layer?  Called from its bi_end_io.
+ * A split chains the rest of the bio to the split-off part:
+ * bio_inc_remaining() raises __bi_remaining from 1 (bio_init/bio_reset)
+ * to 2, and the chain's completion brings it to 0 before bi_end_io runs;
+ * BIO_CHAIN is already cleared by then.  A bio that was never chained
+ * keeps 1.  No public API reports a split after the fact, hence this read
+ * of the private counter (the same on 6.1 .. 7.x).
+ */
+static inline bool ssdload_bio_was_split(struct bio *bio)
+{
+	return atomic_read(&bio->__bi_remaining) == 0;
+}
+
+/*
  * A plug that lets blk-mq allocate @nr_ios requests in one batch.
- * blk_start_plug_nr_ios() is not exported (6.1 .. 7.x), but struct
- * blk_plug and its nr_ios are public: start a plain plug, then size it as
- * blk_start_plug_nr_ios() would (capped at BLK_MAX_REQUEST_COUNT, 32,
- * private to block/).  A nested plug is left alone.
+ * blk_start_plug_nr_ios() is the API for this, but it is not exported to
+ * modules (6.1 .. 7.x), so there is no public way to size a plug.  struct
+ * blk_plug is in <linux/blkdev.h>; its nr_ios belongs to the block layer.
+ * Start a plain plug, then size it as blk_start_plug_nr_ios() would
+ * (capped at BLK_MAX_REQUEST_COUNT, 32, private to block/).  A nested
+ * plug is left alone.  Without this write, each I/O of a plug allocates
+ * its request alone.
  */
 #define SSDLOAD_PLUG_MAX_IOS	32
 

@@ -41,6 +41,7 @@ struct ssdload_test_job *ssdload_test_job_new(struct kunit *test,
 	job->cfg.bs = 4096;
 	job->cfg.rwmixread = 50;
 	job->cfg.randseed = 0x5d5d;
+	job->cfg.scramble_buffers = 1;
 	tj->job = job;
 	for (i = 0; i < nr_workers; i++) {
 		struct ssdload_worker *w;
@@ -49,6 +50,7 @@ struct ssdload_test_job *ssdload_test_job_new(struct kunit *test,
 		KUNIT_ASSERT_NOT_NULL(test, w);
 		w->job = job;
 		w->idx = i;
+		seqcount_init(&w->seq);
 		job->workers[i] = w;
 		job->nr_workers = i + 1;
 		tj->nr_workers = i + 1;

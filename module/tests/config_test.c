@@ -43,7 +43,7 @@ static void ssdload_config_exit(struct kunit *test)
 	if (!f)
 		return;
 	if (f->job)
-		ssdload_job_free(f->job);
+		ssdload_job_put(f->job);
 	free_page((unsigned long)f->page);
 }
 
@@ -196,6 +196,12 @@ static const struct cfg_case cfg_cases[] = {
 	OK("disable_lat", "1", "1\n"),
 	NO("disable_lat", "y", EINVAL),
 	NO("disable_lat", TWO64, ERANGE),
+	OK("scramble_buffers", "0", "0\n"),
+	NO("scramble_buffers", "2", ERANGE),
+	/* io_timeout_ms: ms, bounded as runtime_ms */
+	OK("io_timeout_ms", "30000\n", "30000\n"),
+	NO("io_timeout_ms", MS_MAX1, ERANGE),
+	NO("io_timeout_ms", "5s", EINVAL),
 	/* enable: 0 stops (a no-op on an idle job), 1 starts */
 	OK("enable", "0", "0\n"),
 	NO("enable", "2", EINVAL),
@@ -333,9 +339,10 @@ static void test_defaults(struct kunit *test)
 		{ "rwmixread", "50\n" }, { "cpus_allowed", "\n" },
 		{ "offset", "0\n" }, { "size", "0\n" },
 		{ "runtime_ms", "0\n" }, { "ramp_ms", "0\n" },
-		{ "number_ios", "0\n" }, { "randseed", "23901\n" },
+		{ "number_ios", "0\n" }, { "randseed", "11321030721901186956\n" },
 		{ "allow_write", "0\n" }, { "hipri", "0\n" },
-		{ "disable_lat", "0\n" }, { "enable", "0\n" },
+		{ "disable_lat", "0\n" }, { "io_timeout_ms", "0\n" },
+		{ "scramble_buffers", "1\n" }, { "enable", "0\n" },
 		{ "state", "idle\n" }, { "error", "0\n" },
 	};
 	struct cfg_fixture *f = test->priv;
@@ -417,6 +424,67 @@ static void test_enums(struct kunit *test)
 			-EINVAL);
 }
 
+/*
+ * The default randseed comes from the job's name: the same name gives the
+ * same seed (FNV-1a, reproducible on any kernel), other names others.
+ */
+static void test_seed_from_name(struct kunit *test)
+{
+	struct cfg_fixture *f = test->priv;
+
+	KUNIT_EXPECT_EQ(test, f->job->cfg.randseed,
+			ssdload_seed_from_name("kunit"));
+	KUNIT_EXPECT_EQ(test, ssdload_seed_from_name(""), 0xcbf29ce484222325ULL);
+	KUNIT_EXPECT_EQ(test, ssdload_seed_from_name("a"), 0xaf63dc4c8601ec8cULL);
+	KUNIT_EXPECT_NE(test, ssdload_seed_from_name("job1"),
+			ssdload_seed_from_name("job2"));
+}
+
+/*
+ * The memory cap counts pages as allocated: one more I/O of a job costs
+ * its struct (kmalloc-rounded) plus its buffers in whole pages, cut in
+ * power-of-two runs of at most 1 MiB.
+ */
+static u64 cfg_io_mem(unsigned int bs, u64 rw)
+{
+	struct ssdload_cfg c = { .rw = rw, .bs = bs, .iodepth = 1 };
+	u64 one = ssdload_worker_mem(&c);
+
+	c.iodepth = 2;
+	return ssdload_worker_mem(&c) - one;
+}
+
+static void test_worker_mem(struct kunit *test)
+{
+	static const struct {
+		unsigned int bs;
+		u64 pages;		/* bytes of buffer pages per I/O */
+	} cases[] = {
+		{ 512, PAGE_SIZE },
+		{ 4096, 4096 },
+		{ 12288, 12288 },	/* 8 KiB + 4 KiB, not 16 KiB */
+		{ SZ_1M + 4096, SZ_1M + 4096 },
+		{ 3 * SZ_1M, 3 * SZ_1M },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		u64 io = cfg_io_mem(cases[i].bs, SSDLOAD_RW_RANDREAD);
+		u64 mixed = cfg_io_mem(cases[i].bs, SSDLOAD_RW_RANDRW);
+
+		/* the struct part: a bio and its bvec table, under a page */
+		KUNIT_EXPECT_GE_MSG(test, io, cases[i].pages + sizeof(struct bio),
+				    "bs %u", cases[i].bs);
+		KUNIT_EXPECT_LT_MSG(test, io, cases[i].pages + PAGE_SIZE,
+				    "bs %u", cases[i].bs);
+		/* rw/randrw: a read buffer next to each write buffer */
+		KUNIT_EXPECT_GE_MSG(test, mixed, 2 * cases[i].pages,
+				    "bs %u", cases[i].bs);
+		KUNIT_EXPECT_LT_MSG(test, mixed, 2 * cases[i].pages + PAGE_SIZE,
+				    "bs %u", cases[i].bs);
+	}
+}
+
 /* Values echoed in pr_err are printable and truncated. */
 static void test_safe_value(struct kunit *test)
 {
@@ -438,6 +506,8 @@ static struct kunit_case ssdload_config_cases[] = {
 	KUNIT_CASE(test_defaults),
 	KUNIT_CASE(test_parse_u64),
 	KUNIT_CASE(test_enums),
+	KUNIT_CASE(test_seed_from_name),
+	KUNIT_CASE(test_worker_mem),
 	KUNIT_CASE(test_safe_value),
 	{}
 };

@@ -35,6 +35,33 @@ static struct ssdload_worker *offset_worker(struct kunit *test,
 	return tj->job->workers[i];
 }
 
+/*
+ * rw=rw: reads and writes keep a position each (as fio does), so both
+ * streams are sequential however the mix interleaves them.
+ */
+static void test_sequential_per_direction(struct kunit *test)
+{
+	struct ssdload_worker *w = offset_worker(test, 0);
+	const u64 start = 0, bs = 512;
+	u64 next[SSDLOAD_DIR_NR] = { 0, 0 };
+	unsigned int i;
+
+	ssdload_test_span(w->job, start, bs, 64);
+	w->random = false;
+	w->slice_start = 0;
+	w->slice_len = 64;
+	for (i = 0; i < 200; i++) {
+		u8 dir = (i * 7 + i / 3) % 3 ? SSDLOAD_DIR_READ : SSDLOAD_DIR_WRITE;
+		u64 pos = ssdload_next_pos(w, dir);
+
+		KUNIT_EXPECT_EQ_MSG(test, pos, start + next[dir] * bs,
+				    "I/O %u, dir %u", i, dir);
+		next[dir] = (next[dir] + 1) % 64;
+	}
+	KUNIT_EXPECT_GT(test, next[SSDLOAD_DIR_READ], 0ULL);
+	KUNIT_EXPECT_GT(test, next[SSDLOAD_DIR_WRITE], 0ULL);
+}
+
 /* A worker walks its slice from the start and wraps at its end. */
 static void test_sequential_walk(struct kunit *test)
 {
@@ -46,15 +73,15 @@ static void test_sequential_walk(struct kunit *test)
 	w->random = false;
 	w->slice_start = 3;
 	w->slice_len = 5;
-	w->next = 0;
+	w->next[SSDLOAD_DIR_READ] = 0;
 	for (i = 0; i < 3 * 5 + 2; i++) {
-		u64 pos = ssdload_next_pos(w);
+		u64 pos = ssdload_next_pos(w, SSDLOAD_DIR_READ);
 
 		KUNIT_EXPECT_EQ_MSG(test, pos, start + (3 + i % 5) * bs,
 				    "I/O %u", i);
 	}
 	/* the cursor is back at the slice start + 2 */
-	KUNIT_EXPECT_EQ(test, w->next, 2ULL);
+	KUNIT_EXPECT_EQ(test, w->next[SSDLOAD_DIR_READ], 2ULL);
 }
 
 /*
@@ -76,13 +103,13 @@ static void test_sequential_slices(struct kunit *test)
 	w1->slice_start = 7;
 	w1->slice_len = 6;
 	for (i = 0; i < 7; i++) {
-		u64 b0 = (ssdload_next_pos(w0) - start) / bs;
+		u64 b0 = (ssdload_next_pos(w0, SSDLOAD_DIR_READ) - start) / bs;
 
 		KUNIT_EXPECT_LT(test, b0, 7ULL);
 		seen |= BIT(b0);
 	}
 	for (i = 0; i < 6; i++) {
-		u64 b1 = (ssdload_next_pos(w1) - start) / bs;
+		u64 b1 = (ssdload_next_pos(w1, SSDLOAD_DIR_READ) - start) / bs;
 
 		KUNIT_EXPECT_GE(test, b1, 7ULL);
 		KUNIT_EXPECT_LT(test, b1, 13ULL);
@@ -90,14 +117,14 @@ static void test_sequential_slices(struct kunit *test)
 	}
 	KUNIT_EXPECT_EQ(test, seen, BIT(13) - 1);
 	/* both wrapped to their slice starts */
-	KUNIT_EXPECT_EQ(test, ssdload_next_pos(w0), start);
-	KUNIT_EXPECT_EQ(test, ssdload_next_pos(w1), start + 7 * bs);
+	KUNIT_EXPECT_EQ(test, ssdload_next_pos(w0, SSDLOAD_DIR_READ), start);
+	KUNIT_EXPECT_EQ(test, ssdload_next_pos(w1, SSDLOAD_DIR_READ), start + 7 * bs);
 
 	w0->slice_start = 12;
 	w0->slice_len = 1;
-	w0->next = 0;
+	w0->next[SSDLOAD_DIR_READ] = 0;
 	for (i = 0; i < 3; i++)
-		KUNIT_EXPECT_EQ(test, ssdload_next_pos(w0), start + 12 * bs);
+		KUNIT_EXPECT_EQ(test, ssdload_next_pos(w0, SSDLOAD_DIR_READ), start + 12 * bs);
 }
 
 /* Random offsets are bs-aligned and inside [offset, offset + size). */
@@ -122,7 +149,7 @@ static void test_random_aligned(struct kunit *test)
 		ssdload_test_span(w->job, spans[s].start, spans[s].bs,
 				  spans[s].nr_blocks);
 		for (i = 0; i < 20000; i++) {
-			u64 pos = ssdload_next_pos(w);
+			u64 pos = ssdload_next_pos(w, SSDLOAD_DIR_READ);
 
 			if (pos >= spans[s].start && pos + spans[s].bs <= end &&
 			    !((pos - spans[s].start) % spans[s].bs))
@@ -157,7 +184,7 @@ static void test_random_uniform(struct kunit *test)
 	ssdload_rng_seed(w, w->job->cfg.randseed);
 	ssdload_test_span(w->job, 0, bs, nr_blocks);
 	for (i = 0; i < CHI_DRAWS; i++) {
-		u64 blk = ssdload_next_pos(w) / bs;
+		u64 blk = ssdload_next_pos(w, SSDLOAD_DIR_READ) / bs;
 
 		cells[div64_u64(blk * CHI_CELLS, nr_blocks)]++;
 	}
@@ -188,26 +215,26 @@ static void test_same_seed(struct kunit *test)
 
 	ssdload_rng_seed(a, 42);
 	for (i = 0; i < ARRAY_SIZE(first); i++)
-		first[i] = ssdload_next_pos(a) << 1 | ssdload_next_dir(a);
+		first[i] = ssdload_next_pos(a, SSDLOAD_DIR_READ) << 1 | ssdload_next_dir(a);
 	/* reseeding restarts the sequence */
 	ssdload_rng_seed(a, 42);
 	for (i = 0; i < ARRAY_SIZE(first); i++)
 		same_seed += first[i] ==
-			     (ssdload_next_pos(a) << 1 | ssdload_next_dir(a));
+			     (ssdload_next_pos(a, SSDLOAD_DIR_READ) << 1 | ssdload_next_dir(a));
 	KUNIT_EXPECT_EQ(test, same_seed, (unsigned int)ARRAY_SIZE(first));
 
 	/* a second worker with the same seed has its own stream */
 	ssdload_rng_seed(b, 42);
 	for (i = 0; i < ARRAY_SIZE(first); i++)
 		other_worker += first[i] ==
-				(ssdload_next_pos(b) << 1 | ssdload_next_dir(b));
+				(ssdload_next_pos(b, SSDLOAD_DIR_READ) << 1 | ssdload_next_dir(b));
 	KUNIT_EXPECT_LT(test, other_worker, 4U);
 
 	/* another seed gives another sequence */
 	ssdload_rng_seed(a, 43);
 	for (i = 0; i < ARRAY_SIZE(first); i++)
 		other_seed += first[i] ==
-			      (ssdload_next_pos(a) << 1 | ssdload_next_dir(a));
+			      (ssdload_next_pos(a, SSDLOAD_DIR_READ) << 1 | ssdload_next_dir(a));
 	KUNIT_EXPECT_LT(test, other_seed, 4U);
 
 	/* the raw generator is reproducible too */
@@ -261,7 +288,7 @@ static void test_random_one_pass(struct kunit *test)
 	ssdload_perm_init(w, 99);
 	KUNIT_ASSERT_TRUE(test, w->perm);
 	for (i = 0; i < c->slice_len; i++) {
-		u64 blk = ssdload_next_pos(w) / bs;
+		u64 blk = ssdload_next_pos(w, SSDLOAD_DIR_READ) / bs;
 
 		if (i < ARRAY_SIZE(first))
 			first[i] = blk;
@@ -281,7 +308,7 @@ static void test_random_one_pass(struct kunit *test)
 
 	/* the next pass replays the same order */
 	for (i = 0; i < min_t(u64, c->slice_len, ARRAY_SIZE(first)); i++)
-		KUNIT_EXPECT_EQ(test, ssdload_next_pos(w) / bs, first[i]);
+		KUNIT_EXPECT_EQ(test, ssdload_next_pos(w, SSDLOAD_DIR_READ) / bs, first[i]);
 
 	/* another seed, another order */
 	if (c->slice_len >= 64) {
@@ -289,7 +316,7 @@ static void test_random_one_pass(struct kunit *test)
 
 		ssdload_perm_init(w, 100);
 		for (i = 0; i < ARRAY_SIZE(first); i++)
-			same += ssdload_next_pos(w) / bs == first[i];
+			same += ssdload_next_pos(w, SSDLOAD_DIR_READ) / bs == first[i];
 		KUNIT_EXPECT_LT(test, same, (u64)ARRAY_SIZE(first));
 	}
 	w->perm = false;
@@ -334,6 +361,7 @@ static void test_rng_below(struct kunit *test)
 
 static struct kunit_case ssdload_offset_cases[] = {
 	KUNIT_CASE(test_sequential_walk),
+	KUNIT_CASE(test_sequential_per_direction),
 	KUNIT_CASE(test_sequential_slices),
 	KUNIT_CASE(test_random_aligned),
 	KUNIT_CASE_SLOW(test_random_uniform),

@@ -39,6 +39,8 @@ BAD = {
     "allow_write": NUM_BAD + ["2", "-0", "1x"],
     "hipri": NUM_BAD + ["2", "-0", "1x"],
     "disable_lat": NUM_BAD + ["2", "-0", "1x"],
+    "io_timeout_ms": NUM_BAD + [str(1 << 62)],
+    "scramble_buffers": NUM_BAD + ["2", "-0", "1x"],
     "enable": NUM_BAD + ["2"],
 }
 # in-range edge values that must be accepted and read back
@@ -56,6 +58,8 @@ GOOD = {
     "randseed": [("0", "0"), (U64_MAX, U64_MAX), ("42\n", "42")],
     "allow_write": [("1", "1"), ("0", "0")],
     "hipri": [("1", "1"), ("0", "0")],
+    "io_timeout_ms": [("0", "0"), ("30000\n", "30000")],
+    "scramble_buffers": [("0", "0"), ("1", "1")],
     "disable_lat": [("1", "1"), ("0", "0")],
 }
 
@@ -81,13 +85,31 @@ def test_features_lists_contract_attributes(ssdload):
         j.remove()
 
 
+@pytest.mark.quick
+def test_refusals_are_rate_limited(nullb, jobs, kmsg):
+    """A loop of bad writes to one job logs its first refusals, then is
+    rate-limited; another job still gets its own first message."""
+    j = jobs("flood", filename=nullb.path)
+    mark = kmsg.mark()
+    for _ in range(60):
+        with pytest.raises(OSError):
+            j.write("bs", "abc")
+    lines = [l for l in kmsg.since(mark) if "invalid bs" in l]
+    assert env.PR_ERR_BURST <= len(lines) < 60, "%d lines for 60 refusals" % len(lines)
+    other = jobs("other", filename=nullb.path)
+    mark = kmsg.mark()
+    with pytest.raises(OSError):
+        other.write("iodepth", "0")
+    assert any("invalid iodepth" in l and other.name in l for l in kmsg.since(mark))
+
+
 def test_every_feature_has_bad_values():
     """A new attribute without bad-input cases fails here."""
     writable = set(env.CONTRACT_ATTRS) - set(env.RO_ATTRS)
     assert set(BAD) == writable
 
 
-def _expect_refused(kmsg, job, attr, value):
+def _expect_refused(kmsg, job, attr, value, logged=True):
     before = job.get(attr)
     mark = kmsg.mark()
     with pytest.raises(OSError) as ei:
@@ -97,6 +119,8 @@ def _expect_refused(kmsg, job, attr, value):
     assert job.get(attr) == before, "%s changed to %r by a refused store of %r" % (
         attr, job.get(attr), value)
     lines = [l for l in kmsg.since(mark) if "ssdload" in l]
+    if not logged:		# past the job's rate-limit burst
+        return
     assert any(attr in l for l in lines), \
         "no pr_err naming %s after refusing %r: %s" % (attr, value, lines)
     shown = value.strip()
@@ -110,8 +134,8 @@ def _expect_refused(kmsg, job, attr, value):
 def test_attribute_refuses_bad_values(nullb, jobs, kmsg, attr):
     """Each bad value: EINVAL/ERANGE, value unchanged, pr_err names it; then a valid run."""
     j = jobs("bad", filename=nullb.path, rw="randread", bs=4096, iodepth=2, number_ios=64)
-    for v in BAD[attr]:
-        _expect_refused(kmsg, j, attr, v)
+    for i, v in enumerate(BAD[attr]):
+        _expect_refused(kmsg, j, attr, v, logged=i < env.PR_ERR_BURST)
     # a zero-length write (configfs itself answers EFAULT) changes nothing
     before = j.get(attr)
     try:

@@ -13,18 +13,19 @@ import ssdload_env as env
 DIR_KEYS = ["ios", "bytes", "errors", "lat_min_ns", "lat_mean_ns", "lat_max_ns",
             "lat_stddev_ns", "lat_sum_ns", "lat_sumsq_ns2"]
 SUMMARY_KEYS = (["version", "state", "error", "workers", "runtime_ns", "ramp_ns",
-                 "hipri", "polled", "disable_lat"] +
+                 "hipri", "polled", "disable_lat", "poll_fallback", "split_ios",
+                 "nowait_retries", "io_timeout_ms", "timed_out_ios", "randseed"] +
                 ["read_" + k for k in DIR_KEYS] + ["write_" + k for k in DIR_KEYS])
-WORKER_KEYS = ["cpu", "read_ios", "write_ios", "read_errors", "write_errors"]
+WORKER_KEYS = ["cpu", "ran_on", "read_ios", "write_ios", "read_errors", "write_errors"]
 PROGRESS_KEYS = {"state", "elapsed_ns", "ramp_ns", "runtime_ns", "number_ios",
-                 "read_ios", "write_ios"}
-FILES = {"summary", "progress", "hist_read", "hist_write"}
+                 "read_ios", "write_ios", "inflight", "timed_out_ios", "stuck_ios"}
+FILES = {"summary", "progress", "hist_read", "hist_write", "lease"}
 POINTER = re.compile(r"(0x)?ffff[0-9a-f]{12}", re.I)
 
 
 @pytest.mark.quick
 def test_files_at_mkdir_root_only(ssdload, jobs):
-    """mkdir creates debugfs NAME/ with the four files, mode 0400, no pointers."""
+    """mkdir creates debugfs NAME/ with its five files, mode 0400, no pointers."""
     j = jobs("files")
     assert os.path.isdir(j.dbg), "no debugfs dir at mkdir"
     assert set(os.listdir(j.dbg)) == FILES
@@ -54,7 +55,11 @@ def test_summary_layout(nullb, jobs):
     expect = SUMMARY_KEYS + ["worker%d_%s" % (i, k) for i in range(nw) for k in WORKER_KEYS]
     assert keys == expect, "summary keys:\n%s\nexpected:\n%s" % (keys, expect)
     s = env.parse_kv(text)
-    assert all(isinstance(v, int) for k, v in s.items() if k != "state"), s
+    assert all(isinstance(v, int) for k, v in s.items()
+               if k not in ("state", "poll_fallback") and not k.endswith("_ran_on")), s
+    assert s["poll_fallback"] == "none" and s["split_ios"] == 0, s
+    for i, cpu in enumerate(env.parse_cpulist(cpus)):
+        assert s["worker%d_cpu" % i] == cpu and str(s["worker%d_ran_on" % i]) == str(cpu)
     assert s["workers"] == nw and s["ramp_ns"] == 100 * 10**6
     assert s["read_ios"] + s["write_ios"] == 3000
     for d in ("read", "write"):

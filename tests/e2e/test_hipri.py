@@ -80,10 +80,12 @@ def test_hipri_fallback_without_poll_queues(null_blk, jobs, kmsg):
     s = j.run(60)
     d = env.stat_delta(before, nullb.stat())
     assert s["hipri"] == 1 and s["polled"] == 0, s
+    assert s["poll_fallback"] == "no_poll_queues", s
     assert j.error == "0"
     assert s["read_ios"] == 5000 == d["read_ios"]
     lines = [l for l in kmsg.since(mark) if "ssdload" in l]
-    assert any("hipri" in l and "falls back" in l and "hipri-fb" in l for l in lines), lines
+    assert any("hipri=1" in l and "poll_fallback=no_poll_queues" in l and "hipri-fb" in l
+               for l in lines), lines
 
 
 @pytest.mark.quick

@@ -32,12 +32,15 @@ UAPI_HEADER = os.path.join(REPO, "uapi", "ssdload.h")
 CONTRACT_ATTRS = (
     "filename", "rw", "rwmixread", "bs", "iodepth", "cpus_allowed",
     "offset", "size", "runtime_ms", "ramp_ms", "number_ios", "randseed",
-    "allow_write", "hipri", "disable_lat", "enable", "state", "error",
+    "allow_write", "hipri", "disable_lat", "io_timeout_ms", "scramble_buffers",
+    "enable", "state", "error",
 )
 RO_ATTRS = ("state", "error")
 RW_NAMES = ("read", "write", "randread", "randwrite", "rw", "randrw")
 WRITING_RW = ("write", "randwrite", "rw", "randrw")
-STATES = ("idle", "running", "done", "stopped", "error")
+STATES = ("idle", "running", "stopping", "done", "stopped", "error")
+# Refused writes are logged rate-limited per job: this many per 5 s.
+PR_ERR_BURST = 10
 
 # dmesg lines that fail a test (blktests: "dmesg is checked").
 DMESG_BAD = ("BUG:", "WARNING:", "Oops", "general protection", "KASAN",
@@ -628,8 +631,13 @@ class Job:
     def enable(self):
         self.write("enable", 1)
 
-    def stop(self, timeout=30):
-        bounded(lambda: self.write("enable", 0), timeout, "enable=0 on job " + self.name)
+    def stop(self, timeout=30, wait=True):
+        """enable=0, which returns at once (bounded: 5 s); with @wait, poll
+        until the run drained (state leaves running/stopping)."""
+        bounded(lambda: self.write("enable", 0), min(timeout, 5),
+                "enable=0 on job " + self.name)
+        if wait:
+            self.wait(timeout, states=("idle", "done", "stopped", "error"))
 
     def wait(self, timeout=60, states=("done", "stopped", "error")):
         """Poll state until it is one of @states (bounded: a hang fails)."""
@@ -827,11 +835,17 @@ def cleanup_jobs():
     for name in list_jobs():
         d = os.path.join(JOBS, name)
         try:
-            if read_attr(d + "/state") == "running":
-                bounded(lambda: write_attr(d + "/enable", 0), 30, "enable=0 on " + name)
+            if read_attr(d + "/state") in ("running", "stopping"):
+                bounded(lambda: write_attr(d + "/enable", 0), 5, "enable=0 on " + name)
+                # the run releases its device once its last I/O completed
+                deadline = time.monotonic() + 30
+                while read_attr(d + "/state") in ("running", "stopping"):
+                    if time.monotonic() > deadline:
+                        raise Timeout("job %s still draining after 30 s" % name)
+                    time.sleep(0.05)
         except OSError:
             pass
-        bounded(lambda: os.rmdir(d), 30, "rmdir job " + name)
+        bounded(lambda: os.rmdir(d), 5, "rmdir job " + name)
         if name not in KNOWN_JOBS:
             LEAKED_JOBS.add(name)
         removed.append(name)
