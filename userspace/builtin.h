@@ -13,7 +13,7 @@ int cmd_stop(int argc, const char **argv);
 /* Print a NULL-terminated array of usage lines. */
 void ssl_usage(FILE *f, const char *const *lines);
 
-/* exit status for a run ended by SIGINT/SIGTERM, like a shell's */
-#define SSL_EXIT_INTERRUPTED	130
+/* exit status of a run ended by signal @sig, as a shell reports it */
+#define SSL_EXIT_SIGNAL(sig)	(128 + (sig))
 
 #endif /* SSDLOAD_CLI_BUILTIN_H */

@@ -1,7 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ssdload run: create a configfs job from fio-named options, start it,
- * follow its progress, print the results and remove the job.
+ * ssdload run: create a configfs job from fio-named options, start it
+ * under a lease, follow its progress, print the results and remove the job.
+ *
+ * The CLI must not leave load behind.  Every signal whose default action
+ * ends the process (but those reporting a fault in the program) stops the
+ * job and waits for its in-flight I/O before the results are printed; for
+ * what cannot be caught (SIGKILL, a crash), the lease does it: the job
+ * stops when the kernel closes the lease file of the dead process.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -43,15 +49,24 @@ static const char *const run_usage[] = {
 	"  --hipri[=0|1]          polled completions (REQ_POLLED + bio_poll); falls back",
 	"                         to interrupts when DEV has no poll queues",
 	"  --disable_lat[=0|1]    no latency timestamps/histograms (counts stay exact)",
+	"  --io_timeout_ms=N      count I/Os in flight longer than N ms (0 = off)",
+	"  --scramble_buffers[=0|1] fresh data in every write (module default 1)",
 	"  --time_based           accepted for fio compatibility (runtime is time based)",
 	"  --direct=1             accepted for fio compatibility (I/O is always direct)",
 	"  --group_reporting      accepted for fio compatibility (one report per job)",
 	"  --output-format=FMT    normal (default) or json (fio's schema)",
 	"  --percentile_list=L    clat percentiles to report, e.g. 1:50:99.9",
+	"  --eta=WHEN             progress line on stderr: auto (when stderr is a",
+	"                         terminal; default), always, never",
+	"  --status-interval=TIME print the full report so far on stdout every TIME",
+	"                         (bare number = seconds; at least 200ms)",
 	"  --parse-only           print the configfs attributes that would be written",
 	"",
 	"Without --runtime and --number_ios the job makes one pass over the span.",
-	"Exit status: 0 done, 1 error, 130 interrupted (SIGINT/SIGTERM).",
+	"A signal (SIGINT, SIGTERM, SIGHUP, SIGQUIT, ...) stops the job, prints what",
+	"was measured and removes the job; a third one leaves the draining job to the",
+	"kernel.  If ssdload dies (even SIGKILL), its lease stops the job.",
+	"Exit status: 0 done, 1 error, 128+N after signal N (130 SIGINT, 143 SIGTERM).",
 	NULL,
 };
 
@@ -59,8 +74,9 @@ enum run_opt_id {
 	O_NAME, O_FILENAME, O_RW, O_BS, O_IODEPTH, O_CPUS_ALLOWED, O_NUMJOBS,
 	O_RWMIXREAD, O_RWMIXWRITE, O_OFFSET, O_SIZE, O_RUNTIME, O_RAMP_TIME,
 	O_NUMBER_IOS, O_RANDSEED, O_ALLOW_WRITE, O_HIPRI, O_DISABLE_LAT,
-	O_TIME_BASED, O_DIRECT,
-	O_GROUP_REPORTING, O_OUTPUT_FORMAT, O_PERCENTILE_LIST, O_PARSE_ONLY,
+	O_IO_TIMEOUT_MS, O_SCRAMBLE_BUFFERS, O_TIME_BASED, O_DIRECT,
+	O_GROUP_REPORTING, O_OUTPUT_FORMAT, O_PERCENTILE_LIST, O_ETA,
+	O_STATUS_INTERVAL, O_PARSE_ONLY,
 	O_NR
 };
 
@@ -85,11 +101,15 @@ static const struct ssl_opt run_opts[] = {
 	{ "allow_write",	SSL_ARG_FLAG, O_ALLOW_WRITE },
 	{ "hipri",		SSL_ARG_FLAG, O_HIPRI },
 	{ "disable_lat",	SSL_ARG_FLAG, O_DISABLE_LAT },
+	{ "io_timeout_ms",	SSL_ARG_REQUIRED, O_IO_TIMEOUT_MS },
+	{ "scramble_buffers",	SSL_ARG_FLAG, O_SCRAMBLE_BUFFERS },
 	{ "time_based",		SSL_ARG_FLAG, O_TIME_BASED },
 	{ "direct",		SSL_ARG_FLAG, O_DIRECT },
 	{ "group_reporting",	SSL_ARG_FLAG, O_GROUP_REPORTING },
 	{ "output-format",	SSL_ARG_REQUIRED, O_OUTPUT_FORMAT },
 	{ "percentile_list",	SSL_ARG_REQUIRED, O_PERCENTILE_LIST },
+	{ "eta",		SSL_ARG_REQUIRED, O_ETA },
+	{ "status-interval",	SSL_ARG_REQUIRED, O_STATUS_INTERVAL },
 	{ "parse-only",		SSL_ARG_FLAG, O_PARSE_ONLY },
 	{ NULL, 0, 0 },
 };
@@ -108,6 +128,10 @@ struct run_ctx {
 	char name[256];
 	const char *filename;
 	enum ssl_output_format fmt;
+	enum ssl_eta eta;
+	uint64_t status_ms;		/* --status-interval, 0 = none */
+	int lease;			/* fd of the job's lease, -1 = none */
+	int out_errno;			/* why stdout failed, 0 if it did not */
 	double plist[SSL_MAX_PERCENTILES];
 	int np;
 	int parse_only;
@@ -121,13 +145,104 @@ struct run_ctx {
 };
 
 #define POLL_MS		200	/* progress/state polling period */
+#define STOP_POLL_MS	50	/* state polling once a stop was requested */
+#define ETA_LINE_MS	1000	/* period of the progress line when not a tty */
 #define IDLE_GRACE_MS	2000	/* how long "idle" after enable=1 means "starting" */
 
-static volatile sig_atomic_t got_signal;
+/*
+ * Signals, shared with the handler.  The first one requests the stop, the
+ * second makes the wait loop say what it waits for, a third one while the
+ * job runs or drains exits at once and leaves the job to the kernel.
+ * SIGPIPE (a reader of our output went away) never counts towards that.
+ */
+static volatile sig_atomic_t sig_first;	/* first signal caught, 0 = none */
+static volatile sig_atomic_t sig_last;	/* latest one but SIGPIPE */
+static volatile sig_atomic_t sig_count;	/* signals caught but SIGPIPE */
+static volatile sig_atomic_t job_busy;	/* enabled and not yet ended */
+static volatile sig_atomic_t sig_pipe;	/* a SIGPIPE came */
+static char leave_msg[1024];		/* written by the handler on exit */
+static size_t leave_len;
 
 static void on_signal(int sig)
 {
-	got_signal = sig;
+	if (!sig_first)
+		sig_first = sig;
+	if (sig == SIGPIPE) {
+		sig_pipe = 1;
+		return;
+	}
+	sig_last = sig;
+	sig_count++;
+	if (sig_count >= 3 && job_busy) {
+		/* async-signal-safe; stderr may be gone with the session */
+		ssize_t r = write(STDERR_FILENO, leave_msg, leave_len);
+
+		(void)r;
+		_exit(SSL_EXIT_SIGNAL(sig));
+	}
+}
+
+/*
+ * Every signal whose default action ends the process, but those that
+ * report a fault of the program itself (SIGSEGV, SIGBUS, SIGILL, SIGFPE,
+ * SIGABRT, SIGTRAP, SIGSYS): after those, and SIGKILL, the lease stops
+ * the job.  The real-time signals are added at run time.
+ */
+static const int stop_signals[] = {
+	SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGPIPE, SIGALRM, SIGUSR1, SIGUSR2,
+	SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF,
+#ifdef SIGIO
+	SIGIO,
+#endif
+#ifdef SIGPWR
+	SIGPWR,
+#endif
+#ifdef SIGSTKFLT
+	SIGSTKFLT,
+#endif
+};
+
+/*
+ * Catch a signal only if it has its default action: one that was ignored
+ * when we started (nohup, a shell's background job) stays ignored, and
+ * one somebody else handles (a profiler's SIGPROF) stays theirs.
+ */
+static void catch_one(int sig, const struct sigaction *sa)
+{
+	struct sigaction old;
+
+	if (!sigaction(sig, NULL, &old) && old.sa_handler == SIG_DFL &&
+	    !(old.sa_flags & SA_SIGINFO))
+		sigaction(sig, sa, NULL);
+}
+
+static void catch_signals(const struct run_ctx *c)
+{
+	struct sigaction sa;
+	size_t i;
+	int sig, r;
+
+	r = snprintf(leave_msg, sizeof(leave_msg),
+		     "ssdload: leaving job '%s' to the kernel: it stops once its "
+		     "in-flight I/O has completed; read its results with ssdload "
+		     "show %s, wait for it with ssdload stop %s, remove it with "
+		     "rmdir %s/jobs/%s\n", c->name, c->name, c->name,
+		     ssl_configfs_root(), c->name);
+	leave_len = r < 0 ? 0 : (size_t)r < sizeof(leave_msg) ? (size_t)r :
+		    sizeof(leave_msg) - 1;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sa.sa_flags = 0;	/* no SA_RESTART: a signal ends the loop's sleep */
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < ARRAY_SIZE(stop_signals); i++)
+		sigaddset(&sa.sa_mask, stop_signals[i]);
+	for (sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
+		sigaddset(&sa.sa_mask, sig);
+	for (i = 0; i < ARRAY_SIZE(stop_signals); i++)
+		catch_one(stop_signals[i], &sa);
+	for (sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
+		catch_one(sig, &sa);
 }
 
 static const char *const rw_names[] = {
@@ -192,6 +307,22 @@ static int time_opt(struct run_ctx *c, int id, const char *attr)
 	if (ssl_parse_time_ms(c->raw[id], 1000, &v))
 		return bad_value(c, id, "not a time (seconds, or with ms/s/m/h suffix)");
 	add_write_u64(c, attr, v);
+	return 0;
+}
+
+/* A 0/1 option: bare (= 1), --opt=0|1 or --opt 0|1. */
+static int flag_opt(struct run_ctx *c, int id, const char *attr, int *out)
+{
+	int b = 1;
+
+	if (!c->raw[id])
+		return 0;
+	if (*c->raw[id] && ssl_parse_bool(c->raw[id], &b))
+		return bad_value(c, id, "must be 0 or 1");
+	if (attr)
+		add_write_u64(c, attr, (uint64_t)b);
+	if (out)
+		*out = b;
 	return 0;
 }
 
@@ -265,18 +396,20 @@ static int check_args(struct run_ctx *c)
 				  SSL_MAX_PERCENTILES, &c->np))
 		return bad_value(c, O_PERCENTILE_LIST,
 				 "must be values in (0,100] separated by ':'");
-	if (c->raw[O_PARSE_ONLY]) {
-		c->parse_only = 1;
-		if (*c->raw[O_PARSE_ONLY] &&
-		    ssl_parse_bool(c->raw[O_PARSE_ONLY], &c->parse_only))
-			return bad_value(c, O_PARSE_ONLY, "must be 0 or 1");
+	if (c->raw[O_ETA] && ssl_parse_eta(c->raw[O_ETA], &c->eta))
+		return bad_value(c, O_ETA, "must be always, auto or never");
+	if (c->raw[O_STATUS_INTERVAL]) {
+		if (ssl_parse_time_ms(c->raw[O_STATUS_INTERVAL], 1000, &c->status_ms))
+			return bad_value(c, O_STATUS_INTERVAL,
+					 "not a time (seconds, or with ms/s/m/h suffix)");
+		if (c->status_ms < POLL_MS)
+			return bad_value(c, O_STATUS_INTERVAL,
+					 "must be at least 200ms (the polling period)");
 	}
-	if (c->raw[O_TIME_BASED] && *c->raw[O_TIME_BASED] &&
-	    ssl_parse_bool(c->raw[O_TIME_BASED], &b))
-		return bad_value(c, O_TIME_BASED, "must be 0 or 1");
-	if (c->raw[O_GROUP_REPORTING] && *c->raw[O_GROUP_REPORTING] &&
-	    ssl_parse_bool(c->raw[O_GROUP_REPORTING], &b))
-		return bad_value(c, O_GROUP_REPORTING, "must be 0 or 1");
+	if (flag_opt(c, O_PARSE_ONLY, NULL, &c->parse_only) ||
+	    flag_opt(c, O_TIME_BASED, NULL, NULL) ||
+	    flag_opt(c, O_GROUP_REPORTING, NULL, NULL))
+		return -1;
 	if (c->raw[O_DIRECT] && *c->raw[O_DIRECT] &&
 	    (ssl_parse_bool(c->raw[O_DIRECT], &b) || !b))
 		return bad_value(c, O_DIRECT, "ssdload always does direct I/O");
@@ -365,25 +498,13 @@ static int check_args(struct run_ctx *c)
 			return bad_value(c, O_RANDSEED, "not an integer");
 		add_write_u64(c, SSDLOAD_ATTR_RANDSEED, v);
 	}
-	if (c->raw[O_ALLOW_WRITE]) {
-		b = 1;
-		if (*c->raw[O_ALLOW_WRITE] && ssl_parse_bool(c->raw[O_ALLOW_WRITE], &b))
-			return bad_value(c, O_ALLOW_WRITE, "must be 0 or 1");
-		add_write_u64(c, SSDLOAD_ATTR_ALLOW_WRITE, (uint64_t)b);
-		c->allow_write = b;
-	}
-	if (c->raw[O_HIPRI]) {
-		b = 1;
-		if (*c->raw[O_HIPRI] && ssl_parse_bool(c->raw[O_HIPRI], &b))
-			return bad_value(c, O_HIPRI, "must be 0 or 1");
-		add_write_u64(c, SSDLOAD_ATTR_HIPRI, (uint64_t)b);
-	}
-	if (c->raw[O_DISABLE_LAT]) {
-		b = 1;
-		if (*c->raw[O_DISABLE_LAT] && ssl_parse_bool(c->raw[O_DISABLE_LAT], &b))
-			return bad_value(c, O_DISABLE_LAT, "must be 0 or 1");
-		add_write_u64(c, SSDLOAD_ATTR_DISABLE_LAT, (uint64_t)b);
-	}
+	/* newer attributes are written only when given: older modules lack them */
+	if (flag_opt(c, O_ALLOW_WRITE, SSDLOAD_ATTR_ALLOW_WRITE, &c->allow_write) ||
+	    flag_opt(c, O_HIPRI, SSDLOAD_ATTR_HIPRI, NULL) ||
+	    flag_opt(c, O_DISABLE_LAT, SSDLOAD_ATTR_DISABLE_LAT, NULL) ||
+	    u64_opt(c, O_IO_TIMEOUT_MS, SSDLOAD_ATTR_IO_TIMEOUT_MS, NULL) ||
+	    flag_opt(c, O_SCRAMBLE_BUFFERS, SSDLOAD_ATTR_SCRAMBLE_BUFFERS, NULL))
+		return -1;
 
 	/* fio's "job options": what was given, as given */
 	c->opts[c->nopts].key = "name";
@@ -391,7 +512,9 @@ static int check_args(struct run_ctx *c)
 	for (i = 0; i < (size_t)c->nr_order; i++) {
 		int id = c->order[i];
 
-		if (id == O_NAME || id == O_OUTPUT_FORMAT || id == O_PARSE_ONLY)
+		/* fio's command-line options are not job options */
+		if (id == O_NAME || id == O_OUTPUT_FORMAT || id == O_PARSE_ONLY ||
+		    id == O_ETA || id == O_STATUS_INTERVAL)
 			continue;
 		c->opts[c->nopts].key = c->raw_name[id];
 		c->opts[c->nopts++].val = c->raw[id];
@@ -404,142 +527,103 @@ static int check_args(struct run_ctx *c)
 	return 0;
 }
 
+/* The progress line (--eta): rewritten in place on a tty, else one a second. */
+struct eta_view {
+	int on;				/* --eta says to show it */
+	int inplace;			/* stderr is a tty: \r and erase */
+	int shown;			/* an in-place line is on the screen */
+	int have_prev;
+	uint64_t last_ms;		/* when prev was read */
+	struct ssl_progress prev;
+};
+
+/* fio's eta_to_str(): [DDd:][HHh:]MMm:SSs */
+static void eta_str(char *buf, size_t len, uint64_t secs)
+{
+	unsigned int d = (unsigned int)(secs / 86400), h = (unsigned int)(secs / 3600 % 24);
+	unsigned int m = (unsigned int)(secs / 60 % 60), s = (unsigned int)(secs % 60);
+
+	if (d)
+		snprintf(buf, len, "%02ud:%02uh:%02um:%02us", d, h, m, s);
+	else if (h)
+		snprintf(buf, len, "%02uh:%02um:%02us", h, m, s);
+	else
+		snprintf(buf, len, "%02um:%02us", m, s);
+}
+
 static void progress_line(const struct run_ctx *c, const struct ssl_progress *p,
-			  const struct ssl_progress *prev)
+			  const struct ssl_progress *prev, int inplace)
 {
 	double dt = (double)(p->elapsed_ns - prev->elapsed_ns) / 1e9;
 	double riops = 0, wiops = 0;
-	char total[64] = "";
+	char total[64] = "", eta[64] = "", ios[64] = "", late[64] = "", left[32];
 
 	if (dt > 0 && p->elapsed_ns >= prev->elapsed_ns) {
 		riops = (double)(p->ios[0] - prev->ios[0]) / dt;
 		wiops = (double)(p->ios[1] - prev->ios[1]) / dt;
 	}
-	if (p->runtime_ns)
-		snprintf(total, sizeof(total), "/%.1fs",
-			 (double)(p->ramp_ns + p->runtime_ns) / 1e9);
-	fprintf(stderr, "\r%s: [%.1fs%s]%s read %.0f IOPS, write %.0f IOPS",
-		c->name, (double)p->elapsed_ns / 1e9, total,
-		p->elapsed_ns < p->ramp_ns ? " ramp," : "", riops, wiops);
+	if (p->runtime_ns) {
+		uint64_t end = p->ramp_ns + p->runtime_ns;
+		uint64_t rest = end > p->elapsed_ns ? end - p->elapsed_ns : 0;
+
+		snprintf(total, sizeof(total), "/%.1fs", (double)end / 1e9);
+		eta_str(left, sizeof(left), (rest + 999999999) / 1000000000);
+		snprintf(eta, sizeof(eta), "[eta %s]", left);
+	}
 	if (p->number_ios)
-		fprintf(stderr, ", %" PRIu64 "/%" PRIu64 " I/Os",
-			p->ios[0] + p->ios[1], p->number_ios);
-	fputs("\033[K", stderr);
+		snprintf(ios, sizeof(ios), ", %" PRIu64 "/%" PRIu64 " I/Os",
+			 p->ios[0] + p->ios[1], p->number_ios);
+	if (p->timed_out_ios.v)
+		snprintf(late, sizeof(late), ", %" PRIu64 " I/Os over io_timeout_ms",
+			 p->timed_out_ios.v);
+	fprintf(stderr, "%s%s: [%.1fs%s]%s%s read %.0f IOPS, write %.0f IOPS%s%s%s",
+		inplace ? "\r" : "", c->name, (double)p->elapsed_ns / 1e9, total, eta,
+		p->elapsed_ns < p->ramp_ns ? " ramp," : "", riops, wiops, ios, late,
+		inplace ? "\033[K" : "\n");
 	fflush(stderr);
 }
 
-static void clear_progress(int *shown)
+static void show_progress(const struct run_ctx *c, struct eta_view *e, uint64_t now)
 {
-	if (*shown) {
+	struct ssl_progress p;
+
+	if (e->have_prev && !e->inplace && now - e->last_ms < ETA_LINE_MS)
+		return;
+	if (results_read_progress(c->name, &p))
+		return;
+	if (e->have_prev) {
+		progress_line(c, &p, &e->prev, e->inplace);
+		e->shown = e->inplace;
+	}
+	e->prev = p;
+	e->have_prev = 1;
+	e->last_ms = now;
+}
+
+static void clear_progress(struct eta_view *e)
+{
+	if (e->shown) {
 		fputs("\r\033[K", stderr);
 		fflush(stderr);
-		*shown = 0;
+		e->shown = 0;
 	}
 }
 
-/* Wait for the job to leave "running", stopping it on SIGINT/SIGTERM. */
-static int wait_job(struct run_ctx *c, char *state, size_t len, int *interrupted)
-{
-	struct ssl_progress p, prev;
-	int tty = isatty(STDERR_FILENO), shown = 0, err, stopping = 0;
-	unsigned int waited = 0;
-
-	memset(&prev, 0, sizeof(prev));
-	for (;;) {
-		if (got_signal && !stopping) {
-			stopping = 1;
-			*interrupted = 1;
-			clear_progress(&shown);
-			err = cfs_write(c->name, SSDLOAD_ATTR_ENABLE, "0");
-			if (err)
-				ssl_err("%s: stopping the job: %s", c->name, strerror(-err));
-		}
-		err = cfs_read(c->name, SSDLOAD_ATTR_STATE, state, len);
-		if (err) {
-			clear_progress(&shown);
-			ssl_err("job '%s' disappeared while running: %s", c->name,
-				strerror(-err));
-			return -1;
-		}
-		/* tolerate a module that reports running a moment after enable */
-		if (!strcmp(state, "idle") && !stopping && waited < IDLE_GRACE_MS) {
-			ssl_msleep(20);
-			waited += 20;
-			continue;
-		}
-		if (strcmp(state, "running"))
-			break;
-		if (tty && !stopping && !results_read_progress(c->name, &p)) {
-			if (shown)
-				progress_line(c, &p, &prev);
-			shown = 1;
-			prev = p;
-		}
-		ssl_msleep(POLL_MS);
-	}
-	clear_progress(&shown);
-	return 0;
-}
-
-static int run_job(struct run_ctx *c)
+/*
+ * Read the job's results and print the report; 0, or -1 (message printed).
+ * A failed write to stdout is left in c->out_errno.
+ */
+static int print_results(struct run_ctx *c)
 {
 	struct ssl_hist hist[SSDLOAD_DIR_NR];
 	struct ssl_summary sum;
-	struct sigaction sa;
-	char state[32];
-	int i, err, status = 1, interrupted = 0;
+	int d, r;
 
-	if (cfs_check_module() || ssl_check_debugfs())
-		return 1;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	/* a closed stdout must not kill us before the job is removed */
-	signal(SIGPIPE, SIG_IGN);
-
-	err = cfs_job_create(c->name);
-	if (err) {
-		if (err == -EEXIST)
-			ssl_err("job '%s' already exists: choose another --name, or "
-				"rmdir %s/jobs/%s", c->name, ssl_configfs_root(), c->name);
-		else
-			ssl_err("mkdir %s/jobs/%s: %s", ssl_configfs_root(), c->name,
-				strerror(-err));
-		return 1;
-	}
-	for (i = 0; i < c->nw; i++) {
-		err = cfs_write(c->name, c->w[i].attr, c->w[i].val);
-		if (err) {
-			ssl_err("%s=%s: %s", c->w[i].attr, c->w[i].val, strerror(-err));
-			goto out_remove;
-		}
-	}
-	if (got_signal) {
-		status = SSL_EXIT_INTERRUPTED;
-		goto out_remove;
-	}
-	err = cfs_write(c->name, SSDLOAD_ATTR_ENABLE, "1");
-	if (err) {
-		cfs_report_enable_error(c->name, c->filename, err,
-					err == -EPERM && c->writes && !c->allow_write ?
-					"pass --allow_write=1 to let the job write" : NULL);
-		goto out_remove;
-	}
-	if (wait_job(c, state, sizeof(state), &interrupted))
-		goto out_remove;
-	if (!c->iodepth) {
-		char buf[32];
-
-		if (!cfs_read(c->name, SSDLOAD_ATTR_IODEPTH, buf, sizeof(buf)))
-			ssl_parse_u64(buf, &c->iodepth);
-	}
-	if (!strcmp(state, "error"))
-		cfs_report_enable_error(c->name, c->filename, -EIO, NULL);
-	if (!results_read(c->name, &sum, hist)) {
-		struct ssl_report r = {
+	if (results_read(c->name, &sum, hist))
+		return -1;
+	errno = 0;		/* a write error below sets it */
+	{
+		struct ssl_report rep = {
 			.name = c->name,
 			.pid = (long)getpid(),
 			.when = time(NULL),
@@ -552,30 +636,200 @@ static int run_job(struct run_ctx *c)
 			.iodepth = c->iodepth,
 		};
 
-		if (report_print(stdout, &r, c->fmt))
-			ssl_err("out of memory while printing the report");
-		results_free_summary(&sum);
-		for (i = 0; i < SSDLOAD_DIR_NR; i++)
-			results_free_hist(&hist[i]);
-	} else {
-		goto out_remove;	/* status stays 1 */
+		r = report_print(stdout, &rep, c->fmt);
 	}
-	if (!strcmp(state, "error"))
-		status = 1;
-	else if (interrupted)
-		status = SSL_EXIT_INTERRUPTED;
+	if (r)
+		ssl_err("out of memory while printing the report");
+	results_free_summary(&sum);
+	for (d = 0; d < SSDLOAD_DIR_NR; d++)
+		results_free_hist(&hist[d]);
+	if ((fflush(stdout) || ferror(stdout)) && !c->out_errno)
+		c->out_errno = errno ? errno : EIO;
+	return r;
+}
+
+/*
+ * The second signal: say what the stop waits for, with the job's own count
+ * of I/Os in flight, or else the device's (every user's), if known.
+ */
+static void tell_draining(const struct run_ctx *c)
+{
+	struct ssl_progress p;
+	char what[32] = "the";
+	uint64_t n;
+
+	if (!results_read_progress(c->name, &p) && p.inflight.have)
+		snprintf(what, sizeof(what), "%" PRIu64, p.inflight.v);
+	else if (!ssl_dev_inflight(c->filename, &n))
+		snprintf(what, sizeof(what), "%" PRIu64, n);
+	ssl_err("stop requested; waiting for %s in-flight I/O to complete (%s again to "
+		"leave it to the kernel)", what, sig_last == SIGINT ? "Ctrl-C" : "signal");
+}
+
+/*
+ * Wait until the job's run is over (state neither running nor stopping),
+ * stopping it on the first signal.  Shows the progress line and the
+ * periodic reports until then.
+ */
+static int wait_job(struct run_ctx *c, char *state, size_t len)
+{
+	uint64_t now, next_status = ssl_now_ms() + c->status_ms;
+	int err, stop_sent = 0, told = 0;
+	unsigned int waited = 0;
+	struct eta_view e;
+
+	memset(&e, 0, sizeof(e));
+	e.inplace = isatty(STDERR_FILENO);
+	e.on = c->eta == SSL_ETA_ALWAYS || (c->eta == SSL_ETA_AUTO && e.inplace);
+	for (;;) {
+		if (sig_first && !stop_sent) {
+			stop_sent = 1;
+			clear_progress(&e);
+			err = cfs_write(c->name, SSDLOAD_ATTR_ENABLE, "0");
+			if (err)
+				ssl_err("%s: stopping the job: %s", c->name, strerror(-err));
+		}
+		if (sig_count >= 2 && !told) {
+			told = 1;
+			tell_draining(c);
+		}
+		err = cfs_read(c->name, SSDLOAD_ATTR_STATE, state, len);
+		if (err) {
+			clear_progress(&e);
+			ssl_err("job '%s' disappeared while running: %s", c->name,
+				strerror(-err));
+			return -1;
+		}
+		/* tolerate a module that reports running a moment after enable */
+		if (!strcmp(state, "idle") && !stop_sent && waited < IDLE_GRACE_MS) {
+			ssl_msleep(20);
+			waited += 20;
+			continue;
+		}
+		if (!cfs_state_busy(state))
+			break;
+		if (!stop_sent) {
+			now = ssl_now_ms();
+			if (c->status_ms && now >= next_status) {
+				clear_progress(&e);
+				print_results(c);
+				while (next_status <= now)
+					next_status += c->status_ms;
+			}
+			if (e.on)
+				show_progress(c, &e, now);
+		}
+		ssl_msleep(stop_sent ? STOP_POLL_MS : POLL_MS);
+	}
+	clear_progress(&e);
+	return 0;
+}
+
+static void attr_error(const struct attr_write *w, int err)
+{
+	if (err == -ENOENT)
+		ssl_err("%s=%s: %s (the loaded ssdload.ko has no '%s' attribute: "
+			"is it older than this CLI?)", w->attr, w->val, strerror(-err),
+			w->attr);
 	else
-		status = 0;
+		ssl_err("%s=%s: %s", w->attr, w->val, strerror(-err));
+}
+
+/*
+ * Hold the job's lease from before enable until the results are read: if
+ * ssdload dies, the kernel closes it and the module stops the job.
+ */
+static void take_lease(struct run_ctx *c)
+{
+	c->lease = results_open_lease(c->name);
+	if (c->lease >= 0 || c->lease == -ENOENT)	/* ENOENT: no leases */
+		return;
+	ssl_err("%s/%s/%s: %s: if ssdload dies, the job keeps running (ssdload stop %s)",
+		ssl_debugfs_root(), c->name, SSDLOAD_DBG_LEASE, strerror(-c->lease),
+		c->name);
+}
+
+static void drop_lease(struct run_ctx *c)
+{
+	if (c->lease >= 0)
+		close(c->lease);
+	c->lease = -1;
+}
+
+static int run_job(struct run_ctx *c)
+{
+	char state[32];
+	int i, err, status = 1;
+
+	c->lease = -1;
+	if (cfs_check_module() || ssl_check_debugfs())
+		return 1;
+	catch_signals(c);
+
+	err = cfs_job_create(c->name);
+	if (err) {
+		if (err == -EEXIST)
+			ssl_err("job '%s' already exists: choose another --name, or "
+				"rmdir %s/jobs/%s", c->name, ssl_configfs_root(), c->name);
+		else
+			ssl_err("mkdir %s/jobs/%s: %s", ssl_configfs_root(), c->name,
+				strerror(-err));
+		goto out;
+	}
+	for (i = 0; i < c->nw; i++) {
+		err = cfs_write(c->name, c->w[i].attr, c->w[i].val);
+		if (err) {
+			attr_error(&c->w[i], err);
+			goto out_remove;
+		}
+	}
+	if (!c->iodepth) {
+		char buf[32];
+
+		if (!cfs_read(c->name, SSDLOAD_ATTR_IODEPTH, buf, sizeof(buf)))
+			ssl_parse_u64(buf, &c->iodepth);
+	}
+	if (sig_first)
+		goto out_remove;
+	take_lease(c);
+	err = cfs_write(c->name, SSDLOAD_ATTR_ENABLE, "1");
+	if (err) {
+		cfs_report_enable_error(c->name, c->filename, err,
+					err == -EPERM && c->writes && !c->allow_write ?
+					"pass --allow_write=1 to let the job write" : NULL);
+		goto out_remove;
+	}
+	job_busy = 1;
+	err = wait_job(c, state, sizeof(state));
+	job_busy = 0;
+	if (err)
+		goto out_remove;
+	if (!strcmp(state, "error"))
+		cfs_report_enable_error(c->name, c->filename, -EIO, NULL);
+	if (print_results(c) || (c->out_errno && c->out_errno != EPIPE && !sig_pipe)) {
+		/*
+		 * Results that did not reach the user stay with the job; but
+		 * a reader that closed its pipe (head, grep -m) had enough.
+		 */
+		ssl_err("job '%s' is kept with its results: read them with ssdload show %s, "
+			"then rmdir %s/jobs/%s", c->name, c->name, ssl_configfs_root(),
+			c->name);
+		goto out;
+	}
+	status = strcmp(state, "error") ? 0 : 1;
 
 out_remove:
+	drop_lease(c);
 	err = cfs_job_remove(c->name);
 	if (err && err != -ENOENT) {
 		ssl_err("rmdir %s/jobs/%s: %s", ssl_configfs_root(), c->name,
 			strerror(-err));
-		if (!status)
-			status = 1;
+		status = 1;
 	}
-	return status;
+out:
+	drop_lease(c);
+	/* a signal decides the exit status, as if it had ended the process */
+	return sig_first ? SSL_EXIT_SIGNAL(sig_first) : status;
 }
 
 int cmd_run(int argc, const char **argv)

@@ -53,6 +53,10 @@ static const struct {
 	{ SSDLOAD_ATTR_NUMBER_IOS, "number_ios", "" },
 	{ SSDLOAD_ATTR_RANDSEED, "randseed", "" },
 	{ SSDLOAD_ATTR_ALLOW_WRITE, "allow_write", "" },
+	{ SSDLOAD_ATTR_HIPRI, "hipri", "" },
+	{ SSDLOAD_ATTR_DISABLE_LAT, "disable_lat", "" },
+	{ SSDLOAD_ATTR_IO_TIMEOUT_MS, "io_timeout_ms", "" },
+	{ SSDLOAD_ATTR_SCRAMBLE_BUFFERS, "scramble_buffers", "" },
 };
 
 #define NR_SHOW_ATTRS	ARRAY_SIZE(show_attrs)

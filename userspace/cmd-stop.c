@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* ssdload stop NAME: write 0 to enable and wait until the job has stopped. */
+/*
+ * ssdload stop NAME: write 0 to enable and wait until the job has stopped
+ * (state neither running nor stopping: its in-flight I/O has drained).
+ */
 #include <stdio.h>
 #include <string.h>
 
@@ -11,8 +14,8 @@
 static const char *const stop_usage[] = {
 	"usage: ssdload stop NAME",
 	"",
-	"Stop job NAME (its in-flight I/O drains) and wait until it is no longer",
-	"running.  The job and its results stay; see ssdload show / rmdir.",
+	"Stop job NAME and wait until its in-flight I/O has drained (state no longer",
+	"running or stopping).  The job and its results stay; see ssdload show / rmdir.",
 	NULL,
 };
 
@@ -50,10 +53,10 @@ int cmd_stop(int argc, const char **argv)
 			ssl_err("%s: %s: %s", name, SSDLOAD_ATTR_STATE, strerror(-err));
 			return 1;
 		}
-		if (strcmp(state, "running"))
+		if (!cfs_state_busy(state))
 			return 0;
 		if (waited >= STOP_TIMEOUT_MS) {
-			ssl_err("%s: still running %d s after enable=0", name,
+			ssl_err("%s: still %s %d s after enable=0", name, state,
 				STOP_TIMEOUT_MS / 1000);
 			return 1;
 		}

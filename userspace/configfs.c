@@ -128,6 +128,11 @@ int cfs_read(const char *job, const char *attr, char *buf, size_t len)
 	return 0;
 }
 
+int cfs_state_busy(const char *state)
+{
+	return !strcmp(state, "running") || !strcmp(state, "stopping");
+}
+
 int cfs_job_error(const char *job, char *reason, size_t len)
 {
 	char buf[1024], *end;

@@ -23,6 +23,13 @@ int cfs_write(const char *job, const char *attr, const char *val);
 int cfs_read(const char *job, const char *attr, char *buf, size_t len);
 
 /*
+ * 1 while a job's run is in progress: state "running" (issuing I/O) or
+ * "stopping" (a stop was requested, in-flight I/O drains).  Its results
+ * are final only once this returns 0.
+ */
+int cfs_state_busy(const char *state);
+
+/*
  * The job's `error` attribute: returns its errno (negative, or 0) and
  * copies the reason (the text after the number) into @reason.
  */

@@ -192,6 +192,19 @@ int ssl_parse_output_format(const char *s, enum ssl_output_format *fmt)
 	return 0;
 }
 
+int ssl_parse_eta(const char *s, enum ssl_eta *eta)
+{
+	if (!strcmp(s, "auto"))
+		*eta = SSL_ETA_AUTO;
+	else if (!strcmp(s, "always"))
+		*eta = SSL_ETA_ALWAYS;
+	else if (!strcmp(s, "never"))
+		*eta = SSL_ETA_NEVER;
+	else
+		return -1;
+	return 0;
+}
+
 int ssl_parse_bool(const char *s, int *out)
 {
 	static const char *const yes[] = { "1", "true", "yes", "on" };

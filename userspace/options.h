@@ -13,6 +13,13 @@ enum ssl_output_format {
 	SSL_OUTPUT_JSON = 1,
 };
 
+/* fio's --eta: when the progress line is shown. */
+enum ssl_eta {
+	SSL_ETA_AUTO = 0,	/* when the output is a terminal */
+	SSL_ETA_ALWAYS,
+	SSL_ETA_NEVER,
+};
+
 /* Plain decimal u64, optional trailing newline; no sign, no overflow. */
 int ssl_parse_u64(const char *s, uint64_t *out);
 
@@ -37,6 +44,9 @@ int ssl_parse_percentiles(const char *s, double *out, int max, int *n);
 
 /* "normal" or "json". */
 int ssl_parse_output_format(const char *s, enum ssl_output_format *fmt);
+
+/* "always", "auto" or "never". */
+int ssl_parse_eta(const char *s, enum ssl_eta *eta);
 
 /* 0/1 (also true/false, yes/no, on/off). */
 int ssl_parse_bool(const char *s, int *out);

@@ -208,6 +208,52 @@ static void print_lat_dist(FILE *f, const char *unit, const double *vals, int nr
 		fputc('\n', f);
 }
 
+/* summary poll_fallback values, as the module prints them */
+static const struct {
+	const char *key;
+	const char *why;
+} poll_fallbacks[] = {
+	{ "no_poll_queues", "the device has no poll queues" },
+	{ "bio_based", "the device is bio-based (dm, md, NVMe multipath)" },
+	{ "split", "bs exceeds the device's limits, so each I/O is split" },
+	{ "no_nowait", "the device's queue cannot fail a submission fast (no nowait)" },
+};
+
+/* What the module noticed that changes how to read the numbers. */
+static void print_notes(FILE *f, const struct ssl_summary *s)
+{
+	const char *why = NULL;
+	unsigned int i;
+	char cpu[32];
+
+	if (s->poll_fallback[0] && strcmp(s->poll_fallback, "none")) {
+		for (i = 0; i < ARRAY_SIZE(poll_fallbacks); i++)
+			if (!strcmp(s->poll_fallback, poll_fallbacks[i].key))
+				why = poll_fallbacks[i].why;
+		fprintf(f, "  note         : hipri=1 ran with interrupt completions: %s"
+			" (poll_fallback=%s)\n", why ? why : "see the kernel log",
+			s->poll_fallback);
+	}
+	if (s->split_ios.v)
+		fprintf(f, "  note         : %" PRIu64 " I/Os were split by the block layer"
+			" into more than one request\n", s->split_ios.v);
+	if (s->nowait_retries.v)
+		fprintf(f, "  note         : %" PRIu64 " polled submissions found no free tag"
+			" and were retried\n", s->nowait_retries.v);
+	if (s->timed_out_ios.v)
+		fprintf(f, "  warning      : %" PRIu64 " I/Os were in flight longer than"
+			" io_timeout_ms=%" PRIu64 "\n", s->timed_out_ios.v,
+			s->io_timeout_ms.v);
+	for (i = 0; i < s->nr_worker; i++) {
+		const struct ssl_worker *w = &s->worker[i];
+
+		snprintf(cpu, sizeof(cpu), "%ld", w->cpu);
+		if (w->ran_on && w->cpu >= 0 && strcmp(w->ran_on, cpu))
+			fprintf(f, "  note         : worker %u, bound to cpu%ld, ran on"
+				" CPUs %s\n", i, w->cpu, w->ran_on);
+	}
+}
+
 static void print_normal(FILE *f, const struct ssl_report *r,
 			 const struct dir_view v[SSDLOAD_DIR_NR])
 {
@@ -263,6 +309,7 @@ static void print_normal(FILE *f, const struct ssl_report *r,
 	if (v[0].errors || v[1].errors)
 		fprintf(f, "  errors    : read=%" PRIu64 ", write=%" PRIu64 "\n",
 			v[0].errors, v[1].errors);
+	print_notes(f, r->sum);
 
 	fprintf(f, "\nRun status group 0 (all jobs):\n");
 	for (d = 0; d < SSDLOAD_DIR_NR; d++) {
@@ -381,6 +428,58 @@ static json_object *json_dist(const char *const *keys, const double *vals, int n
 	return o;
 }
 
+static void jopt(json_object *o, const char *k, const struct ssl_opt_u64 *v)
+{
+	if (!v->have)
+		return;
+#if defined(JSON_C_VERSION_NUM) && JSON_C_VERSION_NUM >= ((0 << 16) | (14 << 8))
+	json_object_object_add(o, k, json_object_new_uint64(v->v));
+#else
+	jint(o, k, (int64_t)v->v);
+#endif
+}
+
+/*
+ * ssdload's own results, outside fio's schema: jobs[0].ssdload.  A key
+ * the module did not print (an older module) is left out.
+ */
+static json_object *json_ssdload(const struct ssl_summary *s)
+{
+	json_object *o = json_object_new_object(), *workers;
+	unsigned int i;
+	int d;
+
+	jstr(o, "state", s->state);
+	jopt(o, "hipri", &s->hipri);
+	jopt(o, "polled", &s->polled);
+	if (s->poll_fallback[0])
+		jstr(o, "poll_fallback", s->poll_fallback);
+	jopt(o, "split_ios", &s->split_ios);
+	jopt(o, "nowait_retries", &s->nowait_retries);
+	jopt(o, "io_timeout_ms", &s->io_timeout_ms);
+	jopt(o, "timed_out_ios", &s->timed_out_ios);
+	jopt(o, "randseed", &s->randseed);
+	workers = json_object_new_array();
+	for (i = 0; i < s->nr_worker; i++) {
+		const struct ssl_worker *w = &s->worker[i];
+		json_object *wo = json_object_new_object();
+		char key[32];
+
+		jint(wo, "cpu", w->cpu);
+		if (w->ran_on)
+			jstr(wo, "ran_on", w->ran_on);
+		for (d = 0; d < SSDLOAD_DIR_NR; d++) {
+			snprintf(key, sizeof(key), "%s_ios", dir_names[d]);
+			jint(wo, key, (int64_t)w->ios[d]);
+			snprintf(key, sizeof(key), "%s_errors", dir_names[d]);
+			jint(wo, key, (int64_t)w->errors[d]);
+		}
+		json_object_array_add(workers, wo);
+	}
+	json_object_object_add(o, "workers", workers);
+	return o;
+}
+
 static json_object *json_job(const struct ssl_report *r,
 			     const struct dir_view v[SSDLOAD_DIR_NR])
 {
@@ -451,6 +550,7 @@ static json_object *json_job(const struct ssl_report *r,
 	jint(job, "latency_target", 0);
 	jdbl(job, "latency_percentile", 100.0);
 	jint(job, "latency_window", 0);
+	json_object_object_add(job, "ssdload", json_ssdload(r->sum));
 	return job;
 }
 

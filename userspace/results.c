@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Parse the debugfs summary/progress text and validate the hist files. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +35,27 @@ static int dbg_path(char *buf, size_t len, const char *job, const char *file)
 	int r = snprintf(buf, len, "%s/%s/%s", ssl_debugfs_root(), job, file);
 
 	return r < 0 || (size_t)r >= len ? -ENAMETOOLONG : 0;
+}
+
+static void opt_u64(const struct ssl_kvlist *kv, const char *key,
+		    struct ssl_opt_u64 *o)
+{
+	o->have = !ssl_kv_u64(kv, key, &o->v);
+}
+
+/* keys added after version 1 of the summary: absent from older modules */
+static void parse_optional(const struct ssl_kvlist *kv, struct ssl_summary *s)
+{
+	const char *v = ssl_kv_get(kv, "poll_fallback");
+
+	snprintf(s->poll_fallback, sizeof(s->poll_fallback), "%s", v ? v : "");
+	opt_u64(kv, "hipri", &s->hipri);
+	opt_u64(kv, "polled", &s->polled);
+	opt_u64(kv, "split_ios", &s->split_ios);
+	opt_u64(kv, "nowait_retries", &s->nowait_retries);
+	opt_u64(kv, "io_timeout_ms", &s->io_timeout_ms);
+	opt_u64(kv, "timed_out_ios", &s->timed_out_ios);
+	opt_u64(kv, "randseed", &s->randseed);
 }
 
 int results_parse_summary(char *text, struct ssl_summary *s, char *err, size_t errlen)
@@ -98,6 +120,8 @@ int results_parse_summary(char *text, struct ssl_summary *s, char *err, size_t e
 			ds->have_sums = 0;
 	}
 
+	parse_optional(&kv, s);
+
 	if (s->workers) {
 		s->worker = calloc(s->workers, sizeof(*s->worker));
 		if (!s->worker) {
@@ -118,6 +142,13 @@ int results_parse_summary(char *text, struct ssl_summary *s, char *err, size_t e
 					 dir_names[d]);
 				ssl_kv_u64(&kv, key, &w->errors[d]);
 			}
+			snprintf(key, sizeof(key), "worker%u_ran_on", i);
+			v = ssl_kv_get(&kv, key);
+			w->ran_on = v ? strdup(v) : NULL;
+			if (v && !w->ran_on) {
+				snprintf(err, errlen, "out of memory");
+				goto fail;
+			}
 		}
 	}
 	ssl_kv_free(&kv);
@@ -125,11 +156,16 @@ int results_parse_summary(char *text, struct ssl_summary *s, char *err, size_t e
 
 fail:
 	ssl_kv_free(&kv);
+	results_free_summary(s);
 	return -1;
 }
 
 void results_free_summary(struct ssl_summary *s)
 {
+	unsigned int i;
+
+	for (i = 0; i < s->nr_worker; i++)
+		free(s->worker[i].ran_on);
 	free(s->worker);
 	s->worker = NULL;
 	s->nr_worker = 0;
@@ -295,7 +331,20 @@ int results_read_progress(const char *job, struct ssl_progress *p)
 	ssl_kv_u64(&kv, "number_ios", &p->number_ios);
 	ssl_kv_u64(&kv, "read_ios", &p->ios[SSDLOAD_DIR_READ]);
 	ssl_kv_u64(&kv, "write_ios", &p->ios[SSDLOAD_DIR_WRITE]);
+	opt_u64(&kv, "inflight", &p->inflight);
+	opt_u64(&kv, "timed_out_ios", &p->timed_out_ios);
 	ssl_kv_free(&kv);
 	free(buf);
 	return 0;
+}
+
+int results_open_lease(const char *job)
+{
+	char path[4096];
+	int fd, err = dbg_path(path, sizeof(path), job, SSDLOAD_DBG_LEASE);
+
+	if (err)
+		return err;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	return fd < 0 ? -errno : fd;
 }

@@ -25,6 +25,13 @@ struct ssl_worker {
 	long cpu;			/* -1 if not reported */
 	uint64_t ios[SSDLOAD_DIR_NR];
 	uint64_t errors[SSDLOAD_DIR_NR];
+	char *ran_on;			/* workerN_ran_on cpulist, NULL if absent */
+};
+
+/* A summary key that an older module may not print. */
+struct ssl_opt_u64 {
+	uint64_t v;
+	int have;			/* the key was present (and valid) */
 };
 
 struct ssl_summary {
@@ -37,6 +44,14 @@ struct ssl_summary {
 	struct ssl_dir_stats dir[SSDLOAD_DIR_NR];
 	struct ssl_worker *worker;	/* workers entries (may be NULL) */
 	unsigned int nr_worker;
+	/* keys that older modules lack: .have = 0 when absent */
+	struct ssl_opt_u64 hipri, polled;
+	char poll_fallback[32];		/* none|no_poll_queues|...; "" if absent */
+	struct ssl_opt_u64 split_ios;	/* I/Os split into more than one request */
+	struct ssl_opt_u64 nowait_retries; /* polled submissions retried (no tag) */
+	struct ssl_opt_u64 io_timeout_ms;
+	struct ssl_opt_u64 timed_out_ios; /* in flight longer than io_timeout_ms */
+	struct ssl_opt_u64 randseed;
 };
 
 struct ssl_hist {
@@ -49,6 +64,8 @@ struct ssl_progress {
 	char state[16];
 	uint64_t elapsed_ns, ramp_ns, runtime_ns, number_ios;
 	uint64_t ios[SSDLOAD_DIR_NR];	/* all completions so far, incl. ramp */
+	struct ssl_opt_u64 inflight;	/* the job's I/Os in flight now */
+	struct ssl_opt_u64 timed_out_ios; /* in flight longer than io_timeout_ms */
 };
 
 /* Parse the summary text (modified in place); 0 or -1 with @err set. */
@@ -70,5 +87,13 @@ int results_read(const char *job, struct ssl_summary *s,
 
 /* Read the progress file; 0 or -errno (no message). */
 int results_read_progress(const char *job, struct ssl_progress *p);
+
+/*
+ * Open the job's lease file (O_RDONLY | O_CLOEXEC): while a lease is
+ * open, closing the last one (also by the kernel when the process dies)
+ * stops the job.  Returns the fd or -errno (-ENOENT: a module without
+ * leases).  No message.
+ */
+int results_open_lease(const char *job);
 
 #endif /* SSDLOAD_CLI_RESULTS_H */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -164,6 +165,37 @@ void ssl_msleep(unsigned int ms)
 
 	/* an interrupting signal ends the sleep early; callers re-check */
 	nanosleep(&ts, NULL);
+}
+
+uint64_t ssl_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+int ssl_dev_inflight(const char *dev, uint64_t *n)
+{
+	unsigned long long rd, wr;
+	char path[128], *buf;
+	struct stat st;
+	int err;
+
+	if (stat(dev, &st))
+		return -errno;
+	if (!S_ISBLK(st.st_mode))
+		return -ENOTBLK;
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/inflight",
+		 major(st.st_rdev), minor(st.st_rdev));
+	err = ssl_read_file(path, &buf, NULL);
+	if (err)
+		return err;
+	err = sscanf(buf, "%llu %llu", &rd, &wr) == 2 ? 0 : -EINVAL;
+	free(buf);
+	if (!err)
+		*n = rd + wr;
+	return err;
 }
 
 int ssl_kv_parse(char *text, struct ssl_kvlist *kv)

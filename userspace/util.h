@@ -39,6 +39,15 @@ int ssl_check_debugfs(void);
 
 void ssl_msleep(unsigned int ms);
 
+/* CLOCK_MONOTONIC in milliseconds. */
+uint64_t ssl_now_ms(void);
+
+/*
+ * I/Os in flight on block device @dev (reads + writes, every user of the
+ * device), from /sys/dev/block/MAJ:MIN/inflight: 0 or -errno.
+ */
+int ssl_dev_inflight(const char *dev, uint64_t *n);
+
 /* key=value text, one pair per line (debugfs summary and progress) */
 struct ssl_kv {
 	char *key;			/* points into the parsed buffer */

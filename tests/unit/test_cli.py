@@ -7,15 +7,19 @@ from a known random sample; every expected value is computed in Python
 from that sample (the bucket maths is re-implemented from the constants
 of uapi/ssdload.h), never copied from the program's output.
 """
+import errno
 import json
 import math
 import os
 import random
 import re
 import shutil
+import signal
 import statistics
 import struct
 import subprocess
+import threading
+import time
 
 import pytest
 
@@ -107,7 +111,8 @@ class FakeJob:
     """A debugfs job directory like the module's, built from known samples."""
 
     def __init__(self, geo, root, name, reads, writes, bs=4096, runtime_ns=2_345_678_901,
-                 ramp_ns=500_000_000, state="done", error=0, workers=(0, 3), **hist_kw):
+                 ramp_ns=500_000_000, state="done", error=0, workers=(0, 3), extra=(),
+                 **hist_kw):
         self.name, self.bs, self.runtime_ns = name, bs, runtime_ns
         self.reads, self.writes = sorted(reads), sorted(writes)
         self.dir = os.path.join(root, name)
@@ -132,6 +137,7 @@ class FakeJob:
                       "worker%d_read_ios=%d" % (i, share(reads)),
                       "worker%d_write_ios=%d" % (i, share(writes)),
                       "worker%d_read_errors=0" % i, "worker%d_write_errors=0" % i]
+        lines += list(extra)
         with open(os.path.join(self.dir, "summary"), "w") as f:
             f.write("\n".join(lines) + "\n")
         with open(os.path.join(self.dir, "progress"), "w") as f:
@@ -191,6 +197,10 @@ def test_unknown_option(cli):
     ("rw", "sideways"), ("output-format", "xml"), ("percentile_list", "50:abc"),
     ("percentile_list", "0"), ("allow_write", "maybe"), ("numjobs", "0"),
     ("randseed", "0xzz"), ("cpus_allowed", "a-b"),
+    ("eta", "sometimes"), ("eta", "1"), ("status-interval", "soon"),
+    ("status-interval", "0"), ("status-interval", "100ms"), ("status_interval", "-2"),
+    ("io_timeout_ms", "5s"), ("io_timeout_ms", "-1"), ("io_timeout_ms", "1.5"),
+    ("scramble_buffers", "maybe"), ("scramble_buffers", "2"),
 ])
 def test_bad_values(cli, opt, val):
     one_error_line(run(cli, "run", "--filename=/dev/x", "--%s=%s" % (opt, val)), val)
@@ -236,6 +246,44 @@ def test_attribute_mapping(cli):
     assert parse_only(cli, "--allow_write=0")["allow_write"] == "0"
     assert parse_only(cli, "--allow_write", "1")["allow_write"] == "1"
     assert parse_only(cli)["name"].startswith("ssdload-")
+
+
+def test_io_timeout_and_scramble_buffers(cli):
+    """Both map to their attributes, and are written only when given (older
+    modules have neither attribute)."""
+    a = parse_only(cli, "--io_timeout_ms=250", "--scramble_buffers=0")
+    assert a["io_timeout_ms"] == "250" and a["scramble_buffers"] == "0"
+    assert parse_only(cli, "--io_timeout_ms", "0")["io_timeout_ms"] == "0"
+    assert parse_only(cli, "--scramble_buffers")["scramble_buffers"] == "1"
+    assert parse_only(cli, "--scramble-buffers", "1")["scramble_buffers"] == "1"
+    a = parse_only(cli)
+    assert "io_timeout_ms" not in a and "scramble_buffers" not in a
+
+
+@pytest.mark.parametrize("args", [
+    ["--eta=always"], ["--eta", "never"], ["--eta=auto"], ["--status-interval=2"],
+    ["--status_interval", "500ms"], ["--status-interval=1m", "--eta=never"],
+    ["--status-interval=200ms"],
+])
+def test_eta_and_status_interval_accepted(cli, args):
+    """--eta and --status-interval are the CLI's own: no attribute is written."""
+    assert set(parse_only(cli, *args)) == set(parse_only(cli))
+
+
+def test_status_interval_message(cli):
+    line = one_error_line(run(cli, "run", "--filename=/dev/x", "--status-interval=150ms"),
+                          "--status-interval=150ms")
+    assert "200ms" in line
+    one_error_line(run(cli, "run", "--filename=/dev/x", "--eta=sometimes"),
+                   "always", "auto", "never")
+
+
+def test_run_usage_documents_signals(cli):
+    p = run(cli, "run", "--help")
+    assert p.returncode == 0
+    for needle in ("--eta=WHEN", "--status-interval=TIME", "--io_timeout_ms=N",
+                   "--scramble_buffers", "128+N", "130 SIGINT", "143 SIGTERM", "lease"):
+        assert needle in p.stdout, needle
 
 
 def test_numjobs_first_online_cpus(cli, tmp_path):
@@ -474,6 +522,73 @@ def test_show_read_only_job(cli, geo, tmp_path):
     assert "  read: IOPS=" in p.stdout and "  write:" not in p.stdout
 
 
+NEW_KEYS = ("hipri=1", "polled=0", "poll_fallback=no_poll_queues", "split_ios=12",
+            "nowait_retries=7", "io_timeout_ms=1500", "timed_out_ios=3",
+            "randseed=18446744073709551615", "worker0_ran_on=0", "worker1_ran_on=3-4")
+
+
+def test_show_new_summary_keys(cli, geo, tmp_path):
+    """poll_fallback, split_ios, nowait_retries, timed_out_ios and workerN_ran_on
+    become notes in the text report and keys of jobs[0].ssdload in the JSON."""
+    FakeJob(geo, str(tmp_path), "newkeys", lognormal(4, 500, 40_000, 0.3), [],
+            extra=NEW_KEYS)
+    env = {"SSDLOAD_DEBUGFS": str(tmp_path)}
+    p = run(cli, "show", "newkeys", env=env)
+    assert p.returncode == 0, p.stderr
+    notes = [l for l in p.stdout.splitlines() if l.startswith(("  note ", "  warning "))]
+    assert notes == [
+        "  note         : hipri=1 ran with interrupt completions: the device has no "
+        "poll queues (poll_fallback=no_poll_queues)",
+        "  note         : 12 I/Os were split by the block layer into more than one request",
+        "  note         : 7 polled submissions found no free tag and were retried",
+        "  warning      : 3 I/Os were in flight longer than io_timeout_ms=1500",
+        "  note         : worker 1, bound to cpu3, ran on CPUs 3-4",
+    ], p.stdout
+    # notes come before the group summary, like fio's per-job lines
+    assert p.stdout.index("  warning") < p.stdout.index("Run status group")
+
+    job = show_json(cli, type("E", (), {"name": "newkeys", "env": env})())["jobs"][0]
+    ext = job["ssdload"]
+    assert ext["state"] == "done" and ext["hipri"] == 1 and ext["polled"] == 0
+    assert ext["poll_fallback"] == "no_poll_queues"
+    assert (ext["split_ios"], ext["nowait_retries"]) == (12, 7)
+    assert (ext["io_timeout_ms"], ext["timed_out_ios"]) == (1500, 3)
+    assert ext["randseed"] == 2**64 - 1, "u64 seeds must not wrap"
+    assert [(w["cpu"], w["ran_on"]) for w in ext["workers"]] == [(0, "0"), (3, "3-4")]
+    assert sum(w["read_ios"] for w in ext["workers"]) == job["read"]["total_ios"]
+    # fio's own keys keep their meaning
+    assert "ssdload" not in job["job options"] and job["error"] == 0
+
+
+@pytest.mark.parametrize("fallback,why", [
+    ("bio_based", "bio-based"), ("split", "split"), ("something_new", "kernel log"),
+])
+def test_show_poll_fallback_reasons(cli, geo, tmp_path, fallback, why):
+    FakeJob(geo, str(tmp_path), "pf", [5000, 6000], [], extra=("poll_fallback=" + fallback,))
+    p = run(cli, "show", "pf", env={"SSDLOAD_DEBUGFS": str(tmp_path)})
+    line = [l for l in p.stdout.splitlines() if "interrupt completions" in l]
+    assert len(line) == 1 and why in line[0] and fallback in line[0], p.stdout
+
+
+def test_show_older_summary(cli, fake):
+    """A module without the new keys: no notes, and only what it printed in JSON."""
+    p = run(cli, "show", fake.name, env=fake.env)
+    assert p.returncode == 0 and " note " not in p.stdout and "warning" not in p.stdout
+    ext = show_json(cli, fake)["jobs"][0]["ssdload"]
+    assert set(ext) == {"state", "workers"}
+    assert [set(w) for w in ext["workers"]] == \
+        [{"cpu", "read_ios", "write_ios", "read_errors", "write_errors"}] * 2
+
+
+def test_show_quiet_when_nothing_happened(cli, geo, tmp_path):
+    """Zero counts, poll_fallback=none and ran_on = the bound CPU print no note."""
+    FakeJob(geo, str(tmp_path), "calm", [5000, 6000], [], extra=(
+        "poll_fallback=none", "split_ios=0", "nowait_retries=0", "io_timeout_ms=0",
+        "timed_out_ios=0", "worker0_ran_on=0", "worker1_ran_on=3"))
+    p = run(cli, "show", "calm", env={"SSDLOAD_DEBUGFS": str(tmp_path)})
+    assert p.returncode == 0 and " note " not in p.stdout and "warning" not in p.stdout
+
+
 def test_stdout_write_error_fails(cli, fake):
     with open("/dev/full", "w") as full:
         p = run(cli, "show", fake.name, env=fake.env, stdout=full)
@@ -502,3 +617,480 @@ def test_run_existing_job_name(cli, tmp_path):
                  "SSDLOAD_DEBUGFS": str(tmp_path / "dbg")})
     one_error_line(p, "taken", "exists")
     assert (jobs / "taken").is_dir(), "another user's job was removed"
+
+
+# --------------------------------------------------------------------------
+# run: signals, lease, kept jobs, progress; against a fake module
+#
+# configfs makes a job's attribute files appear at mkdir and go at rmdir.
+# This LD_PRELOAD shim, built only here, does the same under
+# $SSDLOAD_CONFIGFS/jobs/ (the attributes and their first values come from
+# $FAKE_JOB_ATTRS); FakeModule, a thread, plays the module: it starts the
+# job at enable=1, reports stopping then stopped after enable=0, and keeps
+# debugfs progress current.
+
+FAKE_CONFIGFS_SHIM = r"""
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int in_jobs(const char *path)
+{
+	const char *root = getenv("SSDLOAD_CONFIGFS");
+	char jobs[4096];
+
+	if (!root)
+		return 0;
+	snprintf(jobs, sizeof(jobs), "%s/jobs/", root);
+	return !strncmp(path, jobs, strlen(jobs));
+}
+
+int mkdir(const char *path, mode_t mode)
+{
+	int (*real)(const char *, mode_t);
+	const char *spec = getenv("FAKE_JOB_ATTRS");
+	char buf[8192], file[4096], *tok, *save, *eq;
+	int r, fd;
+
+	*(void **)&real = dlsym(RTLD_NEXT, "mkdir");
+	r = real(path, mode);
+	if (r || !in_jobs(path) || !spec)
+		return r;
+	snprintf(buf, sizeof(buf), "%s", spec);
+	for (tok = strtok_r(buf, ";", &save); tok; tok = strtok_r(NULL, ";", &save)) {
+		eq = strchr(tok, '=');
+		if (eq)
+			*eq++ = '\0';
+		snprintf(file, sizeof(file), "%s/%s", path, tok);
+		fd = open(file, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (fd < 0)
+			continue;
+		if (eq && *eq && write(fd, eq, strlen(eq)) < 0)
+			perror(file);
+		close(fd);
+	}
+	return 0;
+}
+
+int rmdir(const char *path)
+{
+	int (*real)(const char *);
+	struct dirent *de;
+	DIR *d;
+
+	*(void **)&real = dlsym(RTLD_NEXT, "rmdir");
+	if (in_jobs(path) && (d = opendir(path))) {
+		while ((de = readdir(d)))
+			if (de->d_name[0] != '.')
+				unlinkat(dirfd(d), de->d_name, 0);
+		closedir(d);
+	}
+	return real(path);
+}
+"""
+
+FAKE_ATTRS = ("filename", "rw", "rwmixread", "bs", "iodepth", "cpus_allowed", "offset",
+              "size", "runtime_ms", "ramp_ms", "number_ios", "randseed", "allow_write",
+              "hipri", "disable_lat", "io_timeout_ms", "scramble_buffers", "enable",
+              "state", "error")
+FIRST_VALUES = {"enable": "0\n", "state": "idle\n", "error": "0\n", "iodepth": "1\n"}
+# signals the CLI's child gets with their default action (or ignored)
+SIGNALS = (signal.SIGHUP, signal.SIGINT, signal.SIGQUIT, signal.SIGTERM,
+           signal.SIGUSR1, signal.SIGPIPE)
+
+
+@pytest.fixture(scope="module")
+def shim(tmp_path_factory):
+    d = tmp_path_factory.mktemp("shim")
+    (d / "shim.c").write_text(FAKE_CONFIGFS_SHIM)
+    so = str(d / "fakecfs.so")
+    r = subprocess.run([os.environ.get("CC", "cc"), "-Wall", "-Wextra", "-Werror", "-O2",
+                        "-shared", "-fPIC", "-o", so, str(d / "shim.c"), "-ldl"],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, "compiling the configfs shim failed:\n" + r.stderr
+    return so
+
+
+class FakeModule(threading.Thread):
+    """Plays ssdload.ko for one job NAME of a fake configfs/debugfs tree.
+
+    runtime: seconds from enable=1 to state done (None: until stopped).
+    drain: seconds in state stopping after enable=0 (None: until release).
+    inflight: the progress key of that name (None: an older module's progress).
+    extra: more progress lines."""
+
+    def __init__(self, root, name, runtime=None, drain=0.1, inflight=None, extra=""):
+        super().__init__(daemon=True)
+        self.name, self.runtime, self.drain = name, runtime, drain
+        self.inflight, self.extra = inflight, extra
+        self.job = root / "cfs" / "jobs" / name
+        self.dbg = root / "dbg" / name
+        self.scratch = root / "scratch"
+        self.scratch.mkdir(exist_ok=True)
+        self.running, self.stop_seen = threading.Event(), threading.Event()
+        self.release, self.quit = threading.Event(), threading.Event()
+        self.pid = None
+        self.lease_held = None
+
+    def _put(self, path, text):
+        """Replace a file at once: the CLI must never read it half written."""
+        tmp = self.scratch / path.name
+        tmp.write_text(text)
+        os.replace(tmp, path)
+
+    def _lease_open(self):
+        want = os.path.realpath(self.dbg / "lease")
+        fds = "/proc/%d/fd" % self.pid
+        for fd in os.listdir(fds):
+            try:
+                if os.readlink(os.path.join(fds, fd)) == want:
+                    return True
+            except OSError:
+                pass
+        return False
+
+    def _progress(self, t0, state):
+        el = int((time.monotonic() - t0) * 1e9)
+        runtime_ms = int((self.job / "runtime_ms").read_text().strip() or 0)
+        text = ("state=%s\nelapsed_ns=%d\nramp_ns=0\nruntime_ns=%d\nnumber_ios=0\n"
+                "read_ios=%d\nwrite_ios=0\n" % (state, el, runtime_ms * 1_000_000,
+                                                el // 100_000))
+        if self.inflight is not None:
+            text += "inflight=%d\n" % self.inflight
+        text += self.extra
+        self._put(self.dbg / "progress", text)
+
+    def run(self):
+        t0 = t_stop = None
+        try:
+            while not self.quit.is_set():
+                time.sleep(0.01)
+                try:
+                    enable = (self.job / "enable").read_text().strip()
+                except FileNotFoundError:
+                    if t0 is not None:
+                        return          # removed
+                    continue
+                now = time.monotonic()
+                if t0 is None:
+                    if enable == "1":
+                        t0 = now
+                        self.lease_held = self._lease_open()
+                        self._put(self.job / "state", "running\n")
+                        self.running.set()
+                    continue
+                if enable == "0" and not self.stop_seen.is_set():
+                    t_stop = now
+                    self._progress(t0, "stopping")
+                    self._put(self.job / "state", "stopping\n")
+                    self.stop_seen.set()
+                if self.stop_seen.is_set():
+                    if self.release.is_set() or \
+                            (self.drain is not None and now - t_stop >= self.drain):
+                        self._put(self.job / "state", "stopped\n")
+                        return
+                elif self.runtime is not None and now - t0 >= self.runtime:
+                    self._progress(t0, "done")
+                    self._put(self.job / "state", "done\n")
+                    return
+                else:
+                    self._progress(t0, "running")
+        except FileNotFoundError:
+            return
+
+
+class FakeRun:
+    """`ssdload run --name=NAME` on the fake module, as a child process."""
+
+    def __init__(self, cli, shim, geo, root, name="fakerun", attrs=FAKE_ATTRS, lease=True,
+                 summary=True, **module_kw):
+        (root / "cfs" / "jobs").mkdir(parents=True)
+        FakeJob(geo, str(root / "dbg"), name, lognormal(5, 300, 20_000, 0.4), [],
+                workers=(0,), state="running")
+        if lease:
+            (root / "dbg" / name / "lease").write_text("leases=0\n")
+        if not summary:
+            os.unlink(root / "dbg" / name / "summary")
+        self.name, self.root = name, root
+        self.env = dict(os.environ, SSDLOAD_CONFIGFS=str(root / "cfs"),
+                        SSDLOAD_DEBUGFS=str(root / "dbg"), LD_PRELOAD=shim,
+                        FAKE_JOB_ATTRS=";".join("%s=%s" % (a, FIRST_VALUES.get(a, ""))
+                                                for a in attrs))
+        self.cli = cli
+        self.module = FakeModule(root, name, **module_kw)
+        self.proc = None
+
+    def start(self, *args, ignore=(), stdout=subprocess.PIPE):
+        def child():
+            for s in SIGNALS:
+                signal.signal(s, signal.SIG_IGN if s in ignore else signal.SIG_DFL)
+        self.proc = subprocess.Popen(
+            [self.cli, "run", "--name=" + self.name, "--filename=/dev/unit0",
+             "--runtime=60"] + list(args),
+            stdin=subprocess.DEVNULL, stdout=stdout, stderr=subprocess.PIPE, text=True,
+            env=self.env, preexec_fn=child)
+        self.module.pid = self.proc.pid
+        self.module.start()
+        return self
+
+    def wait_running(self):
+        assert self.module.running.wait(10), "the job was never enabled"
+        return self
+
+    def kill(self, sig, settle=0.15):
+        self.proc.send_signal(sig)
+        time.sleep(settle)      # one signal at a time: pending ones merge
+
+    def finish(self, timeout=10):
+        try:
+            out, err = self.proc.communicate(timeout=timeout)
+        finally:
+            self.module.release.set()
+            self.module.quit.set()
+            if self.proc.poll() is None:
+                self.proc.kill()
+                self.proc.wait()
+        return self.proc.returncode, out, err
+
+    def job_exists(self):
+        return (self.root / "cfs" / "jobs" / self.name).is_dir()
+
+
+def report_count(out, name):
+    return out.count(name + ": (groupid=0")
+
+
+@pytest.fixture
+def fakerun(cli, shim, geo, tmp_path):
+    runs = []
+
+    def make(**kw):
+        r = FakeRun(cli, shim, geo, tmp_path, **kw)
+        runs.append(r)
+        return r
+    yield make
+    for r in runs:
+        r.module.quit.set()
+        if r.proc and r.proc.poll() is None:
+            r.proc.kill()
+            r.proc.wait()
+
+
+def test_fake_run_plain(fakerun):
+    """The baseline: lease held from before enable, report printed, job removed."""
+    r = fakerun(runtime=0.3).start()
+    rc, out, err = r.finish()
+    assert rc == 0, err
+    assert r.module.lease_held is True, "the lease was not open when enable=1 was written"
+    assert report_count(out, r.name) == 1 and err == ""
+    assert not r.job_exists()
+
+
+@pytest.mark.parametrize("sig,code", [
+    (signal.SIGINT, 130), (signal.SIGTERM, 143), (signal.SIGHUP, 129),
+    (signal.SIGQUIT, 131), (signal.SIGUSR1, 128 + signal.SIGUSR1),
+])
+def test_fake_run_signal_stops_job(fakerun, sig, code):
+    """First signal: enable=0, wait out stopping, print the results, rmdir,
+    exit 128+signo, nothing on stderr."""
+    r = fakerun(drain=1.0).start().wait_running()
+    r.kill(sig)
+    assert r.module.stop_seen.wait(5), "enable=0 was not written"
+    time.sleep(0.2)
+    assert r.proc.poll() is None, "exited while the job was still stopping"
+    rc, out, err = r.finish()
+    assert rc == code, err
+    assert report_count(out, r.name) == 1, out
+    assert not r.job_exists(), "the job was left behind"
+    assert "ssdload:" not in err, err
+
+
+def test_fake_run_second_and_third_signal(fakerun):
+    """Second Ctrl-C: one line saying what the stop waits for.  Third: exit
+    at once, the draining job left to the kernel, and where to look."""
+    r = fakerun(drain=None, inflight=3).start().wait_running()
+    r.kill(signal.SIGINT)
+    assert r.module.stop_seen.wait(5)
+    r.kill(signal.SIGINT, settle=0.4)
+    assert r.proc.poll() is None, "the second signal must not end the wait"
+    t = time.monotonic()
+    r.kill(signal.SIGINT, settle=0)
+    rc, out, err = r.finish(timeout=5)
+    assert time.monotonic() - t < 2, "the third signal did not exit at once"
+    assert rc == 130
+    lines = err.splitlines()
+    assert lines[0] == ("ssdload: stop requested; waiting for 3 in-flight I/O to "
+                        "complete (Ctrl-C again to leave it to the kernel)"), err
+    assert len(lines) == 2 and lines[1].startswith("ssdload: leaving job 'fakerun'"), err
+    assert "ssdload show fakerun" in lines[1] and "ssdload stop fakerun" in lines[1]
+    assert r.job_exists(), "the job must stay for ssdload show"
+    assert report_count(out, r.name) == 0
+
+
+def test_fake_run_second_signal_then_drained(fakerun):
+    """An older module's progress has no inflight, /dev/unit0 no sysfs count."""
+    r = fakerun(drain=None).start().wait_running()
+    r.kill(signal.SIGTERM)
+    assert r.module.stop_seen.wait(5)
+    r.kill(signal.SIGTERM, settle=0.3)
+    r.module.release.set()
+    rc, out, err = r.finish()
+    assert rc == 143 and report_count(out, r.name) == 1 and not r.job_exists()
+    assert err.count("waiting for the in-flight I/O") == 1 and "signal again" in err
+
+
+def test_fake_run_ignored_signal_stays_ignored(fakerun):
+    """nohup: a SIGHUP ignored at start is not caught, the run goes on."""
+    r = fakerun(runtime=1.0).start(ignore=(signal.SIGHUP,)).wait_running()
+    r.kill(signal.SIGHUP)
+    rc, out, err = r.finish()
+    assert rc == 0, err
+    assert not r.module.stop_seen.is_set()
+    assert report_count(out, r.name) == 1
+
+
+def test_fake_run_sighup_with_dead_stdout(fakerun, tmp_path):
+    """After a hangup the report cannot be written: the stopped job stays
+    with its results, and the exit status is still the signal's."""
+    with open("/dev/full", "w") as full:
+        r = fakerun(drain=0.1).start(stdout=full).wait_running()
+        r.kill(signal.SIGHUP)
+        rc, _, err = r.finish()
+    assert rc == 129, err
+    assert r.module.stop_seen.is_set()
+    assert r.job_exists(), "unprinted results must not be removed"
+    assert "ssdload show fakerun" in err and "standard output" in err
+
+
+@pytest.mark.parametrize("ignored", [False, True])
+def test_fake_run_reader_closed_pipe(fakerun, ignored):
+    """`ssdload run | head`: a reader that closed its pipe had what it wanted:
+    the job is removed; SIGPIPE gives 141 as if it had killed us, an ignored
+    SIGPIPE the usual write error."""
+    rd, wr = os.pipe()
+    os.close(rd)
+    try:
+        r = fakerun(runtime=0.3).start(stdout=wr,
+                                       ignore=(signal.SIGPIPE,) if ignored else ())
+    finally:
+        os.close(wr)
+    rc, _, err = r.finish()
+    assert not r.job_exists(), err
+    assert "kept" not in err
+    if ignored:
+        assert rc == 1 and "standard output: " + os.strerror(errno.EPIPE) in err, err
+    else:
+        assert rc == 128 + signal.SIGPIPE, err
+
+
+def test_fake_run_unreadable_results_keep_job(fakerun):
+    r = fakerun(runtime=0.3, summary=False).start()
+    rc, out, err = r.finish()
+    assert rc == 1 and out == ""
+    assert r.job_exists(), "the job was removed although its results were not read"
+    assert "no results for job 'fakerun'" in err and "ssdload show fakerun" in err
+
+
+def test_fake_run_module_without_lease(fakerun):
+    """An older module has no lease file: the run works as before."""
+    r = fakerun(runtime=0.3, lease=False).start()
+    rc, out, err = r.finish()
+    assert rc == 0 and err == "" and report_count(out, r.name) == 1
+
+
+def test_fake_run_older_module_attribute(fakerun):
+    """A new option on a module without its attribute: one clear line, no job."""
+    attrs = tuple(a for a in FAKE_ATTRS if a != "io_timeout_ms")
+    r = fakerun(runtime=0.3, attrs=attrs).start("--io_timeout_ms=100")
+    rc, out, err = r.finish()
+    one_error_line(subprocess.CompletedProcess([], rc, out, err),
+                   "io_timeout_ms=100", os.strerror(2), "older")
+    assert not r.job_exists()
+
+
+def test_fake_run_older_module_without_option(fakerun):
+    attrs = tuple(a for a in FAKE_ATTRS if a not in ("io_timeout_ms", "scramble_buffers"))
+    r = fakerun(runtime=0.3, attrs=attrs).start()
+    rc, out, err = r.finish()
+    assert rc == 0 and err == "", err
+
+
+def test_fake_run_status_interval(fakerun):
+    """--status-interval: the full report so far every interval, then the final one."""
+    r = fakerun(runtime=1.3).start("--status-interval=400ms")
+    rc, out, err = r.finish()
+    assert rc == 0, err
+    assert 3 <= report_count(out, r.name) <= 5, out
+
+
+def test_fake_run_status_interval_json(fakerun):
+    """With JSON, one document per report, as fio."""
+    r = fakerun(runtime=1.0).start("--status-interval=300ms", "--output-format=json")
+    rc, out, err = r.finish()
+    assert rc == 0, err
+    dec, docs, pos = json.JSONDecoder(), [], 0
+    while out[pos:].strip():
+        while out[pos].isspace():
+            pos += 1
+        doc, pos = dec.raw_decode(out, pos)
+        docs.append(doc)
+    assert len(docs) >= 3 and all(d["jobs"][0]["jobname"] == r.name for d in docs)
+
+
+PROGRESS_LINE = re.compile(r"^fakerun: \[\d+\.\ds/60\.0s\]\[eta \d\dm:\d\ds\] read \d+ IOPS, "
+                           r"write \d+ IOPS$")
+
+
+def test_fake_run_eta_always(fakerun):
+    """--eta=always: a progress line a second on stderr although it is not a tty."""
+    r = fakerun(drain=0.05).start("--eta=always").wait_running()
+    time.sleep(3.2)
+    r.kill(signal.SIGINT)
+    rc, out, err = r.finish()
+    assert rc == 130
+    lines = err.splitlines()
+    assert 2 <= len(lines) <= 5, err
+    assert all(PROGRESS_LINE.match(l) for l in lines), err
+    assert "\r" not in err and "\033" not in err
+
+
+def test_fake_run_eta_shows_timed_out_ios(fakerun):
+    r = fakerun(runtime=1.5, extra="timed_out_ios=2\nstuck_ios=2\n").start("--eta=always")
+    rc, out, err = r.finish()
+    assert rc == 0 and err.splitlines(), err
+    assert all(l.endswith(" write 0 IOPS, 2 I/Os over io_timeout_ms")
+               for l in err.splitlines()), err
+
+
+@pytest.mark.parametrize("eta", [[], ["--eta=auto"], ["--eta=never"]])
+def test_fake_run_no_eta_without_tty(fakerun, eta):
+    r = fakerun(runtime=1.5).start(*eta)
+    rc, out, err = r.finish()
+    assert rc == 0 and err == "", err
+
+
+def test_stop_waits_while_stopping(cli, tmp_path):
+    """ssdload stop returns only once the job is neither running nor stopping."""
+    job = tmp_path / "cfs" / "jobs" / "draining"
+    job.mkdir(parents=True)
+    (job / "enable").write_text("1\n")
+    (job / "state").write_text("stopping\n")
+
+    def later():
+        time.sleep(0.6)
+        (tmp_path / "state").write_text("stopped\n")
+        os.replace(tmp_path / "state", job / "state")
+    t = threading.Thread(target=later)
+    start = time.monotonic()
+    t.start()
+    p = run(cli, "stop", "draining", env={"SSDLOAD_CONFIGFS": str(tmp_path / "cfs")})
+    t.join()
+    assert p.returncode == 0, p.stderr
+    assert time.monotonic() - start >= 0.6
+    assert (job / "enable").read_text().startswith("0")
