@@ -111,12 +111,11 @@ EXPORT_SYMBOL_IF_KUNIT(ssdload_job_put);
 
 /*
  * End the current run, whose workers all drained: stop the threads
- * (they wait for it), release the I/Os and the device, set the final
- * state.  Nothing here waits for I/O.
+ * (they wait for it), release the I/Os and the device.  Nothing here
+ * waits for I/O.  Returns the run's final state.
  */
-static void ssdload_job_teardown(struct ssdload_job *job)
+static enum ssdload_state ssdload_job_teardown(struct ssdload_job *job)
 {
-	enum ssdload_state state;
 	unsigned int i;
 
 	lockdep_assert_held(&job->lock);
@@ -132,27 +131,29 @@ static void ssdload_job_teardown(struct ssdload_job *job)
 	ssdload_job_collect_errors(job);
 
 	if (READ_ONCE(job->failed))
-		state = SSDLOAD_STATE_ERROR;
-	else if (READ_ONCE(job->stop))
-		state = SSDLOAD_STATE_STOPPED;
-	else
-		state = SSDLOAD_STATE_DONE;
-	WRITE_ONCE(job->state, state);
+		return SSDLOAD_STATE_ERROR;
+	if (READ_ONCE(job->stop))
+		return SSDLOAD_STATE_STOPPED;
+	return SSDLOAD_STATE_DONE;
 }
 
 /*
  * The run's last I/O was reaped.  Runs on ssdload_wq, which module exit
- * destroys: so the code below still exists after the module_put().
+ * destroys, waiting for this function to return: so the module reference
+ * can go before the final state is shown, and whoever sees the state
+ * can unload the module at once.
  */
 static void ssdload_job_end_work(struct work_struct *work)
 {
 	struct ssdload_job *job = container_of(work, struct ssdload_job,
 					       end_work);
+	enum ssdload_state state;
 
 	mutex_lock(&job->lock);
-	ssdload_job_teardown(job);
-	mutex_unlock(&job->lock);
+	state = ssdload_job_teardown(job);
 	module_put(THIS_MODULE);
+	WRITE_ONCE(job->state, state);
+	mutex_unlock(&job->lock);
 	ssdload_job_put(job);		/* the run's reference */
 }
 

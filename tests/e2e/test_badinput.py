@@ -173,7 +173,8 @@ def test_store_while_running_busy(nullb, jobs):
     valid = {"filename": nullb.path, "rw": "read", "rwmixread": "10", "bs": "8192",
              "iodepth": "2", "cpus_allowed": "0", "offset": "4096", "size": "1048576",
              "runtime_ms": "100", "ramp_ms": "10", "number_ios": "5", "randseed": "9",
-             "allow_write": "1", "hipri": "1", "disable_lat": "1"}
+             "allow_write": "1", "hipri": "1", "disable_lat": "1",
+             "io_timeout_ms": "1000", "scramble_buffers": "0"}
     assert set(valid) | {"enable"} == set(BAD)
     j.enable()
     for attr, v in valid.items():

@@ -13,6 +13,7 @@
 * the memory cap counts what is really allocated.
 """
 
+import errno
 import hashlib
 import os
 import subprocess
@@ -212,6 +213,11 @@ def test_stuck_device_blocks_nothing(kind, null_blk, nullb_cfg, dm, jobs, ssdloa
 
         _quick(lambda: j.stop(wait=False), "enable=0 on a stuck job")
         assert j.state == "stopping"
+        # a stopping job takes no new parameters and no new start
+        for attr, v in (("iodepth", 2), ("enable", 1)):
+            with pytest.raises(OSError) as e:
+                j.write(attr, v)
+            assert e.value.errno == errno.EBUSY, "%s=%s while stopping" % (attr, v)
         s = _quick(j.summary, "summary of a stopping job")
         assert s["state"] == "stopping" and s["timed_out_ios"] >= 4, s
         _quick(lambda: j.hist("read"), "hist_read of a stopping job")
@@ -255,7 +261,8 @@ def _kernel_version():
 
 
 def _mean_vs_block_layer(null_blk, jobs, iodepth, irqmode):
-    dev = null_blk(hw_queue_depth=256, irqmode=irqmode, submit_queues=1)[0]
+    extra = {"completion_nsec": 20000} if irqmode == 2 else {}
+    dev = null_blk(hw_queue_depth=256, irqmode=irqmode, submit_queues=1, **extra)[0]
     j = jobs("qd%d" % iodepth, filename=dev.path, rw="randread", bs=4096,
              iodepth=iodepth, runtime_ms=1500)
     before = dev.stat()
@@ -268,27 +275,36 @@ def _mean_vs_block_layer(null_blk, jobs, iodepth, irqmode):
     return s["read_lat_mean_ns"], d["read_ticks"] * 1e6 / d["read_ios"]
 
 
-# ssdload's excess over the block layer's mean, beyond the QD 1 path, as a
-# share of the block layer's mean.  See the docstring below.
-PLUG_SPREAD = 0.12
+def _plug_spread():
+    """ssdload's excess over the block layer's mean at depth, beyond the QD 1
+    path, as a share of the block layer's mean (see the test's docstring)."""
+    return 0.12 if _kernel_version() >= (6, 9) else 0.20
 
 
 @pytest.mark.quick
 @pytest.mark.parametrize("iodepth", [64, 128])
-@pytest.mark.parametrize("irqmode", [0, 1])
+@pytest.mark.parametrize("irqmode", [0, 2])
 def test_mean_matches_block_layer_at_depth(null_blk, jobs, iodepth, irqmode):
     """null_blk at QD 64/128: ssdload's mean agrees with the block layer's.
+
+    irqmode=0 completes each request inside submit_bio(), so the latency is
+    all host path; irqmode=2 completes it from a 20 us timer, outside any
+    plug (irqmode=1 may complete inline on the submitting CPU).
 
     ssdload's interval encloses the block layer's: its clock is read before
     the plug of up to 32 prepared bios and in bi_end_io, the block layer's
     inside.  The fixed part of that path is measured at QD 1 (under TCG a
-    few us, natively a few hundred ns).  At depth, the block layer stamps a
-    plug's requests as it allocates them, in batches of the tags it finds
-    free together (6.1 .. 6.8), so part of the plug's submission falls
-    inside ssdload's interval only: measured under TCG on 6.1 and 6.12,
-    6-10% of the mean beyond the QD 1 path (PLUG_SPREAD allows 12%).  A submit stamp
-    taken before bios built later (the old per-pass clock) grew with the
-    depth: x1.8 at QD 64 and x3.3 at QD 128 on 6.1, far outside."""
+    few us, natively a few hundred ns).  At depth, part of the plug's
+    submission falls inside ssdload's interval only.  From 6.9 the block
+    layer starts all of a plug's requests at one cached clock reading, as
+    ssdload does: measured under TCG, within 12% beyond the QD 1 path.
+    Before 6.9 it stamps them as it allocates them, in batches of the
+    tags it finds free together; out-of-order completions leave the tags
+    fragmented, the batches partial, and its stamps later than the plug's
+    start for part of them: measured x1.06-x1.15 on 6.1, bound 20%.  A
+    submit stamp taken before bios built later (the old per-pass clock)
+    grew with the depth: x1.8 at QD 64 and x3.3 at QD 128 on 6.1, far
+    outside either bound."""
     if irqmode == 0 and _kernel_version() >= (6, 9):
         pytest.skip("from 6.9 the block layer reads its clock once per plug: a "
                     "request completed inside the plug (irqmode=0) gets the same "
@@ -301,7 +317,7 @@ def test_mean_matches_block_layer_at_depth(null_blk, jobs, iodepth, irqmode):
         pytest.skip("the block layer accounted under 200 ms for %d-deep reads "
                     "(irqmode=%d, kernel %s): its clock is no reference here"
                     % (iodepth, irqmode, os.uname().release))
-    assert 0.98 * blk_mean <= mean <= blk_mean + path + PLUG_SPREAD * blk_mean, \
+    assert 0.98 * blk_mean <= mean <= blk_mean + path + _plug_spread() * blk_mean, \
         "QD %d: mean %d ns, block layer %d ns (x%.2f); at QD 1 %d vs %d ns" % (
             iodepth, mean, blk_mean, mean / blk_mean, m1, b1)
 
