@@ -756,6 +756,17 @@ static bool ssdload_submit_batch(struct ssdload_worker *w, u64 now,
 	unsigned int i, n;
 	bool first = true;
 
+	/* iodepth 1: one I/O, no group, no plug, stamped by the pass clock */
+	if (w->nr_free == 1 && !w->retry) {
+		struct ssdload_io *io = ssdload_next_io(w, now, &issuing);
+
+		if (io) {
+			ssdload_prep(w, io);
+			ssdload_submit(w, io, now);
+		}
+		return issuing;
+	}
+
 	for (;;) {
 		n = 0;
 		while (n < SSDLOAD_PLUG_MAX_IOS) {
