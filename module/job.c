@@ -299,8 +299,8 @@ static int ssdload_job_check_span(struct ssdload_job *job)
 }
 
 /*
- * Would the block layer split an I/O of this job?  Our buffers are whole,
- * naturally aligned runs of pages (chunks of up to 1 MiB), so only the
+ * Would the block layer split an I/O of this job?  Our buffers are cut
+ * into naturally aligned runs of pages (ssdload_buf_cut()), so only the
  * queue's size and segment limits and its chunk boundaries can split.
  */
 static bool ssdload_job_may_split(struct ssdload_job *job)
@@ -309,16 +309,11 @@ static bool ssdload_job_may_split(struct ssdload_job *job)
 	u64 seg = min_t(u64, queue_max_segment_size(q),
 			(u64)queue_segment_boundary(q) + 1);
 	unsigned int chunk = q->limits.chunk_sectors;
-	u64 bs = job->cfg.bs, left = bs, segs = 0;
+	u64 bs = job->cfg.bs, segs = 0;
 
 	if (bs > (u64)queue_max_sectors(q) << SECTOR_SHIFT)
 		return true;
-	while (left) {
-		u64 len = min_t(u64, left, SZ_1M);
-
-		segs += DIV_ROUND_UP_ULL(len, seg);
-		left -= len;
-	}
+	ssdload_buf_cut(bs, seg, NULL, &segs);
 	if (segs > queue_max_segments(q))
 		return true;
 	if (chunk) {

@@ -160,7 +160,6 @@ struct ssdload_worker {
 	struct ssdload_io **ios;	/* all I/Os */
 	struct ssdload_io **free;	/* idle I/Os (a stack) */
 	struct llist_node *retry;	/* refused I/Os to send again */
-	unsigned int nr_retry;		/* entries on retry */
 	struct llist_node *local;	/* completed in this thread: no atomics */
 	struct ssdload_io *last_io;	/* latest submission, its cookie polls */
 	blk_qc_t cookie;		/* last valid poll cookie seen */
@@ -310,6 +309,7 @@ u64 ssdload_job_runtime_ns(struct ssdload_job *job);
 u64 ssdload_seed_from_name(const char *name);
 
 /* worker.c */
+unsigned int ssdload_buf_cut(u32 bs, u64 seg, u64 *mem, u64 *segs);
 u64 ssdload_worker_mem(const struct ssdload_cfg *cfg);
 struct ssdload_worker *ssdload_worker_alloc(struct ssdload_job *job,
 					    unsigned int idx, unsigned int cpu);

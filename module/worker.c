@@ -151,27 +151,26 @@ static unsigned int ssdload_chunk_order(u32 remaining)
 	return min_t(unsigned int, ilog2(pages), SSDLOAD_MAX_CHUNK_ORDER);
 }
 
-/* Bytes of pages one buffer of @bs takes, as ssdload_chunks_alloc() cuts it. */
-static u64 ssdload_buf_mem(u32 bs)
+/*
+ * Cut one buffer of @bs bytes as ssdload_chunks_alloc() does.  Returns the
+ * number of chunks; adds the bytes of their pages to *@mem and, for a
+ * queue whose segments hold at most @seg bytes, the segments they make to
+ * *@segs (each chunk is physically contiguous and naturally aligned).
+ * @mem and @segs may be NULL.
+ */
+unsigned int ssdload_buf_cut(u32 bs, u64 seg, u64 *mem, u64 *segs)
 {
-	u64 mem = 0;
+	unsigned int n = 0;
 
 	while (bs) {
 		unsigned int order = ssdload_chunk_order(bs);
+		u32 len = min_t(u32, bs, PAGE_SIZE << order);
 
-		mem += PAGE_SIZE << order;
-		bs -= min_t(u32, bs, PAGE_SIZE << order);
-	}
-	return mem;
-}
-
-static unsigned int ssdload_io_vecs(const struct ssdload_cfg *cfg)
-{
-	unsigned int n = 0;
-	u32 bs = cfg->bs;
-
-	while (bs) {
-		bs -= min_t(u32, bs, PAGE_SIZE << ssdload_chunk_order(bs));
+		if (mem)
+			*mem += PAGE_SIZE << order;
+		if (segs)
+			*segs += DIV_ROUND_UP_ULL(len, seg);
+		bs -= len;
 		n++;
 	}
 	return n;
@@ -186,12 +185,12 @@ static unsigned int ssdload_io_vecs(const struct ssdload_cfg *cfg)
 u64 ssdload_worker_mem(const struct ssdload_cfg *cfg)
 {
 	bool mixed = ssdload_rw_is_mixed(cfg->rw);
-	unsigned int n = ssdload_io_vecs(cfg);
-	u64 io, mem;
+	u64 buf = 0, io, mem;
+	unsigned int n = ssdload_buf_cut(cfg->bs, U64_MAX, &buf, NULL);
 
 	io = kmalloc_size_roundup(sizeof(struct ssdload_io) +
 				  (mixed ? 3 : 1) * n * sizeof(struct bio_vec));
-	io += ssdload_buf_mem(cfg->bs) * (mixed ? 2 : 1);
+	io += buf * (mixed ? 2 : 1);
 	mem = kmalloc_size_roundup(sizeof(struct ssdload_worker));
 	mem += SSDLOAD_DIR_NR * SSDLOAD_HIST_BUCKETS * sizeof(u64);
 	mem += 2 * cfg->iodepth * sizeof(void *);
@@ -216,7 +215,7 @@ static void ssdload_io_free(struct ssdload_io *io)
 
 /*
  * One buffer of bs bytes, from chunks of up to 1 MiB, described in @v.
- * Chunks are cut as ssdload_buf_mem() counts them; a large job that does
+ * Chunks are cut as ssdload_buf_cut() counts them; a large job that does
  * not fit fails with -ENOMEM rather than calling the OOM killer.  Returns
  * the number of chunks, or 0.
  */
@@ -377,7 +376,7 @@ struct ssdload_worker *ssdload_worker_alloc(struct ssdload_job *job,
 {
 	const gfp_t gfp = GFP_KERNEL | __GFP_RETRY_MAYFAIL;
 	unsigned int depth = job->cfg.iodepth;
-	unsigned int maxvecs = ssdload_io_vecs(&job->cfg);
+	unsigned int maxvecs = ssdload_buf_cut(job->cfg.bs, U64_MAX, NULL, NULL);
 	int node = cpu_to_node(cpu);
 	struct ssdload_worker *w;
 	struct bio_vec *tmp;
@@ -490,20 +489,33 @@ static void ssdload_end_io(struct bio *bio)
  * refusals in a row than any queue has tags, with nothing of ours in
  * flight, means the queue refuses for good: end the job.
  */
+/* The first failed I/O of the worker is the job's error; stop issuing. */
+static void ssdload_io_failed(struct ssdload_worker *w, struct ssdload_io *io,
+			      int err)
+{
+	if (!w->ioerr.err) {
+		w->ioerr.err = err;
+		w->ioerr.dir = io->dir;
+		w->ioerr.pos = io->pos;
+	}
+	WRITE_ONCE(w->job->failed, true);
+}
+
+/*
+ * A polled submission found no free tag (REQ_NOWAIT): it never reached
+ * the device.  It goes on the retry list, to go out again with the same
+ * direction and offset once our own polling freed tags; it stays counted
+ * in submitted, so the quota still ends the run exactly.  Far more
+ * refusals in a row than any queue has tags, with nothing of ours in
+ * flight, means the queue refuses for good: end the job.
+ */
 static void ssdload_requeue(struct ssdload_worker *w, struct ssdload_io *io)
 {
 	WRITE_ONCE(w->cnt.nowait_retries, w->cnt.nowait_retries + 1);
-	if (++w->again_streak > 1000000 && w->inflight == 0) {
-		if (!w->ioerr.err) {
-			w->ioerr.err = -EAGAIN;
-			w->ioerr.dir = io->dir;
-			w->ioerr.pos = io->pos;
-		}
-		WRITE_ONCE(w->job->failed, true);
-	}
+	if (++w->again_streak > 1000000 && w->inflight == 0)
+		ssdload_io_failed(w, io, -EAGAIN);
 	io->node.next = w->retry;
 	w->retry = &io->node;
-	w->nr_retry++;
 }
 
 /* Issuing ended early (stop, error, deadline): forget the refused I/Os. */
@@ -514,22 +526,10 @@ static void ssdload_drop_retries(struct ssdload_worker *w)
 						    node);
 
 		w->retry = w->retry->next;
-		w->nr_retry--;
 		if (io->measured)
 			w->submitted--;
 		w->free[w->nr_free++] = io;
 	}
-}
-
-/* The first failed I/O of the worker: the job's error, and stop issuing. */
-static void ssdload_io_failed(struct ssdload_worker *w, struct ssdload_io *io)
-{
-	if (!w->ioerr.err) {
-		w->ioerr.err = blk_status_to_errno(io->status);
-		w->ioerr.dir = io->dir;
-		w->ioerr.pos = io->pos;
-	}
-	WRITE_ONCE(w->job->failed, true);
 }
 
 static void ssdload_reap_one(struct ssdload_worker *w, struct ssdload_io *io)
@@ -548,7 +548,7 @@ static void ssdload_reap_one(struct ssdload_worker *w, struct ssdload_io *io)
 		WRITE_ONCE(w->cnt.split_ios, w->cnt.split_ios + 1);
 	ssdload_record(w, io);
 	if (unlikely(io->status))
-		ssdload_io_failed(w, io);
+		ssdload_io_failed(w, io, blk_status_to_errno(io->status));
 }
 
 static void ssdload_reap_list(struct ssdload_worker *w, struct llist_node *list)
@@ -719,7 +719,6 @@ static struct ssdload_io *ssdload_next_io(struct ssdload_worker *w, u64 now,
 			return NULL;
 		io = llist_entry(w->retry, struct ssdload_io, node);
 		w->retry = w->retry->next;
-		w->nr_retry--;
 		return io;
 	}
 	if (!*issuing || !w->nr_free)
@@ -848,6 +847,12 @@ static void ssdload_poll(struct ssdload_worker *w)
 	ssdload_poll_cookie(w, w->cookie);
 }
 
+/* How often io_timeout_ms looks at the I/Os in flight: 4 times a period. */
+static u64 ssdload_scan_period(const struct ssdload_worker *w)
+{
+	return max_t(u64, w->timeout_ns / 4, NSEC_PER_MSEC);
+}
+
 /*
  * io_timeout_ms: count the in-flight I/Os that just became older than the
  * timeout (each once: timed_out), and how many of them are still in
@@ -858,7 +863,7 @@ static void ssdload_scan_timeouts(struct ssdload_worker *w, u64 now)
 {
 	unsigned int i;
 
-	w->next_scan_ns = now + max_t(u64, w->timeout_ns / 4, NSEC_PER_MSEC);
+	w->next_scan_ns = now + ssdload_scan_period(w);
 	for (i = 0; i < w->nr_ios; i++) {
 		struct ssdload_io *io = w->ios[i];
 
@@ -886,15 +891,17 @@ static void ssdload_track_cpu(struct ssdload_worker *w)
 /* Sleep until a completion, a stop, or the next timeout scan. */
 static void ssdload_wait(struct ssdload_worker *w, bool issuing)
 {
-	long scan = max_t(long, 1, nsecs_to_jiffies(w->timeout_ns / 4));
-
 	set_current_state(TASK_INTERRUPTIBLE);
 	if (llist_empty(&w->done) &&
 	    !(issuing && (READ_ONCE(w->job->stop) || kthread_should_stop()))) {
-		if (w->timeout_ns)
-			io_schedule_timeout(scan);
-		else
+		long scan;
+
+		if (!w->timeout_ns) {
 			io_schedule();
+		} else {
+			scan = nsecs_to_jiffies(ssdload_scan_period(w));
+			io_schedule_timeout(max_t(long, 1, scan));
+		}
 	}
 	__set_current_state(TASK_RUNNING);
 }
