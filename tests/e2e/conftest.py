@@ -199,6 +199,26 @@ def null_blk():
 
 
 @pytest.fixture
+def poll_null_blk(null_blk):  # pylint: disable=redefined-outer-name
+    """Factory: poll_null_blk(**module_params) -> a null_blk with poll queues
+    (io_poll=1), skipped where null_blk has none.  Defaults poll_queues=1
+    submit_queues=2 hw_queue_depth=256."""
+    def make(**params):
+        p = dict(poll_queues=1, submit_queues=2, hw_queue_depth=256)
+        p.update(params)
+        try:
+            dev = null_blk(**p)[0]
+        except (AssertionError, OSError) as e:
+            pytest.skip("null_blk has no poll_queues on this kernel: %s" % e)
+        io_poll = env.read_attr(dev.sys + "/queue/io_poll")
+        if io_poll != "1":
+            pytest.skip("null_blk poll_queues=%s gives io_poll=%s"
+                        % (p["poll_queues"], io_poll))
+        return dev
+    return make
+
+
+@pytest.fixture
 def nullb(null_blk):  # pylint: disable=redefined-outer-name
     """One 1 GiB null_blk (irqmode=0, no memory) with merges off."""
     return null_blk()[0]

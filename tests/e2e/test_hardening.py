@@ -88,18 +88,6 @@ def dm():
             pass
 
 
-def _poll_nullb(null_blk, **params):
-    p = dict(poll_queues=1, submit_queues=2, hw_queue_depth=256)
-    p.update(params)
-    try:
-        dev = null_blk(**p)[0]
-    except (AssertionError, OSError) as e:
-        pytest.skip("null_blk has no poll_queues on this kernel: %s" % e)
-    if env.read_attr(dev.sys + "/queue/io_poll") != "1":
-        pytest.skip("null_blk poll_queues=1 gives no io_poll on this kernel")
-    return dev
-
-
 def _sectors(dev):
     return dev.size_bytes() // 512
 
@@ -108,9 +96,9 @@ def _sectors(dev):
 # 2. polled I/O never hangs
 
 @pytest.mark.quick
-def test_hipri_on_bio_based_dm_falls_back(null_blk, dm, jobs):
+def test_hipri_on_bio_based_dm_falls_back(poll_null_blk, dm, jobs):
     """dm over a polling null_blk: bio-based, so interrupt completions."""
-    base = _poll_nullb(null_blk)
+    base = poll_null_blk()
     d = dm("linear", "ssdl-lin", "0 %d linear %s 0" % (_sectors(base), base.path))
     j = jobs("dmpoll", filename=d.path, rw="randread", bs=4096, iodepth=8,
              runtime_ms=500, hipri=1)
@@ -121,9 +109,9 @@ def test_hipri_on_bio_based_dm_falls_back(null_blk, dm, jobs):
 
 
 @pytest.mark.quick
-def test_hipri_iodepth_above_tag_depth(null_blk, jobs):
+def test_hipri_iodepth_above_tag_depth(poll_null_blk, jobs):
     """iodepth 128 on a poll queue of 64 tags: no sleep for a tag, no timeout."""
-    dev = _poll_nullb(null_blk, poll_queues=1, submit_queues=1, hw_queue_depth=64)
+    dev = poll_null_blk(poll_queues=1, submit_queues=1, hw_queue_depth=64)
     j = jobs("tags", filename=dev.path, rw="randread", bs=4096, iodepth=128,
              number_ios=50000, hipri=1)
     before = dev.stat()
@@ -415,12 +403,12 @@ def _cpu_online(cpu, on):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("hipri", [0, 1])
-def test_worker_cpu_goes_offline(null_blk, jobs, hipri):
+def test_worker_cpu_goes_offline(null_blk, poll_null_blk, jobs, hipri):
     if len(env.online_cpus()) < 2 or not os.path.exists(
             "/sys/devices/system/cpu/cpu1/online"):
         pytest.skip("needs a second CPU that can go offline")
     if hipri:
-        dev = _poll_nullb(null_blk, poll_queues=2, submit_queues=2)
+        dev = poll_null_blk(poll_queues=2, submit_queues=2)
     else:
         dev = null_blk(submit_queues=2, irqmode=1)[0]
     j = jobs("hotplug", filename=dev.path, rw="randread", bs=4096, iodepth=16,

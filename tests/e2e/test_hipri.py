@@ -16,23 +16,12 @@ LAT_KEYS = ("lat_min_ns", "lat_mean_ns", "lat_max_ns", "lat_stddev_ns", "lat_sum
             "lat_sumsq_ns2")
 
 
-def _poll_nullb(null_blk):
-    try:
-        dev = null_blk(poll_queues=1, submit_queues=2, hw_queue_depth=256)[0]
-    except (AssertionError, OSError) as e:
-        pytest.skip("null_blk has no poll_queues on this kernel: %s" % e)
-    io_poll = env.read_attr(dev.sys + "/queue/io_poll")
-    if io_poll != "1":
-        pytest.skip("null_blk poll_queues=1 gives io_poll=%s" % io_poll)
-    return dev
-
-
 @pytest.mark.quick
 @pytest.mark.parametrize("rw,cpus,qd", [("randread", "0", 1), ("randread", "0", 32),
                                         ("randrw", "0-1", 8)])
-def test_hipri_polled_counts_exact(null_blk, jobs, rw, cpus, qd):
+def test_hipri_polled_counts_exact(poll_null_blk, jobs, rw, cpus, qd):
     """On a null_blk with a poll queue: polled=1, counts exact vs /sys/block stat."""
-    dev = _poll_nullb(null_blk)
+    dev = poll_null_blk()
     if cpus == "0-1" and len(env.online_cpus()) < 2:
         cpus = "0"
     j = jobs("hipri", filename=dev.path, rw=rw, allow_write=1, bs=4096, iodepth=qd,
@@ -51,9 +40,9 @@ def test_hipri_polled_counts_exact(null_blk, jobs, rw, cpus, qd):
 
 
 @pytest.mark.quick
-def test_hipri_time_based_and_stop(null_blk, jobs):
+def test_hipri_time_based_and_stop(poll_null_blk, jobs):
     """A polled job ends by runtime, and by enable=0 mid-run, with nothing left in flight."""
-    dev = _poll_nullb(null_blk)
+    dev = poll_null_blk()
     j = jobs("hipri-t", filename=dev.path, rw="randread", bs=4096, iodepth=16,
              runtime_ms=800, hipri=1)
     before = dev.stat()

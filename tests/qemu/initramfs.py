@@ -122,29 +122,46 @@ def build(moddir, cache):
 		h.update(f'{p} {st.st_size} {st.st_mtime_ns}\n'.encode())
 	with open(INIT, 'rb') as f:
 		h.update(f.read())
+	name = f'{os.path.basename(moddir)}-{h.hexdigest()[:16]}.cpio'
+
+	def entries():
+		ents = _busybox_entries(busybox, ('bin', 'dev', 'proc', 'sys', 'modules',
+						  'out', 'host'))
+		with open(INIT, 'rb') as f:
+			ents.append(('init', stat.S_IFREG | 0o755, f.read()))
+		order = []
+		for i, m in enumerate(mods):
+			mname = '%02d-%s.ko' % (i, _modname(m))
+			ents.append(('modules/' + mname, stat.S_IFREG | 0o644,
+				     _read_module(os.path.join(moddir, m))))
+			order.append(mname)
+		ents.append(('modules/order', stat.S_IFREG | 0o644,
+			     ''.join(n + '\n' for n in order)))
+		return ents
+	return _cached_cpio(cache, name, entries)
+
+
+def _busybox_entries(busybox, dirs):
+	"""The directories @dirs, busybox as bin/busybox and bin/sh."""
+	D, F, L = stat.S_IFDIR | 0o755, stat.S_IFREG, stat.S_IFLNK | 0o777
+	ents = [(d, D, b'') for d in dirs]
+	with open(busybox, 'rb') as f:
+		ents.append(('bin/busybox', F | 0o755, f.read()))
+	ents.append(('bin/sh', L, 'busybox'))
+	return ents
+
+
+def _cached_cpio(cache, name, entries):
+	"""$cache/initramfs/@name, written (atomically) from entries() unless it
+	is there already; its path."""
 	outdir = os.path.join(cache, 'initramfs')
-	out = os.path.join(outdir, f'{os.path.basename(moddir)}-{h.hexdigest()[:16]}.cpio')
+	out = os.path.join(outdir, name)
 	if os.path.exists(out):
 		return out
 	os.makedirs(outdir, exist_ok=True)
-
-	D, F, L = stat.S_IFDIR | 0o755, stat.S_IFREG, stat.S_IFLNK | 0o777
-	entries = [(d, D, b'') for d in ('bin', 'dev', 'proc', 'sys', 'modules', 'out', 'host')]
-	with open(busybox, 'rb') as f:
-		entries.append(('bin/busybox', F | 0o755, f.read()))
-	entries.append(('bin/sh', L, 'busybox'))
-	with open(INIT, 'rb') as f:
-		entries.append(('init', F | 0o755, f.read()))
-	order = []
-	for i, m in enumerate(mods):
-		name = '%02d-%s.ko' % (i, _modname(m))
-		entries.append(('modules/' + name, F | 0o644, _read_module(os.path.join(moddir, m))))
-		order.append(name)
-	entries.append(('modules/order', F | 0o644, ''.join(n + '\n' for n in order)))
-
 	fd, tmp = tempfile.mkstemp(dir=outdir, suffix='.tmp')
 	with os.fdopen(fd, 'wb') as f:
-		_cpio_newc(entries, f)
+		_cpio_newc(entries(), f)
 	os.replace(tmp, out)
 	return out
 
@@ -167,23 +184,9 @@ def build_probe(cache):
 	st = os.stat(busybox)
 	h = hashlib.sha256(f'probe {FORMAT}\n{busybox} {st.st_size} {st.st_mtime_ns}\n'
 			   f'{PROBE_INIT}'.encode())
-	outdir = os.path.join(cache, 'initramfs')
-	out = os.path.join(outdir, f'accel-probe-{h.hexdigest()[:16]}.cpio')
-	if os.path.exists(out):
-		return out
-	os.makedirs(outdir, exist_ok=True)
-	D, F, L = stat.S_IFDIR | 0o755, stat.S_IFREG, stat.S_IFLNK | 0o777
-	entries = [(d, D, b'') for d in ('bin', 'dev', 'proc')]
-	with open(busybox, 'rb') as f:
-		entries.append(('bin/busybox', F | 0o755, f.read()))
-	entries.append(('bin/sh', L, 'busybox'))
-	entries.append(('init', F | 0o755, PROBE_INIT))
-	fd, tmp = tempfile.mkstemp(dir=outdir, suffix='.tmp')
-	with os.fdopen(fd, 'wb') as f:
-		_cpio_newc(entries, f)
-	os.replace(tmp, out)
-	return out
 
-
-if __name__ == '__main__':
-	print(build(sys.argv[1], sys.argv[2]))
+	def entries():
+		ents = _busybox_entries(busybox, ('bin', 'dev', 'proc'))
+		ents.append(('init', stat.S_IFREG | 0o755, PROBE_INIT))
+		return ents
+	return _cached_cpio(cache, f'accel-probe-{h.hexdigest()[:16]}.cpio', entries)
