@@ -112,11 +112,11 @@ def table(res):
 	return '\n'.join(lines)
 
 
-def paired(a, b):
-	"""Median over rounds of a's IOPS / b's IOPS in the same round, and the
+def paired(a, b, key='iops'):
+	"""Median over rounds of a's @key / b's @key in the same round, and the
 	(min, max) of those ratios; (None, None) without a common round."""
-	ia = {x['round']: x['iops'] for x in a.get('samples', []) if x.get('iops')}
-	ib = {x['round']: x['iops'] for x in b.get('samples', []) if x.get('iops')}
+	ia = {x['round']: x[key] for x in a.get('samples', []) if x.get(key)}
+	ib = {x['round']: x[key] for x in b.get('samples', []) if x.get(key)}
 	rs = sorted(ia[r] / ib[r] for r in ia if r in ib and ib[r])
 	if not rs:
 		return None, None
@@ -139,16 +139,17 @@ def targets(rows):
 	s1i = find(rows, 'ssdload', 1)
 	pv = find(rows, 'fio pvsync2', 1)
 
-	def add(label, a, b, thr):
+	def add(label, a, b, thr, key='iops'):
 		if not (a and b):
 			out.append((label, None, thr, 'a row is missing'))
 			return
-		ratio, rng = paired(a, b)
+		ratio, rng = paired(a, b, key)
 		if ratio is None:
 			out.append((label, None, thr, 'no round has both rows'))
 			return
-		out.append((label, ratio, thr, 'rounds %.2f-%.2f; %s %.0f / %s %.0f' % (
-			rng[0], rng[1], a['tool'], a['iops'], b['tool'], b['iops'])))
+		out.append((label, ratio, thr, 'rounds %.2f-%.2f; %s %.0f / %s %.0f%s' % (
+			rng[0], rng[1], a['tool'], a[key] or 0, b['tool'], b[key] or 0,
+			'' if key == 'iops' else ' ' + key)))
 
 	add('QD1: ssdload (best mode) / floor', s1, floor, 0.9)
 	add('QD1: ssdload (irq) / floor', s1i, floor, 0.9)
@@ -163,6 +164,12 @@ def targets(rows):
 	    find(rows, 'ssdload', 32), 1.7)
 	add('scaling: 2 workers / 1 worker (QD1)', find(rows, 'ssdload 2 workers', 1),
 	    find(rows, 'ssdload', 1), 1.7)
+	# workload primitives: CPU per I/O of the plain job / of the feature
+	# (>= 0.91 means the feature costs at most 10% more per I/O)
+	add('cpu/IO: 4k randread / bssplit+zipf (QD32)', find(rows, 'ssdload', 32),
+	    find(rows, 'ssdload bssplit+zipf', 32), 0.91, 'cpu_ns_per_io')
+	add('cpu/IO: 4k randwrite / refill_buffers (QD32)', find(rows, 'ssdload randwrite', 32),
+	    find(rows, 'ssdload randwrite refill_buffers', 32), 0.91, 'cpu_ns_per_io')
 	# calibration, not targets: the platform's own limits
 	add('calibration: floor / fio pvsync2 (QD1)', floor, pv, None)
 	add('calibration: floor 2 CPUs / floor (the platform)', find(rows, 'floor 2 CPUs', 1),

@@ -76,7 +76,9 @@ def cpu_busy_ns():
 
 
 def dev_reads():
-    return int(read("/sys/block/nullb0/stat").split()[0])
+    """Completed reads and writes of the target (fields 1 and 5)."""
+    f = read("/sys/block/nullb0/stat").split()
+    return int(f[0]) + int(f[4])
 
 
 def window():
@@ -97,14 +99,17 @@ def features():
         return set()
 
 
-def ssdload_point(qd, cpus="0", hipri=0, disable_lat=0):
+def ssdload_point(qd, cpus="0", hipri=0, disable_lat=0, rw="randread", more=()):
     name = "bench"
     jd = os.path.join(CONFIGFS_JOBS, name)
     os.mkdir(jd)
     try:
-        attrs = [("filename", DEV), ("rw", "randread"), ("bs", 4096),
+        attrs = [("filename", DEV), ("rw", rw), ("bs", 4096),
                  ("iodepth", qd), ("cpus_allowed", cpus),
                  ("runtime_ms", int((RAMP + SECONDS + TAIL) * 1000))]
+        if "write" in rw:
+            attrs.append(("allow_write", 1))
+        attrs.extend(more)
         if hipri:
             attrs.append(("hipri", 1))
         if disable_lat:
@@ -124,9 +129,12 @@ def ssdload_point(qd, cpus="0", hipri=0, disable_lat=0):
         summ = dict(l.split("=", 1) for l in
                     read(os.path.join(DEBUGFS, name, "summary")).split())
         total = dev_reads() - before
-        extra = {"state": state, "summary_read_ios": int(summ["read_ios"]),
-                 "dev_read_ios": total,
-                 "summary_lat_mean_ns": int(summ["read_lat_mean_ns"])}
+        d = "write" if "write" in rw else "read"
+        extra = {"state": state, "summary_ios": int(summ[d + "_ios"]),
+                 "dev_ios": total,
+                 "summary_lat_mean_ns": int(summ[d + "_lat_mean_ns"])}
+        if "cpu_ns_per_io" in summ:
+            extra["summary_cpu_ns_per_io"] = int(summ["cpu_ns_per_io"])
         for k in ("hipri", "polled"):
             if k in summ:
                 extra["summary_" + k] = summ[k]
@@ -182,6 +190,9 @@ def floor_point(nr_cpus=1):
 
 
 URING_OPT = ["--fixedbufs=1", "--registerfiles=1", "--hipri=1"]
+# SNIA PTS-E enterprise composite workload block sizes (weights in percent)
+ECW_BSSPLIT = ("512/4:1k/1:1536/1:2k/1:2560/1:3k/1:3584/1:4k/67:8k/10:"
+               "16k/7:32k/3:64k/3")
 
 # (row name, qd list, function(qd), required ssdload feature or None)
 ROWS = [
@@ -197,6 +208,21 @@ ROWS = [
     ("ssdload disable_lat", [32], lambda qd: ssdload_point(qd, disable_lat=1),
      "disable_lat"),
     ("ssdload 2 workers", [32], lambda qd: ssdload_point(qd, cpus="0-1"), None),
+    # workload primitives, against the plain rows at the same QD.  The
+    # bssplit sizes are all 4k, so that the device does the same work and
+    # the ratio is the cost of the two draws (size and zipf offset).
+    ("ssdload bssplit+zipf", [32],
+     lambda qd: ssdload_point(qd, more=[("bssplit", "4k/30:4k/30:4k/40"),
+                                        ("random_distribution", "zipf:1.2")]),
+     "bssplit"),
+    ("ssdload bssplit ECW+zoned", [32],
+     lambda qd: ssdload_point(qd, more=[("bssplit", ECW_BSSPLIT),
+                                        ("random_distribution", "zoned:50/5:30/15:20/80")]),
+     "bssplit"),
+    ("ssdload randwrite", [32], lambda qd: ssdload_point(qd, rw="randwrite"), None),
+    ("ssdload randwrite refill_buffers", [32],
+     lambda qd: ssdload_point(qd, rw="randwrite", more=[("refill_buffers", 1)]),
+     "refill_buffers"),
     # the platform's own scaling: two floor loops, one per CPU, at once
     ("floor 2 CPUs", [1], lambda qd: floor_point(nr_cpus=2), None),
     ("ssdload 2 workers", [1], lambda qd: ssdload_point(qd, cpus="0-1"), None),
@@ -210,7 +236,9 @@ ROWS = [
 RUN_ORDER = [
     ("floor", 1), ("ssdload", 1), ("fio pvsync2", 1), ("fio pvsync2 hipri", 1),
     ("ssdload hipri", 1), ("floor 2 CPUs", 1), ("ssdload 2 workers", 1),
-    ("ssdload disable_lat", 32), ("ssdload", 32), ("ssdload 2 workers", 32),
+    ("ssdload disable_lat", 32), ("ssdload", 32), ("ssdload bssplit+zipf", 32),
+    ("ssdload bssplit ECW+zoned", 32), ("ssdload randwrite", 32),
+    ("ssdload randwrite refill_buffers", 32), ("ssdload 2 workers", 32),
     ("ssdload hipri", 32), ("fio io_uring fixedbufs+regfiles+hipri", 32),
     ("fio io_uring", 32), ("fio libaio", 32),
     ("ssdload", 128), ("ssdload hipri", 128), ("fio io_uring fixedbufs+regfiles+hipri", 128),

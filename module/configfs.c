@@ -78,8 +78,6 @@ CONFIGFS_ATTR(ssdload_job_, NAME)
 SSDLOAD_NUM_ATTR(rwmixread, 0, 100, 0);
 SSDLOAD_NUM_ATTR(bs, SSDLOAD_MIN_BS, SSDLOAD_MAX_BS, SSDLOAD_MIN_BS);
 SSDLOAD_NUM_ATTR(iodepth, 1, SSDLOAD_MAX_IODEPTH, 0);
-SSDLOAD_NUM_ATTR(offset, 0, U64_MAX, SECTOR_SIZE);
-SSDLOAD_NUM_ATTR(size, 0, U64_MAX, SECTOR_SIZE);
 SSDLOAD_NUM_ATTR(runtime_ms, 0, U64_MAX / NSEC_PER_MSEC / 4, 0);
 SSDLOAD_NUM_ATTR(ramp_ms, 0, U64_MAX / NSEC_PER_MSEC / 4, 0);
 SSDLOAD_NUM_ATTR(number_ios, 0, U64_MAX, 0);
@@ -89,6 +87,203 @@ SSDLOAD_NUM_ATTR(hipri, 0, 1, 0);
 SSDLOAD_NUM_ATTR(disable_lat, 0, 1, 0);
 SSDLOAD_NUM_ATTR(io_timeout_ms, 0, U64_MAX / NSEC_PER_MSEC / 4, 0);
 SSDLOAD_NUM_ATTR(scramble_buffers, 0, 1, 0);
+SSDLOAD_NUM_ATTR(blockalign, 0, SSDLOAD_MAX_BS, SSDLOAD_MIN_BS);
+SSDLOAD_NUM_ATTR(random_scatter, 0, 1, 0);
+SSDLOAD_NUM_ATTR(buffer_compress_percentage, 0, 100, 0);
+SSDLOAD_NUM_ATTR(buffer_compress_chunk, 1, SSDLOAD_MAX_BS, 0);
+SSDLOAD_NUM_ATTR(dedupe_percentage, 0, 100, 0);
+SSDLOAD_NUM_ATTR(zero_buffers, 0, 1, 0);
+SSDLOAD_NUM_ATTR(refill_buffers, 0, 1, 0);
+SSDLOAD_NUM_ATTR(numjobs, 0, SSDLOAD_MAX_NUMJOBS, 0);
+
+/*
+ * offset and size: bytes, or a percentage of each device (fio's "25%").
+ * show prints what was set.
+ */
+#define SSDLOAD_SPAN_ATTR(NAME)						\
+static ssize_t ssdload_job_##NAME##_show(struct config_item *item,	\
+					 char *page)			\
+{									\
+	struct ssdload_job *job = to_job(item);				\
+	u64 ppm = job->cfg.NAME##_ppm;					\
+									\
+	if (!job->cfg.NAME##_pct)					\
+		return sysfs_emit(page, "%llu\n", job->cfg.NAME);	\
+	return sysfs_emit(page, "%llu.%04llu%%\n", ppm / 10000,	\
+			  ppm % 10000);					\
+}									\
+									\
+static ssize_t ssdload_job_##NAME##_store(struct config_item *item,	\
+					  const char *page, size_t count) \
+{									\
+	struct ssdload_job *job = to_job(item);				\
+	u64 bytes = 0, ppm = 0;						\
+	bool pct = false;						\
+	int ret;							\
+									\
+	ret = ssdload_parse_bytes_or_pct(page, &bytes, &ppm, &pct);	\
+	mutex_lock(&job->lock);					\
+	ret = ssdload_job_store_check(job, #NAME, page, ret);		\
+	if (!ret) {							\
+		job->cfg.NAME = bytes;					\
+		job->cfg.NAME##_ppm = ppm;				\
+		job->cfg.NAME##_pct = pct;				\
+	}								\
+	mutex_unlock(&job->lock);					\
+	return ret ? ret : count;					\
+}									\
+CONFIGFS_ATTR(ssdload_job_, NAME)
+
+SSDLOAD_SPAN_ATTR(offset);
+SSDLOAD_SPAN_ATTR(size);
+
+/* Is @buf empty but for one trailing newline? */
+static bool ssdload_blank(const char *buf)
+{
+	return !buf[0] || (buf[0] == '\n' && !buf[1]);
+}
+
+/*
+ * A string attribute parsed into an allocated object of @TYPE by @PARSE
+ * (the empty string clears it: NULL) and printed by @SHOW.
+ */
+#define SSDLOAD_SPEC_ATTR(NAME, FIELD, TYPE, PARSE, SHOW)		\
+static ssize_t ssdload_job_##NAME##_show(struct config_item *item,	\
+					 char *page)			\
+{									\
+	struct ssdload_job *job = to_job(item);				\
+	ssize_t len;							\
+									\
+	mutex_lock(&job->lock);					\
+	len = job->cfg.FIELD ? SHOW(job->cfg.FIELD, page) :		\
+			       sysfs_emit(page, "\n");			\
+	mutex_unlock(&job->lock);					\
+	return len;							\
+}									\
+									\
+static ssize_t ssdload_job_##NAME##_store(struct config_item *item,	\
+					  const char *page, size_t count) \
+{									\
+	struct ssdload_job *job = to_job(item);				\
+	TYPE *spec = NULL;						\
+	int ret = 0;							\
+									\
+	if (!ssdload_blank(page)) {					\
+		spec = kzalloc(sizeof(*spec), GFP_KERNEL);		\
+		if (!spec)						\
+			return -ENOMEM;					\
+		ret = PARSE(page, spec);				\
+	}								\
+	mutex_lock(&job->lock);					\
+	ret = ssdload_job_store_check(job, #NAME, page, ret);		\
+	if (!ret)							\
+		swap(job->cfg.FIELD, spec);				\
+	mutex_unlock(&job->lock);					\
+	kfree(spec);							\
+	return ret ? ret : count;					\
+}									\
+CONFIGFS_ATTR(ssdload_job_, NAME)
+
+static ssize_t ssdload_bssplit_show(const struct ssdload_bsspec *s, char *page)
+{
+	return ssdload_bsspec_show(s, false, page);
+}
+
+static ssize_t ssdload_bsrange_show(const struct ssdload_bsspec *s, char *page)
+{
+	return ssdload_bsspec_show(s, true, page);
+}
+
+SSDLOAD_SPEC_ATTR(bssplit, bssplit, struct ssdload_bsspec,
+		  ssdload_parse_bssplit, ssdload_bssplit_show);
+SSDLOAD_SPEC_ATTR(bsrange, bsrange, struct ssdload_bsspec,
+		  ssdload_parse_bsrange, ssdload_bsrange_show);
+SSDLOAD_SPEC_ATTR(random_distribution, dist, struct ssdload_distspec,
+		  ssdload_parse_distribution, ssdload_distspec_show);
+
+static ssize_t ssdload_job_buffer_pattern_show(struct config_item *item,
+					       char *page)
+{
+	struct ssdload_job *job = to_job(item);
+	ssize_t len;
+
+	mutex_lock(&job->lock);
+	len = ssdload_pattern_show(job->cfg.pattern, job->cfg.pattern_len,
+				   page);
+	mutex_unlock(&job->lock);
+	return len;
+}
+
+static ssize_t ssdload_job_buffer_pattern_store(struct config_item *item,
+						const char *page, size_t count)
+{
+	struct ssdload_job *job = to_job(item);
+	u32 len = 0;
+	u8 *pat;
+	int ret;
+
+	pat = kzalloc(SSDLOAD_PATTERN_MAX, GFP_KERNEL);
+	if (!pat)
+		return -ENOMEM;
+	ret = ssdload_parse_pattern(page, pat, &len);
+	mutex_lock(&job->lock);
+	ret = ssdload_job_store_check(job, "buffer_pattern", page, ret);
+	if (!ret) {
+		memcpy(job->cfg.pattern, pat, len);
+		job->cfg.pattern_len = len;
+	}
+	mutex_unlock(&job->lock);
+	kfree(pat);
+	return ret ? ret : count;
+}
+CONFIGFS_ATTR(ssdload_job_, buffer_pattern);
+
+static ssize_t ssdload_job_file_service_type_show(struct config_item *item,
+						  char *page)
+{
+	struct ssdload_cfg *cfg = &to_job(item)->cfg;
+	const char *name = ssdload_enum_name(ssdload_fst_names, cfg->fst);
+
+	if (!cfg->fst_n)
+		return sysfs_emit(page, "%s\n", name);
+	return sysfs_emit(page, "%s:%u\n", name, cfg->fst_n);
+}
+
+static ssize_t ssdload_job_file_service_type_store(struct config_item *item,
+						   const char *page,
+						   size_t count)
+{
+	struct ssdload_job *job = to_job(item);
+	u32 fst = 0, n = 0;
+	int ret;
+
+	ret = ssdload_parse_fst(page, &fst, &n);
+	mutex_lock(&job->lock);
+	ret = ssdload_job_store_check(job, "file_service_type", page, ret);
+	if (!ret) {
+		job->cfg.fst = fst;
+		job->cfg.fst_n = n;
+	}
+	mutex_unlock(&job->lock);
+	return ret ? ret : count;
+}
+CONFIGFS_ATTR(ssdload_job_, file_service_type);
+
+/* Every device of a fio list "a:b" ("\\:" escapes a colon) is absolute. */
+static int ssdload_check_path_list(const char *p)
+{
+	unsigned int n = 1;
+
+	for (; *p; p++) {
+		if (*p == '\\' && p[1] == ':') {
+			p++;
+		} else if (*p == ':') {
+			if (p[1] != '/' || ++n > SSDLOAD_MAX_DEVS)
+				return -EINVAL;
+		}
+	}
+	return 0;
+}
 
 static ssize_t ssdload_job_filename_show(struct config_item *item, char *page)
 {
@@ -106,6 +301,8 @@ static ssize_t ssdload_job_filename_store(struct config_item *item,
 	if (!path)
 		return -ENOMEM;
 	ret = ssdload_parse_path(page, path, PATH_MAX);
+	if (!ret)
+		ret = ssdload_check_path_list(path);
 	mutex_lock(&job->lock);
 	ret = ssdload_job_store_check(job, "filename", page, ret);
 	if (!ret)
@@ -237,6 +434,19 @@ VISIBLE_IF_KUNIT struct configfs_attribute *ssdload_job_attrs[] = {
 	&ssdload_job_attr_disable_lat,
 	&ssdload_job_attr_io_timeout_ms,
 	&ssdload_job_attr_scramble_buffers,
+	&ssdload_job_attr_bssplit,
+	&ssdload_job_attr_bsrange,
+	&ssdload_job_attr_blockalign,
+	&ssdload_job_attr_random_distribution,
+	&ssdload_job_attr_random_scatter,
+	&ssdload_job_attr_buffer_compress_percentage,
+	&ssdload_job_attr_buffer_compress_chunk,
+	&ssdload_job_attr_dedupe_percentage,
+	&ssdload_job_attr_buffer_pattern,
+	&ssdload_job_attr_zero_buffers,
+	&ssdload_job_attr_refill_buffers,
+	&ssdload_job_attr_file_service_type,
+	&ssdload_job_attr_numjobs,
 	&ssdload_job_attr_enable,
 	&ssdload_job_attr_state,
 	&ssdload_job_attr_error,

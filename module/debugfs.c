@@ -15,6 +15,7 @@
 #include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/ktime.h>
+#include <linux/sched/cputime.h>
 #include <linux/seq_file.h>
 #include <linux/vmalloc.h>
 
@@ -40,7 +41,134 @@ static const struct file_operations field##_fops = {			\
 static const char * const ssdload_dir_names[SSDLOAD_DIR_NR] = {
 	[SSDLOAD_DIR_READ]	= "read",
 	[SSDLOAD_DIR_WRITE]	= "write",
+	[SSDLOAD_DIR_TRIM]	= "trim",
 };
+
+/*
+ * CPU time of worker @w's thread: final once the run was torn down, else
+ * live (as /proc/PID/stat would show it now).
+ */
+static void ssdload_worker_cpu(struct ssdload_job *job,
+			       const struct ssdload_worker *w, u64 *cpu,
+			       u64 *usr, u64 *ctx)
+{
+	u64 ut, st;
+
+	if (job->end_ns || !w->task) {
+		*cpu = w->cpu_ns;
+		*usr = w->usr_ns;
+		*ctx = w->ctx;
+		return;
+	}
+	task_cputime_adjusted(w->task, &ut, &st);
+	*cpu = ut + st;
+	*usr = ut;
+	*ctx = READ_ONCE(w->task->nvcsw) + READ_ONCE(w->task->nivcsw);
+}
+
+/* The CPU time of all workers and their completions (ramp included). */
+static void ssdload_job_cpu(struct ssdload_job *job, u64 *cpu, u64 *usr,
+			    u64 *ctx, u64 *done)
+{
+	unsigned int i;
+	int d;
+
+	*cpu = 0;
+	*usr = 0;
+	*ctx = 0;
+	*done = 0;
+	for (i = 0; i < job->nr_workers; i++) {
+		const struct ssdload_worker *w = job->workers[i];
+		u64 c, u, x;
+
+		ssdload_worker_cpu(job, w, &c, &u, &x);
+		*cpu += c;
+		*usr += u;
+		*ctx += x;
+		for (d = 0; d < SSDLOAD_DIR_NR; d++)
+			*done += READ_ONCE(w->st[d].done);
+	}
+}
+
+/* Per-device lines of the summary: the span and each direction's counts. */
+static void ssdload_summary_devs(struct seq_file *m, struct ssdload_job *job)
+{
+	unsigned int i, k;
+	int d;
+
+	seq_printf(m, "devices=%u\n", job->workers ? job->nr_devs : 0);
+	if (!job->workers)
+		return;
+	for (k = 0; k < job->nr_devs; k++) {
+		const struct ssdload_dev *dev = &job->devs[k];
+
+		seq_printf(m, "dev%u_name=%s\n", k, dev->path);
+		seq_printf(m, "dev%u_span_start=%llu\n", k, dev->span_start);
+		seq_printf(m, "dev%u_span_bytes=%llu\n", k, dev->span_bytes);
+		for (d = 0; d < SSDLOAD_DIR_NR; d++) {
+			struct ssdload_devstat t = { };
+
+			for (i = 0; i < job->nr_workers; i++) {
+				const struct ssdload_devstat *ds =
+					&job->workers[i]->wd[k].st[d];
+
+				t.done += READ_ONCE(ds->done);
+				t.ios += READ_ONCE(ds->ios);
+				t.bytes += READ_ONCE(ds->bytes);
+				t.errors += READ_ONCE(ds->errors);
+				t.lat_sum += READ_ONCE(ds->lat_sum);
+			}
+			seq_printf(m, "dev%u_%s_done=%llu\n", k,
+				   ssdload_dir_names[d], t.done);
+			seq_printf(m, "dev%u_%s_ios=%llu\n", k,
+				   ssdload_dir_names[d], t.ios);
+			seq_printf(m, "dev%u_%s_bytes=%llu\n", k,
+				   ssdload_dir_names[d], t.bytes);
+			seq_printf(m, "dev%u_%s_errors=%llu\n", k,
+				   ssdload_dir_names[d], t.errors);
+			seq_printf(m, "dev%u_%s_lat_sum_ns=%llu\n", k,
+				   ssdload_dir_names[d], t.lat_sum);
+		}
+	}
+}
+
+/* Per-worker lines of the summary. */
+static void ssdload_summary_workers(struct seq_file *m,
+				    struct ssdload_job *job)
+{
+	unsigned int i;
+	int d;
+
+	for (i = 0; i < job->nr_workers; i++) {
+		const struct ssdload_worker *w = job->workers[i];
+		u64 cpu, usr, ctx;
+
+		ssdload_worker_cpu(job, w, &cpu, &usr, &ctx);
+		seq_printf(m, "worker%u_cpu=%u\n", i, w->cpu);
+		seq_printf(m, "worker%u_ran_on=%*pbl\n", i,
+			   cpumask_pr_args(w->ran_on));
+		seq_printf(m, "worker%u_pid=%d\n", i, w->pid);
+		seq_printf(m, "worker%u_cpu_ns=%llu\n", i, cpu);
+		seq_printf(m, "worker%u_ctx=%llu\n", i, ctx);
+		for (d = 0; d < SSDLOAD_DIR_NR; d++) {
+			const struct ssdload_dstat *st = &w->st[d];
+			const char *n = ssdload_dir_names[d];
+			u64 ios = READ_ONCE(st->ios);
+
+			seq_printf(m, "worker%u_%s_ios=%llu\n", i, n, ios);
+			seq_printf(m, "worker%u_%s_bytes=%llu\n", i, n,
+				   READ_ONCE(st->bytes));
+			seq_printf(m, "worker%u_%s_errors=%llu\n", i, n,
+				   READ_ONCE(st->errors));
+			seq_printf(m, "worker%u_%s_lat_min_ns=%llu\n", i, n,
+				   ios ? READ_ONCE(st->lat_min) : 0);
+			seq_printf(m, "worker%u_%s_lat_max_ns=%llu\n", i, n,
+				   READ_ONCE(st->lat_max));
+			seq_printf(m, "worker%u_%s_lat_sum_ns=%llu\n", i, n,
+				   READ_ONCE(st->lat_sum));
+		}
+	}
+}
 
 static int ssdload_job_errno(struct ssdload_job *job)
 {
@@ -71,10 +199,10 @@ static void ssdload_job_counts(struct ssdload_job *job, struct ssdload_wcount *t
 static int ssdload_summary_show(struct seq_file *m, void *unused)
 {
 	struct ssdload_job *job = m->private;
+	u64 cpu, usr, ctx, done;
 	struct ssdload_wcount cnt;
 	struct ssdload_sum s;
 	char sumsq[48];
-	unsigned int i;
 	int d;
 
 	mutex_lock(&job->lock);
@@ -98,6 +226,16 @@ static int ssdload_summary_show(struct seq_file *m, void *unused)
 	seq_printf(m, "io_timeout_ms=%llu\n", job->cfg.io_timeout_ms);
 	seq_printf(m, "timed_out_ios=%llu\n", cnt.timed_out);
 	seq_printf(m, "randseed=%llu\n", job->cfg.randseed);
+	seq_printf(m, "numjobs=%llu\n", job->cfg.numjobs);
+	seq_printf(m, "bs_min=%u\n", job->bs_min);
+	seq_printf(m, "bs_max=%u\n", job->bs_max);
+	seq_printf(m, "blockalign=%u\n", job->ba);
+	ssdload_job_cpu(job, &cpu, &usr, &ctx, &done);
+	seq_printf(m, "cpu_ns=%llu\n", cpu);
+	seq_printf(m, "usr_cpu_ns=%llu\n", usr);
+	seq_printf(m, "sys_cpu_ns=%llu\n", cpu - usr);
+	seq_printf(m, "ctx=%llu\n", ctx);
+	seq_printf(m, "cpu_ns_per_io=%llu\n", done ? div64_u64(cpu, done) : 0);
 	for (d = 0; d < SSDLOAD_DIR_NR; d++) {
 		const char *n = ssdload_dir_names[d];
 
@@ -114,21 +252,8 @@ static int ssdload_summary_show(struct seq_file *m, void *unused)
 		seq_printf(m, "%s_lat_sum_ns=%llu\n", n, s.lat_sum);
 		seq_printf(m, "%s_lat_sumsq_ns2=%s\n", n, sumsq);
 	}
-	for (i = 0; i < job->nr_workers; i++) {
-		const struct ssdload_worker *w = job->workers[i];
-
-		seq_printf(m, "worker%u_cpu=%u\n", i, w->cpu);
-		seq_printf(m, "worker%u_ran_on=%*pbl\n", i,
-			   cpumask_pr_args(w->ran_on));
-		seq_printf(m, "worker%u_read_ios=%llu\n", i,
-			   READ_ONCE(w->st[SSDLOAD_DIR_READ].ios));
-		seq_printf(m, "worker%u_write_ios=%llu\n", i,
-			   READ_ONCE(w->st[SSDLOAD_DIR_WRITE].ios));
-		seq_printf(m, "worker%u_read_errors=%llu\n", i,
-			   READ_ONCE(w->st[SSDLOAD_DIR_READ].errors));
-		seq_printf(m, "worker%u_write_errors=%llu\n", i,
-			   READ_ONCE(w->st[SSDLOAD_DIR_WRITE].errors));
-	}
+	ssdload_summary_devs(m, job);
+	ssdload_summary_workers(m, job);
 	mutex_unlock(&job->lock);
 	return 0;
 }
@@ -137,7 +262,8 @@ SSDLOAD_DEBUGFS_ATTR(ssdload_summary);
 static int ssdload_progress_show(struct seq_file *m, void *unused)
 {
 	struct ssdload_job *job = m->private;
-	u64 done[SSDLOAD_DIR_NR] = { 0, 0 };
+	u64 done[SSDLOAD_DIR_NR] = { };
+	u64 cpu, usr, ctx, all;
 	u64 elapsed = 0, inflight = 0;
 	struct ssdload_wcount cnt;
 	unsigned int i;
@@ -163,6 +289,9 @@ static int ssdload_progress_show(struct seq_file *m, void *unused)
 	seq_printf(m, "number_ios=%llu\n", job->cfg.number_ios);
 	seq_printf(m, "read_ios=%llu\n", done[SSDLOAD_DIR_READ]);
 	seq_printf(m, "write_ios=%llu\n", done[SSDLOAD_DIR_WRITE]);
+	seq_printf(m, "trim_ios=%llu\n", done[SSDLOAD_DIR_TRIM]);
+	ssdload_job_cpu(job, &cpu, &usr, &ctx, &all);
+	seq_printf(m, "cpu_ns=%llu\n", cpu);
 	seq_printf(m, "inflight=%llu\n", inflight);
 	seq_printf(m, "timed_out_ios=%llu\n", cnt.timed_out);
 	seq_printf(m, "stuck_ios=%llu\n", cnt.stuck);
@@ -229,6 +358,11 @@ static int ssdload_hist_write_open(struct inode *inode, struct file *file)
 	return ssdload_hist_open(inode, file, SSDLOAD_DIR_WRITE);
 }
 
+static int ssdload_hist_trim_open(struct inode *inode, struct file *file)
+{
+	return ssdload_hist_open(inode, file, SSDLOAD_DIR_TRIM);
+}
+
 static ssize_t ssdload_hist_read(struct file *file, char __user *buf,
 				 size_t count, loff_t *ppos)
 {
@@ -254,6 +388,13 @@ static const struct file_operations ssdload_hist_read_fops = {
 static const struct file_operations ssdload_hist_write_fops = {
 	.owner		= THIS_MODULE,
 	.open		= ssdload_hist_write_open,
+	.read		= ssdload_hist_read,
+	.release	= ssdload_hist_release,
+};
+
+static const struct file_operations ssdload_hist_trim_fops = {
+	.owner		= THIS_MODULE,
+	.open		= ssdload_hist_trim_open,
 	.read		= ssdload_hist_read,
 	.release	= ssdload_hist_release,
 };
@@ -323,6 +464,8 @@ void ssdload_debugfs_job_add(struct ssdload_job *job)
 			    &ssdload_hist_read_fops);
 	debugfs_create_file(SSDLOAD_DBG_HIST_WRITE, 0400, dir, job,
 			    &ssdload_hist_write_fops);
+	debugfs_create_file(SSDLOAD_DBG_HIST_TRIM, 0400, dir, job,
+			    &ssdload_hist_trim_fops);
 	debugfs_create_file(SSDLOAD_DBG_LEASE, 0400, dir, job,
 			    &ssdload_lease_fops);
 }

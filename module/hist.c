@@ -46,23 +46,29 @@ EXPORT_SYMBOL_IF_KUNIT(ssdload_dstat_free);
 void ssdload_record(struct ssdload_worker *w, struct ssdload_io *io)
 {
 	struct ssdload_dstat *d = &w->st[io->dir];
+	struct ssdload_devstat *ds = &w->wd[io->dev].st[io->dir];
 	u64 lat;
 
 	WRITE_ONCE(d->done, d->done + 1);
+	WRITE_ONCE(ds->done, ds->done + 1);
 	if (unlikely(io->status)) {
 		WRITE_ONCE(d->errors, d->errors + 1);
+		WRITE_ONCE(ds->errors, ds->errors + 1);
 		return;
 	}
 	if (!io->measured)
 		return;
 
 	WRITE_ONCE(d->ios, d->ios + 1);
-	d->bytes += w->job->cfg.bs;
+	d->bytes += io->len;
+	ds->ios++;
+	ds->bytes += io->len;
 	if (w->nolat) {
 		w->reaped_measured = true;
 		return;
 	}
 	lat = io->done_ns - io->submit_ns;
+	ds->lat_sum += lat;
 	if (lat < d->lat_min)
 		d->lat_min = lat;
 	if (lat > d->lat_max)

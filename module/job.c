@@ -18,9 +18,11 @@
  * next start or until the job is released.
  */
 #include <linux/kthread.h>
+#include <linux/math64.h>
 #include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/rcupdate.h>
+#include <linux/sched/cputime.h>
 #include <linux/sched/task.h>
 #include <linux/slab.h>
 
@@ -93,6 +95,11 @@ static void ssdload_job_release(struct kref *ref)
 	struct ssdload_job *job = container_of(ref, struct ssdload_job, ref);
 
 	ssdload_job_free_run(job);
+	kfree(job->devs);
+	kfree(job->paths);
+	kfree(job->cfg.bssplit);
+	kfree(job->cfg.bsrange);
+	kfree(job->cfg.dist);
 	free_cpumask_var(job->cpus);
 	mutex_destroy(&job->lock);
 	kfree(job);
@@ -110,6 +117,39 @@ void ssdload_job_put(struct ssdload_job *job)
 EXPORT_SYMBOL_IF_KUNIT(ssdload_job_put);
 
 /*
+ * The CPU time of a worker's thread over its whole life, as the scheduler
+ * accounted it (the figures /proc/PID/stat shows), once it has exited.
+ */
+static void ssdload_worker_account(struct ssdload_worker *w)
+{
+	u64 ut, st;
+
+	task_cputime_adjusted(w->task, &ut, &st);
+	w->usr_ns = ut;
+	w->cpu_ns = ut + st;
+	w->ctx = w->task->nvcsw + w->task->nivcsw;
+}
+
+/* Release the devices of the run and their offset tables. */
+static void ssdload_job_close_devs(struct ssdload_job *job)
+{
+	unsigned int i;
+	int d;
+
+	for (i = 0; i < job->nr_devs; i++) {
+		struct ssdload_dev *dev = &job->devs[i];
+
+		for (d = 0; d < SSDLOAD_DIR_NR; d++) {
+			ssdload_dist_free(dev->dist[d]);
+			dev->dist[d] = NULL;
+		}
+		if (dev->bdev.bdev)
+			ssdload_bdev_close(&dev->bdev);
+		dev->bdev.bdev = NULL;
+	}
+}
+
+/*
  * End the current run, whose workers all drained: stop the threads
  * (they wait for it), release the I/Os and the device.  Nothing here
  * waits for I/O.  Returns the run's final state.
@@ -119,15 +159,17 @@ static enum ssdload_state ssdload_job_teardown(struct ssdload_job *job)
 	unsigned int i;
 
 	lockdep_assert_held(&job->lock);
-	for (i = 0; i < job->nr_workers; i++)
+	for (i = 0; i < job->nr_workers; i++) {
 		kthread_stop(job->workers[i]->task);
+		ssdload_worker_account(job->workers[i]);
+	}
 	/* bi_end_io may still be inside its RCU section, using w->task */
 	synchronize_rcu();
 	for (i = 0; i < job->nr_workers; i++)
 		ssdload_worker_free_ios(job->workers[i]);
 
 	job->end_ns = ktime_get_ns();
-	ssdload_bdev_close(&job->bdev);
+	ssdload_job_close_devs(job);
 	ssdload_job_collect_errors(job);
 
 	if (READ_ONCE(job->failed))
@@ -249,6 +291,10 @@ static bool ssdload_job_writes(const struct ssdload_cfg *cfg)
 	switch (cfg->rw) {
 	case SSDLOAD_RW_WRITE:
 	case SSDLOAD_RW_RANDWRITE:
+	case SSDLOAD_RW_TRIM:
+	case SSDLOAD_RW_RANDTRIM:
+	case SSDLOAD_RW_TRIMWRITE:
+	case SSDLOAD_RW_RANDTRIMWRITE:
 		return true;
 	case SSDLOAD_RW_RW:
 	case SSDLOAD_RW_RANDRW:
@@ -258,58 +304,185 @@ static bool ssdload_job_writes(const struct ssdload_cfg *cfg)
 	}
 }
 
-/* Check the span against the opened device; set span_start/nr_blocks. */
-static int ssdload_job_check_span(struct ssdload_job *job)
+/* Is random_distribution anything but uniform (which needs no table)? */
+static bool ssdload_cfg_skewed(const struct ssdload_cfg *cfg)
 {
-	struct block_device *bdev = job->bdev.bdev;
+	return cfg->dist && cfg->dist->type != SSDLOAD_DIST_RANDOM;
+}
+
+/* Does the job issue I/O in direction @dir? */
+static bool ssdload_job_uses_dir(const struct ssdload_cfg *cfg, int dir)
+{
+	switch (dir) {
+	case SSDLOAD_DIR_READ:
+		if (ssdload_rw_is_mixed(cfg->rw))
+			return cfg->rwmixread > 0;
+		return ssdload_rw_dir(cfg->rw) == SSDLOAD_DIR_READ;
+	case SSDLOAD_DIR_WRITE:
+		return ssdload_rw_dir(cfg->rw) == SSDLOAD_DIR_WRITE ||
+		       ssdload_rw_is_trimwrite(cfg->rw) ||
+		       (ssdload_rw_is_mixed(cfg->rw) && cfg->rwmixread < 100);
+	default:
+		return ssdload_rw_dir(cfg->rw) == SSDLOAD_DIR_TRIM;
+	}
+}
+
+/*
+ * Start step: the block sizes of each direction (bssplit, else bsrange,
+ * else bs, as fio ranks them), the smallest and largest the job uses,
+ * and the offset alignment (blockalign, by default the smallest block).
+ * trimwrite writes what it trimmed: its writes take the trim sizes.
+ */
+static int ssdload_job_plan_bs(struct ssdload_job *job)
+{
+	struct ssdload_cfg *cfg = &job->cfg;
+	u32 lo = U32_MAX, hi = 0;
+	int d;
+
+	for (d = 0; d < SSDLOAD_DIR_NR; d++) {
+		struct ssdload_bsdist *b = &job->bsd[d];
+
+		if (cfg->bssplit) {
+			*b = cfg->bssplit->d[d];
+		} else if (cfg->bsrange) {
+			*b = cfg->bsrange->d[d];
+		} else {
+			memset(b, 0, sizeof(*b));
+			b->min = cfg->bs;
+			b->max = cfg->bs;
+		}
+		if (!ssdload_job_uses_dir(cfg, d))
+			continue;
+		lo = min(lo, b->min);
+		hi = max(hi, b->max);
+	}
+	if (ssdload_rw_is_trimwrite(cfg->rw))
+		job->bsd[SSDLOAD_DIR_WRITE] = job->bsd[SSDLOAD_DIR_TRIM];
+	job->bs_min = lo;
+	job->bs_max = hi;
+	job->uniform_bs = lo == hi;
+	job->ba = cfg->blockalign ? cfg->blockalign : lo;
+	if (job->ba > hi)
+		return ssdload_job_refuse(job, -EINVAL, "blockalign",
+					  "blockalign %u is larger than the largest block %u",
+					  job->ba, hi);
+	return 0;
+}
+
+/* Start step: what the write buffers hold (data.c). */
+static void ssdload_job_plan_data(struct ssdload_job *job)
+{
+	struct ssdload_cfg *cfg = &job->cfg;
+	struct ssdload_datacfg *dc = &job->dcfg;
+
+	memset(dc, 0, sizeof(*dc));
+	dc->compress_pct = cfg->buffer_compress_percentage;
+	dc->compress_chunk = cfg->buffer_compress_chunk;
+	dc->dedupe_pct = cfg->dedupe_percentage;
+	dc->refill = cfg->refill_buffers;
+	dc->zero = cfg->zero_buffers;
+	dc->scramble = cfg->scramble_buffers;
+	dc->pattern_len = cfg->pattern_len;
+	memcpy(dc->pattern, cfg->pattern, cfg->pattern_len);
+	dc->seed = cfg->randseed;
+	if (ssdload_job_uses_dir(cfg, SSDLOAD_DIR_WRITE))
+		dc->write_bs_min = job->bsd[SSDLOAD_DIR_WRITE].min;
+}
+
+/* @ppm of @bytes, rounded down to a multiple of @align. */
+static u64 ssdload_ppm_of(u64 bytes, u64 ppm, u32 align)
+{
+	u64 v = mul_u64_u64_div_u64(bytes, ppm, SSDLOAD_PPM);
+
+	return v - v % align;
+}
+
+/*
+ * Check the span of device @dev: offset and size in bytes or as a
+ * percentage of the device (fio: an absolute size is split evenly among
+ * the devices; a percentage applies to each, clamped to its end).
+ */
+static int ssdload_job_check_span(struct ssdload_job *job,
+				  struct ssdload_dev *dev)
+{
+	struct block_device *bdev = dev->bdev.bdev;
 	struct ssdload_cfg *cfg = &job->cfg;
 	u32 lbs = bdev_logical_block_size(bdev);
 	u64 devsize = bdev_nr_bytes(bdev);
-	u64 size = cfg->size;
+	u64 offset = cfg->offset, size = cfg->size;
+	int d;
 
-	if (cfg->bs % lbs)
-		return ssdload_job_refuse(job, -EINVAL, "bs",
-					  "bs %llu is not a multiple of the logical block size %u of %s",
-					  cfg->bs, lbs, job->filename);
-	if (cfg->offset % lbs)
+	for (d = 0; d < SSDLOAD_DIR_NR; d++) {
+		const struct ssdload_bsdist *b = &job->bsd[d];
+		u32 i;
+
+		if (!ssdload_job_uses_dir(cfg, d))
+			continue;
+		for (i = 0; i < b->nr; i++)
+			if (b->bs[i] % lbs)
+				return ssdload_job_refuse(job, -EINVAL, "bssplit",
+							  "block size %u is not a multiple of the logical block size %u of %s",
+							  b->bs[i], lbs, dev->path);
+		if (b->min % lbs || b->max % lbs || (b->range && b->step % lbs))
+			return ssdload_job_refuse(job, -EINVAL,
+						  cfg->bsrange ? "bsrange" : "bs",
+						  "bs %u is not a multiple of the logical block size %u of %s",
+						  b->min % lbs ? b->min : b->max, lbs,
+						  dev->path);
+	}
+	if (job->ba % lbs)
+		return ssdload_job_refuse(job, -EINVAL, "blockalign",
+					  "blockalign %u is not a multiple of the logical block size %u of %s",
+					  job->ba, lbs, dev->path);
+	if (cfg->offset_pct)
+		offset = ssdload_ppm_of(devsize, cfg->offset_ppm, job->ba);
+	if (cfg->size_pct)
+		size = ssdload_ppm_of(devsize, cfg->size_ppm, job->ba);
+	else if (size && job->nr_devs > 1)
+		size = div_u64(size, job->nr_devs) / lbs * lbs;
+	if (offset % lbs)
 		return ssdload_job_refuse(job, -EINVAL, "offset",
 					  "offset %llu is not a multiple of the logical block size %u of %s",
-					  cfg->offset, lbs, job->filename);
+					  offset, lbs, dev->path);
 	if (size % lbs)
 		return ssdload_job_refuse(job, -EINVAL, "size",
 					  "size %llu is not a multiple of the logical block size %u of %s",
-					  size, lbs, job->filename);
-	if (cfg->offset >= devsize)
+					  size, lbs, dev->path);
+	if (offset >= devsize)
 		return ssdload_job_refuse(job, -EINVAL, "offset",
 					  "offset %llu is beyond the end of %s (%llu bytes)",
-					  cfg->offset, job->filename, devsize);
-	if (!size)
-		size = devsize - cfg->offset;
-	if (size > devsize - cfg->offset)
+					  offset, dev->path, devsize);
+	if (!size || (cfg->size_pct && size > devsize - offset))
+		size = devsize - offset;
+	if (size > devsize - offset)
 		return ssdload_job_refuse(job, -EINVAL, "size",
 					  "offset+size %llu+%llu is beyond the end of %s (%llu bytes)",
-					  cfg->offset, size, job->filename, devsize);
-	if (size < cfg->bs)
+					  offset, size, dev->path, devsize);
+	if (size < job->bs_max)
 		return ssdload_job_refuse(job, -EINVAL, "size",
-					  "span of %llu bytes is smaller than bs %llu",
-					  size, cfg->bs);
-	job->span_start = cfg->offset;
-	job->nr_blocks = div64_u64(size, cfg->bs);
+					  "span of %llu bytes of %s is smaller than bs %u",
+					  size, dev->path, job->bs_max);
+	dev->span_start = offset;
+	dev->nr_aligned = div_u64(size, job->ba);
+	dev->span_bytes = dev->nr_aligned * job->ba;
+	dev->nr_units = div_u64(dev->span_bytes - job->bs_max, job->ba) + 1;
 	return 0;
 }
 
 /*
- * Would the block layer split an I/O of this job?  Our buffers are cut
- * into naturally aligned runs of pages (ssdload_buf_cut()), so only the
- * queue's size and segment limits and its chunk boundaries can split.
+ * Would the block layer split an I/O of @bs bytes on @dev?  Our buffers
+ * are cut into naturally aligned runs of pages (ssdload_buf_cut()), so
+ * only the queue's size and segment limits and its chunk boundaries can
+ * split.
  */
-static bool ssdload_job_may_split(struct ssdload_job *job)
+static bool ssdload_dev_may_split(struct ssdload_job *job,
+				  struct ssdload_dev *dev, u64 bs)
 {
-	struct request_queue *q = bdev_get_queue(job->bdev.bdev);
+	struct request_queue *q = bdev_get_queue(dev->bdev.bdev);
 	u64 seg = min_t(u64, queue_max_segment_size(q),
 			(u64)queue_segment_boundary(q) + 1);
 	unsigned int chunk = q->limits.chunk_sectors;
-	u64 bs = job->cfg.bs, segs = 0;
+	u64 segs = 0;
 
 	if (bs > (u64)queue_max_sectors(q) << SECTOR_SHIFT)
 		return true;
@@ -319,9 +492,31 @@ static bool ssdload_job_may_split(struct ssdload_job *job)
 	if (chunk) {
 		u64 bsec = bs >> SECTOR_SHIFT;
 
-		if (bsec > chunk || chunk % bsec ||
-		    (job->span_start >> SECTOR_SHIFT) % bsec)
+		if (bsec > chunk || chunk % bsec || !job->uniform_bs ||
+		    job->ba != bs || (dev->span_start >> SECTOR_SHIFT) % bsec)
 			return true;
+	}
+	return false;
+}
+
+/* Could any I/O of the job be split on @dev? */
+static bool ssdload_job_may_split(struct ssdload_job *job,
+				  struct ssdload_dev *dev)
+{
+	int d;
+	u32 i;
+
+	for (d = 0; d < SSDLOAD_DIR_NR; d++) {
+		const struct ssdload_bsdist *b = &job->bsd[d];
+
+		if (!ssdload_job_uses_dir(&job->cfg, d))
+			continue;
+		if (ssdload_dev_may_split(job, dev, b->max) ||
+		    ssdload_dev_may_split(job, dev, b->min))
+			return true;
+		for (i = 0; i < b->nr; i++)
+			if (ssdload_dev_may_split(job, dev, b->bs[i]))
+				return true;
 	}
 	return false;
 }
@@ -330,26 +525,31 @@ static bool ssdload_job_may_split(struct ssdload_job *job)
  * hipri: poll only where bio_poll() reaches the request, a blk-mq queue
  * with poll queues, that can fail a submission fast (REQ_NOWAIT: a polled
  * worker must never sleep for a tag that only its own polling frees), and
- * whose I/Os are not split (a split loses REQ_POLLED).  Anywhere else the
- * run uses interrupt completions: summary polled=0 and poll_fallback says
- * why.
+ * whose I/Os are not split (a split loses REQ_POLLED); one device, no
+ * discards.  Anywhere else the run uses interrupt completions: summary
+ * polled=0 and poll_fallback says why.
  */
 static void ssdload_job_plan_poll(struct ssdload_job *job)
 {
-	struct block_device *bdev = job->bdev.bdev;
+	struct ssdload_dev *dev = &job->devs[0];
+	struct block_device *bdev = dev->bdev.bdev;
 	struct request_queue *q = bdev_get_queue(bdev);
 
 	job->polled = false;
 	job->poll_fallback = SSDLOAD_POLL_OK;
 	if (!job->cfg.hipri)
 		return;
-	if (!queue_is_mq(q))
+	if (job->nr_devs > 1)
+		job->poll_fallback = SSDLOAD_POLL_MULTI_DEV;
+	else if (ssdload_job_uses_dir(&job->cfg, SSDLOAD_DIR_TRIM))
+		job->poll_fallback = SSDLOAD_POLL_DISCARD;
+	else if (!queue_is_mq(q))
 		job->poll_fallback = SSDLOAD_POLL_BIO_BASED;
 	else if (!ssdload_mq_has_poll_queues(q))
 		job->poll_fallback = SSDLOAD_POLL_NO_QUEUES;
 	else if (!bdev_nowait(bdev))
 		job->poll_fallback = SSDLOAD_POLL_NO_NOWAIT;
-	else if (ssdload_job_may_split(job))
+	else if (ssdload_job_may_split(job, dev))
 		job->poll_fallback = SSDLOAD_POLL_SPLIT;
 	else
 		job->polled = true;
@@ -369,29 +569,57 @@ static u64 ssdload_share(u64 total, unsigned int nr, unsigned int i)
 	return q + (i < rem ? 1 : 0);
 }
 
+/*
+ * The slices of worker @w: the workers split each device's span into
+ * consecutive slices of blockalign units (sequential and one-pass runs
+ * cover their own slice; random runs draw over the whole span).
+ */
 static void ssdload_job_plan_worker(struct ssdload_job *job,
-				    struct ssdload_worker *w, u64 first)
+				    struct ssdload_worker *w)
 {
 	struct ssdload_cfg *cfg = &job->cfg;
-	unsigned int nr = job->nr_workers;
+	unsigned int nr = job->nr_workers, i, k;
+	bool perm;
 
-	w->slice_start = first;
-	w->slice_len = ssdload_share(job->nr_blocks, nr, w->idx);
+	w->one_pass = !cfg->number_ios && !cfg->runtime_ms;
 	if (cfg->number_ios) {
 		w->has_quota = true;
 		w->quota = ssdload_share(cfg->number_ios, nr, w->idx);
-	} else if (!cfg->runtime_ms) {
+	}
+	/* one block size, aligned to it, uniform: fio's random map */
+	perm = w->random && w->one_pass && job->uniform_bs &&
+	       job->ba == job->bs_max && !ssdload_cfg_skewed(cfg);
+	w->devs_left = 0;
+	for (i = 0; i < job->nr_devs; i++) {
+		struct ssdload_dev *dev = &job->devs[i];
+		struct ssdload_wdev *wd = &w->wd[i];
+		u64 first = 0;
+
+		for (k = 0; k < w->idx; k++)
+			first += ssdload_share(dev->nr_aligned, nr, k);
+		wd->slice_start = first;
+		wd->slice_len = ssdload_share(dev->nr_aligned, nr, w->idx);
+		if (w->one_pass) {
+			wd->left = wd->slice_len * job->ba;
+			if (wd->left)
+				w->devs_left++;
+		}
+		if (wd->slice_len * job->ba < job->bs_max) {
+			/* more workers than blocks: walk the whole span */
+			wd->slice_start = 0;
+			wd->slice_len = dev->nr_aligned;
+		}
+		if (perm)
+			ssdload_perm_init(wd, w->idx, cfg->randseed ^ i);
+	}
+	/* a one-pass worker without a slice has nothing to do */
+	if (w->one_pass && !w->devs_left) {
 		w->has_quota = true;
-		w->quota = w->slice_len;
+		w->quota = 0;
 	}
-	if (!w->slice_len) {
-		/* more workers than blocks: walk the whole span */
-		w->slice_start = 0;
-		w->slice_len = job->nr_blocks;
-	}
-	/* random one pass: each block of the slice once (fio's random map) */
-	if (w->random && !cfg->number_ios && !cfg->runtime_ms)
-		ssdload_perm_init(w, cfg->randseed);
+	while (w->one_pass && job->nr_devs > 1 && !w->wd[w->cur_dev].left &&
+	       w->devs_left)
+		w->cur_dev++;
 }
 
 /* Start step: forget the last run and its error. */
@@ -422,6 +650,8 @@ static int ssdload_job_pick_cpus(struct ssdload_job *job, struct cpumask *mask)
 		return ssdload_job_refuse(job, -EINVAL, "cpus_allowed",
 					  "cpus_allowed %*pbl has offline CPUs",
 					  cpumask_pr_args(mask));
+	if (job->cfg.numjobs)
+		return job->cfg.numjobs;
 	return cpumask_weight(mask);
 }
 
@@ -430,11 +660,12 @@ static int ssdload_job_check_mem(struct ssdload_job *job, unsigned int nr)
 {
 	u64 cap = (u64)READ_ONCE(ssdload_max_job_mem_mb) << 20;
 
-	job->mem = nr * ssdload_worker_mem(&job->cfg);
+	job->mem = nr * ssdload_worker_mem(&job->cfg, job->bs_max,
+					   job->uniform_bs, job->nr_devs);
 	if (job->mem > cap)
 		return ssdload_job_refuse(job, -ENOMEM, "iodepth",
-					  "%u workers at iodepth %llu, bs %llu%s need %llu MiB, more than max_job_mem_mb=%llu",
-					  nr, job->cfg.iodepth, job->cfg.bs,
+					  "%u workers at iodepth %llu, bs %u%s need %llu MiB, more than max_job_mem_mb=%llu",
+					  nr, job->cfg.iodepth, job->bs_max,
 					  ssdload_rw_is_mixed(job->cfg.rw) ?
 					  " (read and write buffers)" : "",
 					  DIV_ROUND_UP_ULL(job->mem, SZ_1M),
@@ -442,54 +673,175 @@ static int ssdload_job_check_mem(struct ssdload_job *job, unsigned int nr)
 	return 0;
 }
 
-/* Start step: open the device exclusively, check the span, plan polling. */
-static int ssdload_job_open(struct ssdload_job *job)
+/*
+ * Start step: split filename into its devices ("a:b", fio's list; "\:"
+ * is a colon inside a name).  A device listed twice is refused.
+ */
+static int ssdload_job_split_paths(struct ssdload_job *job)
 {
-	int ret;
+	unsigned int n = 1, i, j;
+	char *p, *q, *start;
 
-	ret = ssdload_bdev_open(&job->bdev, job->filename, job->writes,
-				&ssdload_bdev_holder);
-	if (ret) {
-		job->bdev.bdev = NULL;
-		return ssdload_job_refuse(job, ret, "filename", "%s %s",
-					  job->filename,
-					  ssdload_open_reason(ret));
+	kfree(job->paths);
+	kfree(job->devs);
+	job->devs = NULL;
+	job->nr_devs = 0;
+	job->paths = kstrdup(job->filename, GFP_KERNEL);
+	if (!job->paths)
+		return ssdload_job_refuse(job, -ENOMEM, "filename",
+					  "out of memory");
+	for (p = job->paths; *p; p++) {
+		if (*p == '\\' && p[1] == ':')
+			p++;
+		else if (*p == ':')
+			n++;
 	}
-	ret = ssdload_job_check_span(job);
-	if (ret) {
-		ssdload_bdev_close(&job->bdev);
-		return ret;
+	if (n > SSDLOAD_MAX_DEVS)
+		return ssdload_job_refuse(job, -EINVAL, "filename",
+					  "%u devices, at most %u", n,
+					  SSDLOAD_MAX_DEVS);
+	job->devs = kcalloc(n, sizeof(*job->devs), GFP_KERNEL);
+	if (!job->devs)
+		return ssdload_job_refuse(job, -ENOMEM, "filename",
+					  "out of memory");
+	/* unescape in place, cutting at each unescaped colon */
+	start = job->paths;
+	for (p = q = job->paths;; p++) {
+		char c = *p;
+
+		if (c == '\\' && p[1] == ':') {
+			*q++ = ':';
+			p++;
+			continue;
+		}
+		if (c && c != ':') {
+			*q++ = c;
+			continue;
+		}
+		*q++ = '\0';	/* may overwrite *p: c keeps it */
+		job->devs[job->nr_devs++].path = start;
+		if (!c)
+			break;
+		start = q;
 	}
-	ssdload_job_plan_poll(job);
+	for (i = 0; i < job->nr_devs; i++) {
+		if (job->devs[i].path[0] != '/')
+			return ssdload_job_refuse(job, -EINVAL, "filename",
+						  "'%s' is not an absolute path",
+						  job->devs[i].path);
+		for (j = 0; j < i; j++)
+			if (!strcmp(job->devs[i].path, job->devs[j].path))
+				return ssdload_job_refuse(job, -EINVAL,
+							  "filename",
+							  "%s is listed twice",
+							  job->devs[i].path);
+	}
 	return 0;
 }
 
-/* Start step: one worker per CPU of @mask, with its slice of the span. */
+/* Start step: the offset tables of @dev (random_distribution). */
+static int ssdload_job_build_dists(struct ssdload_job *job,
+				   struct ssdload_dev *dev, unsigned int i)
+{
+	struct ssdload_cfg *cfg = &job->cfg;
+	int d;
+
+	if (!ssdload_cfg_skewed(cfg) || !ssdload_rw_is_random(cfg->rw))
+		return 0;
+	for (d = 0; d < SSDLOAD_DIR_NR; d++) {
+		struct ssdload_dist *t;
+
+		if (!ssdload_job_uses_dir(cfg, d))
+			continue;
+		t = ssdload_dist_build(cfg->dist, d, dev->nr_units, job->ba,
+				       cfg->random_scatter, cfg->randseed ^ i,
+				       NUMA_NO_NODE);
+		if (IS_ERR(t))
+			return ssdload_job_refuse(job, PTR_ERR(t),
+						  "random_distribution",
+						  "cannot map the distribution on the %llu bytes of the span of %s",
+						  dev->span_bytes, dev->path);
+		dev->dist[d] = t;
+	}
+	return 0;
+}
+
+/*
+ * Start step: open every device exclusively, check its span, build its
+ * offset tables, plan polling.  On failure everything opened is closed.
+ */
+static int ssdload_job_open(struct ssdload_job *job)
+{
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < job->nr_devs; i++) {
+		struct ssdload_dev *dev = &job->devs[i];
+
+		ret = ssdload_bdev_open(&dev->bdev, dev->path, job->writes,
+					&ssdload_bdev_holder);
+		if (ret) {
+			dev->bdev.bdev = NULL;
+			ret = ssdload_job_refuse(job, ret, "filename", "%s %s",
+						 dev->path,
+						 ssdload_open_reason(ret));
+			goto out_close;
+		}
+		if (ssdload_job_uses_dir(&job->cfg, SSDLOAD_DIR_TRIM) &&
+		    !bdev_max_discard_sectors(dev->bdev.bdev)) {
+			ret = ssdload_job_refuse(job, -EOPNOTSUPP, "rw",
+						 "%s does not support discard (rw=%s)",
+						 dev->path,
+						 ssdload_enum_name(ssdload_rw_names,
+								   job->cfg.rw));
+			goto out_close;
+		}
+		ret = ssdload_job_check_span(job, dev);
+		if (ret)
+			goto out_close;
+		ret = ssdload_job_build_dists(job, dev, i);
+		if (ret)
+			goto out_close;
+	}
+	ssdload_job_plan_poll(job);
+	return 0;
+
+out_close:
+	ssdload_job_close_devs(job);
+	return ret;
+}
+
+/*
+ * Start step: @nr workers, spread round-robin over the CPUs of @mask
+ * (several per CPU with numjobs), each with its slices.
+ */
 static int ssdload_job_alloc_workers(struct ssdload_job *job,
 				     const struct cpumask *mask,
 				     unsigned int nr)
 {
-	unsigned int i = 0, cpu;
-	u64 first = 0;
+	unsigned int i;
+	int cpu = -1;
 
 	job->workers = kcalloc(nr, sizeof(*job->workers), GFP_KERNEL);
 	if (!job->workers)
 		return ssdload_job_refuse(job, -ENOMEM, "iodepth",
 					  "out of memory");
-	for_each_cpu(cpu, mask) {
-		struct ssdload_worker *w = ssdload_worker_alloc(job, i, cpu);
+	for (i = 0; i < nr; i++) {
+		struct ssdload_worker *w;
 
+		cpu = cpumask_next(cpu, mask);
+		if (cpu >= nr_cpu_ids)
+			cpu = cpumask_first(mask);
+		w = ssdload_worker_alloc(job, i, cpu);
 		if (IS_ERR(w))
 			return ssdload_job_refuse(job, PTR_ERR(w), "iodepth",
 						  "cannot allocate worker %u on CPU %u",
 						  i, cpu);
 		job->workers[i] = w;
-		job->nr_workers = ++i;
+		job->nr_workers = i + 1;
 	}
-	for (i = 0; i < nr; i++) {
-		ssdload_job_plan_worker(job, job->workers[i], first);
-		first += ssdload_share(job->nr_blocks, nr, i);
-	}
+	for (i = 0; i < nr; i++)
+		ssdload_job_plan_worker(job, job->workers[i]);
 	return 0;
 }
 
@@ -512,6 +864,7 @@ static int ssdload_job_create_threads(struct ssdload_job *job)
 		kthread_bind(t, w->cpu);
 		get_task_struct(t);
 		w->task = t;
+		w->pid = task_pid_nr(t);
 	}
 	return 0;
 }
@@ -585,6 +938,13 @@ int ssdload_job_start(struct ssdload_job *job)
 		ret = nr;
 		goto out_free_mask;
 	}
+	ret = ssdload_job_plan_bs(job);
+	if (ret)
+		goto out_free_mask;
+	ssdload_job_plan_data(job);
+	ret = ssdload_job_split_paths(job);
+	if (ret)
+		goto out_free_mask;
 	ret = ssdload_job_check_mem(job, nr);
 	if (ret)
 		goto out_free_mask;
@@ -606,7 +966,7 @@ out_destroy_threads:
 	ssdload_job_destroy_threads(job);
 out_free_workers:
 	ssdload_job_free_run(job);
-	ssdload_bdev_close(&job->bdev);
+	ssdload_job_close_devs(job);
 out_free_mask:
 	free_cpumask_var(mask);
 	return ret;
@@ -671,6 +1031,8 @@ struct ssdload_job *ssdload_job_alloc(const char *name)
 	job->cfg.iodepth = ssdload_default_iodepth;
 	job->cfg.randseed = ssdload_seed_from_name(name);
 	job->cfg.scramble_buffers = 1;
+	job->cfg.random_scatter = 1;
+	job->cfg.buffer_compress_chunk = 512;
 	return job;
 }
 EXPORT_SYMBOL_IF_KUNIT(ssdload_job_alloc);

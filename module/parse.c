@@ -20,6 +20,10 @@ const struct ssdload_enum ssdload_rw_names[] = {
 	{ SSDLOAD_RW_RANDWRITE,	"randwrite" },
 	{ SSDLOAD_RW_RW,	"rw" },
 	{ SSDLOAD_RW_RANDRW,	"randrw" },
+	{ SSDLOAD_RW_TRIM,	"trim" },
+	{ SSDLOAD_RW_RANDTRIM,	"randtrim" },
+	{ SSDLOAD_RW_TRIMWRITE,	"trimwrite" },
+	{ SSDLOAD_RW_RANDTRIMWRITE, "randtrimwrite" },
 	{ 0, NULL }
 };
 EXPORT_SYMBOL_IF_KUNIT(ssdload_rw_names);
@@ -41,8 +45,18 @@ const struct ssdload_enum ssdload_poll_fallback_names[] = {
 	{ SSDLOAD_POLL_BIO_BASED,	"bio_based" },
 	{ SSDLOAD_POLL_SPLIT,		"split" },
 	{ SSDLOAD_POLL_NO_NOWAIT,	"no_nowait" },
+	{ SSDLOAD_POLL_MULTI_DEV,	"multi_device" },
+	{ SSDLOAD_POLL_DISCARD,		"discard" },
 	{ 0, NULL }
 };
+
+const struct ssdload_enum ssdload_fst_names[] = {
+	{ SSDLOAD_FST_ROUNDROBIN,	"roundrobin" },
+	{ SSDLOAD_FST_RANDOM,		"random" },
+	{ SSDLOAD_FST_SEQUENTIAL,	"sequential" },
+	{ 0, NULL }
+};
+EXPORT_SYMBOL_IF_KUNIT(ssdload_fst_names);
 
 /*
  * Parse a decimal u64 in [min, max] that is a multiple of @align (0 = any).
@@ -168,3 +182,101 @@ void ssdload_safe_value(const char *buf, char *out, size_t outlen)
 	out[i] = '\0';
 }
 EXPORT_SYMBOL_IF_KUNIT(ssdload_safe_value);
+
+/*
+ * A percentage "P" (0 < P <= 100, up to 4 decimals) from @len characters
+ * of @buf, in ppm: 1 ppm is 0.0001%.
+ */
+static int ssdload_parse_ppm(const char *buf, size_t len, u64 *ppm)
+{
+	u64 whole = 0, frac = 0, unit = SSDLOAD_PPM / 100;
+	bool digits = false;
+	size_t i = 0;
+
+	for (; i < len && isdigit(buf[i]); i++) {
+		whole = whole * 10 + (buf[i] - '0');
+		digits = true;
+		if (whole > 100)
+			return -ERANGE;
+	}
+	if (i < len && buf[i] == '.') {
+		for (i++; i < len && isdigit(buf[i]); i++) {
+			if (unit == 1)
+				return -EINVAL;
+			unit /= 10;
+			frac += (buf[i] - '0') * unit;
+			digits = true;
+		}
+	}
+	if (i != len || !digits)
+		return -EINVAL;
+	*ppm = whole * (SSDLOAD_PPM / 100) + frac;
+	if (*ppm > SSDLOAD_PPM)
+		return -ERANGE;
+	return *ppm ? 0 : -EINVAL;
+}
+
+/*
+ * offset and size: decimal bytes (a multiple of 512), or a percentage of
+ * each device, "25%" or "12.5%" (fio's form).
+ */
+int ssdload_parse_bytes_or_pct(const char *buf, u64 *bytes, u64 *ppm,
+			       bool *pct)
+{
+	size_t len = strlen(buf);
+	int ret;
+
+	if (len && buf[len - 1] == '\n')
+		len--;
+	if (len && buf[len - 1] == '%') {
+		ret = ssdload_parse_ppm(buf, len - 1, ppm);
+		if (ret)
+			return ret;
+		*pct = true;
+		*bytes = 0;
+		return 0;
+	}
+	ret = ssdload_parse_u64(buf, 0, U64_MAX, SECTOR_SIZE, bytes);
+	if (ret)
+		return ret;
+	*pct = false;
+	*ppm = 0;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(ssdload_parse_bytes_or_pct);
+
+/* file_service_type: "roundrobin", "random" or "sequential", ":N" optional. */
+int ssdload_parse_fst(const char *buf, u32 *fst, u32 *n)
+{
+	char name[16];
+	const char *colon;
+	size_t len = strlen(buf);
+	u64 v = 0;
+	int ret;
+
+	if (len && buf[len - 1] == '\n')
+		len--;
+	colon = memchr(buf, ':', len);
+	if ((colon ? colon - buf : len) >= sizeof(name))
+		return -EINVAL;
+	memcpy(name, buf, colon ? colon - buf : len);
+	name[colon ? colon - buf : len] = '\0';
+	ret = ssdload_parse_enum(name, ssdload_fst_names, fst);
+	if (ret)
+		return ret;
+	if (colon) {
+		char num[24];
+		size_t nl = len - (colon + 1 - buf);
+
+		if (!nl || nl >= sizeof(num))
+			return -EINVAL;
+		memcpy(num, colon + 1, nl);
+		num[nl] = '\0';
+		ret = ssdload_parse_u64(num, 1, U32_MAX, 0, &v);
+		if (ret)
+			return ret;
+	}
+	*n = v;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(ssdload_parse_fst);

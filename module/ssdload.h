@@ -19,12 +19,17 @@
 #include <linux/workqueue.h>
 
 #include "uapi/ssdload.h"
+#include "dist.h"
+#include "data.h"
 
 #define SSDLOAD_MIN_BS		512U
 #define SSDLOAD_MAX_BS		(16U << 20)
 #define SSDLOAD_MAX_IODEPTH	65536U
 #define SSDLOAD_ERR_LEN		320
 #define SSDLOAD_MAX_CHUNK_ORDER	(20 - PAGE_SHIFT)	/* 1 MiB buffer chunks */
+#define SSDLOAD_MAX_DEVS	16U		/* devices in one filename list */
+#define SSDLOAD_MAX_NUMJOBS	1024U
+#define SSDLOAD_PPM		1000000U	/* percentages are kept in ppm */
 
 /* Module parameters: the defaults a new job copies (main.c). */
 extern unsigned int ssdload_default_bs;
@@ -47,6 +52,15 @@ struct ssdload_dstat {
 	u64 *hist;			/* SSDLOAD_HIST_BUCKETS counts */
 };
 
+/* Per-device, per-direction counters of one worker (summary dev<i>_*). */
+struct ssdload_devstat {
+	u64 done;			/* completions, ramp and errors included */
+	u64 ios;			/* successful measured I/Os */
+	u64 bytes;			/* their bytes */
+	u64 errors;			/* failed I/Os */
+	u64 lat_sum;			/* ns, of the measured I/Os */
+};
+
 /* Latency statistics summed over the workers of a job. */
 struct ssdload_sum {
 	u64 ios;			/* successful measured I/Os */
@@ -63,13 +77,16 @@ struct ssdload_sum {
 struct ssdload_worker;
 
 /*
- * One preallocated I/O: a bio with its inline bvec table and buffers.
- * A job that only reads or only writes has one buffer, described by the
- * bio's table itself (wbuf == rbuf == bvec).  A mixed job (rw, randrw) has
- * two, so that reads never overwrite the random write data: bvec[] holds
- * the table (as many entries as the longer buffer has chunks), then the
- * write buffer's chunks, then the read buffer's; each submission adds the
- * chunks of its direction to the bio.
+ * One preallocated I/O: a bio with its inline bvec table and buffers,
+ * sized for the largest block of the job.  A job with one block size that
+ * only reads or only writes has one buffer, described by the bio's table
+ * itself (wbuf == rbuf == bvec).  A mixed job (rw, randrw) has two, so that
+ * reads never overwrite the random write data; and with several block
+ * sizes the bio's table gets parts of chunks.  Then bvec[] holds the table
+ * (as many entries as the longer buffer has chunks), then the write
+ * buffer's chunks, then the read buffer's (mixed only); each submission
+ * adds the chunks of its direction, up to its length, to the bio.  A trim
+ * carries no data.
  */
 struct ssdload_io {
 	struct bio bio;			/* reused for every submission */
@@ -80,8 +97,10 @@ struct ssdload_io {
 					 */
 	u64 done_ns;			/* ktime_get_ns() in bi_end_io */
 	u64 pos;			/* byte offset on the device */
+	u32 len;			/* bytes of this I/O */
 	blk_status_t status;		/* bi_status at completion */
 	u8 dir;				/* enum ssdload_dir */
+	u8 dev;				/* index in job->devs */
 	bool measured;			/* submitted at/after the ramp end */
 	bool inflight;			/* submitted, not yet reaped */
 	bool late;			/* counted as older than io_timeout_ms */
@@ -93,9 +112,6 @@ struct ssdload_io {
 	struct bio_vec bvec[];		/* the bio table, then the buffers */
 };
 
-/* Rounds of the bijection behind the random one-pass permutation. */
-#define SSDLOAD_PERM_ROUNDS	3
-
 /* Why hipri=1 runs with interrupt completions (summary poll_fallback). */
 enum ssdload_poll_fallback {
 	SSDLOAD_POLL_OK = 0,		/* "none": polled, or hipri=0 */
@@ -103,6 +119,38 @@ enum ssdload_poll_fallback {
 	SSDLOAD_POLL_BIO_BASED,		/* "bio_based": dm, md, NVMe multipath */
 	SSDLOAD_POLL_SPLIT,		/* "split": bs exceeds the queue limits */
 	SSDLOAD_POLL_NO_NOWAIT,		/* "no_nowait": queue cannot fail fast */
+	SSDLOAD_POLL_MULTI_DEV,		/* "multi_device": several devices */
+	SSDLOAD_POLL_DISCARD,		/* "discard": the job trims */
+};
+
+/* file_service_type: how a worker moves between the devices of its job. */
+enum ssdload_fst {
+	SSDLOAD_FST_ROUNDROBIN = 0,	/* "roundrobin": next device every N I/Os */
+	SSDLOAD_FST_RANDOM,		/* "random": a random device every N I/Os */
+	SSDLOAD_FST_SEQUENTIAL,		/* "sequential": stay until done (or N I/Os) */
+};
+
+/* A device of the job: its claim, its span and its offset tables. */
+struct ssdload_dev {
+	struct ssdload_bdev bdev;	/* opened exclusively for the run */
+	const char *path;		/* in job->paths */
+	u64 span_start;			/* bytes */
+	u64 span_bytes;			/* bytes, a multiple of blockalign */
+	u64 nr_aligned;			/* blockalign units in the span */
+	u64 nr_units;			/* random starts: the largest block fits */
+	struct ssdload_dist *dist[SSDLOAD_DIR_NR];	/* NULL: uniform */
+};
+
+/* What a worker keeps per device. */
+struct ssdload_wdev {
+	u64 slice_start;		/* first unit of the worker's slice */
+	u64 slice_len;			/* units in the slice */
+	u64 next[SSDLOAD_DIR_NR];	/* sequential: byte cursor in the slice */
+	u64 left;			/* one pass: measured bytes still to go */
+	bool perm;			/* random one pass: a permutation */
+	u64 perm_next;			/* index of the pass */
+	struct ssdload_bij bij;		/* the permutation of the slice */
+	struct ssdload_devstat st[SSDLOAD_DIR_NR];
 };
 
 /* Counters of a worker, read live with READ_ONCE(); summed per job. */
@@ -136,24 +184,27 @@ struct ssdload_worker {
 	bool random;			/* random offsets */
 	u8 fixed_dir;			/* direction unless mixed */
 	bool mixed;			/* direction drawn per I/O */
-	bool scramble;			/* fresh header in each write */
 	bool reaped_measured;		/* disable_lat: a measured I/O was reaped */
 	u64 rng[4];			/* xoshiro256** state */
 	bool has_quota;			/* quota limits measured I/Os */
 	u64 quota;			/* measured I/Os this worker may submit */
 	u64 submitted;			/* measured I/Os submitted so far */
-	u64 slice_start;		/* first block of the worker's slice */
-	u64 slice_len;			/* blocks in the worker's slice */
-	u64 next[SSDLOAD_DIR_NR];	/* next block per direction (or the
-					 * permutation index in next[0]),
-					 * relative to slice_start
-					 */
-	bool perm;			/* random one pass: a permutation */
-	u8 perm_shift;			/* xorshift of the permutation rounds */
-	u64 perm_mask;			/* 2^k - 1, k = bits of slice_len - 1 */
-	u64 perm_mul[SSDLOAD_PERM_ROUNDS];	/* odd multipliers */
-	u64 perm_add[SSDLOAD_PERM_ROUNDS];	/* addends */
-	u64 wseq;			/* writes so far (scramble header) */
+	bool one_pass;			/* ends when every slice was covered */
+	bool trimwrite;			/* each trim is followed by a write */
+	bool tw_pending;		/* the write of the last trim is due */
+	u8 tw_dev;			/* its device, */
+	u32 tw_len;			/* length */
+	u64 tw_pos;			/* and offset */
+	unsigned int nr_devs;		/* entries of wd[] (job->nr_devs) */
+	unsigned int devs_left;		/* one pass: devices not yet covered */
+	unsigned int cur_dev;		/* device of the next I/O */
+	unsigned int dev_ios;		/* I/Os on it since the last switch */
+	struct ssdload_wdev *wd;	/* per device */
+	struct ssdload_datagen dg;	/* write data */
+	u64 cpu_ns;			/* scheduler runtime, set at teardown */
+	u64 usr_ns;			/* of it, user time */
+	u64 ctx;			/* context switches */
+	pid_t pid;			/* of the kthread */
 	unsigned int nr_ios;		/* allocated I/Os */
 	unsigned int inflight;		/* submitted, not yet reaped */
 	unsigned int nr_free;		/* entries in free[] */
@@ -197,6 +248,25 @@ struct ssdload_cfg {
 	u64 disable_lat;		/* 1 = no timestamps, no histograms */
 	u64 io_timeout_ms;		/* count I/Os older than this, 0 = off */
 	u64 scramble_buffers;		/* 1 = fresh header in each write */
+	u64 offset_ppm;			/* offset as ppm of each device, or */
+	bool offset_pct;		/* ... when set */
+	u64 size_ppm;			/* likewise for size */
+	bool size_pct;
+	u64 blockalign;			/* bytes, 0 = the smallest block */
+	u64 random_scatter;		/* 1 = hot ranks spread over the span */
+	u64 buffer_compress_percentage;
+	u64 buffer_compress_chunk;	/* bytes */
+	u64 dedupe_percentage;
+	u64 zero_buffers;
+	u64 refill_buffers;
+	u64 numjobs;			/* 0 = one worker per CPU */
+	u32 fst;			/* enum ssdload_fst */
+	u32 fst_n;			/* I/Os before a switch, 0 = 1 */
+	u32 pattern_len;		/* buffer_pattern bytes, 0 = none */
+	u8 pattern[SSDLOAD_PATTERN_MAX];
+	struct ssdload_bsspec *bssplit;	/* NULL = unset */
+	struct ssdload_bsspec *bsrange;	/* NULL = unset */
+	struct ssdload_distspec *dist;	/* NULL = random (uniform) */
 };
 
 /*
@@ -223,9 +293,14 @@ struct ssdload_job {
 	bool failed;			/* an I/O failed: stop issuing */
 	unsigned int leases;		/* open lease files */
 	bool leased;			/* the run started under a lease */
-	struct ssdload_bdev bdev;	/* device of the current run */
-	u64 span_start;			/* byte offset of the span */
-	u64 nr_blocks;			/* bs-sized blocks in the span */
+	char *paths;			/* filename split into devs[].path */
+	unsigned int nr_devs;		/* devices of the current run */
+	struct ssdload_dev *devs;	/* kcalloc'ed at enable */
+	struct ssdload_bsdist bsd[SSDLOAD_DIR_NR];	/* block sizes */
+	u32 bs_min, bs_max;		/* over the directions the job uses */
+	u32 ba;				/* offset alignment, bytes */
+	bool uniform_bs;		/* one block size in every direction */
+	struct ssdload_datacfg dcfg;	/* write data */
 	u64 mem;			/* bytes the run allocates */
 	bool writes;			/* the run issues writes */
 	bool polled;			/* the run polls (hipri and the queue can) */
@@ -260,7 +335,31 @@ static inline struct ssdload_job *to_job(struct config_item *item)
 static inline bool ssdload_rw_is_random(u64 rw)
 {
 	return rw == SSDLOAD_RW_RANDREAD || rw == SSDLOAD_RW_RANDWRITE ||
-	       rw == SSDLOAD_RW_RANDRW;
+	       rw == SSDLOAD_RW_RANDRW || rw == SSDLOAD_RW_RANDTRIM ||
+	       rw == SSDLOAD_RW_RANDTRIMWRITE;
+}
+
+/* A trim followed by a write of the same blocks (trimwrite). */
+static inline bool ssdload_rw_is_trimwrite(u64 rw)
+{
+	return rw == SSDLOAD_RW_TRIMWRITE || rw == SSDLOAD_RW_RANDTRIMWRITE;
+}
+
+/* The direction of an unmixed job (trimwrite: its first, the trim). */
+static inline u8 ssdload_rw_dir(u64 rw)
+{
+	switch (rw) {
+	case SSDLOAD_RW_WRITE:
+	case SSDLOAD_RW_RANDWRITE:
+		return SSDLOAD_DIR_WRITE;
+	case SSDLOAD_RW_TRIM:
+	case SSDLOAD_RW_RANDTRIM:
+	case SSDLOAD_RW_TRIMWRITE:
+	case SSDLOAD_RW_RANDTRIMWRITE:
+		return SSDLOAD_DIR_TRIM;
+	default:
+		return SSDLOAD_DIR_READ;
+	}
 }
 
 static inline bool ssdload_rw_is_mixed(u64 rw)
@@ -284,6 +383,7 @@ struct ssdload_enum {
 extern const struct ssdload_enum ssdload_rw_names[];
 extern const struct ssdload_enum ssdload_state_names[];
 extern const struct ssdload_enum ssdload_poll_fallback_names[];
+extern const struct ssdload_enum ssdload_fst_names[];
 
 int ssdload_parse_u64(const char *buf, u64 min, u64 max, u64 align, u64 *out);
 int ssdload_parse_bool(const char *buf, bool *out);
@@ -292,6 +392,9 @@ int ssdload_parse_enum(const char *buf, const struct ssdload_enum *tbl,
 const char *ssdload_enum_name(const struct ssdload_enum *tbl, u32 value);
 int ssdload_parse_cpulist(const char *buf, struct cpumask *out);
 int ssdload_parse_path(const char *buf, char *out, size_t outlen);
+int ssdload_parse_bytes_or_pct(const char *buf, u64 *bytes, u64 *ppm,
+			       bool *pct);
+int ssdload_parse_fst(const char *buf, u32 *fst, u32 *n);
 void ssdload_safe_value(const char *buf, char *out, size_t outlen);
 
 /* configfs.c */
@@ -310,13 +413,14 @@ u64 ssdload_seed_from_name(const char *name);
 
 /* worker.c */
 unsigned int ssdload_buf_cut(u32 bs, u64 seg, u64 *mem, u64 *segs);
-u64 ssdload_worker_mem(const struct ssdload_cfg *cfg);
+u64 ssdload_worker_mem(const struct ssdload_cfg *cfg, u32 bs_max,
+		       bool uniform_bs, unsigned int nr_devs);
 struct ssdload_worker *ssdload_worker_alloc(struct ssdload_job *job,
 					    unsigned int idx, unsigned int cpu);
 void ssdload_worker_free_ios(struct ssdload_worker *w);
 void ssdload_worker_free(struct ssdload_worker *w);
-void ssdload_perm_init(struct ssdload_worker *w, u64 seed);
 int ssdload_worker_fn(void *data);
+void ssdload_perm_init(struct ssdload_wdev *wd, unsigned int idx, u64 seed);
 
 /* hist.c */
 int ssdload_dstat_init(struct ssdload_dstat *d, int node);
@@ -338,6 +442,8 @@ u64 ssdload_rng_next(struct ssdload_worker *w);
 u64 ssdload_rng_below(struct ssdload_worker *w, u64 n);
 u8 ssdload_next_dir(struct ssdload_worker *w);
 u64 ssdload_next_pos(struct ssdload_worker *w, u8 dir);
+u64 ssdload_target(struct ssdload_worker *w, u8 dir, unsigned int dev,
+		   u32 *len);
 #endif
 
 /* debugfs.c */

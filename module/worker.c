@@ -82,54 +82,29 @@ EXPORT_SYMBOL_IF_KUNIT(ssdload_rng_below);
 /*
  * ---- random one pass: a permutation of the slice ---------------------------
  *
- * A one-pass random job (no runtime_ms, no number_ios) visits every block of
- * each worker's slice exactly once, in a seeded random order, as fio's random
- * map does.  Index i of the pass maps to block P(i) with P a bijection of
- * [0, 2^k), 2^k >= slice_len: rounds of an odd multiplier, an addend and an
- * xorshift, each invertible mod 2^k.  Values at or past slice_len are walked
- * on through P (cycle walking), which keeps a bijection of [0, slice_len);
- * since 2^k < 2 * slice_len the walk takes fewer than two steps on average.
- * No memory, whatever the size of the span.
+ * A one-pass random job with one block size (no runtime_ms, no number_ios)
+ * visits every block of each worker's slice exactly once, in a seeded
+ * random order, as fio's random map does: index i of the pass maps to
+ * block P(i), P a seeded bijection of [0, slice_len) (ssdload_bij(), no
+ * memory whatever the size of the span).
  */
-void ssdload_perm_init(struct ssdload_worker *w, u64 seed)
+void ssdload_perm_init(struct ssdload_wdev *wd, unsigned int idx, u64 seed)
 {
-	u64 x = seed ^ 0x7065726d75746521ULL ^ ((u64)w->idx << 32);
-	unsigned int k = w->slice_len > 1 ? fls64(w->slice_len - 1) : 0;
-	int r;
-
-	w->perm = true;
-	w->perm_mask = k >= 64 ? ~0ULL : (1ULL << k) - 1;
-	w->perm_shift = max(1U, k / 2);
-	for (r = 0; r < SSDLOAD_PERM_ROUNDS; r++) {
-		w->perm_mul[r] = ssdload_splitmix64(&x) | 1;
-		w->perm_add[r] = ssdload_splitmix64(&x);
-	}
-	w->next[0] = 0;
+	wd->perm = true;
+	wd->perm_next = 0;
+	ssdload_bij_init(&wd->bij, wd->slice_len,
+			 seed ^ 0x7065726d75746521ULL ^ ((u64)idx << 32));
 }
 EXPORT_SYMBOL_IF_KUNIT(ssdload_perm_init);
 
-static u64 ssdload_perm(const struct ssdload_worker *w, u64 x)
+/* Unit (relative to the slice) of the next I/O of the pass. */
+static u64 ssdload_perm_next(struct ssdload_wdev *wd)
 {
-	int r;
+	u64 x = wd->perm_next;
 
-	for (r = 0; r < SSDLOAD_PERM_ROUNDS; r++) {
-		x = (x * w->perm_mul[r] + w->perm_add[r]) & w->perm_mask;
-		x ^= x >> w->perm_shift;
-	}
-	return x;
-}
-
-/* Block (relative to the slice) of the next I/O of the pass. */
-static u64 ssdload_perm_next(struct ssdload_worker *w)
-{
-	u64 x = w->next[0];
-
-	if (++w->next[0] >= w->slice_len)
-		w->next[0] = 0;
-	do {
-		x = ssdload_perm(w, x);
-	} while (x >= w->slice_len);
-	return x;
+	if (++wd->perm_next >= wd->slice_len)
+		wd->perm_next = 0;
+	return ssdload_bij(&wd->bij, x);
 }
 
 /* ---- setup / teardown --------------------------------------------------- */
@@ -177,21 +152,36 @@ unsigned int ssdload_buf_cut(u32 bs, u64 seg, u64 *mem, u64 *segs)
 }
 
 /*
+ * Does an I/O keep its buffers' description apart from the bio's table?
+ * A mixed job has two buffers; with several block sizes, adding a part of
+ * a chunk to the bio rewrites the table's entry, which then must not be
+ * the buffer's only description.
+ */
+static bool ssdload_io_sep_table(bool mixed, bool uniform_bs)
+{
+	return mixed || !uniform_bs;
+}
+
+/*
  * What one worker of a job with @cfg allocates, in bytes: the worker, its
  * histograms, the I/O arrays, and per I/O its struct (bio and bvec table,
  * as kmalloc rounds it) and its buffers in whole pages.  The memory cap
  * (max_job_mem_mb) is checked against this before anything is allocated.
  */
-u64 ssdload_worker_mem(const struct ssdload_cfg *cfg)
+u64 ssdload_worker_mem(const struct ssdload_cfg *cfg, u32 bs_max,
+		       bool uniform_bs, unsigned int nr_devs)
 {
 	bool mixed = ssdload_rw_is_mixed(cfg->rw);
+	bool sep = ssdload_io_sep_table(mixed, uniform_bs);
 	u64 buf = 0, io, mem;
-	unsigned int n = ssdload_buf_cut(cfg->bs, U64_MAX, &buf, NULL);
+	unsigned int n = ssdload_buf_cut(bs_max, U64_MAX, &buf, NULL);
 
 	io = kmalloc_size_roundup(sizeof(struct ssdload_io) +
-				  (mixed ? 3 : 1) * n * sizeof(struct bio_vec));
+				  (mixed ? 3 : sep ? 2 : 1) * n *
+				  sizeof(struct bio_vec));
 	io += buf * (mixed ? 2 : 1);
 	mem = kmalloc_size_roundup(sizeof(struct ssdload_worker));
+	mem += kmalloc_size_roundup(nr_devs * sizeof(struct ssdload_wdev));
 	mem += SSDLOAD_DIR_NR * SSDLOAD_HIST_BUCKETS * sizeof(u64);
 	mem += 2 * cfg->iodepth * sizeof(void *);
 	return mem + cfg->iodepth * io;
@@ -254,7 +244,8 @@ static struct ssdload_io *ssdload_io_alloc(struct ssdload_worker *w,
 					   struct bio_vec *tmp,
 					   unsigned int maxvecs, int node)
 {
-	u32 bs = w->job->cfg.bs;
+	u32 bs = w->job->bs_max;
+	bool sep = ssdload_io_sep_table(w->mixed, w->job->uniform_bs);
 	unsigned int n, nr = 0, table;
 	struct ssdload_io *io;
 
@@ -268,17 +259,17 @@ static struct ssdload_io *ssdload_io_alloc(struct ssdload_worker *w,
 	}
 
 	table = max(n, nr);
-	io = kzalloc_node(struct_size(io, bvec, w->mixed ? table + n + nr : n),
+	io = kzalloc_node(struct_size(io, bvec, sep ? table + n + nr : n),
 			  GFP_KERNEL | __GFP_RETRY_MAYFAIL, node);
 	if (!io)
 		goto out_free_rbuf;
 	io->nr_wvecs = n;
-	if (w->mixed) {
+	if (sep) {
 		memcpy(io->bvec + table, tmp, n * sizeof(*tmp));
 		memcpy(io->bvec + table + n, tmp + maxvecs, nr * sizeof(*tmp));
 		io->wbuf = io->bvec + table;
-		io->rbuf = io->bvec + table + n;
-		io->nr_rvecs = nr;
+		io->rbuf = w->mixed ? io->bvec + table + n : io->wbuf;
+		io->nr_rvecs = w->mixed ? nr : n;
 	} else {
 		memcpy(io->bvec, tmp, n * sizeof(*tmp));
 		io->wbuf = io->bvec;
@@ -294,47 +285,6 @@ out_free_rbuf:
 out_free_wbuf:
 	ssdload_chunks_free(tmp, n);
 	return NULL;
-}
-
-/* Incompressible write data, from the worker's PRNG. */
-static void ssdload_io_fill(struct ssdload_worker *w, struct ssdload_io *io)
-{
-	unsigned int i, j;
-
-	for (i = 0; i < io->nr_wvecs; i++) {
-		u64 *p = page_address(io->wbuf[i].bv_page);
-
-		for (j = 0; j < io->wbuf[i].bv_len / sizeof(u64); j++)
-			p[j] = ssdload_rng_next(w);
-	}
-}
-
-/*
- * Fresh data in every write at a cost of 16 bytes per 512-byte sector,
- * as fio's scramble_buffers: each sector of the write buffer starts with
- * its byte offset on the device and a tag unique to this write (the
- * worker's write count and index through an odd multiplier, a bijection,
- * xored with the seed).  The rest of the sector keeps the random fill, so
- * no two written sectors are equal and none compresses.
- */
-static void ssdload_io_scramble(struct ssdload_worker *w, struct ssdload_io *io)
-{
-	u64 tag = ((w->wseq++ << 16 | w->idx) * 0x9e3779b97f4a7c15ULL) ^
-		  w->job->cfg.randseed;
-	u64 pos = io->pos;
-	unsigned int i, off;
-
-	for (i = 0; i < io->nr_wvecs; i++) {
-		u8 *base = page_address(io->wbuf[i].bv_page);
-
-		for (off = 0; off < io->wbuf[i].bv_len; off += SECTOR_SIZE) {
-			u64 *p = (u64 *)(base + off);
-
-			p[0] = pos;
-			p[1] = tag;
-			pos += SECTOR_SIZE;
-		}
-	}
 }
 
 void ssdload_worker_free_ios(struct ssdload_worker *w)
@@ -367,6 +317,7 @@ void ssdload_worker_free(struct ssdload_worker *w)
 	for (d = 0; d < SSDLOAD_DIR_NR; d++)
 		ssdload_dstat_free(&w->st[d]);
 	free_cpumask_var(w->ran_on);
+	kfree(w->wd);
 	kfree(w);
 }
 
@@ -376,7 +327,7 @@ struct ssdload_worker *ssdload_worker_alloc(struct ssdload_job *job,
 {
 	const gfp_t gfp = GFP_KERNEL | __GFP_RETRY_MAYFAIL;
 	unsigned int depth = job->cfg.iodepth;
-	unsigned int maxvecs = ssdload_buf_cut(job->cfg.bs, U64_MAX, NULL, NULL);
+	unsigned int maxvecs = ssdload_buf_cut(job->bs_max, U64_MAX, NULL, NULL);
 	int node = cpu_to_node(cpu);
 	struct ssdload_worker *w;
 	struct bio_vec *tmp;
@@ -390,6 +341,10 @@ struct ssdload_worker *ssdload_worker_alloc(struct ssdload_job *job,
 		kfree(w);
 		return ERR_PTR(-ENOMEM);
 	}
+	w->wd = kcalloc_node(job->nr_devs, sizeof(*w->wd), gfp, node);
+	if (!w->wd)
+		goto out_free;
+	w->nr_devs = job->nr_devs;
 	w->job = job;
 	w->idx = idx;
 	w->cpu = cpu;
@@ -399,10 +354,9 @@ struct ssdload_worker *ssdload_worker_alloc(struct ssdload_job *job,
 	w->polled = job->polled;
 	w->random = ssdload_rw_is_random(job->cfg.rw);
 	w->mixed = ssdload_rw_is_mixed(job->cfg.rw);
-	w->scramble = job->writes && job->cfg.scramble_buffers;
-	w->fixed_dir = job->cfg.rw == SSDLOAD_RW_WRITE ||
-		       job->cfg.rw == SSDLOAD_RW_RANDWRITE ?
-		       SSDLOAD_DIR_WRITE : SSDLOAD_DIR_READ;
+	w->trimwrite = ssdload_rw_is_trimwrite(job->cfg.rw);
+	w->fixed_dir = ssdload_rw_dir(job->cfg.rw);
+	ssdload_data_init(&w->dg, &job->dcfg, idx);
 	w->timeout_ns = job->cfg.io_timeout_ms * NSEC_PER_MSEC;
 	w->cookie = BLK_QC_T_NONE;
 	seqcount_init(&w->seq);
@@ -427,7 +381,8 @@ struct ssdload_worker *ssdload_worker_alloc(struct ssdload_job *job,
 		if (!io)
 			goto out_free_tmp;
 		if (job->writes)
-			ssdload_io_fill(w, io);
+			ssdload_data_prefill(&w->dg, io->wbuf, io->nr_wvecs,
+					     job->bs_max);
 		w->ios[i] = io;
 		w->free[i] = io;
 		w->nr_ios = i + 1;
@@ -436,7 +391,7 @@ struct ssdload_worker *ssdload_worker_alloc(struct ssdload_job *job,
 	w->nr_free = depth;
 	kvfree(tmp);
 	if (w->polled) {
-		bio_init(&w->pbio, job->bdev.bdev, NULL, 0,
+		bio_init(&w->pbio, job->devs[0].bdev.bdev, NULL, 0,
 			 REQ_OP_READ | REQ_POLLED);
 		w->pbio.bi_end_io = ssdload_pbio_end_io;
 	}
@@ -528,6 +483,7 @@ static void ssdload_drop_retries(struct ssdload_worker *w)
 		w->retry = w->retry->next;
 		if (io->measured)
 			w->submitted--;
+		w->tw_pending = false;
 		w->free[w->nr_free++] = io;
 	}
 }
@@ -613,13 +569,19 @@ static bool ssdload_may_issue(struct ssdload_worker *w, u64 now)
 	return !job->deadline_ns || now < job->deadline_ns;
 }
 
-/* May a new I/O go out at @now? */
+/*
+ * May a new I/O go out at @now?  The write that follows a trim (trimwrite)
+ * still goes once the pass is complete.
+ */
 static bool ssdload_may_submit(struct ssdload_worker *w, u64 now)
 {
 	if (!ssdload_may_issue(w, now))
 		return false;
-	return !(w->has_quota && ssdload_measuring(w->job, now) &&
-		 w->submitted >= w->quota);
+	if (!ssdload_measuring(w->job, now))
+		return true;
+	if (w->has_quota && w->submitted >= w->quota)
+		return false;
+	return w->tw_pending || !(w->one_pass && !w->devs_left);
 }
 
 /* Direction of the next I/O: fixed, or drawn per I/O from rwmixread. */
@@ -633,64 +595,193 @@ VISIBLE_IF_KUNIT u8 ssdload_next_dir(struct ssdload_worker *w)
 EXPORT_SYMBOL_IF_KUNIT(ssdload_next_dir);
 
 /*
- * Byte offset of the next I/O in direction @dir: the next block of the
- * worker's permutation of its slice (random one pass), a uniform
- * bs-aligned block of the span (random with runtime_ms or number_ios), or
- * the next block of the worker's sequential slice, wrapping at its end.
- * Sequential reads and writes of rw=rw keep a position each, as fio does,
- * so that both streams are sequential.
+ * Device of the next I/O (file_service_type): the worker moves on after
+ * fst_n I/Os (1 by default), in order (roundrobin), to a random device
+ * (random), or only once a one-pass slice is covered (sequential).  A
+ * device whose one-pass slice is covered is skipped.
  */
-VISIBLE_IF_KUNIT u64 ssdload_next_pos(struct ssdload_worker *w, u8 dir)
+static unsigned int ssdload_next_dev(struct ssdload_worker *w)
+{
+	const struct ssdload_cfg *cfg = &w->job->cfg;
+	unsigned int n = w->nr_devs, cur = w->cur_dev, i;
+	bool done;
+
+	if (n == 1)
+		return 0;
+	done = w->one_pass && !w->wd[cur].left;
+	if (!done && (w->dev_ios < max(cfg->fst_n, 1U) ||
+		      (cfg->fst == SSDLOAD_FST_SEQUENTIAL && !cfg->fst_n)))
+		goto out;
+	w->dev_ios = 0;
+	if (cfg->fst == SSDLOAD_FST_RANDOM) {
+		for (i = 0; i < 64; i++) {
+			cur = ssdload_rng_below(w, n);
+			if (!w->one_pass || w->wd[cur].left)
+				goto found;
+		}
+	}
+	/* roundrobin, sequential, or random after many covered picks */
+	for (i = 1; i <= n; i++) {
+		cur = (w->cur_dev + i) % n;
+		if (!w->one_pass || w->wd[cur].left)
+			break;
+	}
+found:
+	w->cur_dev = cur;
+out:
+	w->dev_ios++;
+	return cur;
+}
+
+/* Length of the next I/O in @dir: bs, or drawn from bssplit/bsrange. */
+static u32 ssdload_next_len(struct ssdload_worker *w, u8 dir)
 {
 	struct ssdload_job *job = w->job;
-	u64 blk;
 
-	if (w->perm) {
-		blk = w->slice_start + ssdload_perm_next(w);
+	if (job->uniform_bs)
+		return job->bs_max;
+	return ssdload_bs_draw(&job->bsd[dir], ssdload_rng_next(w));
+}
+
+/*
+ * Byte offset of the next I/O in direction @dir on device @dev, whose
+ * length *@len the pass may shorten: the next unit of the worker's
+ * permutation of its slice (random one pass with one block size), a
+ * unit drawn from random_distribution or a uniform unit of the span
+ * (random), or the next bytes of the worker's sequential slice, wrapping
+ * at its end.  Units are blockalign bytes; random units are those where
+ * the largest block fits.  Sequential reads and writes of rw=rw keep a
+ * position each, as fio does, so that both streams are sequential.  In a
+ * one-pass run an I/O never goes past what is left of the slice.
+ */
+VISIBLE_IF_KUNIT u64 ssdload_target(struct ssdload_worker *w, u8 dir,
+				    unsigned int dev, u32 *len)
+{
+	struct ssdload_job *job = w->job;
+	const struct ssdload_dev *d = &job->devs[dev];
+	struct ssdload_wdev *wd = &w->wd[dev];
+	u64 unit, off, slice;
+
+	if (w->one_pass && wd->left && *len > wd->left)
+		*len = wd->left;
+	if (wd->perm) {
+		unit = wd->slice_start + ssdload_perm_next(wd);
 	} else if (w->random) {
-		blk = ssdload_rng_below(w, job->nr_blocks);
+		if (d->dist[dir])
+			unit = ssdload_dist_draw(d->dist[dir],
+						 ssdload_rng_next(w),
+						 ssdload_rng_next(w));
+		else
+			unit = ssdload_rng_below(w, d->nr_units);
 	} else {
-		blk = w->slice_start + w->next[dir];
-		if (++w->next[dir] >= w->slice_len)
-			w->next[dir] = 0;
+		slice = wd->slice_len * job->ba;
+		off = wd->next[dir];
+		if (off + *len > slice) {
+			if (w->one_pass && off < slice)
+				*len = slice - off;
+			else
+				off = 0;
+		}
+		wd->next[dir] = off + *len >= slice ? 0 : off + *len;
+		return d->span_start + wd->slice_start * job->ba + off;
 	}
-	return job->span_start + blk * job->cfg.bs;
+	return d->span_start + unit * job->ba;
+}
+EXPORT_SYMBOL_IF_KUNIT(ssdload_target);
+
+#if IS_ENABLED(CONFIG_KUNIT)
+/* The offset of the next I/O in @dir on the first device. */
+u64 ssdload_next_pos(struct ssdload_worker *w, u8 dir)
+{
+	u32 len = ssdload_next_len(w, dir);
+
+	return ssdload_target(w, dir, 0, &len);
 }
 EXPORT_SYMBOL_IF_KUNIT(ssdload_next_pos);
+#endif
 
 /* Build the bio of @io for its direction and offset (not yet submitted). */
 static void ssdload_prep(struct ssdload_worker *w, struct ssdload_io *io)
 {
+	struct block_device *bdev = w->job->devs[io->dev].bdev.bdev;
 	const struct bio_vec *buf;
 	unsigned int i, nr;
 	blk_opf_t opf;
+	u32 left;
 
+	io->status = BLK_STS_OK;
+	io->late = false;
+	io->split = false;
+	if (io->dir == SSDLOAD_DIR_TRIM) {
+		bio_reset(&io->bio, bdev, REQ_OP_DISCARD | REQ_NOMERGE);
+		io->bio.bi_iter.bi_size = io->len;
+		goto out;
+	}
 	/* one ssdload I/O = one request: no merging of sequential bios */
 	opf = (io->dir == SSDLOAD_DIR_WRITE ? REQ_OP_WRITE : REQ_OP_READ) |
 	      REQ_NOMERGE;
 	/* polled: fail fast instead of sleeping for a tag only we can free */
 	if (w->polled)
 		opf |= REQ_POLLED | REQ_NOWAIT;
-	bio_reset(&io->bio, w->job->bdev.bdev, opf);
+	bio_reset(&io->bio, bdev, opf);
 	if (io->dir == SSDLOAD_DIR_WRITE) {
 		buf = io->wbuf;
 		nr = io->nr_wvecs;
-		if (w->scramble)
-			ssdload_io_scramble(w, io);
+		ssdload_data_write(&w->dg, buf, nr, io->len, io->pos);
 	} else {
 		buf = io->rbuf;
 		nr = io->nr_rvecs;
 	}
-	for (i = 0; i < nr; i++)
-		__bio_add_page(&io->bio, buf[i].bv_page, buf[i].bv_len, 0);
+	left = io->len;
+	for (i = 0; i < nr && left; i++) {
+		u32 l = min(left, buf[i].bv_len);
+
+		__bio_add_page(&io->bio, buf[i].bv_page, l, 0);
+		left -= l;
+	}
+out:
 	io->bio.bi_iter.bi_sector = io->pos >> SECTOR_SHIFT;
 	/* bio_reset() zeroes it; blk-mq sets the real one at dispatch */
 	io->bio.bi_cookie = BLK_QC_T_NONE;
 	io->bio.bi_end_io = ssdload_end_io;
 	io->bio.bi_private = io;
-	io->status = BLK_STS_OK;
-	io->late = false;
-	io->split = false;
+}
+
+/*
+ * Direction, device, length and offset of a new I/O.  trimwrite: a trim,
+ * then a write of the same bytes.  In a one-pass run the measured bytes
+ * count against the slice of the device (the write of a trimwrite pair
+ * does not: the trim did).
+ */
+static void ssdload_plan_io(struct ssdload_worker *w, struct ssdload_io *io,
+			    bool measured)
+{
+	struct ssdload_wdev *wd;
+
+	if (w->tw_pending) {
+		w->tw_pending = false;
+		io->dir = SSDLOAD_DIR_WRITE;
+		io->dev = w->tw_dev;
+		io->len = w->tw_len;
+		io->pos = w->tw_pos;
+		return;
+	}
+	io->dir = ssdload_next_dir(w);
+	io->dev = ssdload_next_dev(w);
+	io->len = ssdload_next_len(w, io->dir);
+	io->pos = ssdload_target(w, io->dir, io->dev, &io->len);
+	if (w->trimwrite) {
+		w->tw_pending = true;
+		w->tw_dev = io->dev;
+		w->tw_len = io->len;
+		w->tw_pos = io->pos;
+	}
+	if (w->one_pass && measured) {
+		wd = &w->wd[io->dev];
+		wd->left -= io->len;
+		if (!wd->left)
+			w->devs_left--;
+	}
 }
 
 /* Submit a prepared I/O; @stamp is its submit time. */
@@ -728,9 +819,8 @@ static struct ssdload_io *ssdload_next_io(struct ssdload_worker *w, u64 now,
 		return NULL;
 	}
 	io = w->free[--w->nr_free];
-	io->dir = ssdload_next_dir(w);
-	io->pos = ssdload_next_pos(w, io->dir);
 	io->measured = ssdload_measuring(w->job, now);
+	ssdload_plan_io(w, io, io->measured);
 	if (io->measured)
 		w->submitted++;
 	return io;

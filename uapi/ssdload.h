@@ -37,6 +37,19 @@
 #define SSDLOAD_ATTR_DISABLE_LAT	"disable_lat"	/* 0/1, no timestamps/histograms */
 #define SSDLOAD_ATTR_IO_TIMEOUT_MS	"io_timeout_ms"	/* ms, flag older I/Os, 0 = off */
 #define SSDLOAD_ATTR_SCRAMBLE_BUFFERS	"scramble_buffers" /* 0/1, fresh header per write */
+#define SSDLOAD_ATTR_BSSPLIT		"bssplit"	/* size/weight:..., per-direction lists */
+#define SSDLOAD_ATTR_BSRANGE		"bsrange"	/* min-max bytes, per direction */
+#define SSDLOAD_ATTR_BLOCKALIGN		"blockalign"	/* bytes, offset alignment, 0 = min bs */
+#define SSDLOAD_ATTR_RANDOM_DISTRIBUTION "random_distribution" /* random, zipf:t, ... */
+#define SSDLOAD_ATTR_RANDOM_SCATTER	"random_scatter" /* 0/1, spread hot ranks over the span */
+#define SSDLOAD_ATTR_BUFFER_COMPRESS_PERCENTAGE "buffer_compress_percentage" /* percent */
+#define SSDLOAD_ATTR_BUFFER_COMPRESS_CHUNK "buffer_compress_chunk" /* bytes */
+#define SSDLOAD_ATTR_DEDUPE_PERCENTAGE	"dedupe_percentage" /* percent of writes repeated */
+#define SSDLOAD_ATTR_BUFFER_PATTERN	"buffer_pattern" /* 0x hex bytes */
+#define SSDLOAD_ATTR_ZERO_BUFFERS	"zero_buffers"	/* 0/1 */
+#define SSDLOAD_ATTR_REFILL_BUFFERS	"refill_buffers" /* 0/1, new content per write */
+#define SSDLOAD_ATTR_FILE_SERVICE_TYPE	"file_service_type" /* roundrobin|random|sequential[:N] */
+#define SSDLOAD_ATTR_NUMJOBS		"numjobs"	/* workers, 0 = one per CPU */
 #define SSDLOAD_ATTR_ENABLE		"enable"	/* 1 = start, 0 = stop */
 #define SSDLOAD_ATTR_STATE		"state"		/* RO: enum ssdload_state */
 #define SSDLOAD_ATTR_ERROR		"error"		/* RO: "<errno> <reason>" */
@@ -49,6 +62,7 @@
 #define SSDLOAD_DBG_PROGRESS		"progress"	/* text, key=value per line */
 #define SSDLOAD_DBG_HIST_READ		"hist_read"	/* binary, see below */
 #define SSDLOAD_DBG_HIST_WRITE		"hist_write"	/* binary, see below */
+#define SSDLOAD_DBG_HIST_TRIM		"hist_trim"	/* binary, see below */
 #define SSDLOAD_DBG_LEASE		"lease"		/* held open: closing it stops the run */
 
 /* ---- enums ------------------------------------------------------------ */
@@ -59,6 +73,10 @@ enum ssdload_rw {
 	SSDLOAD_RW_RANDWRITE = 3,	/* "randwrite" */
 	SSDLOAD_RW_RW = 4,		/* "rw": sequential, mixed by rwmixread */
 	SSDLOAD_RW_RANDRW = 5,		/* "randrw": random, mixed by rwmixread */
+	SSDLOAD_RW_TRIM = 6,		/* "trim": sequential discards */
+	SSDLOAD_RW_RANDTRIM = 7,	/* "randtrim": random discards */
+	SSDLOAD_RW_TRIMWRITE = 8,	/* "trimwrite": discard, then write, each block */
+	SSDLOAD_RW_RANDTRIMWRITE = 9,	/* "randtrimwrite": likewise at random blocks */
 	SSDLOAD_RW_NR
 };
 
@@ -75,6 +93,7 @@ enum ssdload_state {
 enum ssdload_dir {
 	SSDLOAD_DIR_READ = 0,
 	SSDLOAD_DIR_WRITE = 1,
+	SSDLOAD_DIR_TRIM = 2,		/* REQ_OP_DISCARD */
 	SSDLOAD_DIR_NR
 };
 

@@ -21,6 +21,7 @@
 #include "uapi/ssdload.h"
 #include "builtin.h"
 #include "configfs.h"
+#include "fioopts.h"
 #include "options.h"
 #include "report.h"
 #include "results.h"
@@ -31,29 +32,50 @@ static const char *const run_usage[] = {
 	"",
 	"Options (fio's names; --opt=value or --opt value):",
 	"  --name=NAME            job name (default ssdload-<pid>)",
-	"  --filename=DEV         block device to drive (required)",
-	"  --rw=MODE              read|write|randread|randwrite|rw|randrw (default read)",
-	"  --bs=SIZE              block size, bytes or k/m/g (base 1024; default 4k)",
+	"  --filename=DEV[:DEV]   block device(s) to drive (required); fio's ':' list",
+	"                         ('\\:' is a colon in a name), at most 16",
+	"  --rw=MODE              read|write|randread|randwrite|rw|randrw|trim|randtrim|",
+	"                         trimwrite|randtrimwrite (default read)",
+	"  --bs=SIZE[,SIZE[,SIZE]] block size, bytes or k/m/g (base 1024; default 4k);",
+	"                         per direction read,write,trim as fio",
+	"  --bsrange=MIN-MAX[,..] block sizes uniform in [MIN, MAX] (per direction)",
+	"  --bssplit=BS/PCT:...   weighted block sizes, e.g. 4k/10:64k/50:32k/40",
+	"  --blockalign=SIZE      offset alignment (alias --ba; default: the smallest bs)",
+	"  --random_distribution=D random|zipf:T|pareto:H|normal:S|zoned:A/S:...|",
+	"                         zoned_abs:A/SIZE:...",
+	"  --random_scatter[=0|1] spread zipf/pareto/normal hot blocks over the span",
+	"                         (module default 1; 0 = packed at the start)",
 	"  --iodepth=N            I/Os in flight per worker (default 1)",
-	"  --cpus_allowed=LIST    cpulist, one worker per CPU (default: lowest online CPU)",
-	"  --numjobs=N            one worker on each of the first N online CPUs",
+	"  --cpus_allowed=LIST    cpulist of the workers (default: lowest online CPU)",
+	"  --numjobs=N            N workers (without --cpus_allowed: spread over the",
+	"                         first N online CPUs)",
 	"  --rwmixread=PCT        percent reads for rw/randrw (default 50)",
 	"  --rwmixwrite=PCT       percent writes (= 100 - rwmixread)",
-	"  --offset=SIZE          start of the span (default 0)",
-	"  --size=SIZE            length of the span (default: to the end of the device)",
+	"  --offset=SIZE|P%       start of the span on each device (default 0)",
+	"  --size=SIZE|P%         length of the span (default: to the end of the device;",
+	"                         a SIZE is split evenly among the devices)",
+	"  --file_service_type=T  roundrobin|random|sequential[:N] between devices",
 	"  --runtime=TIME         measured time; bare number = seconds, or ms/s/m/h",
 	"  --ramp_time=TIME       warm-up excluded from the results (same units)",
 	"  --number_ios=N         stop after N measured I/Os",
 	"  --randseed=N           seed of the offset/mix generator",
-	"  --allow_write[=0|1]    permit a job that writes (destroys data on DEV)",
+	"  --allow_write[=0|1]    permit a job that writes or trims (destroys data on DEV)",
 	"  --hipri[=0|1]          polled completions (REQ_POLLED + bio_poll); falls back",
 	"                         to interrupts when DEV has no poll queues",
 	"  --disable_lat[=0|1]    no latency timestamps/histograms (counts stay exact)",
 	"  --io_timeout_ms=N      count I/Os in flight longer than N ms (0 = off)",
 	"  --scramble_buffers[=0|1] fresh data in every write (module default 1)",
+	"  --buffer_compress_percentage=PCT  compressible share of each chunk",
+	"  --buffer_compress_chunk=SIZE      chunk of that (default 512)",
+	"  --dedupe_percentage=PCT           writes repeating an earlier buffer",
+	"  --buffer_pattern=P     fill pattern: 0xHEX, \"string\", decimal int,",
+	"                         'file', concatenated (optionally with '|')",
+	"  --zero_buffers[=0|1]   zero-filled write buffers",
+	"  --refill_buffers[=0|1] new buffer content for every write",
 	"  --time_based           accepted for fio compatibility (runtime is time based)",
 	"  --direct=1             accepted for fio compatibility (I/O is always direct)",
-	"  --group_reporting      accepted for fio compatibility (one report per job)",
+	"  --group_reporting      one report for all workers (default with --numjobs>1:",
+	"                         one JSON entry per worker, as fio's clones)",
 	"  --output-format=FMT    normal (default) or json (fio's schema)",
 	"  --percentile_list=L    clat percentiles to report, e.g. 1:50:99.9",
 	"  --eta=WHEN             progress line on stderr: auto (when stderr is a",
@@ -77,6 +99,9 @@ enum run_opt_id {
 	O_IO_TIMEOUT_MS, O_SCRAMBLE_BUFFERS, O_TIME_BASED, O_DIRECT,
 	O_GROUP_REPORTING, O_OUTPUT_FORMAT, O_PERCENTILE_LIST, O_ETA,
 	O_STATUS_INTERVAL, O_PARSE_ONLY,
+	O_BSSPLIT, O_BSRANGE, O_BLOCKALIGN, O_RANDOM_DISTRIBUTION, O_RANDOM_SCATTER,
+	O_BUFFER_COMPRESS_PERCENTAGE, O_BUFFER_COMPRESS_CHUNK, O_DEDUPE_PERCENTAGE,
+	O_BUFFER_PATTERN, O_ZERO_BUFFERS, O_REFILL_BUFFERS, O_FILE_SERVICE_TYPE,
 	O_NR
 };
 
@@ -111,6 +136,20 @@ static const struct ssl_opt run_opts[] = {
 	{ "eta",		SSL_ARG_REQUIRED, O_ETA },
 	{ "status-interval",	SSL_ARG_REQUIRED, O_STATUS_INTERVAL },
 	{ "parse-only",		SSL_ARG_FLAG, O_PARSE_ONLY },
+	{ "bssplit",		SSL_ARG_REQUIRED, O_BSSPLIT },
+	{ "bsrange",		SSL_ARG_REQUIRED, O_BSRANGE },
+	{ "blocksize_range",	SSL_ARG_REQUIRED, O_BSRANGE },
+	{ "blockalign",		SSL_ARG_REQUIRED, O_BLOCKALIGN },
+	{ "ba",			SSL_ARG_REQUIRED, O_BLOCKALIGN },
+	{ "random_distribution", SSL_ARG_REQUIRED, O_RANDOM_DISTRIBUTION },
+	{ "random_scatter",	SSL_ARG_FLAG, O_RANDOM_SCATTER },
+	{ "buffer_compress_percentage", SSL_ARG_REQUIRED, O_BUFFER_COMPRESS_PERCENTAGE },
+	{ "buffer_compress_chunk", SSL_ARG_REQUIRED, O_BUFFER_COMPRESS_CHUNK },
+	{ "dedupe_percentage",	SSL_ARG_REQUIRED, O_DEDUPE_PERCENTAGE },
+	{ "buffer_pattern",	SSL_ARG_REQUIRED, O_BUFFER_PATTERN },
+	{ "zero_buffers",	SSL_ARG_FLAG, O_ZERO_BUFFERS },
+	{ "refill_buffers",	SSL_ARG_FLAG, O_REFILL_BUFFERS },
+	{ "file_service_type",	SSL_ARG_REQUIRED, O_FILE_SERVICE_TYPE },
 	{ NULL, 0, 0 },
 };
 
@@ -126,7 +165,9 @@ struct run_ctx {
 	int order[O_NR];		/* ids in the order first given */
 	int nr_order;
 	char name[256];
-	const char *filename;
+	const char *filename;		/* as given (a fio list) */
+	char *devs[SSL_MAX_DEVS];	/* its devices, unescaped */
+	int ndevs;
 	enum ssl_output_format fmt;
 	enum ssl_eta eta;
 	uint64_t status_ms;		/* --status-interval, 0 = none */
@@ -136,9 +177,11 @@ struct run_ctx {
 	int np;
 	int parse_only;
 	int writes;			/* rw includes writes */
+	int trims;			/* rw includes trims */
+	int group_reporting;		/* --group_reporting */
 	int allow_write;		/* --allow_write given as 1 */
 	uint64_t iodepth;
-	struct attr_write w[24];
+	struct attr_write w[48];
 	int nw;
 	struct ssl_job_option opts[O_NR + 1];
 	int nopts;
@@ -247,6 +290,7 @@ static void catch_signals(const struct run_ctx *c)
 
 static const char *const rw_names[] = {
 	"read", "write", "randread", "randwrite", "rw", "randrw",
+	"trim", "randtrim", "trimwrite", "randtrimwrite",
 };
 
 static int bad_value(const struct run_ctx *c, int id, const char *why)
@@ -269,18 +313,6 @@ static void add_write_u64(struct run_ctx *c, const char *attr, uint64_t v)
 
 	snprintf(buf, sizeof(buf), "%" PRIu64, v);
 	add_write(c, attr, buf);
-}
-
-static int size_opt(struct run_ctx *c, int id, const char *attr)
-{
-	uint64_t v;
-
-	if (!c->raw[id])
-		return 0;
-	if (ssl_parse_size(c->raw[id], &v))
-		return bad_value(c, id, "not a size (bytes, or with k/m/g/t suffix)");
-	add_write_u64(c, attr, v);
-	return 0;
 }
 
 static int u64_opt(struct run_ctx *c, int id, const char *attr, uint64_t *out)
@@ -326,30 +358,142 @@ static int flag_opt(struct run_ctx *c, int id, const char *attr, int *out)
 	return 0;
 }
 
+/*
+ * --numjobs=N: N workers (the numjobs attribute).  Without --cpus_allowed
+ * they go round-robin over the first N online CPUs (all of them if fewer),
+ * like the scheduler spreads fio's clones; the module's default would put
+ * them all on one CPU.
+ */
 static int numjobs_cpus(struct run_ctx *c)
 {
 	char *online, list[4096];
 	uint64_t n;
 	int r;
 
-	if (ssl_parse_u64(c->raw[O_NUMJOBS], &n) || !n || n > 65536)
-		return bad_value(c, O_NUMJOBS, "not a number of CPUs (1 or more)");
+	if (ssl_parse_u64(c->raw[O_NUMJOBS], &n) || !n || n > SSL_NUMJOBS_MAX)
+		return bad_value(c, O_NUMJOBS, "must be a number of workers, 1 to 1024");
+	add_write_u64(c, SSDLOAD_ATTR_NUMJOBS, n);
+	if (c->raw[O_CPUS_ALLOWED])
+		return 0;
 	r = ssl_read_file(ssl_cpu_online_path(), &online, NULL);
 	if (r) {
 		ssl_err("%s: %s", ssl_cpu_online_path(), strerror(-r));
 		return -1;
 	}
 	r = ssl_cpulist_first_n(online, (unsigned int)n, list, sizeof(list));
+	if (r > 0)	/* fewer CPUs than workers: all of them */
+		r = ssl_cpulist_first_n(online, (unsigned int)r, list, sizeof(list));
 	free(online);
 	if (r < 0) {
 		ssl_err("%s: cannot parse the online CPU list", ssl_cpu_online_path());
 		return -1;
 	}
-	if (r > 0) {
-		ssl_err("--numjobs=%" PRIu64 ": only %d CPUs are online", n, r);
+	add_write(c, SSDLOAD_ATTR_CPUS_ALLOWED, list);
+	return 0;
+}
+
+/* An option converted by a fioopts.c converter into its attribute. */
+static int conv_opt(struct run_ctx *c, int id, const char *attr,
+		    int (*conv)(const char *, char *, size_t, char *, size_t))
+{
+	char val[4096], why[256];
+
+	if (!c->raw[id])
+		return 0;
+	if (conv(c->raw[id], val, sizeof(val), why, sizeof(why)))
+		return bad_value(c, id, why);
+	add_write(c, attr, val);
+	return 0;
+}
+
+/* A percentage 0..100 option. */
+static int pct_opt(struct run_ctx *c, int id, const char *attr)
+{
+	uint64_t v;
+
+	if (!c->raw[id])
+		return 0;
+	if (ssl_parse_u64(c->raw[id], &v) || v > 100)
+		return bad_value(c, id, "must be a percentage, 0 to 100");
+	add_write_u64(c, attr, v);
+	return 0;
+}
+
+/* --bs, --bsrange, --bssplit, --blockalign */
+static int block_size_opts(struct run_ctx *c)
+{
+	char val[4096], why[256];
+	uint64_t v, def_bs = SSL_DEFAULT_BS;
+
+	if (c->raw[O_BS] && strchr(c->raw[O_BS], ',')) {
+		if (c->raw[O_BSRANGE])
+			return bad_value(c, O_BS, "per-direction block sizes cannot be "
+					 "combined with --bsrange");
+		/* fio's bs=r,w,t: a range min = max per direction */
+		if (ssl_conv_bsrange(c->raw[O_BS], 1, SSL_DEFAULT_BS, val, sizeof(val),
+				     why, sizeof(why)))
+			return bad_value(c, O_BS, why);
+		add_write(c, SSDLOAD_ATTR_BSRANGE, val);
+	} else if (c->raw[O_BS]) {
+		if (ssl_parse_size(c->raw[O_BS], &def_bs))
+			return bad_value(c, O_BS, "not a size (bytes, or with k/m/g/t suffix)");
+		add_write_u64(c, SSDLOAD_ATTR_BS, def_bs);
+	}
+	if (c->raw[O_BSRANGE]) {
+		if (ssl_conv_bsrange(c->raw[O_BSRANGE], 0, def_bs, val, sizeof(val),
+				     why, sizeof(why)))
+			return bad_value(c, O_BSRANGE, why);
+		add_write(c, SSDLOAD_ATTR_BSRANGE, val);
+	}
+	if (conv_opt(c, O_BSSPLIT, SSDLOAD_ATTR_BSSPLIT, ssl_conv_bssplit))
+		return -1;
+	if (c->raw[O_BLOCKALIGN]) {
+		if (ssl_conv_blockalign(c->raw[O_BLOCKALIGN], &v, why, sizeof(why)))
+			return bad_value(c, O_BLOCKALIGN, why);
+		add_write_u64(c, SSDLOAD_ATTR_BLOCKALIGN, v);
+	}
+	return 0;
+}
+
+static int filename_opt(struct run_ctx *c)
+{
+	char why[256];
+	int n;
+
+	c->filename = c->raw[O_FILENAME];
+	if (!c->filename || !*c->filename) {
+		ssl_err("run: --filename=DEV is required (a block device)");
 		return -1;
 	}
-	add_write(c, SSDLOAD_ATTR_CPUS_ALLOWED, list);
+	n = ssl_split_filenames(c->filename, c->devs, SSL_MAX_DEVS, why, sizeof(why));
+	if (n < 0)
+		return bad_value(c, O_FILENAME, why);
+	c->ndevs = n;
+	add_write(c, SSDLOAD_ATTR_FILENAME, c->filename);
+	return 0;
+}
+
+/* the write-buffer content options */
+static int buffer_opts(struct run_ctx *c)
+{
+	uint64_t v;
+
+	if (pct_opt(c, O_BUFFER_COMPRESS_PERCENTAGE, SSDLOAD_ATTR_BUFFER_COMPRESS_PERCENTAGE) ||
+	    pct_opt(c, O_DEDUPE_PERCENTAGE, SSDLOAD_ATTR_DEDUPE_PERCENTAGE))
+		return -1;
+	if (c->raw[O_BUFFER_COMPRESS_CHUNK]) {
+		if (ssl_parse_size(c->raw[O_BUFFER_COMPRESS_CHUNK], &v))
+			return bad_value(c, O_BUFFER_COMPRESS_CHUNK,
+					 "not a size (bytes, or with k/m suffix)");
+		if (!v || v > (16U << 20))
+			return bad_value(c, O_BUFFER_COMPRESS_CHUNK,
+					 "must be 1 byte to 16MiB");
+		add_write_u64(c, SSDLOAD_ATTR_BUFFER_COMPRESS_CHUNK, v);
+	}
+	if (conv_opt(c, O_BUFFER_PATTERN, SSDLOAD_ATTR_BUFFER_PATTERN, ssl_conv_pattern) ||
+	    flag_opt(c, O_ZERO_BUFFERS, SSDLOAD_ATTR_ZERO_BUFFERS, NULL) ||
+	    flag_opt(c, O_REFILL_BUFFERS, SSDLOAD_ATTR_REFILL_BUFFERS, NULL))
+		return -1;
 	return 0;
 }
 
@@ -408,7 +552,7 @@ static int check_args(struct run_ctx *c)
 	}
 	if (flag_opt(c, O_PARSE_ONLY, NULL, &c->parse_only) ||
 	    flag_opt(c, O_TIME_BASED, NULL, NULL) ||
-	    flag_opt(c, O_GROUP_REPORTING, NULL, NULL))
+	    flag_opt(c, O_GROUP_REPORTING, NULL, &c->group_reporting))
 		return -1;
 	if (c->raw[O_DIRECT] && *c->raw[O_DIRECT] &&
 	    (ssl_parse_bool(c->raw[O_DIRECT], &b) || !b))
@@ -425,12 +569,8 @@ static int check_args(struct run_ctx *c)
 		snprintf(c->name, sizeof(c->name), "ssdload-%ld", (long)getpid());
 	}
 
-	c->filename = c->raw[O_FILENAME];
-	if (!c->filename || !*c->filename) {
-		ssl_err("run: --filename=DEV is required (a block device)");
+	if (filename_opt(c))
 		return -1;
-	}
-	add_write(c, SSDLOAD_ATTR_FILENAME, c->filename);
 
 	if (c->raw[O_RW]) {
 		for (i = 0; i < ARRAY_SIZE(rw_names); i++)
@@ -440,9 +580,11 @@ static int check_args(struct run_ctx *c)
 			i = 4;
 		if (i == ARRAY_SIZE(rw_names))
 			return bad_value(c, O_RW,
-					 "must be read, write, randread, randwrite, rw or randrw");
+					 "must be read, write, randread, randwrite, rw, randrw, "
+					 "trim, randtrim, trimwrite or randtrimwrite");
 		add_write(c, SSDLOAD_ATTR_RW, rw_names[i]);
-		c->writes = i != 0 && i != 2;
+		c->trims = strstr(rw_names[i], "trim") != NULL;
+		c->writes = i != 0 && i != 2 && (!c->trims || strstr(rw_names[i], "write"));
 	}
 
 	if (c->raw[O_RWMIXREAD] || c->raw[O_RWMIXWRITE]) {
@@ -465,18 +607,11 @@ static int check_args(struct run_ctx *c)
 		add_write_u64(c, SSDLOAD_ATTR_RWMIXREAD, mix);
 	}
 
-	if (c->raw[O_BS] && strchr(c->raw[O_BS], ','))
-		return bad_value(c, O_BS, "separate read/write block sizes are not supported");
-	if (size_opt(c, O_BS, SSDLOAD_ATTR_BS))
+	if (block_size_opts(c))
 		return -1;
 	if (u64_opt(c, O_IODEPTH, SSDLOAD_ATTR_IODEPTH, &c->iodepth))
 		return -1;
 
-	if (c->raw[O_NUMJOBS] && c->raw[O_CPUS_ALLOWED]) {
-		ssl_err("--numjobs and --cpus_allowed cannot be combined: "
-			"numjobs picks the first N online CPUs, cpus_allowed names them");
-		return -1;
-	}
 	if (c->raw[O_CPUS_ALLOWED]) {
 		const char *p = c->raw[O_CPUS_ALLOWED];
 
@@ -487,8 +622,8 @@ static int check_args(struct run_ctx *c)
 	if (c->raw[O_NUMJOBS] && numjobs_cpus(c))
 		return -1;
 
-	if (size_opt(c, O_OFFSET, SSDLOAD_ATTR_OFFSET) ||
-	    size_opt(c, O_SIZE, SSDLOAD_ATTR_SIZE) ||
+	if (conv_opt(c, O_OFFSET, SSDLOAD_ATTR_OFFSET, ssl_conv_span) ||
+	    conv_opt(c, O_SIZE, SSDLOAD_ATTR_SIZE, ssl_conv_span) ||
 	    time_opt(c, O_RUNTIME, SSDLOAD_ATTR_RUNTIME_MS) ||
 	    time_opt(c, O_RAMP_TIME, SSDLOAD_ATTR_RAMP_MS) ||
 	    u64_opt(c, O_NUMBER_IOS, SSDLOAD_ATTR_NUMBER_IOS, NULL))
@@ -503,7 +638,12 @@ static int check_args(struct run_ctx *c)
 	    flag_opt(c, O_HIPRI, SSDLOAD_ATTR_HIPRI, NULL) ||
 	    flag_opt(c, O_DISABLE_LAT, SSDLOAD_ATTR_DISABLE_LAT, NULL) ||
 	    u64_opt(c, O_IO_TIMEOUT_MS, SSDLOAD_ATTR_IO_TIMEOUT_MS, NULL) ||
-	    flag_opt(c, O_SCRAMBLE_BUFFERS, SSDLOAD_ATTR_SCRAMBLE_BUFFERS, NULL))
+	    flag_opt(c, O_SCRAMBLE_BUFFERS, SSDLOAD_ATTR_SCRAMBLE_BUFFERS, NULL) ||
+	    conv_opt(c, O_RANDOM_DISTRIBUTION, SSDLOAD_ATTR_RANDOM_DISTRIBUTION,
+		     ssl_conv_distribution) ||
+	    flag_opt(c, O_RANDOM_SCATTER, SSDLOAD_ATTR_RANDOM_SCATTER, NULL) ||
+	    buffer_opts(c) ||
+	    conv_opt(c, O_FILE_SERVICE_TYPE, SSDLOAD_ATTR_FILE_SERVICE_TYPE, ssl_conv_fst))
 		return -1;
 
 	/* fio's "job options": what was given, as given */
@@ -555,13 +695,17 @@ static void progress_line(const struct run_ctx *c, const struct ssl_progress *p,
 			  const struct ssl_progress *prev, int inplace)
 {
 	double dt = (double)(p->elapsed_ns - prev->elapsed_ns) / 1e9;
-	double riops = 0, wiops = 0;
+	double riops = 0, wiops = 0, tiops = 0;
 	char total[64] = "", eta[64] = "", ios[64] = "", late[64] = "", left[32];
+	char trim[48] = "";
 
 	if (dt > 0 && p->elapsed_ns >= prev->elapsed_ns) {
 		riops = (double)(p->ios[0] - prev->ios[0]) / dt;
 		wiops = (double)(p->ios[1] - prev->ios[1]) / dt;
+		tiops = (double)(p->ios[2] - prev->ios[2]) / dt;
 	}
+	if (p->ios[2])
+		snprintf(trim, sizeof(trim), ", trim %.0f IOPS", tiops);
 	if (p->runtime_ns) {
 		uint64_t end = p->ramp_ns + p->runtime_ns;
 		uint64_t rest = end > p->elapsed_ns ? end - p->elapsed_ns : 0;
@@ -572,13 +716,13 @@ static void progress_line(const struct run_ctx *c, const struct ssl_progress *p,
 	}
 	if (p->number_ios)
 		snprintf(ios, sizeof(ios), ", %" PRIu64 "/%" PRIu64 " I/Os",
-			 p->ios[0] + p->ios[1], p->number_ios);
+			 p->ios[0] + p->ios[1] + p->ios[2], p->number_ios);
 	if (p->timed_out_ios.v)
 		snprintf(late, sizeof(late), ", %" PRIu64 " I/Os over io_timeout_ms",
 			 p->timed_out_ios.v);
-	fprintf(stderr, "%s%s: [%.1fs%s]%s%s read %.0f IOPS, write %.0f IOPS%s%s%s",
+	fprintf(stderr, "%s%s: [%.1fs%s]%s%s read %.0f IOPS, write %.0f IOPS%s%s%s%s",
 		inplace ? "\r" : "", c->name, (double)p->elapsed_ns / 1e9, total, eta,
-		p->elapsed_ns < p->ramp_ns ? " ramp," : "", riops, wiops, ios, late,
+		p->elapsed_ns < p->ramp_ns ? " ramp," : "", riops, wiops, trim, ios, late,
 		inplace ? "\033[K" : "\n");
 	fflush(stderr);
 }
@@ -634,6 +778,7 @@ static int print_results(struct run_ctx *c)
 			.opts = c->opts,
 			.nopts = c->nopts,
 			.iodepth = c->iodepth,
+			.group_reporting = c->group_reporting,
 		};
 
 		r = report_print(stdout, &rep, c->fmt);
@@ -656,12 +801,19 @@ static void tell_draining(const struct run_ctx *c)
 {
 	struct ssl_progress p;
 	char what[32] = "the";
-	uint64_t n;
+	uint64_t n, all = 0;
+	int i, known = c->ndevs > 0;
 
+	for (i = 0; i < c->ndevs; i++) {
+		if (ssl_dev_inflight(c->devs[i], &n))
+			known = 0;
+		else
+			all += n;
+	}
 	if (!results_read_progress(c->name, &p) && p.inflight.have)
 		snprintf(what, sizeof(what), "%" PRIu64, p.inflight.v);
-	else if (!ssl_dev_inflight(c->filename, &n))
-		snprintf(what, sizeof(what), "%" PRIu64, n);
+	else if (known)
+		snprintf(what, sizeof(what), "%" PRIu64, all);
 	ssl_err("stop requested; waiting for %s in-flight I/O to complete (%s again to "
 		"leave it to the kernel)", what, sig_last == SIGINT ? "Ctrl-C" : "signal");
 }
@@ -795,8 +947,10 @@ static int run_job(struct run_ctx *c)
 	err = cfs_write(c->name, SSDLOAD_ATTR_ENABLE, "1");
 	if (err) {
 		cfs_report_enable_error(c->name, c->filename, err,
-					err == -EPERM && c->writes && !c->allow_write ?
-					"pass --allow_write=1 to let the job write" : NULL);
+					err == -EPERM && (c->writes || c->trims) &&
+					!c->allow_write ? (c->trims ?
+					"pass --allow_write=1 to let the job trim (discard)" :
+					"pass --allow_write=1 to let the job write") : NULL);
 		goto out_remove;
 	}
 	job_busy = 1;
@@ -832,6 +986,15 @@ out:
 	return sig_first ? SSL_EXIT_SIGNAL(sig_first) : status;
 }
 
+static void free_ctx(struct run_ctx *c)
+{
+	int i;
+
+	for (i = 0; i < c->ndevs; i++)
+		free(c->devs[i]);
+	free(c);
+}
+
 int cmd_run(int argc, const char **argv)
 {
 	struct run_ctx *c = calloc(1, sizeof(*c));
@@ -843,21 +1006,21 @@ int cmd_run(int argc, const char **argv)
 	}
 	r = parse_args(c, argc - 1, argv + 1);
 	if (r) {
-		free(c);
+		free_ctx(c);
 		return r < 0 ? 1 : 0;
 	}
 	if (check_args(c)) {
-		free(c);
+		free_ctx(c);
 		return 1;
 	}
 	if (c->parse_only) {
 		printf("name=%s\n", c->name);
 		for (i = 0; i < c->nw; i++)
 			printf("%s=%s\n", c->w[i].attr, c->w[i].val);
-		free(c);
+		free_ctx(c);
 		return 0;
 	}
 	r = run_job(c);
-	free(c);
+	free_ctx(c);
 	return r;
 }

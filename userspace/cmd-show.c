@@ -20,17 +20,20 @@
 
 static const char *const show_usage[] = {
 	"usage: ssdload show NAME [--output-format=normal|json] [--percentile_list=L]",
+	"                         [--group_reporting]",
 	"",
 	"Print the results of job NAME from the debugfs tree (while it runs: so far).",
 	"The job's settings are read from configfs when the job still exists there.",
+	"A numjobs > 1 job gives one JSON entry per worker, or one with --group_reporting.",
 	NULL,
 };
 
-enum { S_OUTPUT_FORMAT, S_PERCENTILE_LIST };
+enum { S_OUTPUT_FORMAT, S_PERCENTILE_LIST, S_GROUP_REPORTING };
 
 static const struct ssl_opt show_opts[] = {
 	{ "output-format",	SSL_ARG_REQUIRED, S_OUTPUT_FORMAT },
 	{ "percentile_list",	SSL_ARG_REQUIRED, S_PERCENTILE_LIST },
+	{ "group_reporting",	SSL_ARG_FLAG, S_GROUP_REPORTING },
 	{ NULL, 0, 0 },
 };
 
@@ -57,13 +60,26 @@ static const struct {
 	{ SSDLOAD_ATTR_DISABLE_LAT, "disable_lat", "" },
 	{ SSDLOAD_ATTR_IO_TIMEOUT_MS, "io_timeout_ms", "" },
 	{ SSDLOAD_ATTR_SCRAMBLE_BUFFERS, "scramble_buffers", "" },
+	{ SSDLOAD_ATTR_NUMJOBS, "numjobs", "" },
+	{ SSDLOAD_ATTR_BSSPLIT, "bssplit", "" },
+	{ SSDLOAD_ATTR_BSRANGE, "bsrange", "" },
+	{ SSDLOAD_ATTR_BLOCKALIGN, "blockalign", "" },
+	{ SSDLOAD_ATTR_RANDOM_DISTRIBUTION, "random_distribution", "" },
+	{ SSDLOAD_ATTR_RANDOM_SCATTER, "random_scatter", "" },
+	{ SSDLOAD_ATTR_BUFFER_COMPRESS_PERCENTAGE, "buffer_compress_percentage", "" },
+	{ SSDLOAD_ATTR_BUFFER_COMPRESS_CHUNK, "buffer_compress_chunk", "" },
+	{ SSDLOAD_ATTR_DEDUPE_PERCENTAGE, "dedupe_percentage", "" },
+	{ SSDLOAD_ATTR_BUFFER_PATTERN, "buffer_pattern", "" },
+	{ SSDLOAD_ATTR_ZERO_BUFFERS, "zero_buffers", "" },
+	{ SSDLOAD_ATTR_REFILL_BUFFERS, "refill_buffers", "" },
+	{ SSDLOAD_ATTR_FILE_SERVICE_TYPE, "file_service_type", "" },
 };
 
 #define NR_SHOW_ATTRS	ARRAY_SIZE(show_attrs)
 
 int cmd_show(int argc, const char **argv)
 {
-	static char vals[NR_SHOW_ATTRS][512];
+	static char vals[NR_SHOW_ATTRS][1200];
 	struct ssl_job_option opts[NR_SHOW_ATTRS + 1];
 	enum ssl_output_format fmt = SSL_OUTPUT_NORMAL;
 	double plist[SSL_MAX_PERCENTILES];
@@ -71,7 +87,7 @@ int cmd_show(int argc, const char **argv)
 	const struct ssl_opt *opt;
 	struct ssl_summary sum;
 	const char *name = NULL, *val;
-	int i = 1, dashdash = 0, r, np = 0, nopts = 0, status;
+	int i = 1, dashdash = 0, r, np = 0, nopts = 0, status, group = 0;
 	uint64_t iodepth = 0;
 	size_t a;
 
@@ -96,6 +112,11 @@ int cmd_show(int argc, const char **argv)
 		}
 		if (opt->id == S_OUTPUT_FORMAT && ssl_parse_output_format(val, &fmt)) {
 			ssl_err("--output-format=%s: must be normal or json", val);
+			return 1;
+		}
+		if (opt->id == S_GROUP_REPORTING &&
+		    ((val && ssl_parse_bool(val, &group)) || (!val && !(group = 1)))) {
+			ssl_err("--group_reporting=%s: must be 0 or 1", val);
 			return 1;
 		}
 		if (opt->id == S_PERCENTILE_LIST &&
@@ -123,7 +144,7 @@ int cmd_show(int argc, const char **argv)
 	opts[nopts++].val = name;
 	if (cfs_job_exists(name)) {
 		for (a = 0; a < NR_SHOW_ATTRS; a++) {
-			char buf[480];
+			char buf[1100];	/* a 512-byte buffer_pattern in hex */
 
 			if (cfs_read(name, show_attrs[a].attr, buf, sizeof(buf)) || !buf[0])
 				continue;
@@ -149,6 +170,7 @@ int cmd_show(int argc, const char **argv)
 			.opts = opts,
 			.nopts = nopts,
 			.iodepth = iodepth,
+			.group_reporting = group,
 		};
 
 		status = report_print(stdout, &rep, fmt) ? 1 : 0;

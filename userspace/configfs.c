@@ -150,6 +150,30 @@ int cfs_job_error(const char *job, char *reason, size_t len)
 	return (int)e;
 }
 
+/* Does @reason start with one device of the fio list @filename ("a:b")? */
+static int names_a_device(const char *reason, const char *filename)
+{
+	const char *p = filename;
+
+	while (p && *p) {
+		char dev[4096];
+		size_t n = 0;
+
+		for (; *p && *p != ':' && n < sizeof(dev) - 1; p++) {
+			if (*p == '\\' && p[1] == ':')
+				p++;
+			dev[n++] = *p;
+		}
+		dev[n] = '\0';
+		if (n && !strncmp(reason, dev, n) &&
+		    (reason[n] == ' ' || reason[n] == ':'))
+			return 1;
+		if (*p == ':')
+			p++;
+	}
+	return 0;
+}
+
 void cfs_report_enable_error(const char *job, const char *filename, int err,
 			     const char *hint)
 {
@@ -164,8 +188,7 @@ void cfs_report_enable_error(const char *job, const char *filename, int err,
 			 " (%s)", hint);
 	if (!flen)
 		ssl_err("%s: %s", SSDLOAD_ATTR_ENABLE, reason);
-	else if (!strncmp(reason, filename, flen) &&
-		 (reason[flen] == ' ' || reason[flen] == ':'))
+	else if (names_a_device(reason, filename))
 		ssl_err("%s", reason);	/* the reason already names the device */
 	else
 		ssl_err("%s: %s", filename, reason);

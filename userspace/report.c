@@ -21,8 +21,8 @@ const double ssl_default_percentiles[] = {
 };
 const int ssl_default_percentiles_nr = ARRAY_SIZE(ssl_default_percentiles);
 
-static const char *const dir_names[SSDLOAD_DIR_NR] = { "read", "write" };
-static const char *const dir_upper[SSDLOAD_DIR_NR] = { "READ", "WRITE" };
+static const char *const dir_names[SSDLOAD_DIR_NR] = { "read", "write", "trim" };
+static const char *const dir_upper[SSDLOAD_DIR_NR] = { "READ", "WRITE", "TRIM" };
 
 /* Everything reported for one direction, derived once. */
 struct dir_view {
@@ -77,6 +77,33 @@ static void dir_view(const struct ssl_report *r, int d, struct dir_view *v)
 		v->bw_bytes = (uint64_t)((long double)v->bytes * 1e9L / (long double)rt);
 		v->runtime_ms = (rt + 500000) / 1000000;
 	}
+}
+
+/*
+ * fio's usr_cpu/sys_cpu: CPU time * 100 / the job's run time, summed over
+ * its threads.  The workers' CPU time covers their whole life (ramp
+ * included), so the time is W x (ramp + runtime).
+ */
+static double cpu_pct(const struct ssl_summary *s, uint64_t ns, unsigned int threads)
+{
+	long double t = (long double)(s->ramp_ns + s->runtime_ns) * (threads ? threads : 1);
+
+	return t > 0 ? (double)((long double)ns * 100.0L / t) : 0.0;
+}
+
+/* clones in the JSON: numjobs > 1 without --group_reporting, as fio */
+static int json_clones(const struct ssl_report *r)
+{
+	const struct ssl_summary *s = r->sum;
+
+	return !r->group_reporting && s->numjobs.have && s->numjobs.v > 1 &&
+	       s->nr_worker > 1;
+}
+
+/* fio sums the run time of the threads of a group (numjobs > 1) */
+static uint64_t group_threads(const struct ssl_summary *s)
+{
+	return s->numjobs.have && s->numjobs.v > 1 ? s->numjobs.v : 1;
 }
 
 /* ------------------------------------------------------------------ */
@@ -254,12 +281,65 @@ static void print_notes(FILE *f, const struct ssl_summary *s)
 	}
 }
 
+/* fio's display of a latency in ns: usec or msec with 2 decimals */
+static void lat_str(char *buf, size_t len, double ns)
+{
+	if (ns >= 1e6)
+		snprintf(buf, len, "%.2fms", ns / 1e6);
+	else if (ns >= 1e3)
+		snprintf(buf, len, "%.2fus", ns / 1e3);
+	else
+		snprintf(buf, len, "%.0fns", ns);
+}
+
+/* One block per device, when the job drove more than one. */
+static void print_devices(FILE *f, const struct ssl_summary *s)
+{
+	char a[32], b[32], io[32], lat[32];
+	unsigned int i;
+	int d;
+
+	if (s->nr_dev < 2)
+		return;
+	fprintf(f, "  devices      : %u\n", s->nr_dev);
+	for (i = 0; i < s->nr_dev; i++) {
+		const struct ssl_device *dv = &s->dev[i];
+
+		num2str(a, sizeof(a), dv->span_bytes, 4, 1, N2S_BYTE);
+		fprintf(f, "    %s: span=%" PRIu64 "+%" PRIu64 " (%s)\n", dv->name,
+			dv->span_start, dv->span_bytes, a);
+		for (d = 0; d < SSDLOAD_DIR_NR; d++) {
+			if (!dv->ios[d] && !dv->errors[d] && !dv->done[d])
+				continue;
+			num2str(io, sizeof(io), dv->bytes[d], 4, 1, N2S_BYTE);
+			num2str(b, sizeof(b), dv->ios[d], 4, 0, N2S_NONE);
+			lat_str(lat, sizeof(lat), ssl_mean(dv->lat_sum_ns[d], dv->ios[d]));
+			fprintf(f, "      %-5s: ios=%s, io=%s, errors=%" PRIu64 ", lat avg=%s\n",
+				dir_names[d], b, io, dv->errors[d], lat);
+		}
+	}
+}
+
+/* fio's cpu line; the module's figures are for its worker threads */
+static void print_cpu(FILE *f, const struct ssl_summary *s)
+{
+	if (!s->cpu_ns.have)
+		return;
+	fprintf(f, "  cpu          : usr=%3.2f%%, sys=%3.2f%%, ctx=%" PRIu64
+		", cpu_ns/io=%" PRIu64 "\n",
+		cpu_pct(s, s->usr_cpu_ns.v, s->workers),
+		cpu_pct(s, s->sys_cpu_ns.have ? s->sys_cpu_ns.v :
+			s->cpu_ns.v - s->usr_cpu_ns.v, s->workers),
+		s->ctx.v, s->cpu_ns_per_io.v);
+}
+
 static void print_normal(FILE *f, const struct ssl_report *r,
 			 const struct dir_view v[SSDLOAD_DIR_NR])
 {
 	double ns[SSL_LAT_NS_NR] = { 0 }, us[SSL_LAT_US_NR] = { 0 };
 	double ms[SSL_LAT_MS_NR] = { 0 };
-	uint64_t all = v[0].n + v[1].n;
+	uint64_t all = v[0].n + v[1].n + v[2].n;
+	int trims = r->sum->have_trim && (v[2].ios || v[2].errors);
 	char when[64], a[32], b[32], c[32], io[32];
 	int d, any = 0;
 	unsigned int i;
@@ -294,6 +374,7 @@ static void print_normal(FILE *f, const struct ssl_report *r,
 	print_lat_dist(f, "nsec", ns, SSL_LAT_NS_NR);
 	print_lat_dist(f, "usec", us, SSL_LAT_US_NR);
 	print_lat_dist(f, "msec", ms, SSL_LAT_MS_NR);
+	print_cpu(f, r->sum);
 	if (r->sum->nr_worker) {
 		fprintf(f, "  workers      :");
 		for (i = 0; i < r->sum->nr_worker; i++) {
@@ -301,14 +382,23 @@ static void print_normal(FILE *f, const struct ssl_report *r,
 
 			fprintf(f, "%s cpu%ld=%" PRIu64 "/%" PRIu64, i ? "," : "",
 				w->cpu, w->ios[0], w->ios[1]);
+			if (trims)
+				fprintf(f, "/%" PRIu64, w->ios[2]);
 		}
-		fprintf(f, " (read/write I/Os)\n");
+		fprintf(f, trims ? " (read/write/trim I/Os)\n" : " (read/write I/Os)\n");
 	}
-	fprintf(f, "  total I/Os: read=%" PRIu64 ", write=%" PRIu64 "\n",
-		v[0].ios, v[1].ios);
-	if (v[0].errors || v[1].errors)
-		fprintf(f, "  errors    : read=%" PRIu64 ", write=%" PRIu64 "\n",
+	print_devices(f, r->sum);
+	fprintf(f, "  total I/Os: read=%" PRIu64 ", write=%" PRIu64, v[0].ios, v[1].ios);
+	if (trims)
+		fprintf(f, ", trim=%" PRIu64, v[2].ios);
+	fputc('\n', f);
+	if (v[0].errors || v[1].errors || v[2].errors) {
+		fprintf(f, "  errors    : read=%" PRIu64 ", write=%" PRIu64,
 			v[0].errors, v[1].errors);
+		if (trims)
+			fprintf(f, ", trim=%" PRIu64, v[2].errors);
+		fputc('\n', f);
+	}
 	print_notes(f, r->sum);
 
 	fprintf(f, "\nRun status group 0 (all jobs):\n");
@@ -443,11 +533,66 @@ static void jopt(json_object *o, const char *k, const struct ssl_opt_u64 *v)
  * ssdload's own results, outside fio's schema: jobs[0].ssdload.  A key
  * the module did not print (an older module) is left out.
  */
-static json_object *json_ssdload(const struct ssl_summary *s)
+/* one worker's own figures (jobs[].ssdload.workers[] and clones) */
+static json_object *json_worker(const struct ssl_summary *s, unsigned int i)
+{
+	const struct ssl_worker *w = &s->worker[i];
+	json_object *wo = json_object_new_object();
+	char key[32];
+	int d;
+
+	jint(wo, "cpu", w->cpu);
+	if (w->ran_on)
+		jstr(wo, "ran_on", w->ran_on);
+	jopt(wo, "pid", &w->pid);
+	for (d = 0; d < SSDLOAD_DIR_NR; d++) {
+		if (d == SSDLOAD_DIR_TRIM && !s->have_trim)
+			continue;
+		snprintf(key, sizeof(key), "%s_ios", dir_names[d]);
+		jint(wo, key, (int64_t)w->ios[d]);
+		snprintf(key, sizeof(key), "%s_errors", dir_names[d]);
+		jint(wo, key, (int64_t)w->errors[d]);
+		snprintf(key, sizeof(key), "%s_bytes", dir_names[d]);
+		jopt(wo, key, &w->bytes[d]);
+	}
+	jopt(wo, "cpu_ns", &w->cpu_ns);
+	jopt(wo, "ctx", &w->ctx);
+	return wo;
+}
+
+/* jobs[].ssdload.devices[]: each device's span and counts */
+static json_object *json_devices(const struct ssl_summary *s)
+{
+	json_object *arr = json_object_new_array();
+	unsigned int i;
+	int d;
+
+	for (i = 0; i < s->nr_dev; i++) {
+		const struct ssl_device *dv = &s->dev[i];
+		json_object *o = json_object_new_object();
+
+		jstr(o, "name", dv->name);
+		jint(o, "span_start", (int64_t)dv->span_start);
+		jint(o, "span_bytes", (int64_t)dv->span_bytes);
+		for (d = 0; d < SSDLOAD_DIR_NR; d++) {
+			json_object *x = json_object_new_object();
+
+			jint(x, "ios", (int64_t)dv->ios[d]);
+			jint(x, "bytes", (int64_t)dv->bytes[d]);
+			jint(x, "errors", (int64_t)dv->errors[d]);
+			jint(x, "done", (int64_t)dv->done[d]);
+			jdbl(x, "lat_mean_ns", ssl_mean(dv->lat_sum_ns[d], dv->ios[d]));
+			json_object_object_add(o, dir_names[d], x);
+		}
+		json_object_array_add(arr, o);
+	}
+	return arr;
+}
+
+static json_object *json_ssdload(const struct ssl_summary *s, int with_devices)
 {
 	json_object *o = json_object_new_object(), *workers;
 	unsigned int i;
-	int d;
 
 	jstr(o, "state", s->state);
 	jopt(o, "hipri", &s->hipri);
@@ -459,29 +604,53 @@ static json_object *json_ssdload(const struct ssl_summary *s)
 	jopt(o, "io_timeout_ms", &s->io_timeout_ms);
 	jopt(o, "timed_out_ios", &s->timed_out_ios);
 	jopt(o, "randseed", &s->randseed);
+	jopt(o, "numjobs", &s->numjobs);
+	jopt(o, "bs_min", &s->bs_min);
+	jopt(o, "bs_max", &s->bs_max);
+	jopt(o, "blockalign", &s->blockalign);
+	jopt(o, "cpu_ns", &s->cpu_ns);
+	jopt(o, "usr_cpu_ns", &s->usr_cpu_ns);
+	jopt(o, "sys_cpu_ns", &s->sys_cpu_ns);
+	jopt(o, "cpu_ns_per_io", &s->cpu_ns_per_io);
 	workers = json_object_new_array();
-	for (i = 0; i < s->nr_worker; i++) {
-		const struct ssl_worker *w = &s->worker[i];
-		json_object *wo = json_object_new_object();
-		char key[32];
-
-		jint(wo, "cpu", w->cpu);
-		if (w->ran_on)
-			jstr(wo, "ran_on", w->ran_on);
-		for (d = 0; d < SSDLOAD_DIR_NR; d++) {
-			snprintf(key, sizeof(key), "%s_ios", dir_names[d]);
-			jint(wo, key, (int64_t)w->ios[d]);
-			snprintf(key, sizeof(key), "%s_errors", dir_names[d]);
-			jint(wo, key, (int64_t)w->errors[d]);
-		}
-		json_object_array_add(workers, wo);
-	}
+	for (i = 0; i < s->nr_worker; i++)
+		json_object_array_add(workers, json_worker(s, i));
 	json_object_object_add(o, "workers", workers);
+	if (with_devices && s->nr_dev)
+		json_object_object_add(o, "devices", json_devices(s));
 	return o;
 }
 
-static json_object *json_job(const struct ssl_report *r,
-			     const struct dir_view v[SSDLOAD_DIR_NR])
+/* jobname ... "job options": the keys every entry starts with */
+static json_object *json_job_head(const struct ssl_report *r)
+{
+	json_object *job = json_object_new_object(), *opts;
+	uint64_t elapsed_ns = r->sum->ramp_ns + r->sum->runtime_ns;
+	int i;
+
+	jstr(job, "jobname", r->name);
+	jint(job, "groupid", 0);
+	jint(job, "error", -r->sum->error);
+	jint(job, "eta", 0);
+	jint(job, "elapsed", (int64_t)((elapsed_ns + 500000000) / 1000000000));
+	opts = json_object_new_object();
+	for (i = 0; i < r->nopts; i++)
+		jstr(opts, r->opts[i].key, r->opts[i].val);
+	json_object_object_add(job, "job options", opts);
+	return job;
+}
+
+static json_object *json_sync(void)
+{
+	json_object *sync = json_object_new_object();
+
+	jint(sync, "total_ios", 0);
+	json_object_object_add(sync, "lat_ns", json_zero_lat());
+	return sync;
+}
+
+/* the engine keeps iodepth in flight: all of it at the configured depth */
+static void json_iodepth(const struct ssl_report *r, json_object *job, uint64_t all)
 {
 	static const char *const depth_keys[] = {
 		"1", "2", "4", "8", "16", "32", ">=64",
@@ -489,39 +658,8 @@ static json_object *json_job(const struct ssl_report *r,
 	static const char *const submit_keys[] = {
 		"0", "4", "8", "16", "32", "64", ">=64",
 	};
-	double ns[SSL_LAT_NS_NR] = { 0 }, us[SSL_LAT_US_NR] = { 0 };
-	double ms[SSL_LAT_MS_NR] = { 0 }, depth[ARRAY_SIZE(depth_keys)] = { 0 };
-	uint64_t all = v[0].n + v[1].n, elapsed_ns;
-	json_object *job = json_object_new_object(), *opts, *sync;
-	struct dir_view zero;
-	int i, d;
+	double depth[ARRAY_SIZE(depth_keys)] = { 0 };
 
-	jstr(job, "jobname", r->name);
-	jint(job, "groupid", 0);
-	jint(job, "error", -r->sum->error);
-	jint(job, "eta", 0);
-	elapsed_ns = r->sum->ramp_ns + r->sum->runtime_ns;
-	jint(job, "elapsed", (int64_t)((elapsed_ns + 500000000) / 1000000000));
-	opts = json_object_new_object();
-	for (i = 0; i < r->nopts; i++)
-		jstr(opts, r->opts[i].key, r->opts[i].val);
-	json_object_object_add(job, "job options", opts);
-	for (d = 0; d < SSDLOAD_DIR_NR; d++)
-		json_object_object_add(job, dir_names[d], json_dir(r, &v[d]));
-	memset(&zero, 0, sizeof(zero));
-	json_object_object_add(job, "trim", json_dir(NULL, &zero));
-	sync = json_object_new_object();
-	jint(sync, "total_ios", 0);
-	json_object_object_add(sync, "lat_ns", json_zero_lat());
-	json_object_object_add(job, "sync", sync);
-	jint(job, "job_runtime", (int64_t)((r->sum->runtime_ns + 500000) / 1000000));
-	jdbl(job, "usr_cpu", 0.0);
-	jdbl(job, "sys_cpu", 0.0);
-	jint(job, "ctx", 0);
-	jint(job, "majf", 0);
-	jint(job, "minf", 0);
-
-	/* the engine keeps iodepth in flight: all of it at the configured depth */
 	if (r->iodepth && all) {
 		unsigned int slot = 0;
 		uint64_t q;
@@ -536,6 +674,43 @@ static json_object *json_job(const struct ssl_report *r,
 			       json_dist(submit_keys, NULL, ARRAY_SIZE(submit_keys)));
 	json_object_object_add(job, "iodepth_complete",
 			       json_dist(submit_keys, NULL, ARRAY_SIZE(submit_keys)));
+}
+
+static void json_latency_target(const struct ssl_report *r, json_object *job)
+{
+	jint(job, "latency_depth", (int64_t)(r->iodepth ? r->iodepth : 1));
+	jint(job, "latency_target", 0);
+	jdbl(job, "latency_percentile", 100.0);
+	jint(job, "latency_window", 0);
+}
+
+static json_object *json_job(const struct ssl_report *r,
+			     const struct dir_view v[SSDLOAD_DIR_NR])
+{
+	double ns[SSL_LAT_NS_NR] = { 0 }, us[SSL_LAT_US_NR] = { 0 };
+	double ms[SSL_LAT_MS_NR] = { 0 };
+	uint64_t all = v[0].n + v[1].n + v[2].n;
+	const struct ssl_summary *s = r->sum;
+	json_object *job = json_job_head(r);
+	int d;
+	for (d = 0; d < SSDLOAD_DIR_NR; d++)
+		json_object_object_add(job, dir_names[d], json_dir(r, &v[d]));
+	json_object_object_add(job, "sync", json_sync());
+	jint(job, "job_runtime", (int64_t)((r->sum->runtime_ns * group_threads(r->sum) +
+					    500000) / 1000000));
+	if (s->cpu_ns.have) {
+		jdbl(job, "usr_cpu", cpu_pct(s, s->usr_cpu_ns.v, s->workers));
+		jdbl(job, "sys_cpu", cpu_pct(s, s->sys_cpu_ns.have ? s->sys_cpu_ns.v :
+					     s->cpu_ns.v - s->usr_cpu_ns.v, s->workers));
+	} else {
+		jdbl(job, "usr_cpu", 0.0);
+		jdbl(job, "sys_cpu", 0.0);
+	}
+	jint(job, "ctx", (int64_t)s->ctx.v);
+	jint(job, "majf", 0);
+	jint(job, "minf", 0);
+
+	json_iodepth(r, job, all);
 	for (d = 0; d < SSDLOAD_DIR_NR; d++)
 		if (v[d].counts)
 			ssl_hist_lat_dist(v[d].counts, SSDLOAD_HIST_BUCKETS, all,
@@ -546,11 +721,90 @@ static json_object *json_job(const struct ssl_report *r,
 			       json_dist(ssl_lat_ranges, us, SSL_LAT_US_NR));
 	json_object_object_add(job, "latency_ms",
 			       json_dist(ssl_lat_ranges, ms, SSL_LAT_MS_NR));
-	jint(job, "latency_depth", (int64_t)(r->iodepth ? r->iodepth : 1));
-	jint(job, "latency_target", 0);
-	jdbl(job, "latency_percentile", 100.0);
-	jint(job, "latency_window", 0);
-	json_object_object_add(job, "ssdload", json_ssdload(r->sum));
+	json_latency_target(r, job);
+	json_object_object_add(job, "ssdload", json_ssdload(r->sum, 1));
+	return job;
+}
+
+/*
+ * One clone of a numjobs > 1 job (fio's entries without group_reporting),
+ * from worker @i's own keys: counts, bytes, rates, latency min/mean/max.
+ * What the module does not keep per worker (latency stddev, percentiles,
+ * the latency distribution, user/system CPU split) is left out.
+ */
+static json_object *json_clone_dir(const struct ssl_report *r, const struct ssl_worker *w,
+				   int d)
+{
+	json_object *o = json_object_new_object(), *lat;
+	uint64_t rt = r->sum->runtime_ns, ios = w->ios[d], bw = 0;
+	double iops = 0.0;
+	int k;
+
+	if (rt && (ios || w->errors[d])) {
+		iops = (double)ios * 1e9 / (double)rt;
+		if (w->bytes[d].have)
+			bw = (uint64_t)((long double)w->bytes[d].v * 1e9L / (long double)rt);
+	}
+	if (w->bytes[d].have) {
+		jint(o, "io_bytes", (int64_t)w->bytes[d].v);
+		jint(o, "io_kbytes", (int64_t)(w->bytes[d].v / 1024));
+		jint(o, "bw_bytes", (int64_t)bw);
+		jint(o, "bw", (int64_t)(bw / 1024));
+	}
+	jdbl(o, "iops", iops);
+	jint(o, "runtime", rt && (ios || w->errors[d]) ? (int64_t)((rt + 500000) / 1000000) : 0);
+	jint(o, "total_ios", (int64_t)ios);
+	jint(o, "short_ios", 0);
+	jint(o, "drop_ios", 0);
+	json_object_object_add(o, "slat_ns", json_zero_lat());
+	for (k = 0; k < 2; k++) {
+		lat = json_object_new_object();
+		if (ios && w->lat_min_ns[d].have && w->lat_max_ns[d].have &&
+		    w->lat_sum_ns[d].have) {
+			jint(lat, "min", (int64_t)w->lat_min_ns[d].v);
+			jint(lat, "max", (int64_t)w->lat_max_ns[d].v);
+			jdbl(lat, "mean", ssl_mean(w->lat_sum_ns[d].v, ios));
+		} else if (!ios) {
+			jint(lat, "min", 0);
+			jint(lat, "max", 0);
+			jdbl(lat, "mean", 0.0);
+		}
+		jint(lat, "N", (int64_t)ios);
+		json_object_object_add(o, k ? "lat_ns" : "clat_ns", lat);
+	}
+	if (w->bytes[d].have) {
+		jint(o, "bw_min", ios ? (int64_t)(bw / 1024) : 0);
+		jint(o, "bw_max", ios ? (int64_t)(bw / 1024) : 0);
+		jdbl(o, "bw_mean", ios ? (double)(bw / 1024) : 0.0);
+	}
+	jint(o, "iops_min", ios ? (int64_t)(iops + 0.5) : 0);
+	jint(o, "iops_max", ios ? (int64_t)(iops + 0.5) : 0);
+	jdbl(o, "iops_mean", iops);
+	return o;
+}
+
+static json_object *json_clone(const struct ssl_report *r, unsigned int i)
+{
+	const struct ssl_worker *w = &r->sum->worker[i];
+	json_object *job = json_job_head(r), *ext;
+	int d;
+
+	for (d = 0; d < SSDLOAD_DIR_NR; d++)
+		json_object_object_add(job, dir_names[d], json_clone_dir(r, w, d));
+	json_object_object_add(job, "sync", json_sync());
+	jint(job, "job_runtime", (int64_t)((r->sum->runtime_ns + 500000) / 1000000));
+	if (w->ctx.have)
+		jint(job, "ctx", (int64_t)w->ctx.v);
+	jint(job, "majf", 0);
+	jint(job, "minf", 0);
+	json_iodepth(r, job, w->ios[0] + w->ios[1] + w->ios[2]);
+	json_latency_target(r, job);
+	ext = json_worker(r->sum, i);
+	jint(ext, "worker", i);
+	jstr(ext, "state", r->sum->state);
+	if (i == 0 && r->sum->nr_dev)	/* job-wide: once, in the first entry */
+		json_object_object_add(ext, "devices", json_devices(r->sum));
+	json_object_object_add(job, "ssdload", ext);
 	return job;
 }
 
@@ -572,7 +826,14 @@ static int print_json(FILE *f, const struct ssl_report *r,
 	jstr(top, "time", when);
 	json_object_object_add(top, "global options", json_object_new_object());
 	jobs = json_object_new_array();
-	json_object_array_add(jobs, json_job(r, v));
+	if (json_clones(r)) {
+		unsigned int i;
+
+		for (i = 0; i < r->sum->nr_worker; i++)
+			json_object_array_add(jobs, json_clone(r, i));
+	} else {
+		json_object_array_add(jobs, json_job(r, v));
+	}
 	json_object_object_add(top, "jobs", jobs);
 	json_object_object_add(top, "disk_util", json_object_new_array());
 	s = json_object_to_json_string_ext(top, JSON_C_TO_STRING_PRETTY |

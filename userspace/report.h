@@ -27,6 +27,7 @@ struct ssl_report {
 	const struct ssl_job_option *opts;	/* "job options" */
 	int nopts;
 	uint64_t iodepth;			/* configured, 0 if unknown */
+	int group_reporting;			/* one JSON entry for all workers */
 };
 
 /* fio's default percentile_list */

@@ -11,7 +11,7 @@
 #include "results.h"
 #include "util.h"
 
-static const char *const dir_names[SSDLOAD_DIR_NR] = { "read", "write" };
+static const char *const dir_names[SSDLOAD_DIR_NR] = { "read", "write", "trim" };
 
 /* decimal u128 (sum of squares) into a long double */
 static int parse_u128_ld(const char *s, long double *out)
@@ -56,6 +56,63 @@ static void parse_optional(const struct ssl_kvlist *kv, struct ssl_summary *s)
 	opt_u64(kv, "io_timeout_ms", &s->io_timeout_ms);
 	opt_u64(kv, "timed_out_ios", &s->timed_out_ios);
 	opt_u64(kv, "randseed", &s->randseed);
+	opt_u64(kv, "cpu_ns", &s->cpu_ns);
+	opt_u64(kv, "usr_cpu_ns", &s->usr_cpu_ns);
+	opt_u64(kv, "sys_cpu_ns", &s->sys_cpu_ns);
+	opt_u64(kv, "ctx", &s->ctx);
+	opt_u64(kv, "cpu_ns_per_io", &s->cpu_ns_per_io);
+	opt_u64(kv, "numjobs", &s->numjobs);
+	opt_u64(kv, "bs_min", &s->bs_min);
+	opt_u64(kv, "bs_max", &s->bs_max);
+	opt_u64(kv, "blockalign", &s->blockalign);
+}
+
+/* devices=N and devI_*; 0 or -1 (out of memory, @err set) */
+static int parse_devices(const struct ssl_kvlist *kv, struct ssl_summary *s,
+			 char *err, size_t errlen)
+{
+	uint64_t n;
+	unsigned int i, d;
+	const char *v;
+	char key[64];
+
+	if (ssl_kv_u64(kv, "devices", &n) || !n)
+		return 0;
+	if (n > 4096)
+		n = 4096;
+	s->dev = calloc((size_t)n, sizeof(*s->dev));
+	if (!s->dev)
+		goto oom;
+	s->nr_dev = (unsigned int)n;
+	for (i = 0; i < s->nr_dev; i++) {
+		struct ssl_device *dv = &s->dev[i];
+
+		snprintf(key, sizeof(key), "dev%u_name", i);
+		v = ssl_kv_get(kv, key);
+		dv->name = strdup(v ? v : "?");
+		if (!dv->name)
+			goto oom;
+		snprintf(key, sizeof(key), "dev%u_span_start", i);
+		ssl_kv_u64(kv, key, &dv->span_start);
+		snprintf(key, sizeof(key), "dev%u_span_bytes", i);
+		ssl_kv_u64(kv, key, &dv->span_bytes);
+		for (d = 0; d < SSDLOAD_DIR_NR; d++) {
+			snprintf(key, sizeof(key), "dev%u_%s_ios", i, dir_names[d]);
+			ssl_kv_u64(kv, key, &dv->ios[d]);
+			snprintf(key, sizeof(key), "dev%u_%s_bytes", i, dir_names[d]);
+			ssl_kv_u64(kv, key, &dv->bytes[d]);
+			snprintf(key, sizeof(key), "dev%u_%s_errors", i, dir_names[d]);
+			ssl_kv_u64(kv, key, &dv->errors[d]);
+			snprintf(key, sizeof(key), "dev%u_%s_done", i, dir_names[d]);
+			ssl_kv_u64(kv, key, &dv->done[d]);
+			snprintf(key, sizeof(key), "dev%u_%s_lat_sum_ns", i, dir_names[d]);
+			ssl_kv_u64(kv, key, &dv->lat_sum_ns[d]);
+		}
+	}
+	return 0;
+oom:
+	snprintf(err, errlen, "out of memory");
+	return -1;
 }
 
 int results_parse_summary(char *text, struct ssl_summary *s, char *err, size_t errlen)
@@ -107,10 +164,14 @@ int results_parse_summary(char *text, struct ssl_summary *s, char *err, size_t e
 			snprintf(key, sizeof(key), "%s_%s", dir_names[d],
 				 fields[i].suffix);
 			if (ssl_kv_u64(&kv, key, (uint64_t *)((char *)ds + fields[i].off))
-			    && i < 2) {
+			    && i < 2 && d != SSDLOAD_DIR_TRIM) {
 				snprintf(err, errlen, "summary: missing or bad %s", key);
 				goto fail;
 			}
+		}
+		if (d == SSDLOAD_DIR_TRIM) {	/* a module without trims has no keys */
+			snprintf(key, sizeof(key), "%s_ios", dir_names[d]);
+			s->have_trim = ssl_kv_get(&kv, key) != NULL;
 		}
 		snprintf(key, sizeof(key), "%s_lat_sum_ns", dir_names[d]);
 		ds->have_sums = !ssl_kv_u64(&kv, key, &ds->lat_sum_ns);
@@ -121,6 +182,8 @@ int results_parse_summary(char *text, struct ssl_summary *s, char *err, size_t e
 	}
 
 	parse_optional(&kv, s);
+	if (parse_devices(&kv, s, err, errlen))
+		goto fail;
 
 	if (s->workers) {
 		s->worker = calloc(s->workers, sizeof(*s->worker));
@@ -141,7 +204,25 @@ int results_parse_summary(char *text, struct ssl_summary *s, char *err, size_t e
 				snprintf(key, sizeof(key), "worker%u_%s_errors", i,
 					 dir_names[d]);
 				ssl_kv_u64(&kv, key, &w->errors[d]);
+				snprintf(key, sizeof(key), "worker%u_%s_bytes", i,
+					 dir_names[d]);
+				opt_u64(&kv, key, &w->bytes[d]);
+				snprintf(key, sizeof(key), "worker%u_%s_lat_min_ns", i,
+					 dir_names[d]);
+				opt_u64(&kv, key, &w->lat_min_ns[d]);
+				snprintf(key, sizeof(key), "worker%u_%s_lat_max_ns", i,
+					 dir_names[d]);
+				opt_u64(&kv, key, &w->lat_max_ns[d]);
+				snprintf(key, sizeof(key), "worker%u_%s_lat_sum_ns", i,
+					 dir_names[d]);
+				opt_u64(&kv, key, &w->lat_sum_ns[d]);
 			}
+			snprintf(key, sizeof(key), "worker%u_cpu_ns", i);
+			opt_u64(&kv, key, &w->cpu_ns);
+			snprintf(key, sizeof(key), "worker%u_ctx", i);
+			opt_u64(&kv, key, &w->ctx);
+			snprintf(key, sizeof(key), "worker%u_pid", i);
+			opt_u64(&kv, key, &w->pid);
 			snprintf(key, sizeof(key), "worker%u_ran_on", i);
 			v = ssl_kv_get(&kv, key);
 			w->ran_on = v ? strdup(v) : NULL;
@@ -169,6 +250,11 @@ void results_free_summary(struct ssl_summary *s)
 	free(s->worker);
 	s->worker = NULL;
 	s->nr_worker = 0;
+	for (i = 0; i < s->nr_dev; i++)
+		free(s->dev[i].name);
+	free(s->dev);
+	s->dev = NULL;
+	s->nr_dev = 0;
 }
 
 int results_parse_hist(const void *buf, size_t len, int dir, struct ssl_hist *h,
@@ -254,7 +340,7 @@ int results_read(const char *job, struct ssl_summary *s,
 		 struct ssl_hist h[SSDLOAD_DIR_NR])
 {
 	static const char *const files[SSDLOAD_DIR_NR] = {
-		SSDLOAD_DBG_HIST_READ, SSDLOAD_DBG_HIST_WRITE,
+		SSDLOAD_DBG_HIST_READ, SSDLOAD_DBG_HIST_WRITE, SSDLOAD_DBG_HIST_TRIM,
 	};
 	char err[256], *buf;
 	size_t len;
@@ -331,6 +417,8 @@ int results_read_progress(const char *job, struct ssl_progress *p)
 	ssl_kv_u64(&kv, "number_ios", &p->number_ios);
 	ssl_kv_u64(&kv, "read_ios", &p->ios[SSDLOAD_DIR_READ]);
 	ssl_kv_u64(&kv, "write_ios", &p->ios[SSDLOAD_DIR_WRITE]);
+	ssl_kv_u64(&kv, "trim_ios", &p->ios[SSDLOAD_DIR_TRIM]);
+	opt_u64(&kv, "cpu_ns", &p->cpu_ns);
 	opt_u64(&kv, "inflight", &p->inflight);
 	opt_u64(&kv, "timed_out_ios", &p->timed_out_ios);
 	ssl_kv_free(&kv);

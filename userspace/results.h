@@ -21,17 +21,34 @@ struct ssl_dir_stats {
 	int have_sums;			/* lat_sum/lat_sumsq were present */
 };
 
+/* A summary key that an older module may not print. */
+struct ssl_opt_u64 {
+	uint64_t v;
+	int have;			/* the key was present (and valid) */
+};
+
 struct ssl_worker {
 	long cpu;			/* -1 if not reported */
 	uint64_t ios[SSDLOAD_DIR_NR];
 	uint64_t errors[SSDLOAD_DIR_NR];
 	char *ran_on;			/* workerN_ran_on cpulist, NULL if absent */
+	/* newer keys: .have = 0 when absent */
+	struct ssl_opt_u64 bytes[SSDLOAD_DIR_NR];
+	struct ssl_opt_u64 lat_min_ns[SSDLOAD_DIR_NR];
+	struct ssl_opt_u64 lat_max_ns[SSDLOAD_DIR_NR];
+	struct ssl_opt_u64 lat_sum_ns[SSDLOAD_DIR_NR];
+	struct ssl_opt_u64 cpu_ns, ctx, pid;
 };
 
-/* A summary key that an older module may not print. */
-struct ssl_opt_u64 {
-	uint64_t v;
-	int have;			/* the key was present (and valid) */
+/* One device of the job's filename list (devices/devI_* keys). */
+struct ssl_device {
+	char *name;
+	uint64_t span_start, span_bytes;
+	uint64_t ios[SSDLOAD_DIR_NR];	/* measured, successful */
+	uint64_t bytes[SSDLOAD_DIR_NR];
+	uint64_t errors[SSDLOAD_DIR_NR];
+	uint64_t done[SSDLOAD_DIR_NR];	/* all completions, ramp included */
+	uint64_t lat_sum_ns[SSDLOAD_DIR_NR];
 };
 
 struct ssl_summary {
@@ -52,6 +69,11 @@ struct ssl_summary {
 	struct ssl_opt_u64 io_timeout_ms;
 	struct ssl_opt_u64 timed_out_ios; /* in flight longer than io_timeout_ms */
 	struct ssl_opt_u64 randseed;
+	int have_trim;			/* trim_* keys were present */
+	struct ssl_opt_u64 cpu_ns, usr_cpu_ns, sys_cpu_ns, ctx, cpu_ns_per_io;
+	struct ssl_opt_u64 numjobs, bs_min, bs_max, blockalign;
+	struct ssl_device *dev;		/* devices entries (NULL if none) */
+	unsigned int nr_dev;
 };
 
 struct ssl_hist {
@@ -66,6 +88,7 @@ struct ssl_progress {
 	uint64_t ios[SSDLOAD_DIR_NR];	/* all completions so far, incl. ramp */
 	struct ssl_opt_u64 inflight;	/* the job's I/Os in flight now */
 	struct ssl_opt_u64 timed_out_ios; /* in flight longer than io_timeout_ms */
+	struct ssl_opt_u64 cpu_ns;	/* the workers' CPU time so far */
 };
 
 /* Parse the summary text (modified in place); 0 or -1 with @err set. */

@@ -6,6 +6,9 @@
  *   ssdload_offset	PRNG, sequential and random offsets
  *   ssdload_mix	the rwmixread direction draw
  *   ssdload_config	every configfs attribute parser
+ *   ssdload_dist	block-size and offset generators (chi-square)
+ *   ssdload_dist_parse	bssplit, bsrange, random_distribution parsers
+ *   ssdload_data	write-buffer contents (compress, dedupe, refill)
  *
  * The suites run when the module is loaded; results are in dmesg and in
  * /sys/kernel/debug/kunit/<suite>/results (KTAP).
@@ -42,6 +45,9 @@ struct ssdload_test_job *ssdload_test_job_new(struct kunit *test,
 	job->cfg.rwmixread = 50;
 	job->cfg.randseed = 0x5d5d;
 	job->cfg.scramble_buffers = 1;
+	job->devs = kunit_kzalloc(test, sizeof(*job->devs), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, job->devs);
+	job->nr_devs = 1;
 	tj->job = job;
 	for (i = 0; i < nr_workers; i++) {
 		struct ssdload_worker *w;
@@ -50,6 +56,9 @@ struct ssdload_test_job *ssdload_test_job_new(struct kunit *test,
 		KUNIT_ASSERT_NOT_NULL(test, w);
 		w->job = job;
 		w->idx = i;
+		w->wd = kunit_kzalloc(test, sizeof(*w->wd), GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, w->wd);
+		w->nr_devs = 1;
 		seqcount_init(&w->seq);
 		job->workers[i] = w;
 		job->nr_workers = i + 1;
@@ -79,9 +88,17 @@ void ssdload_test_job_del(struct ssdload_test_job *tj)
 void ssdload_test_span(struct ssdload_job *job, u64 span_start, u64 bs,
 		       u64 nr_blocks)
 {
-	job->span_start = span_start;
+	struct ssdload_dev *dev = &job->devs[0];
+
 	job->cfg.bs = bs;
-	job->nr_blocks = nr_blocks;
+	job->bs_min = bs;
+	job->bs_max = bs;
+	job->ba = bs;
+	job->uniform_bs = true;
+	dev->span_start = span_start;
+	dev->nr_aligned = nr_blocks;
+	dev->nr_units = nr_blocks;
+	dev->span_bytes = nr_blocks * bs;
 }
 
 MODULE_DESCRIPTION("KUnit suites of ssdload.ko");

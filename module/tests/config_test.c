@@ -87,6 +87,13 @@ static const struct cfg_case cfg_cases[] = {
 	NO("filename", "\n", EINVAL),
 	NO("filename", "/dev/a\nb", EINVAL),
 	NO("filename", "/dev/sda\n\n", EINVAL),
+	/* filename: fio's colon list of absolute paths, "\\:" escapes */
+	OK("filename", "/dev/nullb0:/dev/ram0", "/dev/nullb0:/dev/ram0\n"),
+	OK("filename", "/dev/a\\:b:/dev/c", "/dev/a\\:b:/dev/c\n"),
+	NO("filename", "/dev/nullb0:ram0", EINVAL),
+	NO("filename", "/dev/nullb0:", EINVAL),
+	NO("filename", "/a:/b:/c:/d:/e:/f:/g:/h:/i:/j:/k:/l:/m:/n:/o:/p:/q",
+	   EINVAL),
 	/* rw: fio's names, exactly */
 	OK("rw", "read", "read\n"),
 	OK("rw", "write", "write\n"),
@@ -99,7 +106,11 @@ static const struct cfg_case cfg_cases[] = {
 	NO("rw", " read", EINVAL),
 	NO("rw", "read ", EINVAL),
 	NO("rw", "read\n\n", EINVAL),
-	NO("rw", "trim", EINVAL),
+	OK("rw", "trim", "trim\n"),
+	OK("rw", "randtrim", "randtrim\n"),
+	OK("rw", "trimwrite", "trimwrite\n"),
+	OK("rw", "randtrimwrite\n", "randtrimwrite\n"),
+	NO("rw", "randtrimread", EINVAL),
 	NO("rw", "2", EINVAL),
 	/* rwmixread: 0..100 */
 	OK("rwmixread", "0", "0\n"),
@@ -160,6 +171,19 @@ static const struct cfg_case cfg_cases[] = {
 	NO("offset", TWO64, ERANGE),
 	NO("offset", "-512", EINVAL),
 	NO("offset", "", EINVAL),
+	OK("offset", "25%", "25.0000%\n"),
+	OK("offset", "12.5%\n", "12.5000%\n"),
+	OK("offset", "0.0001%", "0.0001%\n"),
+	NO("offset", "0%", EINVAL),
+	NO("offset", "101%", ERANGE),
+	NO("offset", "100.5%", ERANGE),
+	NO("offset", "0.00001%", EINVAL),
+	NO("offset", "%", EINVAL),
+	NO("offset", "5%%", EINVAL),
+	NO("offset", "-5%", EINVAL),
+	OK("size", "100%", "100.0000%\n"),
+	NO("size", "1000%", ERANGE),
+	NO("size", "1.2.3%", EINVAL),
 	OK("size", "0", "0\n"),
 	OK("size", "512", "512\n"),
 	NO("size", "100", EINVAL),
@@ -202,6 +226,61 @@ static const struct cfg_case cfg_cases[] = {
 	OK("io_timeout_ms", "30000\n", "30000\n"),
 	NO("io_timeout_ms", MS_MAX1, ERANGE),
 	NO("io_timeout_ms", "5s", EINVAL),
+	/* block sizes: bssplit and bsrange (dist.c parses, fio's syntax) */
+	{ .attr = "bssplit", .in = "4k/10:64k/50:32k/40", .ret = 0 },
+	{ .attr = "bssplit", .in = "4096/50:8192/50,4096/100", .ret = 0 },
+	OK("bssplit", "", "\n"),
+	NO("bssplit", "4k/0:8k/100", EINVAL),
+	NO("bssplit", "0/50:4k/50", EINVAL),
+	NO("bssplit", "4k/60:8k/60", ERANGE),
+	NO("bssplit", "4x/100", EINVAL),
+	{ .attr = "bsrange", .in = "4k-64k", .ret = 0 },
+	OK("bsrange", "\n", "\n"),
+	OK("bsrange", "64k-4k", "4096-65536\n"),
+	NO("bsrange", "4k-64", EINVAL),
+	NO("bsrange", "4k", EINVAL),
+	OK("blockalign", "0", "0\n"),
+	OK("blockalign", "65536", "65536\n"),
+	NO("blockalign", "100", EINVAL),
+	NO("blockalign", "33554432", ERANGE),
+	/* random_distribution (dist.c), random_scatter */
+	{ .attr = "random_distribution", .in = "zipf:1.2", .ret = 0 },
+	{ .attr = "random_distribution", .in = "zoned:50/5:30/15:20/80",
+	  .ret = 0 },
+	{ .attr = "random_distribution", .in = "pareto:0.9", .ret = 0 },
+	{ .attr = "random_distribution", .in = "normal:5", .ret = 0 },
+	{ .attr = "random_distribution", .in = "random", .ret = 0 },
+	NO("random_distribution", "zipf:0", ERANGE),
+	NO("random_distribution", "zipf:-1", EINVAL),
+	NO("random_distribution", "zoned:50/60:50/60", ERANGE),
+	NO("random_distribution", "zoned:50/5:30/15", EINVAL),
+	NO("random_distribution", "foo:1", EINVAL),
+	OK("random_scatter", "0", "0\n"),
+	NO("random_scatter", "2", ERANGE),
+	/* write data */
+	OK("buffer_compress_percentage", "50", "50\n"),
+	NO("buffer_compress_percentage", "101", ERANGE),
+	OK("buffer_compress_chunk", "4096", "4096\n"),
+	NO("buffer_compress_chunk", "0", ERANGE),
+	OK("dedupe_percentage", "30\n", "30\n"),
+	NO("dedupe_percentage", "101", ERANGE),
+	{ .attr = "buffer_pattern", .in = "0xdeadbeef", .ret = 0 },
+	NO("buffer_pattern", "0xabc", EINVAL),
+	NO("buffer_pattern", "zz", EINVAL),
+	OK("zero_buffers", "1", "1\n"),
+	NO("zero_buffers", "2", ERANGE),
+	OK("refill_buffers", "1", "1\n"),
+	NO("refill_buffers", "on", EINVAL),
+	/* several devices, several workers */
+	OK("file_service_type", "random", "random\n"),
+	OK("file_service_type", "sequential:8\n", "sequential:8\n"),
+	OK("file_service_type", "roundrobin", "roundrobin\n"),
+	NO("file_service_type", "roundrobin:0", ERANGE),
+	NO("file_service_type", "roundrobin:", EINVAL),
+	NO("file_service_type", "zipf", EINVAL),
+	OK("numjobs", "32", "32\n"),
+	OK("numjobs", "0", "0\n"),
+	NO("numjobs", "1025", ERANGE),
 	/* enable: 0 stops (a no-op on an idle job), 1 starts */
 	OK("enable", "0", "0\n"),
 	NO("enable", "2", EINVAL),
@@ -322,7 +401,7 @@ static void test_every_attribute(struct kunit *test)
 				      "%s: no accepted or no refused case",
 				      (*a)->ca_name);
 	}
-	KUNIT_EXPECT_GE(test, nr, 16U);
+	KUNIT_EXPECT_GE(test, nr, 29U);
 	/* the read-only ones */
 	KUNIT_EXPECT_NOT_NULL(test, cfg_attr("state"));
 	KUNIT_EXPECT_NULL(test, cfg_attr("state")->store);
@@ -448,10 +527,10 @@ static void test_seed_from_name(struct kunit *test)
 static u64 cfg_io_mem(unsigned int bs, u64 rw)
 {
 	struct ssdload_cfg c = { .rw = rw, .bs = bs, .iodepth = 1 };
-	u64 one = ssdload_worker_mem(&c);
+	u64 one = ssdload_worker_mem(&c, bs, true, 1);
 
 	c.iodepth = 2;
-	return ssdload_worker_mem(&c) - one;
+	return ssdload_worker_mem(&c, bs, true, 1) - one;
 }
 
 static void test_worker_mem(struct kunit *test)

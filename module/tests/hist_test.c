@@ -39,6 +39,7 @@ static void hist_record(struct ssdload_job *job, unsigned int wi, int dir,
 	struct ssdload_io io = {
 		.w = job->workers[wi],
 		.dir = dir,
+		.len = job->cfg.bs,
 		.measured = true,
 		.submit_ns = 1000,
 		.done_ns = 1000 + lat,

@@ -48,8 +48,8 @@ static void test_sequential_per_direction(struct kunit *test)
 
 	ssdload_test_span(w->job, start, bs, 64);
 	w->random = false;
-	w->slice_start = 0;
-	w->slice_len = 64;
+	w->wd[0].slice_start = 0;
+	w->wd[0].slice_len = 64;
 	for (i = 0; i < 200; i++) {
 		u8 dir = (i * 7 + i / 3) % 3 ? SSDLOAD_DIR_READ : SSDLOAD_DIR_WRITE;
 		u64 pos = ssdload_next_pos(w, dir);
@@ -71,9 +71,9 @@ static void test_sequential_walk(struct kunit *test)
 
 	ssdload_test_span(w->job, start, bs, 16);
 	w->random = false;
-	w->slice_start = 3;
-	w->slice_len = 5;
-	w->next[SSDLOAD_DIR_READ] = 0;
+	w->wd[0].slice_start = 3;
+	w->wd[0].slice_len = 5;
+	w->wd[0].next[SSDLOAD_DIR_READ] = 0;
 	for (i = 0; i < 3 * 5 + 2; i++) {
 		u64 pos = ssdload_next_pos(w, SSDLOAD_DIR_READ);
 
@@ -81,7 +81,7 @@ static void test_sequential_walk(struct kunit *test)
 				    "I/O %u", i);
 	}
 	/* the cursor is back at the slice start + 2 */
-	KUNIT_EXPECT_EQ(test, w->next[SSDLOAD_DIR_READ], 2ULL);
+	KUNIT_EXPECT_EQ(test, w->wd[0].next[SSDLOAD_DIR_READ], 2 * bs);
 }
 
 /*
@@ -98,10 +98,10 @@ static void test_sequential_slices(struct kunit *test)
 	unsigned int i;
 
 	ssdload_test_span(w0->job, start, bs, 13);
-	w0->slice_start = 0;
-	w0->slice_len = 7;
-	w1->slice_start = 7;
-	w1->slice_len = 6;
+	w0->wd[0].slice_start = 0;
+	w0->wd[0].slice_len = 7;
+	w1->wd[0].slice_start = 7;
+	w1->wd[0].slice_len = 6;
 	for (i = 0; i < 7; i++) {
 		u64 b0 = (ssdload_next_pos(w0, SSDLOAD_DIR_READ) - start) / bs;
 
@@ -120,9 +120,9 @@ static void test_sequential_slices(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ssdload_next_pos(w0, SSDLOAD_DIR_READ), start);
 	KUNIT_EXPECT_EQ(test, ssdload_next_pos(w1, SSDLOAD_DIR_READ), start + 7 * bs);
 
-	w0->slice_start = 12;
-	w0->slice_len = 1;
-	w0->next[SSDLOAD_DIR_READ] = 0;
+	w0->wd[0].slice_start = 12;
+	w0->wd[0].slice_len = 1;
+	w0->wd[0].next[SSDLOAD_DIR_READ] = 0;
 	for (i = 0; i < 3; i++)
 		KUNIT_EXPECT_EQ(test, ssdload_next_pos(w0, SSDLOAD_DIR_READ), start + 12 * bs);
 }
@@ -283,10 +283,10 @@ static void test_random_one_pass(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, seen);
 	ssdload_test_span(w->job, 0, bs, nr_blocks);
 	w->random = true;
-	w->slice_start = c->slice_start;
-	w->slice_len = c->slice_len;
-	ssdload_perm_init(w, 99);
-	KUNIT_ASSERT_TRUE(test, w->perm);
+	w->wd[0].slice_start = c->slice_start;
+	w->wd[0].slice_len = c->slice_len;
+	ssdload_perm_init(&w->wd[0], w->idx, 99);
+	KUNIT_ASSERT_TRUE(test, w->wd[0].perm);
 	for (i = 0; i < c->slice_len; i++) {
 		u64 blk = ssdload_next_pos(w, SSDLOAD_DIR_READ) / bs;
 
@@ -314,12 +314,12 @@ static void test_random_one_pass(struct kunit *test)
 	if (c->slice_len >= 64) {
 		u64 same = 0;
 
-		ssdload_perm_init(w, 100);
+		ssdload_perm_init(&w->wd[0], w->idx, 100);
 		for (i = 0; i < ARRAY_SIZE(first); i++)
 			same += ssdload_next_pos(w, SSDLOAD_DIR_READ) / bs == first[i];
 		KUNIT_EXPECT_LT(test, same, (u64)ARRAY_SIZE(first));
 	}
-	w->perm = false;
+	w->wd[0].perm = false;
 }
 
 /* Bounded draws stay below their bound, for small and huge bounds. */

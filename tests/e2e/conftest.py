@@ -20,6 +20,7 @@ import pytest
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
 
 import ssdload_env as env  # noqa: E402  pylint: disable=wrong-import-position
+import blktrace  # noqa: E402  pylint: disable=wrong-import-position
 
 _SESSION = {}
 
@@ -44,9 +45,13 @@ def _session_state():
     mods = env.proc_modules()
     _SESSION["ssdload"] = "ssdload" in mods
     _SESSION["preloaded"] = {m for m in ("null_blk", "brd") if m in mods}
+    # block trace events are on from boot (blktrace.BOOT_EVENTS): record nothing
+    # until a test asks for it
+    trace = blktrace.session_quiesce() if os.geteuid() == 0 else None
     yield
     if os.geteuid() != 0:
         return
+    blktrace.session_restore(trace)
     env.cleanup_jobs()
     loaded = env.ssdload_loaded()
     if loaded and not _SESSION["ssdload"]:

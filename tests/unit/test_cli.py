@@ -206,9 +206,10 @@ def test_bad_values(cli, opt, val):
     one_error_line(run(cli, "run", "--filename=/dev/x", "--%s=%s" % (opt, val)), val)
 
 
-def test_numjobs_conflicts_with_cpus_allowed(cli):
-    one_error_line(run(cli, "run", "--filename=/dev/x", "--numjobs=2", "--cpus_allowed=0-1"),
-                   "numjobs", "cpus_allowed")
+def test_numjobs_with_cpus_allowed(cli):
+    """fio allows both: numjobs workers, round-robin over the given CPUs."""
+    a = parse_only(cli, "--numjobs=4", "--cpus_allowed=0-1")
+    assert a["numjobs"] == "4" and a["cpus_allowed"] == "0-1"
 
 
 def test_filename_required(cli):
@@ -298,7 +299,12 @@ def test_numjobs_first_online_cpus(cli, tmp_path):
             lo, _, hi = part.partition("-")
             got += range(int(lo), int(hi or lo) + 1)
         assert got == cpus[:n], (n, a["cpus_allowed"])
-    one_error_line(run(cli, "run", "--filename=/dev/x", "--numjobs=7", env=env), "7")
+        assert a["numjobs"] == str(n)
+    # more workers than CPUs: several per CPU, over all of them
+    a = parse_only(cli, "--numjobs=9", env=env)
+    assert a["numjobs"] == "9" and a["cpus_allowed"] == "0-3,8-9"
+    one_error_line(run(cli, "run", "--filename=/dev/x", "--numjobs=1025", env=env),
+                   "--numjobs=1025", "1024")
 
 
 # --------------------------------------------------------------------------
@@ -1094,3 +1100,411 @@ def test_stop_waits_while_stopping(cli, tmp_path):
     assert p.returncode == 0, p.stderr
     assert time.monotonic() - start >= 0.6
     assert (job / "enable").read_text().startswith("0")
+
+
+# --------------------------------------------------------------------------
+# fio options of issue 7: conversions to the module's attribute formats
+
+@pytest.mark.parametrize("args,attr,want", [
+    # bssplit: sizes to bytes, percentages kept, blank = a share of the rest
+    (["--bssplit=4k/10:64k/50:32k/40"], "bssplit", "4096/10:65536/50:32768/40"),
+    (["--bssplit=4k/50:1k/:32k/"], "bssplit", "4096/50:1024/:32768/"),
+    (["--bssplit=4k/50:8k"], "bssplit", "4096/50:8192/"),
+    (["--bssplit=4k/0:8k/100"], "bssplit", "4096/:8192/100"),      # fio: 0 = blank
+    (["--bssplit", "2k/50:4k/50,4k/90:8k/10"], "bssplit",
+     "2048/50:4096/50,4096/90:8192/10,4096/90:8192/10"),          # trim = write
+    (["--bssplit=1m/100,,512/100"], "bssplit", "1048576/100,,512/100"),
+    # bsrange: always three directions, "-" or ":" as fio
+    (["--bsrange=1k-4k"], "bsrange", "1024-4096,1024-4096,1024-4096"),
+    (["--bsrange=1k:4k,2k-8k"], "bsrange", "1024-4096,2048-8192,2048-8192"),
+    (["--blocksize_range=4k-4k,8k-64k,"], "bsrange", "4096-4096,8192-65536,4096-4096"),
+    (["--bs=16k", "--bsrange=,4k-8k"], "bsrange", "16384-16384,4096-8192,4096-8192"),
+    # bs per direction: min = max
+    (["--bs=8k,32k"], "bsrange", "8192-8192,32768-32768,32768-32768"),
+    (["--bs=8k,32k,"], "bsrange", "8192-8192,32768-32768,4096-4096"),
+    (["--bs=,8k"], "bsrange", "4096-4096,8192-8192,8192-8192"),
+    (["--bs=4k,64k,1m"], "bsrange", "4096-4096,65536-65536,1048576-1048576"),
+    (["--blockalign=8k"], "blockalign", "8192"),
+    (["--ba=4k,4k"], "blockalign", "4096"),
+    (["--ba", "0"], "blockalign", "0"),
+    # random_distribution: validated, normalised, fio's defaults filled in
+    (["--random_distribution=random"], "random_distribution", "random"),
+    (["--random_distribution=zipf"], "random_distribution", "zipf:1.1"),
+    (["--random_distribution=zipf:1.20"], "random_distribution", "zipf:1.2"),
+    (["--random_distribution=pareto"], "random_distribution", "pareto:0.2"),
+    (["--random_distribution=pareto:0.125"], "random_distribution", "pareto:0.125"),
+    (["--random_distribution=normal:12.5"], "random_distribution", "normal:12.5"),
+    (["--random_distribution=zoned:60/10:30/20:8/30:2/40"], "random_distribution",
+     "zoned:60/10:30/20:8/30:2/40"),
+    (["--random_distribution=zoned:50/50:50/50,100/100,"], "random_distribution",
+     None),   # empty trim list: rejected below
+    (["--random_distribution=zoned:33.333333/50:66.666667/50"], "random_distribution",
+     "zoned:33.333333/50:66.666667/50"),
+    (["--random_distribution=zoned_abs:60/20g:30/100g:10/500g"], "random_distribution",
+     "zoned_abs:60/%d:30/%d:10/%d" % (20 << 30, 100 << 30, 500 << 30)),
+    (["--random_distribution=zoned:90/10:10/90,100/100"], "random_distribution",
+     "zoned:90/10:10/90,100/100,100/100"),
+    (["--random_scatter=0"], "random_scatter", "0"),
+    (["--random_scatter"], "random_scatter", "1"),
+    # offset/size: bytes or a percentage of each device
+    (["--offset=25%"], "offset", "25%"),
+    (["--offset=12.50%"], "offset", "12.5%"),
+    (["--size=100%"], "size", "100%"),
+    (["--size=0.0001%"], "size", "0.0001%"),
+    (["--size=2g"], "size", str(2 << 30)),
+    # data options
+    (["--buffer_compress_percentage=70"], "buffer_compress_percentage", "70"),
+    (["--buffer_compress_chunk=4k"], "buffer_compress_chunk", "4096"),
+    (["--dedupe_percentage", "0"], "dedupe_percentage", "0"),
+    (["--zero_buffers"], "zero_buffers", "1"),
+    (["--refill_buffers=0"], "refill_buffers", "0"),
+    (["--file_service_type=roundrobin"], "file_service_type", "roundrobin"),
+    (["--file_service_type=random:4"], "file_service_type", "random:4"),
+    (["--file_service_type=sequential:1000"], "file_service_type", "sequential:1000"),
+    (["--rw=trim"], "rw", "trim"),
+    (["--rw=randtrim"], "rw", "randtrim"),
+    (["--rw=trimwrite"], "rw", "trimwrite"),
+    (["--rw=randtrimwrite"], "rw", "randtrimwrite"),
+])
+def test_new_option_conversions(cli, args, attr, want):
+    if want is None:
+        one_error_line(run(cli, "run", "--filename=/dev/x", *args), args[0].split("=")[0])
+        return
+    a = parse_only(cli, *args)
+    assert a[attr] == want, (args, a)
+
+
+def test_new_options_written_only_when_given(cli):
+    a = parse_only(cli)
+    for attr in ("bssplit", "bsrange", "blockalign", "random_distribution", "random_scatter",
+                 "buffer_compress_percentage", "buffer_compress_chunk", "dedupe_percentage",
+                 "buffer_pattern", "zero_buffers", "refill_buffers", "file_service_type",
+                 "numjobs"):
+        assert attr not in a, attr
+    # a single --bs stays the bs attribute (no bsrange)
+    a = parse_only(cli, "--bs=64k")
+    assert a["bs"] == "65536" and "bsrange" not in a
+
+
+@pytest.mark.parametrize("opt,val,needle", [
+    ("bssplit", "4k/60:8k/60", "more than 100"),
+    ("bssplit", "4k/50:8k/40", "not 100"),
+    ("bssplit", "4k/101", "0..100"),
+    ("bssplit", "4k/x", "percentage"),
+    ("bssplit", "4q/100", "4q/100"),
+    ("bssplit", "1000/100", "512"),
+    ("bssplit", "4k/50::8k/50", "empty"),
+    ("bssplit", "4k/100,4k/100,4k/100,4k/100", "three"),
+    ("bssplit", ":".join("%dk/1" % (i + 1) for i in range(65)), "64"),
+    ("bssplit", "32m/100", "16MiB"),
+    ("bsrange", "8k-4k", "min is above max"),
+    ("bsrange", "4k-", "range"),
+    ("bsrange", "1k-3000", "512"),
+    ("bs", "4k,zz", "zz"),
+    ("ba", "4k,8k", "one alignment"),
+    ("blockalign", "1000", "512"),
+    ("random_distribution", "zipf:1.2:0.25", "center"),
+    ("random_distribution", "zipf:1", "theta"),
+    ("random_distribution", "zipf:-1", "decimal"),
+    ("random_distribution", "zipf:1.0000001", "6 decimals"),
+    ("random_distribution", "pareto:1", "(0, 1)"),
+    ("random_distribution", "normal", "deviation"),
+    ("random_distribution", "normal:100", "(0, 100)"),
+    ("random_distribution", "zoned:60/10:30/20", "90, not 100"),
+    ("random_distribution", "zoned:50/60:50/60", "sizes add up"),
+    ("random_distribution", "zoned:100", "access%/size%"),
+    ("random_distribution", "zoned_abs:100/zz", "size"),
+    ("random_distribution", "sequence:1,2,3", "not supported"),
+    ("random_distribution", "gamma:2", "unknown distribution"),
+    ("random_scatter", "2", "0 or 1"),
+    ("offset", "0%", "above 0"),
+    ("offset", "101%", "at most 100"),
+    ("size", "1.23456%", "4 decimals"),
+    ("size", "x%", "percentage"),
+    ("buffer_compress_percentage", "101", "0 to 100"),
+    ("dedupe_percentage", "-5", "0 to 100"),
+    ("buffer_compress_chunk", "0", "1 byte"),
+    ("buffer_compress_chunk", "32m", "16MiB"),
+    ("zero_buffers", "maybe", "0 or 1"),
+    ("refill_buffers", "3", "0 or 1"),
+    ("file_service_type", "zipf:1.2", "not supported"),
+    ("file_service_type", "lottery", "roundrobin"),
+    ("file_service_type", "random:0", "1.."),
+    ("rw", "trimread", "randtrimwrite"),
+    ("numjobs", "2000", "1 to 1024"),
+    ("filename", "/dev/a::/dev/b", "empty"),
+    ("filename", "/dev/a:/dev/a", "twice"),
+    ("filename", ":".join("/dev/d%d" % i for i in range(17)), "16"),
+    ("buffer_pattern", "%o", "not supported"),
+    ("buffer_pattern", '"ab', "unterminated"),
+    ("buffer_pattern", '""', "empty"),
+    ("buffer_pattern", "0x" + "ab" * 513, "512"),
+    ("buffer_pattern", "2147483648", "decimal int"),
+    ("buffer_pattern", "0xab||0xcd", "'|'"),
+    ("buffer_pattern", "'/nonexistent/pattern-file'", "No such file"),
+])
+def test_new_option_rejected(cli, opt, val, needle):
+    """One line naming the option and its value, saying why; nothing created."""
+    args = ["run", "--filename=/dev/x", "--%s=%s" % (opt, val)]
+    if opt == "filename":
+        args = ["run", "--filename=" + val]
+    line = one_error_line(run(cli, *args), "--%s=" % opt, needle)
+    assert val[:40] in line
+
+
+# fio's lib/pattern.c examples (#1..#7, #10) and the HOWTO's forms
+@pytest.mark.parametrize("pattern,hexbytes", [
+    ('"abcd"', "61626364"),
+    ("-1024", "00fcffff"),
+    ("66", "42"),
+    ("0xFF0X1", "ff01"),
+    ('"123"0xFFeeCC', "313233ffeecc"),
+    ('-100xab"1"', "f6ffffffab31"),
+    ("0x" + "fe" * 21, "fe" * 21),
+    ("0xdeadbeef", "deadbeef"),
+    ("0xdeadface", "deadface"),
+    ("-12", "f4ffffff"),
+    ("0", "00"),
+    ("256", "0001"),
+    ("0x1ff", "01ff"),
+    ("0xff0x14", "ff14"),
+    ('0xdeadface"abcd"-12', "deadface61626364f4ffffff"),
+    # '|' between elements (an ssdload extension: fio concatenates)
+    ('0xdeadbeef|"ab"|7', "deadbeef616207"),
+    ("0x" + "ab" * 512, "ab" * 512),
+])
+def test_buffer_pattern_conversions(cli, pattern, hexbytes):
+    assert parse_only(cli, "--buffer_pattern=" + pattern)["buffer_pattern"] == "0x" + hexbytes
+
+
+def test_buffer_pattern_from_file(cli, tmp_path):
+    """fio's 'file' element: the file's bytes, truncated to 512."""
+    f = tmp_path / "pat.bin"
+    f.write_bytes(bytes(range(256)) * 3)
+    a = parse_only(cli, "--buffer_pattern=0x01'%s'" % f)
+    assert a["buffer_pattern"] == "0x01" + (bytes(range(256)) * 2)[:511].hex()
+
+
+def test_filename_list(cli):
+    """fio's colon list, written as given; '\\:' escapes a colon in a name."""
+    a = parse_only(cli, "--filename=/dev/a:/dev/b")
+    assert a["filename"] == "/dev/a:/dev/b"
+    p = run(cli, "run", "--filename=/dev/a\\:1:/dev/a", "--parse-only")
+    assert p.returncode == 0 and "filename=/dev/a\\:1:/dev/a\n" in p.stdout, p.stderr
+    # "\:" makes /dev/a:1 a name of its own: not the same device as /dev/a
+    one_error_line(run(cli, "run", "--filename=/dev/a\\:1:/dev/a\\:1"), "twice", "/dev/a:1")
+
+
+def test_run_usage_lists_new_options(cli):
+    out = run(cli, "run", "--help").stdout
+    for needle in ("--bssplit", "--bsrange", "--blockalign", "--ba", "--random_distribution",
+                   "--random_scatter", "--buffer_compress_percentage",
+                   "--buffer_compress_chunk", "--dedupe_percentage", "--buffer_pattern",
+                   "--zero_buffers", "--refill_buffers", "--file_service_type", "trim",
+                   "randtrimwrite", "--group_reporting", "P%"):
+        assert needle in out, needle
+
+
+# --------------------------------------------------------------------------
+# trims, devices, workers (numjobs clones) and CPU in the reports
+
+TRIM_BS = 65536
+
+
+class FakeMultiJob:
+    """A numjobs=3 job on two devices with reads, writes and trims; every
+    per-worker and per-device key computed here from the samples."""
+
+    def __init__(self, geo, root, name="multi", numjobs=3):
+        self.name, self.nw = name, numjobs
+        self.samples = {"read": lognormal(11, 3000, 80_000, 0.4),
+                        "write": lognormal(12, 1500, 30_000, 0.5),
+                        "trim": lognormal(13, 900, 500_000, 0.3)}
+        self.bs = {"read": 4096, "write": 4096, "trim": TRIM_BS}
+        self.cpu_ns, self.usr_ns, self.ctx = 3_456_789_012, 456_789_012, 98_765
+        cpus = tuple(i % 2 for i in range(numjobs))
+        # worker i: the sorted sample's i::nw slice
+        self.wsl = {d: [sorted(s)[i::numjobs] for i in range(numjobs)]
+                    for d, s in self.samples.items()}
+        extra = ["numjobs=%d" % numjobs, "cpu_ns=%d" % self.cpu_ns,
+                 "usr_cpu_ns=%d" % self.usr_ns, "sys_cpu_ns=%d" % (self.cpu_ns - self.usr_ns),
+                 "ctx=%d" % self.ctx, "cpu_ns_per_io=%d" % (self.cpu_ns // 5400),
+                 "bs_min=4096", "bs_max=65536", "blockalign=4096"]
+        t = self.samples["trim"]
+        extra += ["trim_ios=%d" % len(t), "trim_bytes=%d" % (len(t) * TRIM_BS),
+                  "trim_errors=0", "trim_lat_min_ns=%d" % min(t),
+                  "trim_lat_mean_ns=%d" % round(statistics.fmean(t)),
+                  "trim_lat_max_ns=%d" % max(t),
+                  "trim_lat_stddev_ns=%d" % round(statistics.pstdev(t)),
+                  "trim_lat_sum_ns=%d" % sum(t),
+                  "trim_lat_sumsq_ns2=%d" % sum(v * v for v in t)]
+        for i in range(numjobs):
+            extra += ["worker%d_pid=%d" % (i, 4000 + i), "worker%d_cpu_ns=%d" % (i, 1000 + i),
+                      "worker%d_ctx=%d" % (i, 10 + i), "worker%d_trim_ios=%d" %
+                      (i, len(self.wsl["trim"][i])), "worker%d_trim_errors=0" % i]
+            for d, sl in self.wsl.items():
+                s = sl[i]
+                extra += ["worker%d_%s_bytes=%d" % (i, d, len(s) * self.bs[d]),
+                          "worker%d_%s_lat_min_ns=%d" % (i, d, min(s)),
+                          "worker%d_%s_lat_max_ns=%d" % (i, d, max(s)),
+                          "worker%d_%s_lat_sum_ns=%d" % (i, d, sum(s))]
+        # two devices: device k gets the sorted samples' k::2 slice
+        self.devs = ["/dev/nullb0", "/dev/nullb1"]
+        self.dsl = {d: [sorted(s)[k::2] for k in range(2)] for d, s in self.samples.items()}
+        extra.append("devices=2")
+        for k, dev in enumerate(self.devs):
+            extra += ["dev%d_name=%s" % (k, dev), "dev%d_span_start=%d" % (k, k << 20),
+                      "dev%d_span_bytes=%d" % (k, (k + 1) << 30)]
+            for d, sl in self.dsl.items():
+                s = sl[k]
+                extra += ["dev%d_%s_ios=%d" % (k, d, len(s)),
+                          "dev%d_%s_bytes=%d" % (k, d, len(s) * self.bs[d]),
+                          "dev%d_%s_errors=%d" % (k, d, k),
+                          "dev%d_%s_done=%d" % (k, d, len(s) + 7),
+                          "dev%d_%s_lat_sum_ns=%d" % (k, d, sum(s))]
+        self.job = FakeJob(geo, root, name, self.samples["read"], self.samples["write"],
+                           workers=cpus, extra=extra)
+        # FakeJob's worker read/write ios are len(s[i::n]) of the unsorted
+        # sample: the same lengths as the sorted slices
+        with open(os.path.join(root, name, "hist_trim"), "wb") as f:
+            f.write(geo.hist_file(t, 2, self.job.runtime_ns))
+        self.env = {"SSDLOAD_DEBUGFS": root}
+
+    def cpu_pct(self, ns):
+        return ns * 100.0 / (self.nw * (self.job.runtime_ns + 500_000_000))
+
+
+@pytest.fixture
+def multi(geo, tmp_path):
+    return FakeMultiJob(geo, str(tmp_path / "dbg"))
+
+
+def multi_json(cli, m, *extra):
+    p = run(cli, "show", m.name, "--output-format=json", *extra, env=m.env)
+    assert p.returncode == 0, p.stderr
+    return json.loads(p.stdout)
+
+
+def test_json_group_reporting_trim_cpu_devices(cli, multi):
+    out = multi_json(cli, multi, "--group_reporting")
+    assert len(out["jobs"]) == 1
+    job = out["jobs"][0]
+    secs = multi.job.runtime_ns / 1e9
+    for d, s in multi.samples.items():
+        r = job[d]
+        assert r["total_ios"] == len(s) and r["io_bytes"] == len(s) * multi.bs[d]
+        assert r["iops"] == pytest.approx(len(s) / secs, rel=1e-9)
+        check_lat(r["clat_ns"], s, percentiles=False)
+        # percentiles on the aggregate, trims too (small samples: a float
+        # threshold may land one bucket up, so allow one bucket width)
+        pct = r["clat_ns"]["percentile"]
+        assert list(pct) == ["%f" % p for p in FIO_PERCENTILES]
+        for p in FIO_PERCENTILES:
+            exact = exact_percentile(sorted(s), p)
+            assert abs(pct["%f" % p] - exact) <= exact / 128 + 1, (d, p)
+    # fio: usr/sys percent of the summed run time of the threads
+    assert job["usr_cpu"] == pytest.approx(multi.cpu_pct(multi.usr_ns), rel=1e-6)
+    assert job["sys_cpu"] == pytest.approx(multi.cpu_pct(multi.cpu_ns - multi.usr_ns), rel=1e-6)
+    assert isinstance(job["usr_cpu"], float) and job["ctx"] == multi.ctx
+    assert job["job_runtime"] == round(3 * multi.job.runtime_ns / 1e6)
+    ext = job["ssdload"]
+    assert ext["numjobs"] == 3 and ext["cpu_ns"] == multi.cpu_ns
+    assert ext["cpu_ns_per_io"] == multi.cpu_ns // 5400
+    assert (ext["bs_min"], ext["bs_max"], ext["blockalign"]) == (4096, 65536, 4096)
+    assert [w["trim_ios"] for w in ext["workers"]] == [len(x) for x in multi.wsl["trim"]]
+    assert [w["pid"] for w in ext["workers"]] == [4000, 4001, 4002]
+    devs = ext["devices"]
+    assert [x["name"] for x in devs] == multi.devs
+    assert [(x["span_start"], x["span_bytes"]) for x in devs] == [(0, 1 << 30),
+                                                                  (1 << 20, 2 << 30)]
+    for k, x in enumerate(devs):
+        for d, sl in multi.dsl.items():
+            s = sl[k]
+            assert (x[d]["ios"], x[d]["bytes"], x[d]["errors"], x[d]["done"]) == \
+                (len(s), len(s) * multi.bs[d], k, len(s) + 7)
+            assert x[d]["lat_mean_ns"] == pytest.approx(statistics.fmean(s), rel=1e-9)
+    # the per-device counts add up to the job's
+    assert sum(x["trim"]["ios"] for x in devs) == job["trim"]["total_ios"]
+
+
+def test_json_numjobs_clones(cli, multi):
+    """Without --group_reporting: one entry per worker, as fio's clones; only
+    what the module measures per worker."""
+    out = multi_json(cli, multi)
+    jobs = out["jobs"]
+    assert len(jobs) == 3
+    secs = multi.job.runtime_ns / 1e9
+    for i, job in enumerate(jobs):
+        assert job["jobname"] == multi.name and job["groupid"] == 0
+        for d, sl in multi.wsl.items():
+            s, r = sl[i], job[d]
+            assert r["total_ios"] == len(s)
+            assert r["io_bytes"] == len(s) * multi.bs[d]
+            assert r["io_kbytes"] == len(s) * multi.bs[d] // 1024
+            assert r["iops"] == pytest.approx(len(s) / secs, rel=1e-9)
+            assert abs(r["bw_bytes"] - len(s) * multi.bs[d] / secs) <= 1
+            assert r["runtime"] == round(multi.job.runtime_ns / 1e6)
+            for k in ("clat_ns", "lat_ns"):
+                lat = r[k]
+                assert (lat["min"], lat["max"], lat["N"]) == (min(s), max(s), len(s))
+                assert lat["mean"] == pytest.approx(statistics.fmean(s), rel=1e-9)
+                # not measured per worker: left out, never invented
+                assert "percentile" not in lat and "stddev" not in lat
+        assert "usr_cpu" not in job and "sys_cpu" not in job
+        assert "latency_us" not in job
+        assert job["ctx"] == 10 + i and job["job_runtime"] == round(multi.job.runtime_ns / 1e6)
+        ext = job["ssdload"]
+        assert (ext["worker"], ext["cpu"], ext["pid"], ext["cpu_ns"]) == \
+            (i, i % 2, 4000 + i, 1000 + i)
+        assert ("devices" in ext) == (i == 0), "job-wide devices once, in the first entry"
+    # the clones add up to the job
+    for d, s in multi.samples.items():
+        assert sum(j[d]["total_ios"] for j in jobs) == len(s)
+
+
+def test_show_group_reporting_flag(cli, multi):
+    """--group_reporting=0 is the default (clones), =1 and bare group them."""
+    assert len(multi_json(cli, multi, "--group_reporting=0")["jobs"]) == 3
+    assert len(multi_json(cli, multi, "--group_reporting", "1")["jobs"]) == 1
+    one_error_line(run(cli, "show", multi.name, "--group_reporting=maybe", env=multi.env),
+                   "group_reporting")
+
+
+def test_json_single_worker_numjobs_is_one_entry(cli, geo, tmp_path):
+    FakeJob(geo, str(tmp_path), "one", [1000, 2000], [], workers=(0,), extra=("numjobs=1",))
+    p = run(cli, "show", "one", "--output-format=json", env={"SSDLOAD_DEBUGFS": str(tmp_path)})
+    assert len(json.loads(p.stdout)["jobs"]) == 1
+
+
+def test_normal_output_trim_devices_cpu(cli, multi):
+    p = run(cli, "show", multi.name, env=multi.env)
+    assert p.returncode == 0, p.stderr
+    out = p.stdout
+    assert out.startswith(multi.name + ": (groupid=0, jobs=3): err= 0:")
+    t = multi.samples["trim"]
+    m = re.search(r"^  trim: IOPS=(\d+), BW=", out, re.M)
+    assert m and int(m.group(1)) == round(len(t) / (multi.job.runtime_ns / 1e9)), out
+    assert re.search(r"^   TRIM: bw=", out, re.M)
+    assert "total I/Os: read=%d, write=%d, trim=%d" % (
+        len(multi.samples["read"]), len(multi.samples["write"]), len(t)) in out
+    assert "(read/write/trim I/Os)" in out
+    m = re.search(r"^  cpu          : usr=([\d.]+)%, sys=([\d.]+)%, ctx=(\d+), "
+                  r"cpu_ns/io=(\d+)$", out, re.M)
+    assert m, out
+    assert float(m.group(1)) == pytest.approx(multi.cpu_pct(multi.usr_ns), abs=0.006)
+    assert float(m.group(2)) == pytest.approx(multi.cpu_pct(multi.cpu_ns - multi.usr_ns),
+                                              abs=0.006)
+    assert int(m.group(3)) == multi.ctx and int(m.group(4)) == multi.cpu_ns // 5400
+    assert "  devices      : 2\n" in out
+    blk = out[out.index("  devices      : 2\n"):]
+    assert "    /dev/nullb1: span=%d+%d (2048MiB)\n" % (1 << 20, 2 << 30) in blk
+    s = multi.dsl["trim"][1]
+    want = "      trim : ios=%d, io=%s, errors=1, lat avg=%.2fus" % (
+        len(s), "%.1fMiB" % (len(s) * TRIM_BS / 2**20), statistics.fmean(s) / 1000)
+    assert want in blk, blk
+
+
+def test_normal_output_one_device_no_table(cli, fake):
+    """No devices table for one device, no cpu line without the cpu keys."""
+    out = run(cli, "show", fake.name, env=fake.env).stdout
+    assert "devices" not in out and "  cpu " not in out and "trim" not in out.lower()
