@@ -205,6 +205,8 @@ def main(argv=None):
 	# emulated MMIO access under qemu's global lock, an artefact no real
 	# machine has.  The bench guest keeps the TSC (BENCH_CMDLINE overrides).
 	os.environ['SSDLOAD_GUEST_CMDLINE'] = os.environ.get('BENCH_CMDLINE', 'tsc=reliable')
+	# no boot-time block trace events: the tracepoints would cost per request
+	os.environ['SSDLOAD_GUEST_TRACE'] = '0'
 	env = {k: os.environ[k] for k in PASS_ENV if k in os.environ}
 	env['BENCH_FLOOR_KO'] = floor
 	secs = float(os.environ.get('BENCH_SECONDS', '5'))

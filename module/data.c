@@ -19,10 +19,10 @@
  *    write regenerates only the random parts, from one stream per
  *    content (fio seeds each chunk anew; one stream costs less and
  *    repeats no more).
- *    Cost per write: (100 - P)% of its bytes through four independent
- *    generator lanes (a multiplication, a shift, an xor and a store per
- *    8 bytes, no load), plus four 64-bit mixes per write; one PRNG draw
- *    per write for dedupe.
+ *    Cost per write: (100 - P)% of its bytes from a generator that makes
+ *    16 bytes per 64x64->128-bit multiplication (an xor, an add and two
+ *    stores with it, no load), plus one 64-bit mix per write; one PRNG
+ *    draw per write for dedupe.
  *  - PATTERN: buffer_pattern (or compression 100 with a pattern): the
  *    pattern repeated from the buffer start, written once.  No scramble.
  *    Per write: nothing.
@@ -46,7 +46,6 @@
 #include "ssdload.h"
 
 #define DATA_GOLDEN	0x9e3779b97f4a7c15ULL
-#define DATA_LANE_MUL	0xd1b54a32d192ed03ULL	/* odd: lane keys of a chunk */
 #define DATA_IDX_MUL	0xd1342543de82ef95ULL	/* odd: worker keys */
 #define DATA_RNG_SALT	0x5d4a7a3b1c2e8f61ULL	/* dedupe draws vs offsets */
 #define DATA_PREFILL	BIT_ULL(63)		/* content numbers of prefill */
@@ -110,101 +109,102 @@ static u32 ssdload_dcur_span(struct ssdload_dcur *c, u64 pos, u8 **p)
 
 /* ---- the random generator ---------------------------------------------- */
 
-/*
- * Four lanes of a 64-bit multiplicative congruential generator, one word
- * each in turn, output x ^ (x >> 32) (the high half whitens the weak low
- * bits).  The lanes are independent, so a CPU runs them in parallel; per
- * 8 bytes: one multiplication, a shift, an xor and a store.  It beat
- * xorshift64 (six shifts and xors) by about 20% under qemu TCG, where each
- * guest instruction costs about the same, and a multiplication is fully
- * pipelined on any current CPU.  Random enough for any compressor or
- * deduplicator; not meant for statistics.
- */
-struct ssdload_xs {
-	u64 s[4];			/* the lanes, odd */
-	unsigned int lane;		/* the next word's lane */
-	unsigned int left;		/* bytes of w still to write */
-	u64 w;				/* a word cut by a chunk boundary */
-};
-
 #define DATA_MCG_MUL	0xd1342543de82ef95ULL	/* Steele & Vigna's MCG */
 
-/* Advance lane *@x; returns its output. */
-static __always_inline u64 ssdload_xs_step(u64 *x)
+/* The 128-bit product of @a and @b: returns its low half, *@hi the high. */
+static __always_inline u64 ssdload_mul128(u64 a, u64 b, u64 *hi)
 {
-	u64 v = *x * DATA_MCG_MUL;
+#if defined(CONFIG_X86_64)
+	u64 lo, h;
 
-	*x = v;
-	return v ^ (v >> 32);
+	/* one mulq; the fixed registers keep the state in rax between steps */
+	asm("mulq %3" : "=a" (lo), "=d" (h) : "a" (a), "rm" (b));
+	*hi = h;
+	return lo;
+#elif defined(CONFIG_ARCH_SUPPORTS_INT128) && defined(__SIZEOF_INT128__)
+	__uint128_t m = (__uint128_t)a * b;
+
+	*hi = m >> 64;
+	return m;
+#else
+	u64 ll = (u64)(u32)a * (u32)b, lh = (u64)(u32)a * (b >> 32);
+	u64 hl = (a >> 32) * (u32)b, hh = (a >> 32) * (b >> 32);
+	u64 mid = (ll >> 32) + (u32)lh + (u32)hl;
+
+	*hi = hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
+	return a * b;
+#endif
+}
+
+/*
+ * A 64-bit multiplicative congruential generator (odd state, period
+ * 2^62) with the full 128-bit product of each step: the low half is the
+ * next state, and the 16 bytes out are hi ^ lo and hi + lo.  The high
+ * half depends on every bit of the state, so both words are well mixed
+ * in all their bits although the low bits of the state alone are weak.
+ * Per 16 bytes: one multiplication, an xor, an add, two stores, no load.
+ * Under qemu TCG each guest instruction costs about the same and every
+ * store pays a softmmu TLB lookup, so the fewer instructions per store
+ * the better: this beat four lanes of a 64-bit MCG (one multiplication,
+ * a shift and an xor per 8 bytes) by a fifth there.  Random enough for
+ * any compressor or deduplicator; not meant for statistics.
+ */
+struct ssdload_xs {
+	u64 x;				/* the state, odd */
+	unsigned int left;		/* bytes of w[] still to write */
+	u64 w[2];			/* a block cut by a chunk boundary */
+};
+
+#define DATA_XS_BLOCK	16U		/* bytes per step */
+#define DATA_XS_UNROLL	16U		/* steps per loop iteration */
+
+/* One step: the next 16 bytes of the stream at @p (any alignment). */
+static __always_inline void ssdload_xs_step(u64 *x, u8 *p)
+{
+	u64 hi, lo = ssdload_mul128(*x, DATA_MCG_MUL, &hi);
+
+	*x = lo;
+	ssdload_put64(p, hi ^ lo);
+	ssdload_put64(p + 8, hi + lo);
 }
 
 static void ssdload_xs_seed(struct ssdload_xs *x, u64 key)
 {
-	int i;
-
-	for (i = 0; i < 4; i++)
-		x->s[i] = ssdload_data_mix(key + (i + 1) * DATA_LANE_MUL) | 1;
-	x->lane = 0;
+	x->x = ssdload_data_mix(key) | 1;
 	x->left = 0;
-}
-
-static __always_inline u64 ssdload_xs_next(struct ssdload_xs *x)
-{
-	u64 v = ssdload_xs_step(&x->s[x->lane]);
-
-	x->lane = (x->lane + 1) & 3;
-	return v;
 }
 
 /* The next @n bytes of the stream of @x at @p. */
 static void ssdload_xs_put(struct ssdload_xs *x, u8 *p, u32 n)
 {
-	u64 a, b, c, d;
+	u64 s = x->x;
 
 	if (x->left) {
 		u32 k = min(n, x->left);
 
-		memcpy(p, (u8 *)&x->w + 8 - x->left, k);
+		memcpy(p, (u8 *)x->w + DATA_XS_BLOCK - x->left, k);
 		x->left -= k;
 		p += k;
 		n -= k;
 	}
-	while (x->lane && n >= 8) {
-		ssdload_put64(p, ssdload_xs_next(x));
-		p += 8;
-		n -= 8;
+	for (; n >= DATA_XS_BLOCK * DATA_XS_UNROLL;
+	     n -= DATA_XS_BLOCK * DATA_XS_UNROLL,
+	     p += DATA_XS_BLOCK * DATA_XS_UNROLL) {
+		unsigned int i;
+
+		/* one straight run of stores: no branch, no bounds check */
+#pragma GCC unroll 16
+		for (i = 0; i < DATA_XS_UNROLL; i++)
+			ssdload_xs_step(&s, p + i * DATA_XS_BLOCK);
 	}
-	a = x->s[0];
-	b = x->s[1];
-	c = x->s[2];
-	d = x->s[3];
-	for (; n >= 64; n -= 64, p += 64) {
-		ssdload_put64(p, ssdload_xs_step(&a));
-		ssdload_put64(p + 8, ssdload_xs_step(&b));
-		ssdload_put64(p + 16, ssdload_xs_step(&c));
-		ssdload_put64(p + 24, ssdload_xs_step(&d));
-		ssdload_put64(p + 32, ssdload_xs_step(&a));
-		ssdload_put64(p + 40, ssdload_xs_step(&b));
-		ssdload_put64(p + 48, ssdload_xs_step(&c));
-		ssdload_put64(p + 56, ssdload_xs_step(&d));
-	}
-	for (; n >= 32; n -= 32, p += 32) {
-		ssdload_put64(p, ssdload_xs_step(&a));
-		ssdload_put64(p + 8, ssdload_xs_step(&b));
-		ssdload_put64(p + 16, ssdload_xs_step(&c));
-		ssdload_put64(p + 24, ssdload_xs_step(&d));
-	}
-	x->s[0] = a;
-	x->s[1] = b;
-	x->s[2] = c;
-	x->s[3] = d;
-	for (; n >= 8; n -= 8, p += 8)
-		ssdload_put64(p, ssdload_xs_next(x));
+	for (; n >= DATA_XS_BLOCK; n -= DATA_XS_BLOCK, p += DATA_XS_BLOCK)
+		ssdload_xs_step(&s, p);
 	if (n) {
-		x->w = ssdload_xs_next(x);
-		memcpy(p, &x->w, n);
-		x->left = 8 - n;
+		ssdload_xs_step(&s, (u8 *)x->w);
+		memcpy(p, x->w, n);
+		x->left = DATA_XS_BLOCK - n;
 	}
+	x->x = s;
 }
 
 /* Bytes [@pos, @pos + @len) of the buffer from the stream of @x. */

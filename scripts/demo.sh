@@ -19,6 +19,8 @@ if [ "${1:-}" != --guest ]; then
 	kernel=${1:-6.12}
 	"$HERE/deps.sh"
 	export SSDLOAD_TEST_DEMO_RUNTIME=$RUNTIME
+	# a measuring run: no boot-time block trace events (the tests' tracing)
+	export SSDLOAD_GUEST_TRACE=0
 	# guest.py picks the accelerator (KVM only after a smoke boot passed,
 	# else TCG, in one line), boots once more a guest that died before the
 	# demo started, and reports a failure with the tails of the console and

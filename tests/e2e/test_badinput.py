@@ -41,11 +41,28 @@ BAD = {
     "disable_lat": NUM_BAD + ["2", "-0", "1x"],
     "io_timeout_ms": NUM_BAD + [str(1 << 62)],
     "scramble_buffers": NUM_BAD + ["2", "-0", "1x"],
+    "bssplit": ["4k/0:8k/100", "0/50:4k/50", "4k/60:8k/60", "4x/100", "4k/100:", "513/100",
+                "32m/100", "4k/50,8k/50,4k/50,4k/50", " "],
+    "bsrange": ["4k", "4k-", "-4k", "4k-64k-1m", "1000-4k", "0-4k", "4k-32m", " "],
+    "blockalign": NUM_BAD + ["1", "513", str(32 << 20), U64_MAX],
+    "random_distribution": ["foo:1", "zipf:0", "zipf:-1", "pareto:1", "pareto:0",
+                            "normal:0", "normal", "zoned:50/60:50/60", "zoned:50/5:30/15",
+                            "zoned:", "zipf:1.2:0.5", " "],
+    "random_scatter": NUM_BAD + ["2", "-0", "1x"],
+    "buffer_compress_percentage": NUM_BAD + ["101", U64_MAX],
+    "buffer_compress_chunk": NUM_BAD + ["0", str(32 << 20)],
+    "dedupe_percentage": NUM_BAD + ["101", U64_MAX],
+    "buffer_pattern": ["0xabc", "zz", "0x", "deadbeef", "0x" + "ab" * 513, " "],
+    "zero_buffers": NUM_BAD + ["2", "-0", "1x"],
+    "refill_buffers": NUM_BAD + ["2", "-0", "1x"],
+    "file_service_type": ["zipf", "roundrobin:0", "roundrobin:", "random:x", "RANDOM",
+                          "\n", " "],
+    "numjobs": NUM_BAD + ["1025", U64_MAX],
     "enable": NUM_BAD + ["2"],
 }
 # in-range edge values that must be accepted and read back
 GOOD = {
-    "rw": [(x, x) for x in env.RW_NAMES] + [("randrw\n", "randrw")],
+    "rw": [(x, x) for x in env.RW_NAMES + env.TRIM_RW] + [("randrw\n", "randrw")],
     "rwmixread": [("0", "0"), ("100", "100"), ("30\n", "30")],
     "bs": [("512", "512"), (str(16 << 20), str(16 << 20)), ("8192\n", "8192")],
     "iodepth": [("1", "1"), ("65536", "65536")],
@@ -61,6 +78,23 @@ GOOD = {
     "io_timeout_ms": [("0", "0"), ("30000\n", "30000")],
     "scramble_buffers": [("0", "0"), ("1", "1")],
     "disable_lat": [("1", "1"), ("0", "0")],
+    "bssplit": [("4k/10:64k/50:32k/40", "4096/10:65536/50:32768/40"), ("\n", "")],
+    "bsrange": [("4k-64k", "4096-65536"), ("\n", "")],
+    "blockalign": [("65536", "65536"), ("0", "0")],
+    "random_distribution": [("zipf:1.2", "zipf:1.2"),
+                            ("zoned:50/5:30/15:20/80", "zoned:50/5:30/15:20/80"),
+                            ("random", "random")],
+    "random_scatter": [("0", "0"), ("1", "1")],
+    "buffer_compress_percentage": [("0", "0"), ("100", "100")],
+    "buffer_compress_chunk": [("1", "1"), ("4096", "4096")],
+    "dedupe_percentage": [("0", "0"), ("30\n", "30")],
+    "buffer_pattern": [("0xDEADbeef", "0xdeadbeef"), ("\n", "")],
+    "zero_buffers": [("1", "1"), ("0", "0")],
+    "refill_buffers": [("1", "1"), ("0", "0")],
+    "file_service_type": [("random:4", "random:4"), ("sequential", "sequential"),
+                          ("roundrobin", "roundrobin")],
+    "numjobs": [("1024", "1024"), ("0", "0")],
+    "offset": [("0", "0"), ("512", "512"), ("25%", "25.0000%")],
 }
 
 
@@ -123,7 +157,7 @@ def _expect_refused(kmsg, job, attr, value, logged=True):
         return
     assert any(attr in l for l in lines), \
         "no pr_err naming %s after refusing %r: %s" % (attr, value, lines)
-    shown = value.strip()
+    shown = value.strip()[:32]	# the log shows a truncated value
     if shown and shown.isprintable():
         assert any(shown in l for l in lines), \
             "pr_err does not show the value %r: %s" % (shown, lines)
@@ -174,7 +208,12 @@ def test_store_while_running_busy(nullb, jobs):
              "iodepth": "2", "cpus_allowed": "0", "offset": "4096", "size": "1048576",
              "runtime_ms": "100", "ramp_ms": "10", "number_ios": "5", "randseed": "9",
              "allow_write": "1", "hipri": "1", "disable_lat": "1",
-             "io_timeout_ms": "1000", "scramble_buffers": "0"}
+             "io_timeout_ms": "1000", "scramble_buffers": "0", "bssplit": "4k/50:8k/50",
+             "bsrange": "4k-8k", "blockalign": "8192", "random_distribution": "zipf:1.1",
+             "random_scatter": "0", "buffer_compress_percentage": "50",
+             "buffer_compress_chunk": "4096", "dedupe_percentage": "10",
+             "buffer_pattern": "0xab", "zero_buffers": "1", "refill_buffers": "1",
+             "file_service_type": "random", "numjobs": "2"}
     assert set(valid) | {"enable"} == set(BAD)
     j.enable()
     for attr, v in valid.items():

@@ -12,20 +12,28 @@ import ssdload_env as env
 
 DIR_KEYS = ["ios", "bytes", "errors", "lat_min_ns", "lat_mean_ns", "lat_max_ns",
             "lat_stddev_ns", "lat_sum_ns", "lat_sumsq_ns2"]
+DIRS = ("read", "write", "trim")
 SUMMARY_KEYS = (["version", "state", "error", "workers", "runtime_ns", "ramp_ns",
                  "hipri", "polled", "disable_lat", "poll_fallback", "split_ios",
-                 "nowait_retries", "io_timeout_ms", "timed_out_ios", "randseed"] +
-                ["read_" + k for k in DIR_KEYS] + ["write_" + k for k in DIR_KEYS])
-WORKER_KEYS = ["cpu", "ran_on", "read_ios", "write_ios", "read_errors", "write_errors"]
+                 "nowait_retries", "io_timeout_ms", "timed_out_ios", "randseed",
+                 "numjobs", "bs_min", "bs_max", "blockalign", "cpu_ns", "usr_cpu_ns",
+                 "sys_cpu_ns", "ctx", "cpu_ns_per_io"] +
+                [d + "_" + k for d in DIRS for k in DIR_KEYS] + ["devices"])
+DEV_KEYS = (["name", "span_start", "span_bytes"] +
+            [d + "_" + k for d in DIRS for k in ("done", "ios", "bytes", "errors", "lat_sum_ns")])
+WORKER_KEYS = (["cpu", "ran_on", "pid", "cpu_ns", "ctx"] +
+               [d + "_" + k for d in DIRS
+                for k in ("ios", "bytes", "errors", "lat_min_ns", "lat_max_ns", "lat_sum_ns")])
 PROGRESS_KEYS = {"state", "elapsed_ns", "ramp_ns", "runtime_ns", "number_ios",
-                 "read_ios", "write_ios", "inflight", "timed_out_ios", "stuck_ios"}
-FILES = {"summary", "progress", "hist_read", "hist_write", "lease"}
+                 "read_ios", "write_ios", "trim_ios", "inflight", "timed_out_ios",
+                 "stuck_ios", "cpu_ns"}
+FILES = {"summary", "progress", "hist_read", "hist_write", "hist_trim", "lease"}
 POINTER = re.compile(r"(0x)?ffff[0-9a-f]{12}", re.I)
 
 
 @pytest.mark.quick
 def test_files_at_mkdir_root_only(ssdload, jobs):
-    """mkdir creates debugfs NAME/ with its five files, mode 0400, no pointers."""
+    """mkdir creates debugfs NAME/ with its six files, mode 0400, no pointers."""
     j = jobs("files")
     assert os.path.isdir(j.dbg), "no debugfs dir at mkdir"
     assert set(os.listdir(j.dbg)) == FILES
@@ -52,11 +60,17 @@ def test_summary_layout(nullb, jobs):
     for pat in (POINTER,):
         assert not pat.search(text), "kernel pointer in summary: %s" % text
     keys = [l.split("=", 1)[0] for l in text.splitlines() if l.strip()]
-    expect = SUMMARY_KEYS + ["worker%d_%s" % (i, k) for i in range(nw) for k in WORKER_KEYS]
+    expect = (SUMMARY_KEYS + ["dev0_" + k for k in DEV_KEYS] +
+              ["worker%d_%s" % (i, k) for i in range(nw) for k in WORKER_KEYS])
     assert keys == expect, "summary keys:\n%s\nexpected:\n%s" % (keys, expect)
     s = env.parse_kv(text)
     assert all(isinstance(v, int) for k, v in s.items()
-               if k not in ("state", "poll_fallback") and not k.endswith("_ran_on")), s
+               if k not in ("state", "poll_fallback", "dev0_name")
+               and not k.endswith("_ran_on")), s
+    assert s["devices"] == 1 and s["dev0_name"] == nullb.path, s
+    assert s["bs_min"] == s["bs_max"] == s["blockalign"] == 4096, s
+    assert s["cpu_ns"] == s["usr_cpu_ns"] + s["sys_cpu_ns"] > 0, s
+    assert s["cpu_ns_per_io"] > 0 and s["trim_ios"] == 0, s
     assert s["poll_fallback"] == "none" and s["split_ios"] == 0, s
     for i, cpu in enumerate(env.parse_cpulist(cpus)):
         assert s["worker%d_cpu" % i] == cpu and str(s["worker%d_ran_on" % i]) == str(cpu)
@@ -64,6 +78,8 @@ def test_summary_layout(nullb, jobs):
     assert s["read_ios"] + s["write_ios"] == 3000
     for d in ("read", "write"):
         assert s[d + "_bytes"] == s[d + "_ios"] * 4096
+        assert s["dev0_%s_ios" % d] == s[d + "_ios"], s
+        assert sum(s["worker%d_%s_bytes" % (i, d)] for i in range(nw)) == s[d + "_bytes"]
         assert s[d + "_lat_min_ns"] <= s[d + "_lat_mean_ns"] <= s[d + "_lat_max_ns"]
     for f in ("hist_read", "hist_write"):
         blob = open(os.path.join(j.dbg, f), "rb").read()
@@ -85,7 +101,8 @@ def test_progress_while_running(nullb, jobs):
     assert p1["state"] == p2["state"] == "running"
     assert p2["elapsed_ns"] > p1["elapsed_ns"] and p2["read_ios"] > p1["read_ios"]
     assert p2["runtime_ns"] == 2000 * 10**6 and p2["ramp_ns"] == 200 * 10**6
-    assert p2["number_ios"] == 0 and p2["write_ios"] == 0
+    assert p2["number_ios"] == 0 and p2["write_ios"] == 0 and p2["trim_ios"] == 0
+    assert p2["cpu_ns"] > 0
     assert 0.4e9 <= p2["elapsed_ns"] <= 10e9
     # the summary is readable, and consistent, while the job runs
     s = j.summary()

@@ -278,23 +278,41 @@ def test_two_devices_counts_per_device(null_blk, brd, jobs):
 # --------------------------------------------------------------------------
 # numjobs
 
-def _sample_kthreads(running, interval=0.05, timeout=30, stat=False):
-    """Sample the ssdload kthreads while running(); {pid: (comm, cpus, ticks)}.
+def _pids():
+    return {int(p) for p in os.listdir("/proc") if p.isdigit()}
 
-    ticks = utime+stime of the last sample (the kthreads exit at teardown)."""
-    seen = {}
+
+def _sample_kthreads(base, running, interval=0.05, timeout=30):
+    """Sample the ssdload kthreads born after @base (the pids before enable)
+    while running(); {pid: (comm, cpus_allowed_list, utime+stime ticks)}.
+
+    Cheap on purpose (a full /proc scan per sample took longer than a 2 s run
+    on the debug kernel with 8 busy workers): only new pids are looked at,
+    and once known only their stat is read.  The ticks are those of the last
+    sample (the kthreads exit at teardown)."""
+    seen, other = {}, set(base)
     deadline = time.monotonic() + timeout
     while running() and time.monotonic() < deadline:
-        for pid, comm, cpus in env.ssdload_kthreads():
-            ticks = None
-            if stat:
-                try:
-                    st = env.read("/proc/%d/stat" % pid)
-                except OSError:
-                    continue
-                f = st[st.rindex(")") + 2:].split()
-                ticks = int(f[11]) + int(f[12])      # fields 14, 15: utime, stime
-            seen[pid] = (comm, cpus, ticks)
+        for pid in _pids() - other:
+            try:
+                comm = env.read("/proc/%d/comm" % pid).strip()
+                st = env.read("/proc/%d/stat" % pid)
+                status = env.parse_status(env.read("/proc/%d/status" % pid))
+            except OSError:
+                continue
+            f = st[st.rindex(")") + 2:].split()
+            if not comm.startswith("ssdload") or not int(f[6]) & 0x00200000:  # PF_KTHREAD
+                other.add(pid)
+                continue
+            seen[pid] = (comm, status.get("Cpus_allowed_list", ""), None)
+            other.add(pid)
+        for pid, (comm, cpus, _) in list(seen.items()):
+            try:
+                st = env.read("/proc/%d/stat" % pid)
+            except OSError:
+                continue        # exited: keep the last sample
+            f = st[st.rindex(")") + 2:].split()
+            seen[pid] = (comm, cpus, int(f[11]) + int(f[12]))   # fields 14, 15
         time.sleep(interval)
     return seen
 
@@ -313,8 +331,9 @@ def test_numjobs_8_on_2_cpus(null_blk, jobs):
     j.write("numjobs", 8)
     assert j.get("numjobs") == "8"
     before = nb.stat()
+    base = _pids()
     j.enable()
-    seen = _sample_kthreads(lambda: j.state == "running")
+    seen = _sample_kthreads(base, lambda: j.state == "running")
     j.wait(60)
     d = env.stat_delta(before, nb.stat())
     s = j.summary()
@@ -346,8 +365,9 @@ def test_cpu_ns_per_io_matches_proc(null_blk, jobs):
     nb = null_blk()[0]
     j = jobs("cpu", filename=nb.path, rw="randread", bs=4096, iodepth=8,
              runtime_ms=3000, cpus_allowed="0")
+    base = _pids()
     j.enable()
-    seen = _sample_kthreads(lambda: j.state == "running", stat=True)
+    seen = _sample_kthreads(base, lambda: j.state == "running")
     j.wait(60)
     s = j.summary()
     assert "cpu_ns_per_io" in s and "cpu_ns" in s, "summary has no cpu_ns keys (issue 7)"

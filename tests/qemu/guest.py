@@ -61,6 +61,12 @@ KERNEL_SCRIPTS = {
 LABEL_CMDLINE = {
 	'debug': 'acpi=noirq no5lvl',
 }
+# The block tracepoints the e2e tests read (tests/e2e/lib/blktrace.py),
+# enabled at boot while one CPU runs: enabling an event at run time patches
+# kernel text (text_poke_bp), which under TCG can leave another vCPU on a
+# stale int3 and oops the guest.  Tests only toggle tracing_on and filters.
+# SSDLOAD_GUEST_TRACE=0 (bench, demo) boots without them.
+TRACE_CMDLINE = 'trace_event=block:block_rq_issue,block:block_bio_queue'
 DEFAULT_TIMEOUT = int(os.environ.get('SSDLOAD_GUEST_TIMEOUT', '1200'))
 # The debug kernel runs the KUnit suites, the e2e suite and a kmemleak scan
 # with KASAN + lockdep under TCG: a longer hard timeout.
@@ -502,6 +508,7 @@ def kernel_cmdline(params, label):
 	return ' '.join(' '.join([
 		params.kernel_command_line, 'panic=-1', 'quiet', 'loglevel=3',
 		'mitigations=off', 'random.trust_cpu=on', LABEL_CMDLINE.get(label, ''),
+		TRACE_CMDLINE if os.environ.get('SSDLOAD_GUEST_TRACE', '1') != '0' else '',
 		os.environ.get('SSDLOAD_GUEST_CMDLINE', '')]).split())
 
 
