@@ -62,7 +62,10 @@ static void ssdload_job_collect_errors(struct ssdload_job *job)
 
 	for (i = 0; i < job->nr_workers; i++) {
 		const struct ssdload_ioerr *e = &job->workers[i]->ioerr;
-		const char *dir = e->dir == SSDLOAD_DIR_WRITE ? "write" : "read";
+		static const char * const dirs[SSDLOAD_DIR_NR] = {
+			"read", "write", "trim"
+		};
+		const char *dir = dirs[e->dir];
 
 		if (!e->err)
 			continue;
@@ -72,8 +75,11 @@ static void ssdload_job_collect_errors(struct ssdload_job *job)
 					      dir, e->pos);
 		else
 			ssdload_job_set_error(job, e->err,
-					      "I/O error on %s at offset %llu",
-					      dir, e->pos);
+					      "I/O error on %s at offset %llu%s%s",
+					      dir, e->pos,
+					      job->nr_devs > 1 ? " of " : "",
+					      job->nr_devs > 1 ?
+					      job->devs[e->dev].path : "");
 		return;
 	}
 }
@@ -351,17 +357,20 @@ static int ssdload_job_plan_bs(struct ssdload_job *job)
 			b->min = cfg->bs;
 			b->max = cfg->bs;
 		}
-		if (!ssdload_job_uses_dir(cfg, d))
-			continue;
-		lo = min(lo, b->min);
-		hi = max(hi, b->max);
 	}
 	if (ssdload_rw_is_trimwrite(cfg->rw))
 		job->bsd[SSDLOAD_DIR_WRITE] = job->bsd[SSDLOAD_DIR_TRIM];
+	for (d = 0; d < SSDLOAD_DIR_NR; d++) {
+		if (!ssdload_job_uses_dir(cfg, d))
+			continue;
+		lo = min(lo, job->bsd[d].min);
+		hi = max(hi, job->bsd[d].max);
+	}
 	job->bs_min = lo;
 	job->bs_max = hi;
 	job->uniform_bs = lo == hi;
 	job->ba = cfg->blockalign ? cfg->blockalign : lo;
+	job->fixed_len = job->uniform_bs && job->ba == hi;
 	if (job->ba > hi)
 		return ssdload_job_refuse(job, -EINVAL, "blockalign",
 					  "blockalign %u is larger than the largest block %u",
@@ -410,6 +419,7 @@ static int ssdload_job_check_span(struct ssdload_job *job,
 	u32 lbs = bdev_logical_block_size(bdev);
 	u64 devsize = bdev_nr_bytes(bdev);
 	u64 offset = cfg->offset, size = cfg->size;
+	bool to_end = !cfg->size_pct && !cfg->size;
 	int d;
 
 	for (d = 0; d < SSDLOAD_DIR_NR; d++) {
@@ -452,7 +462,12 @@ static int ssdload_job_check_span(struct ssdload_job *job,
 		return ssdload_job_refuse(job, -EINVAL, "offset",
 					  "offset %llu is beyond the end of %s (%llu bytes)",
 					  offset, dev->path, devsize);
-	if (!size || (cfg->size_pct && size > devsize - offset))
+	if (!to_end && !size)
+		return ssdload_job_refuse(job, -EINVAL, "size",
+					  "size %s of %s rounds down to 0 bytes",
+					  cfg->size_pct ? "percentage" : "share",
+					  dev->path);
+	if (to_end || (cfg->size_pct && size > devsize - offset))
 		size = devsize - offset;
 	if (size > devsize - offset)
 		return ssdload_job_refuse(job, -EINVAL, "size",
@@ -465,6 +480,11 @@ static int ssdload_job_check_span(struct ssdload_job *job,
 	dev->span_start = offset;
 	dev->nr_aligned = div_u64(size, job->ba);
 	dev->span_bytes = dev->nr_aligned * job->ba;
+	if (dev->span_bytes < job->bs_max)
+		return ssdload_job_refuse(job, -EINVAL, "size",
+					  "span of %llu bytes of %s, in blockalign %u units, is smaller than bs %u",
+					  dev->span_bytes, dev->path, job->ba,
+					  job->bs_max);
 	dev->nr_units = div_u64(dev->span_bytes - job->bs_max, job->ba) + 1;
 	return 0;
 }
@@ -574,11 +594,20 @@ static u64 ssdload_share(u64 total, unsigned int nr, unsigned int i)
  * consecutive slices of blockalign units (sequential and one-pass runs
  * cover their own slice; random runs draw over the whole span).
  */
+/* Where share @i of ssdload_share() starts: the sum of the shares before. */
+static u64 ssdload_share_start(u64 total, unsigned int nr, unsigned int i)
+{
+	u64 rem;
+	u64 q = div64_u64_rem(total, nr, &rem);
+
+	return q * i + min_t(u64, i, rem);
+}
+
 static void ssdload_job_plan_worker(struct ssdload_job *job,
 				    struct ssdload_worker *w)
 {
 	struct ssdload_cfg *cfg = &job->cfg;
-	unsigned int nr = job->nr_workers, i, k;
+	unsigned int nr = job->nr_workers, i;
 	bool perm;
 
 	w->one_pass = !cfg->number_ios && !cfg->runtime_ms;
@@ -593,11 +622,9 @@ static void ssdload_job_plan_worker(struct ssdload_job *job,
 	for (i = 0; i < job->nr_devs; i++) {
 		struct ssdload_dev *dev = &job->devs[i];
 		struct ssdload_wdev *wd = &w->wd[i];
-		u64 first = 0;
 
-		for (k = 0; k < w->idx; k++)
-			first += ssdload_share(dev->nr_aligned, nr, k);
-		wd->slice_start = first;
+		wd->slice_start = ssdload_share_start(dev->nr_aligned, nr,
+						      w->idx);
 		wd->slice_len = ssdload_share(dev->nr_aligned, nr, w->idx);
 		if (w->one_pass) {
 			wd->left = wd->slice_len * job->ba;
@@ -661,7 +688,7 @@ static int ssdload_job_check_mem(struct ssdload_job *job, unsigned int nr)
 	u64 cap = (u64)READ_ONCE(ssdload_max_job_mem_mb) << 20;
 
 	job->mem = nr * ssdload_worker_mem(&job->cfg, job->bs_max,
-					   job->uniform_bs, job->nr_devs);
+					   job->fixed_len, job->nr_devs);
 	if (job->mem > cap)
 		return ssdload_job_refuse(job, -ENOMEM, "iodepth",
 					  "%u workers at iodepth %llu, bs %u%s need %llu MiB, more than max_job_mem_mb=%llu",

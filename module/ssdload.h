@@ -165,6 +165,7 @@ struct ssdload_wcount {
 struct ssdload_ioerr {
 	int err;			/* errno, 0 = none */
 	u8 dir;				/* enum ssdload_dir */
+	u8 dev;				/* index in job->devs */
 	u64 pos;			/* byte offset */
 };
 
@@ -191,14 +192,12 @@ struct ssdload_worker {
 	u64 submitted;			/* measured I/Os submitted so far */
 	bool one_pass;			/* ends when every slice was covered */
 	bool trimwrite;			/* each trim is followed by a write */
-	bool tw_pending;		/* the write of the last trim is due */
-	u8 tw_dev;			/* its device, */
-	u32 tw_len;			/* length */
-	u64 tw_pos;			/* and offset */
+	struct llist_node *follow;	/* trimwrite: trimmed, to write now */
 	unsigned int nr_devs;		/* entries of wd[] (job->nr_devs) */
 	unsigned int devs_left;		/* one pass: devices not yet covered */
 	unsigned int cur_dev;		/* device of the next I/O */
 	unsigned int dev_ios;		/* I/Os on it since the last switch */
+	u64 dev_bytes;			/* bytes on it since the last switch */
 	struct ssdload_wdev *wd;	/* per device */
 	struct ssdload_datagen dg;	/* write data */
 	u64 cpu_ns;			/* scheduler runtime, set at teardown */
@@ -300,6 +299,9 @@ struct ssdload_job {
 	u32 bs_min, bs_max;		/* over the directions the job uses */
 	u32 ba;				/* offset alignment, bytes */
 	bool uniform_bs;		/* one block size in every direction */
+	bool fixed_len;			/* ... and offsets aligned to it: every
+					 * I/O is bs_max long
+					 */
 	struct ssdload_datacfg dcfg;	/* write data */
 	u64 mem;			/* bytes the run allocates */
 	bool writes;			/* the run issues writes */

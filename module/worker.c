@@ -153,13 +153,14 @@ unsigned int ssdload_buf_cut(u32 bs, u64 seg, u64 *mem, u64 *segs)
 
 /*
  * Does an I/O keep its buffers' description apart from the bio's table?
- * A mixed job has two buffers; with several block sizes, adding a part of
- * a chunk to the bio rewrites the table's entry, which then must not be
- * the buffer's only description.
+ * A mixed job has two buffers; when I/Os may be shorter than the buffer
+ * (several block sizes, or a one pass that ends on a blockalign boundary
+ * inside a block), adding a part of a chunk to the bio rewrites the
+ * table's entry, which then must not be the buffer's only description.
  */
-static bool ssdload_io_sep_table(bool mixed, bool uniform_bs)
+static bool ssdload_io_sep_table(bool mixed, bool fixed_len)
 {
-	return mixed || !uniform_bs;
+	return mixed || !fixed_len;
 }
 
 /*
@@ -169,10 +170,10 @@ static bool ssdload_io_sep_table(bool mixed, bool uniform_bs)
  * (max_job_mem_mb) is checked against this before anything is allocated.
  */
 u64 ssdload_worker_mem(const struct ssdload_cfg *cfg, u32 bs_max,
-		       bool uniform_bs, unsigned int nr_devs)
+		       bool fixed_len, unsigned int nr_devs)
 {
 	bool mixed = ssdload_rw_is_mixed(cfg->rw);
-	bool sep = ssdload_io_sep_table(mixed, uniform_bs);
+	bool sep = ssdload_io_sep_table(mixed, fixed_len);
 	u64 buf = 0, io, mem;
 	unsigned int n = ssdload_buf_cut(bs_max, U64_MAX, &buf, NULL);
 
@@ -245,7 +246,7 @@ static struct ssdload_io *ssdload_io_alloc(struct ssdload_worker *w,
 					   unsigned int maxvecs, int node)
 {
 	u32 bs = w->job->bs_max;
-	bool sep = ssdload_io_sep_table(w->mixed, w->job->uniform_bs);
+	bool sep = ssdload_io_sep_table(w->mixed, w->job->fixed_len);
 	unsigned int n, nr = 0, table;
 	struct ssdload_io *io;
 
@@ -291,8 +292,11 @@ void ssdload_worker_free_ios(struct ssdload_worker *w)
 {
 	unsigned int i;
 
-	if (!w->ios)
+	if (!w->ios) {
+		kvfree(w->free);
+		w->free = NULL;
 		return;
+	}
 	if (w->polled)
 		bio_uninit(&w->pbio);
 	for (i = 0; i < w->nr_ios; i++)
@@ -451,6 +455,7 @@ static void ssdload_io_failed(struct ssdload_worker *w, struct ssdload_io *io,
 	if (!w->ioerr.err) {
 		w->ioerr.err = err;
 		w->ioerr.dir = io->dir;
+		w->ioerr.dev = io->dev;
 		w->ioerr.pos = io->pos;
 	}
 	WRITE_ONCE(w->job->failed, true);
@@ -473,17 +478,27 @@ static void ssdload_requeue(struct ssdload_worker *w, struct ssdload_io *io)
 	w->retry = &io->node;
 }
 
-/* Issuing ended early (stop, error, deadline): forget the refused I/Os. */
+/*
+ * Issuing ended early (stop, error, deadline): forget the refused I/Os
+ * and the writes still due after their trims.
+ */
 static void ssdload_drop_retries(struct ssdload_worker *w)
 {
+	while (w->follow) {
+		struct ssdload_io *io = llist_entry(w->follow, struct ssdload_io,
+						    node);
+
+		w->follow = w->follow->next;
+		w->free[w->nr_free++] = io;
+	}
 	while (w->retry) {
 		struct ssdload_io *io = llist_entry(w->retry, struct ssdload_io,
 						    node);
 
 		w->retry = w->retry->next;
-		if (io->measured)
+		if (io->measured && !(w->trimwrite &&
+				      io->dir == SSDLOAD_DIR_WRITE))
 			w->submitted--;
-		w->tw_pending = false;
 		w->free[w->nr_free++] = io;
 	}
 }
@@ -498,13 +513,20 @@ static void ssdload_reap_one(struct ssdload_worker *w, struct ssdload_io *io)
 		ssdload_requeue(w, io);
 		return;
 	}
-	w->free[w->nr_free++] = io;
 	w->again_streak = 0;
 	if (unlikely(io->split))
 		WRITE_ONCE(w->cnt.split_ios, w->cnt.split_ios + 1);
 	ssdload_record(w, io);
-	if (unlikely(io->status))
+	if (unlikely(io->status)) {
 		ssdload_io_failed(w, io, blk_status_to_errno(io->status));
+	} else if (w->trimwrite && io->dir == SSDLOAD_DIR_TRIM) {
+		/* the write of the same bytes goes once the trim completed */
+		io->dir = SSDLOAD_DIR_WRITE;
+		io->node.next = w->follow;
+		w->follow = &io->node;
+		return;
+	}
+	w->free[w->nr_free++] = io;
 }
 
 static void ssdload_reap_list(struct ssdload_worker *w, struct llist_node *list)
@@ -569,10 +591,7 @@ static bool ssdload_may_issue(struct ssdload_worker *w, u64 now)
 	return !job->deadline_ns || now < job->deadline_ns;
 }
 
-/*
- * May a new I/O go out at @now?  The write that follows a trim (trimwrite)
- * still goes once the pass is complete.
- */
+/* May a new I/O go out at @now? */
 static bool ssdload_may_submit(struct ssdload_worker *w, u64 now)
 {
 	if (!ssdload_may_issue(w, now))
@@ -581,7 +600,7 @@ static bool ssdload_may_submit(struct ssdload_worker *w, u64 now)
 		return true;
 	if (w->has_quota && w->submitted >= w->quota)
 		return false;
-	return w->tw_pending || !(w->one_pass && !w->devs_left);
+	return !(w->one_pass && !w->devs_left);
 }
 
 /* Direction of the next I/O: fixed, or drawn per I/O from rwmixread. */
@@ -597,8 +616,9 @@ EXPORT_SYMBOL_IF_KUNIT(ssdload_next_dir);
 /*
  * Device of the next I/O (file_service_type): the worker moves on after
  * fst_n I/Os (1 by default), in order (roundrobin), to a random device
- * (random), or only once a one-pass slice is covered (sequential).  A
- * device whose one-pass slice is covered is skipped.
+ * (random), or, for sequential without :N, once its slice is covered (a
+ * one pass) or once it issued a slice's worth of bytes there (runs limited
+ * by time or count).  A device whose one-pass slice is covered is skipped.
  */
 static unsigned int ssdload_next_dev(struct ssdload_worker *w)
 {
@@ -608,11 +628,18 @@ static unsigned int ssdload_next_dev(struct ssdload_worker *w)
 
 	if (n == 1)
 		return 0;
-	done = w->one_pass && !w->wd[cur].left;
+	if (w->one_pass)
+		done = !w->wd[cur].left;
+	else if (cfg->fst == SSDLOAD_FST_SEQUENTIAL && !cfg->fst_n)
+		/* time or count limited: a slice's worth, then the next */
+		done = w->dev_bytes >= w->wd[cur].slice_len * w->job->ba;
+	else
+		done = false;
 	if (!done && (w->dev_ios < max(cfg->fst_n, 1U) ||
 		      (cfg->fst == SSDLOAD_FST_SEQUENTIAL && !cfg->fst_n)))
 		goto out;
 	w->dev_ios = 0;
+	w->dev_bytes = 0;
 	if (cfg->fst == SSDLOAD_FST_RANDOM) {
 		for (i = 0; i < 64; i++) {
 			cur = ssdload_rng_below(w, n);
@@ -748,34 +775,21 @@ out:
 }
 
 /*
- * Direction, device, length and offset of a new I/O.  trimwrite: a trim,
- * then a write of the same bytes.  In a one-pass run the measured bytes
- * count against the slice of the device (the write of a trimwrite pair
- * does not: the trim did).
+ * Direction, device, length and offset of a new I/O.  In a one-pass run
+ * the measured bytes count against the slice of the device.  (trimwrite:
+ * the write of each trim is not planned here; the trim's own I/O goes out
+ * again as that write once the trim completed.)
  */
 static void ssdload_plan_io(struct ssdload_worker *w, struct ssdload_io *io,
 			    bool measured)
 {
 	struct ssdload_wdev *wd;
 
-	if (w->tw_pending) {
-		w->tw_pending = false;
-		io->dir = SSDLOAD_DIR_WRITE;
-		io->dev = w->tw_dev;
-		io->len = w->tw_len;
-		io->pos = w->tw_pos;
-		return;
-	}
 	io->dir = ssdload_next_dir(w);
 	io->dev = ssdload_next_dev(w);
 	io->len = ssdload_next_len(w, io->dir);
 	io->pos = ssdload_target(w, io->dir, io->dev, &io->len);
-	if (w->trimwrite) {
-		w->tw_pending = true;
-		w->tw_dev = io->dev;
-		w->tw_len = io->len;
-		w->tw_pos = io->pos;
-	}
+	w->dev_bytes += io->len;
 	if (w->one_pass && measured) {
 		wd = &w->wd[io->dev];
 		wd->left -= io->len;
@@ -797,8 +811,9 @@ static void ssdload_submit(struct ssdload_worker *w, struct ssdload_io *io,
 
 /*
  * The next I/O of a group, or NULL once issuing ended: a refused one
- * first (same direction and offset, already counted), else a new one
- * while @issuing and the quota allows.
+ * first (same direction and offset, already counted), then the write due
+ * after a completed trim (trimwrite: the pair counts once, at its trim),
+ * else a new one while @issuing and the quota allows.
  */
 static struct ssdload_io *ssdload_next_io(struct ssdload_worker *w, u64 now,
 					  bool *issuing)
@@ -810,6 +825,15 @@ static struct ssdload_io *ssdload_next_io(struct ssdload_worker *w, u64 now,
 			return NULL;
 		io = llist_entry(w->retry, struct ssdload_io, node);
 		w->retry = w->retry->next;
+		return io;
+	}
+	if (w->follow) {
+		/* trimwrite: same device, offset and length as its trim */
+		if (!ssdload_may_issue(w, now))
+			return NULL;
+		io = llist_entry(w->follow, struct ssdload_io, node);
+		w->follow = w->follow->next;
+		io->measured = ssdload_measuring(w->job, now);
 		return io;
 	}
 	if (!*issuing || !w->nr_free)
@@ -846,7 +870,7 @@ static bool ssdload_submit_batch(struct ssdload_worker *w, u64 now,
 	bool first = true;
 
 	/* iodepth 1: one I/O, no group, no plug, stamped by the pass clock */
-	if (w->nr_free == 1 && !w->retry) {
+	if (w->nr_free == 1 && !w->retry && !w->follow) {
 		struct ssdload_io *io = ssdload_next_io(w, now, &issuing);
 
 		if (io) {
@@ -1016,12 +1040,13 @@ int ssdload_worker_fn(void *data)
 			ssdload_scan_timeouts(w, now);
 		if (issuing && !ssdload_may_submit(w, now))
 			issuing = false;
-		if (unlikely(w->retry) && !ssdload_may_issue(w, now))
+		if (unlikely(w->retry || w->follow) &&
+		    !ssdload_may_issue(w, now))
 			ssdload_drop_retries(w);
-		if (!issuing && !w->inflight && !w->retry)
+		if (!issuing && !w->inflight && !w->retry && !w->follow)
 			break;
 
-		if ((issuing && w->nr_free) || w->retry) {
+		if ((issuing && w->nr_free) || w->retry || w->follow) {
 			issuing = ssdload_submit_batch(w, now, issuing);
 			/* interrupt mode: inline completions wait on w->local */
 			if (!w->polled)

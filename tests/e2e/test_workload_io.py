@@ -104,8 +104,9 @@ def test_trim_counts_equal_block_stat(discard_nullb, jobs, rw, n):
     assert s["write_ios"] == d["write_ios"] and s["write_bytes"] == d["write_bytes"], (s, d)
     assert s["read_ios"] == 0 == d["read_ios"]
     if rw == "trimwrite":
-        assert s["write_ios"] > 0, s
-        assert s["trim_ios"] + s["write_ios"] == n, s
+        # a pair counts once against number_ios: each trim has its write
+        assert s["trim_ios"] == s["write_ios"] == n, s
+        assert s["trim_bytes"] == s["write_bytes"], s
     else:
         assert s["write_ios"] == 0 and s["trim_ios"] == n, s
     assert j.hist("trim").samples == s["trim_ios"]
@@ -433,3 +434,78 @@ def test_new_attribute_refuses(nullb, jobs, kmsg, attr, value):
     assert d["read_ios"] == d["write_ios"] == 0
     s = j.run(60)
     assert s["read_ios"] == 16
+
+
+# --------------------------------------------------------------------------
+# spans that end inside a block
+
+def test_trimwrite_writes_after_its_trim(discard_nullb, jobs):
+    """trimwrite: each write is issued only after the trim of the same bytes
+    (block_rq_issue order), whatever the depth; every trim has its write."""
+    dev = discard_nullb
+    bs = 64 * KIB
+    j = jobs("tw", filename=dev.path, rw="trimwrite", allow_write=1, bs=bs, iodepth=16,
+             size=8 * MIB, randseed=5)
+    try:
+        t = blktrace.BlockTrace(dev, "block_rq_issue")
+    except blktrace.Unavailable as e:
+        pytest.skip(str(e))
+    with t:
+        s = j.run(120)
+    n = 8 * MIB // bs
+    assert s["trim_ios"] == s["write_ios"] == n, s
+    first_trim, first_write = {}, {}
+    for i, e in enumerate(t.events):
+        if e.dir == "trim":
+            first_trim.setdefault(e.offset, i)
+        elif e.dir == "write":
+            first_write.setdefault(e.offset, i)
+    assert len(first_trim) == len(first_write) == n, (len(first_trim), len(first_write))
+    late = [o for o in first_write if first_trim.get(o, len(t.events)) > first_write[o]]
+    assert not late, "writes issued before their trim at offsets %s" % late[:8]
+
+
+@pytest.mark.quick
+def test_one_pass_ends_inside_a_block(null_blk, jobs):
+    """bs=8k, blockalign=4k, 12k per device: each device's one pass reads 8k
+    then the last 4k (the I/O is shortened to the span).  With
+    file_service_type=sequential and one I/O slot, the second device's
+    first I/O reuses the slot just shortened: it must be a full 8k again."""
+    a, b = null_blk(nr_devices=2)[:2]
+    j = jobs("cut", filename="%s:%s" % (a.path, b.path), rw="read", bs=8192,
+             blockalign=4096, size=24576, iodepth=1, file_service_type="sequential")
+    before = [a.stat(), b.stat()]
+    s = j.run(60)
+    for i, dev in enumerate((a, b)):
+        d = env.stat_delta(before[i], dev.stat())
+        assert s["dev%d_read_bytes" % i] == 12288 == d["read_bytes"], (i, s, d)
+        assert s["dev%d_read_ios" % i] == 2 == d["read_ios"], (i, s, d)
+    assert s["read_bytes"] == 24576 and s["read_ios"] == 4, s
+
+
+@pytest.mark.quick
+@pytest.mark.parametrize("attrs,why", [
+    ({"bssplit": "8k/50:12k/50", "size": 12288}, "blockalign"),
+    ({"bsrange": "1536-4096", "size": 4096}, "blockalign"),
+    ({"size": "0.0001%"}, "rounds down to 0"),
+], ids=["bssplit-8k-12k", "bsrange-1536", "size-pct-0"])
+def test_span_rounding_refused(nullb, jobs, attrs, why):
+    """A span that rounds (to blockalign, or a tiny percentage) below the
+    largest block or to 0 bytes is refused at enable, naming size."""
+    j = jobs("round", filename=nullb.path, rw="randread", runtime_ms=500, **attrs)
+    with pytest.raises(OSError) as ei:
+        j.enable()
+    assert ei.value.errno == errno.EINVAL, ei.value
+    assert why in j.error and j.state == "error", j.error
+
+
+def test_size_share_rounding_to_zero_refused(nullb_cfg, jobs):
+    """filename=a:b with size=4096 on 4k-sector devices: each share is 2048
+    bytes, 0 once aligned: refused, not "the whole device"."""
+    a = nullb_cfg("sha", blocksize=4096, size=64)
+    b = nullb_cfg("shb", blocksize=4096, size=64)
+    j = jobs("share", filename="%s:%s" % (a.path, b.path), rw="read", size=4096)
+    with pytest.raises(OSError) as ei:
+        j.enable()
+    assert ei.value.errno == errno.EINVAL, ei.value
+    assert "rounds down to 0" in j.error, j.error
