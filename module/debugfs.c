@@ -90,6 +90,33 @@ static void ssdload_job_cpu(struct ssdload_job *job, u64 *cpu, u64 *usr,
 	}
 }
 
+/*
+ * Add worker @w's counters of device @k, direction @d, to @t.  With one
+ * device they are the worker's own (the I/O path keeps no copy).
+ */
+static void ssdload_devstat_add(struct ssdload_job *job,
+				const struct ssdload_worker *w, unsigned int k,
+				int d, struct ssdload_devstat *t)
+{
+	if (job->nr_devs == 1) {
+		const struct ssdload_dstat *st = &w->st[d];
+
+		t->done += READ_ONCE(st->done);
+		t->ios += READ_ONCE(st->ios);
+		t->bytes += READ_ONCE(st->bytes);
+		t->errors += READ_ONCE(st->errors);
+		t->lat_sum += READ_ONCE(st->lat_sum);
+	} else {
+		const struct ssdload_devstat *ds = &w->wd[k].st[d];
+
+		t->done += READ_ONCE(ds->done);
+		t->ios += READ_ONCE(ds->ios);
+		t->bytes += READ_ONCE(ds->bytes);
+		t->errors += READ_ONCE(ds->errors);
+		t->lat_sum += READ_ONCE(ds->lat_sum);
+	}
+}
+
 /* Per-device lines of the summary: the span and each direction's counts. */
 static void ssdload_summary_devs(struct seq_file *m, struct ssdload_job *job)
 {
@@ -108,16 +135,9 @@ static void ssdload_summary_devs(struct seq_file *m, struct ssdload_job *job)
 		for (d = 0; d < SSDLOAD_DIR_NR; d++) {
 			struct ssdload_devstat t = { };
 
-			for (i = 0; i < job->nr_workers; i++) {
-				const struct ssdload_devstat *ds =
-					&job->workers[i]->wd[k].st[d];
-
-				t.done += READ_ONCE(ds->done);
-				t.ios += READ_ONCE(ds->ios);
-				t.bytes += READ_ONCE(ds->bytes);
-				t.errors += READ_ONCE(ds->errors);
-				t.lat_sum += READ_ONCE(ds->lat_sum);
-			}
+			for (i = 0; i < job->nr_workers; i++)
+				ssdload_devstat_add(job, job->workers[i], k, d,
+						    &t);
 			seq_printf(m, "dev%u_%s_done=%llu\n", k,
 				   ssdload_dir_names[d], t.done);
 			seq_printf(m, "dev%u_%s_ios=%llu\n", k,

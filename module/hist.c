@@ -43,17 +43,39 @@ EXPORT_SYMBOL_IF_KUNIT(ssdload_dstat_free);
  * disable_lat there is no per-I/O timestamp: the worker's next clock read
  * stands in for the completion time (reaped_measured).
  */
+/*
+ * The per-device counters of a job with several devices (with one, the
+ * device's figures are the worker's own: nothing more to count per I/O).
+ */
+static void ssdload_record_dev(struct ssdload_worker *w,
+			       const struct ssdload_io *io)
+{
+	struct ssdload_devstat *ds = &w->wd[io->dev].st[io->dir];
+
+	WRITE_ONCE(ds->done, ds->done + 1);
+	if (io->status) {
+		WRITE_ONCE(ds->errors, ds->errors + 1);
+		return;
+	}
+	if (!io->measured)
+		return;
+	WRITE_ONCE(ds->ios, ds->ios + 1);
+	WRITE_ONCE(ds->bytes, ds->bytes + io->len);
+	if (!w->nolat)
+		WRITE_ONCE(ds->lat_sum,
+			   ds->lat_sum + io->done_ns - io->submit_ns);
+}
+
 void ssdload_record(struct ssdload_worker *w, struct ssdload_io *io)
 {
 	struct ssdload_dstat *d = &w->st[io->dir];
-	struct ssdload_devstat *ds = &w->wd[io->dev].st[io->dir];
 	u64 lat;
 
+	if (unlikely(w->nr_devs > 1))
+		ssdload_record_dev(w, io);
 	WRITE_ONCE(d->done, d->done + 1);
-	WRITE_ONCE(ds->done, ds->done + 1);
 	if (unlikely(io->status)) {
 		WRITE_ONCE(d->errors, d->errors + 1);
-		WRITE_ONCE(ds->errors, ds->errors + 1);
 		return;
 	}
 	if (!io->measured)
@@ -61,14 +83,11 @@ void ssdload_record(struct ssdload_worker *w, struct ssdload_io *io)
 
 	WRITE_ONCE(d->ios, d->ios + 1);
 	d->bytes += io->len;
-	ds->ios++;
-	ds->bytes += io->len;
 	if (w->nolat) {
 		w->reaped_measured = true;
 		return;
 	}
 	lat = io->done_ns - io->submit_ns;
-	ds->lat_sum += lat;
 	if (lat < d->lat_min)
 		d->lat_min = lat;
 	if (lat > d->lat_max)

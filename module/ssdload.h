@@ -52,7 +52,10 @@ struct ssdload_dstat {
 	u64 *hist;			/* SSDLOAD_HIST_BUCKETS counts */
 };
 
-/* Per-device, per-direction counters of one worker (summary dev<i>_*). */
+/*
+ * Per-device, per-direction counters of one worker (summary dev<i>_*),
+ * kept by the I/O path only when the job has several devices.
+ */
 struct ssdload_devstat {
 	u64 done;			/* completions, ramp and errors included */
 	u64 ios;			/* successful measured I/Os */

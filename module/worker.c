@@ -789,7 +789,8 @@ static void ssdload_plan_io(struct ssdload_worker *w, struct ssdload_io *io,
 	io->dev = ssdload_next_dev(w);
 	io->len = ssdload_next_len(w, io->dir);
 	io->pos = ssdload_target(w, io->dir, io->dev, &io->len);
-	w->dev_bytes += io->len;
+	if (unlikely(w->nr_devs > 1))
+		w->dev_bytes += io->len;
 	if (w->one_pass && measured) {
 		wd = &w->wd[io->dev];
 		wd->left -= io->len;
