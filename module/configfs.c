@@ -95,6 +95,8 @@ SSDLOAD_NUM_ATTR(dedupe_percentage, 0, 100, 0);
 SSDLOAD_NUM_ATTR(zero_buffers, 0, 1, 0);
 SSDLOAD_NUM_ATTR(refill_buffers, 0, 1, 0);
 SSDLOAD_NUM_ATTR(numjobs, 0, SSDLOAD_MAX_NUMJOBS, 0);
+SSDLOAD_NUM_ATTR(log_interval_ms, 0, U64_MAX / NSEC_PER_MSEC / 4, 0);
+SSDLOAD_NUM_ATTR(log_hist, 0, 1, 0);
 
 /*
  * offset and size: bytes, or a percentage of each device (fio's "25%").
@@ -268,6 +270,62 @@ static ssize_t ssdload_job_file_service_type_store(struct config_item *item,
 	return ret ? ret : count;
 }
 CONFIGFS_ATTR(ssdload_job_, file_service_type);
+
+/*
+ * rate_iops and rate: fio's per-direction lists, job-wide (the workers
+ * share them).  The blank string removes every cap.
+ */
+#define SSDLOAD_RATE_ATTR(NAME, MAX)					\
+static ssize_t ssdload_job_##NAME##_show(struct config_item *item,	\
+					 char *page)			\
+{									\
+	return ssdload_rate_show(to_job(item)->cfg.NAME, page);	\
+}									\
+									\
+static ssize_t ssdload_job_##NAME##_store(struct config_item *item,	\
+					  const char *page, size_t count) \
+{									\
+	struct ssdload_job *job = to_job(item);				\
+	u64 v[SSDLOAD_DIR_NR];						\
+	int ret;							\
+									\
+	ret = ssdload_parse_rate(page, MAX, v);				\
+	mutex_lock(&job->lock);					\
+	ret = ssdload_job_store_check(job, #NAME, page, ret);		\
+	if (!ret)							\
+		memcpy(job->cfg.NAME, v, sizeof(v));			\
+	mutex_unlock(&job->lock);					\
+	return ret ? ret : count;					\
+}									\
+CONFIGFS_ATTR(ssdload_job_, NAME)
+
+SSDLOAD_RATE_ATTR(rate_iops, SSDLOAD_MAX_RATE_IOPS);
+SSDLOAD_RATE_ATTR(rate, SSDLOAD_MAX_RATE_BPS);
+
+static ssize_t ssdload_job_rate_process_show(struct config_item *item,
+					     char *page)
+{
+	return sysfs_emit(page, "%s\n",
+			  ssdload_enum_name(ssdload_rate_process_names,
+					    to_job(item)->cfg.rate_process));
+}
+
+static ssize_t ssdload_job_rate_process_store(struct config_item *item,
+					      const char *page, size_t count)
+{
+	struct ssdload_job *job = to_job(item);
+	u32 val = 0;
+	int ret;
+
+	ret = ssdload_parse_enum(page, ssdload_rate_process_names, &val);
+	mutex_lock(&job->lock);
+	ret = ssdload_job_store_check(job, "rate_process", page, ret);
+	if (!ret)
+		job->cfg.rate_process = val;
+	mutex_unlock(&job->lock);
+	return ret ? ret : count;
+}
+CONFIGFS_ATTR(ssdload_job_, rate_process);
 
 /* Every device of a fio list "a:b" ("\\:" escapes a colon) is absolute. */
 static int ssdload_check_path_list(const char *p)
@@ -447,6 +505,11 @@ VISIBLE_IF_KUNIT struct configfs_attribute *ssdload_job_attrs[] = {
 	&ssdload_job_attr_refill_buffers,
 	&ssdload_job_attr_file_service_type,
 	&ssdload_job_attr_numjobs,
+	&ssdload_job_attr_rate_iops,
+	&ssdload_job_attr_rate,
+	&ssdload_job_attr_rate_process,
+	&ssdload_job_attr_log_interval_ms,
+	&ssdload_job_attr_log_hist,
 	&ssdload_job_attr_enable,
 	&ssdload_job_attr_state,
 	&ssdload_job_attr_error,

@@ -5,7 +5,8 @@
  *   summary	text, key=value per line (final and live results)
  *   progress	text, key=value per line, cheap to poll
  *   hist_read	binary: struct ssdload_hist_header + counts
- *   hist_write	binary, likewise
+ *   hist_write	binary, likewise (hist_trim for trims)
+ *   hist_intended_*	binary, latency from the intended send time (rate)
  *   lease	held open by the CLI: closing the last one stops the run
  *
  * The directory mirrors the configfs job name.  Files are root-only.
@@ -15,6 +16,7 @@
 #include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/ktime.h>
+#include <linux/math64.h>
 #include <linux/sched/cputime.h>
 #include <linux/seq_file.h>
 #include <linux/vmalloc.h>
@@ -37,12 +39,6 @@ static const struct file_operations field##_fops = {			\
 	.llseek		= seq_lseek,					\
 	.release	= single_release,				\
 }
-
-static const char * const ssdload_dir_names[SSDLOAD_DIR_NR] = {
-	[SSDLOAD_DIR_READ]	= "read",
-	[SSDLOAD_DIR_WRITE]	= "write",
-	[SSDLOAD_DIR_TRIM]	= "trim",
-};
 
 /*
  * CPU time of worker @w's thread: final once the run was torn down, else
@@ -190,6 +186,85 @@ static void ssdload_summary_workers(struct seq_file *m,
 	}
 }
 
+/*
+ * How far behind its schedule direction @d fell: the largest lag of a
+ * worker (from the intended time of its next unsent I/O to the end of
+ * issuing, or now), and the sends that lag stands for at the worker's
+ * share of the rate, in I/Os (rate_iops) or bytes (rate).
+ */
+static void ssdload_rate_behind(struct ssdload_job *job, int d, u64 *ns,
+				u64 *ios, u64 *bytes)
+{
+	const struct ssdload_cfg *cfg = &job->cfg;
+	u64 now = job->end_ns ? job->end_ns : ktime_get_ns();
+	unsigned int i;
+
+	*ns = 0;
+	*ios = 0;
+	*bytes = 0;
+	for (i = 0; i < job->nr_workers; i++) {
+		const struct ssdload_worker *w = job->workers[i];
+		u64 end, next, lag, per;
+
+		if (!w->sched || !w->sched[d].on)
+			continue;
+		end = READ_ONCE(w->issue_end_ns) ?: now;
+		next = READ_ONCE(w->sched[d].next_ns);
+		if (end <= next)
+			continue;
+		lag = end - next;
+		*ns = max(*ns, lag);
+		per = mul_u64_u64_div_u64(lag, w->sched[d].bw ? cfg->rate[d] :
+					  cfg->rate_iops[d],
+					  (u64)job->nr_workers * NSEC_PER_SEC);
+		if (w->sched[d].bw)
+			*bytes += per;
+		else
+			*ios += per;
+	}
+}
+
+/* Rate control lines of direction @d (zeros when it is not capped). */
+static void ssdload_summary_rate(struct seq_file *m, struct ssdload_job *job,
+				 int d)
+{
+	const char *n = ssdload_dir_names[d];
+	u64 ns, ios, bytes;
+	struct ssdload_sum s;
+	char sumsq[48];
+
+	ssdload_sum_intended(job, d, &s, NULL);
+	ssdload_u128_to_str(s.lat_sumsq, sumsq, sizeof(sumsq));
+	ssdload_rate_behind(job, d, &ns, &ios, &bytes);
+	seq_printf(m, "%s_rate_iops=%llu\n", n, job->cfg.rate_iops[d]);
+	seq_printf(m, "%s_rate_bps=%llu\n", n, job->cfg.rate[d]);
+	seq_printf(m, "%s_intended_ios=%llu\n", n, s.ios);
+	seq_printf(m, "%s_intended_lat_min_ns=%llu\n", n, s.lat_min);
+	seq_printf(m, "%s_intended_lat_mean_ns=%llu\n", n,
+		   ssdload_sum_mean(&s));
+	seq_printf(m, "%s_intended_lat_max_ns=%llu\n", n, s.lat_max);
+	seq_printf(m, "%s_intended_lat_stddev_ns=%llu\n", n,
+		   ssdload_sum_stddev(&s));
+	seq_printf(m, "%s_intended_lat_sum_ns=%llu\n", n, s.lat_sum);
+	seq_printf(m, "%s_intended_lat_sumsq_ns2=%s\n", n, sumsq);
+	seq_printf(m, "%s_late_ios=%llu\n", n, s.late);
+	seq_printf(m, "%s_behind_ns=%llu\n", n, ns);
+	seq_printf(m, "%s_behind_ios=%llu\n", n, ios);
+	seq_printf(m, "%s_behind_bytes=%llu\n", n, bytes);
+}
+
+/* Records closed so far, over the workers. */
+static u64 ssdload_series_count(struct ssdload_job *job)
+{
+	u64 n = 0;
+	unsigned int i;
+
+	for (i = 0; i < job->nr_workers; i++)
+		if (job->workers[i]->ser)	/* pairs with series_close */
+			n += smp_load_acquire(&job->workers[i]->ser->nr);
+	return n;
+}
+
 static int ssdload_job_errno(struct ssdload_job *job)
 {
 	int err;
@@ -250,6 +325,13 @@ static int ssdload_summary_show(struct seq_file *m, void *unused)
 	seq_printf(m, "bs_min=%u\n", job->bs_min);
 	seq_printf(m, "bs_max=%u\n", job->bs_max);
 	seq_printf(m, "blockalign=%u\n", job->ba);
+	seq_printf(m, "rate_process=%s\n",
+		   ssdload_enum_name(ssdload_rate_process_names,
+				     job->cfg.rate_process));
+	seq_printf(m, "late_threshold_ns=%llu\n", (u64)SSDLOAD_LATE_NS);
+	seq_printf(m, "log_interval_ms=%llu\n", job->cfg.log_interval_ms);
+	seq_printf(m, "log_hist=%llu\n", job->cfg.log_hist);
+	seq_printf(m, "series_records=%llu\n", ssdload_series_count(job));
 	ssdload_job_cpu(job, &cpu, &usr, &ctx, &done);
 	seq_printf(m, "cpu_ns=%llu\n", cpu);
 	seq_printf(m, "usr_cpu_ns=%llu\n", usr);
@@ -271,6 +353,7 @@ static int ssdload_summary_show(struct seq_file *m, void *unused)
 			   ssdload_sum_stddev(&s));
 		seq_printf(m, "%s_lat_sum_ns=%llu\n", n, s.lat_sum);
 		seq_printf(m, "%s_lat_sumsq_ns2=%s\n", n, sumsq);
+		ssdload_summary_rate(m, job, d);
 	}
 	ssdload_summary_devs(m, job);
 	ssdload_summary_workers(m, job);
@@ -327,7 +410,8 @@ struct ssdload_hist_snap {
 	u64 counts[SSDLOAD_HIST_BUCKETS];	/* summed over workers */
 };
 
-static int ssdload_hist_open(struct inode *inode, struct file *file, int dir)
+static int ssdload_hist_open(struct inode *inode, struct file *file, int dir,
+			     bool intended)
 {
 	struct ssdload_job *job = inode->i_private;
 	struct ssdload_hist_snap *snap;
@@ -342,7 +426,10 @@ static int ssdload_hist_open(struct inode *inode, struct file *file, int dir)
 		return -ENOMEM;
 
 	mutex_lock(&job->lock);
-	ssdload_sum_dir(job, dir, &s, snap->counts);
+	if (intended)
+		ssdload_sum_intended(job, dir, &s, snap->counts);
+	else
+		ssdload_sum_dir(job, dir, &s, snap->counts);
 	snap->hdr.runtime_ns = ssdload_job_runtime_ns(job);
 	mutex_unlock(&job->lock);
 
@@ -368,21 +455,6 @@ static int ssdload_hist_open(struct inode *inode, struct file *file, int dir)
 	return nonseekable_open(inode, file);
 }
 
-static int ssdload_hist_read_open(struct inode *inode, struct file *file)
-{
-	return ssdload_hist_open(inode, file, SSDLOAD_DIR_READ);
-}
-
-static int ssdload_hist_write_open(struct inode *inode, struct file *file)
-{
-	return ssdload_hist_open(inode, file, SSDLOAD_DIR_WRITE);
-}
-
-static int ssdload_hist_trim_open(struct inode *inode, struct file *file)
-{
-	return ssdload_hist_open(inode, file, SSDLOAD_DIR_TRIM);
-}
-
 static ssize_t ssdload_hist_read(struct file *file, char __user *buf,
 				 size_t count, loff_t *ppos)
 {
@@ -398,25 +470,140 @@ static int ssdload_hist_release(struct inode *inode, struct file *file)
 	return 0;
 }
 
-static const struct file_operations ssdload_hist_read_fops = {
-	.owner		= THIS_MODULE,
-	.open		= ssdload_hist_read_open,
-	.read		= ssdload_hist_read,
-	.release	= ssdload_hist_release,
+/* hist_<dir> and hist_intended_<dir>: an open function and fops each. */
+#define SSDLOAD_HIST_FILE(NAME, DIR, INTENDED)				\
+static int ssdload_##NAME##_open(struct inode *inode, struct file *file) \
+{									\
+	return ssdload_hist_open(inode, file, DIR, INTENDED);		\
+}									\
+									\
+static const struct file_operations ssdload_##NAME##_fops = {		\
+	.owner		= THIS_MODULE,					\
+	.open		= ssdload_##NAME##_open,			\
+	.read		= ssdload_hist_read,				\
+	.release	= ssdload_hist_release,				\
+}
+
+SSDLOAD_HIST_FILE(hist_read, SSDLOAD_DIR_READ, false);
+SSDLOAD_HIST_FILE(hist_write, SSDLOAD_DIR_WRITE, false);
+SSDLOAD_HIST_FILE(hist_trim, SSDLOAD_DIR_TRIM, false);
+SSDLOAD_HIST_FILE(hist_intended_read, SSDLOAD_DIR_READ, true);
+SSDLOAD_HIST_FILE(hist_intended_write, SSDLOAD_DIR_WRITE, true);
+SSDLOAD_HIST_FILE(hist_intended_trim, SSDLOAD_DIR_TRIM, true);
+
+/* The series file: a snapshot built at open, freed at release. */
+struct ssdload_series_snap {
+	size_t len;			/* bytes in buf */
+	u8 buf[];			/* header, records, deltas */
 };
 
-static const struct file_operations ssdload_hist_write_fops = {
-	.owner		= THIS_MODULE,
-	.open		= ssdload_hist_write_open,
-	.read		= ssdload_hist_read,
-	.release	= ssdload_hist_release,
-};
+/* Bytes of the histogram deltas of @nr records. */
+static u64 ssdload_series_hist_bytes(const struct ssdload_series_rec *r,
+				     u32 nr)
+{
+	u64 bytes = 0;
+	u32 i;
+	int d;
 
-static const struct file_operations ssdload_hist_trim_fops = {
+	for (i = 0; i < nr; i++)
+		for (d = 0; d < SSDLOAD_DIR_NR; d++)
+			bytes += r[i].dir[d].hist_len;
+	return bytes;
+}
+
+static int ssdload_series_open(struct inode *inode, struct file *file)
+{
+	struct ssdload_job *job = inode->i_private;
+	struct ssdload_series_header *hdr;
+	struct ssdload_series_snap *snap;
+	u64 nrec = 0, hbytes = 0, size;
+	u32 *nr = NULL;
+	unsigned int i;
+	u8 *rp, *hp;
+	int ret = 0;
+
+	BUILD_BUG_ON(ARRAY_SIZE(((struct ssdload_series_rec *)0)->dir) !=
+		     SSDLOAD_DIR_NR);
+	mutex_lock(&job->lock);
+	if (job->nr_workers) {
+		nr = kcalloc(job->nr_workers, sizeof(*nr), GFP_KERNEL);
+		if (!nr) {
+			ret = -ENOMEM;
+			goto out_unlock;
+		}
+	}
+	/* the counts first: what a worker closes after this is left out */
+	for (i = 0; i < job->nr_workers; i++) {
+		const struct ssdload_series *ser = job->workers[i]->ser;
+
+		if (!ser)
+			continue;
+		/* pairs with the release in ssdload_series_close() */
+		nr[i] = smp_load_acquire(&ser->nr);
+		nrec += nr[i];
+		hbytes += ssdload_series_hist_bytes(ser->recs, nr[i]);
+	}
+	size = sizeof(*hdr) + nrec * sizeof(struct ssdload_series_rec) + hbytes;
+	snap = kvzalloc(sizeof(*snap) + size, GFP_KERNEL);
+	if (!snap) {
+		ret = -ENOMEM;
+		goto out_unlock;
+	}
+	snap->len = size;
+	hdr = (struct ssdload_series_header *)snap->buf;
+	hdr->magic = SSDLOAD_SERIES_MAGIC;
+	hdr->version = SSDLOAD_SERIES_VERSION;
+	hdr->header_size = sizeof(*hdr);
+	hdr->record_size = sizeof(struct ssdload_series_rec);
+	hdr->nr_workers = job->nr_workers;
+	hdr->nr_records = nrec;
+	hdr->hist_bytes = hbytes;
+	hdr->interval_ns = job->cfg.log_interval_ms * NSEC_PER_MSEC;
+	hdr->log_hist = job->cfg.log_hist;
+	hdr->hist_sub_bits = SSDLOAD_HIST_SUB_BITS;
+	hdr->hist_max_shift = SSDLOAD_HIST_MAX_SHIFT;
+	hdr->hist_buckets = SSDLOAD_HIST_BUCKETS;
+	rp = snap->buf + sizeof(*hdr);
+	hp = rp + nrec * sizeof(struct ssdload_series_rec);
+	for (i = 0; i < job->nr_workers; i++) {
+		const struct ssdload_series *ser = job->workers[i]->ser;
+		u64 len;
+
+		if (!ser || !nr[i])
+			continue;
+		memcpy(rp, ser->recs, nr[i] * sizeof(*ser->recs));
+		rp += nr[i] * sizeof(*ser->recs);
+		len = ssdload_series_hist_bytes(ser->recs, nr[i]);
+		if (len)
+			memcpy(hp, ser->pool, len);
+		hp += len;
+	}
+	file->private_data = snap;
+out_unlock:
+	mutex_unlock(&job->lock);
+	kfree(nr);
+	return ret ? ret : nonseekable_open(inode, file);
+}
+
+static ssize_t ssdload_series_read(struct file *file, char __user *buf,
+				   size_t count, loff_t *ppos)
+{
+	struct ssdload_series_snap *snap = file->private_data;
+
+	return simple_read_from_buffer(buf, count, ppos, snap->buf, snap->len);
+}
+
+static int ssdload_series_release(struct inode *inode, struct file *file)
+{
+	kvfree(file->private_data);
+	return 0;
+}
+
+static const struct file_operations ssdload_series_fops = {
 	.owner		= THIS_MODULE,
-	.open		= ssdload_hist_trim_open,
-	.read		= ssdload_hist_read,
-	.release	= ssdload_hist_release,
+	.open		= ssdload_series_open,
+	.read		= ssdload_series_read,
+	.release	= ssdload_series_release,
 };
 
 /*
@@ -486,6 +673,14 @@ void ssdload_debugfs_job_add(struct ssdload_job *job)
 			    &ssdload_hist_write_fops);
 	debugfs_create_file(SSDLOAD_DBG_HIST_TRIM, 0400, dir, job,
 			    &ssdload_hist_trim_fops);
+	debugfs_create_file(SSDLOAD_DBG_HIST_INTENDED_READ, 0400, dir, job,
+			    &ssdload_hist_intended_read_fops);
+	debugfs_create_file(SSDLOAD_DBG_HIST_INTENDED_WRITE, 0400, dir, job,
+			    &ssdload_hist_intended_write_fops);
+	debugfs_create_file(SSDLOAD_DBG_HIST_INTENDED_TRIM, 0400, dir, job,
+			    &ssdload_hist_intended_trim_fops);
+	debugfs_create_file(SSDLOAD_DBG_SERIES, 0400, dir, job,
+			    &ssdload_series_fops);
 	debugfs_create_file(SSDLOAD_DBG_LEASE, 0400, dir, job,
 			    &ssdload_lease_fops);
 }

@@ -66,6 +66,36 @@ static void ssdload_record_dev(struct ssdload_worker *w,
 			   ds->lat_sum + io->done_ns - io->submit_ns);
 }
 
+/* One sample of @lat ns into @d's extremes, sums and histogram. */
+static void ssdload_dstat_add(struct ssdload_dstat *d, u64 lat)
+{
+	if (lat < d->lat_min)
+		d->lat_min = lat;
+	if (lat > d->lat_max)
+		d->lat_max = lat;
+	d->lat_sum += lat;
+	d->lat_sumsq += (u128)lat * lat;
+	if (unlikely(lat > SSDLOAD_HIST_MAX_VALUE))
+		d->overflow++;
+	d->hist[ssdload_hist_index(lat)]++;
+}
+
+/*
+ * Rate control: the latency from the I/O's intended send time, which
+ * includes any wait for a free I/O (the device falling behind), and
+ * whether it went out late.
+ */
+static void ssdload_record_intended(struct ssdload_worker *w,
+				    const struct ssdload_io *io)
+{
+	struct ssdload_dstat *d = &w->ist[io->dir];
+
+	WRITE_ONCE(d->ios, d->ios + 1);
+	if (io->submit_ns - io->intended_ns > SSDLOAD_LATE_NS)
+		WRITE_ONCE(d->late, d->late + 1);
+	ssdload_dstat_add(d, io->done_ns - io->intended_ns);
+}
+
 void ssdload_record(struct ssdload_worker *w, struct ssdload_io *io)
 {
 	struct ssdload_dstat *d = &w->st[io->dir];
@@ -88,15 +118,11 @@ void ssdload_record(struct ssdload_worker *w, struct ssdload_io *io)
 		return;
 	}
 	lat = io->done_ns - io->submit_ns;
-	if (lat < d->lat_min)
-		d->lat_min = lat;
-	if (lat > d->lat_max)
-		d->lat_max = lat;
-	d->lat_sum += lat;
-	d->lat_sumsq += (u128)lat * lat;
-	if (unlikely(lat > SSDLOAD_HIST_MAX_VALUE))
-		d->overflow++;
-	d->hist[ssdload_hist_index(lat)]++;
+	ssdload_dstat_add(d, lat);
+	if (unlikely(w->ser))
+		ssdload_series_lat(w->ser, io->dir, lat);
+	if (unlikely(io->intended_ns))
+		ssdload_record_intended(w, io);
 	if (io->done_ns > w->last_done_ns)
 		w->last_done_ns = io->done_ns;
 }
@@ -107,22 +133,33 @@ EXPORT_SYMBOL_IF_KUNIT(ssdload_record);
  * histogram pointer).  The writer's section runs with preemption off, so
  * the retry loop cannot wait on a writer that was scheduled out.
  */
-void ssdload_worker_sum(const struct ssdload_worker *w, int dir,
-			struct ssdload_dstat *out)
+static void ssdload_dstat_copy(const struct ssdload_worker *w,
+			       const struct ssdload_dstat *src,
+			       struct ssdload_dstat *out)
 {
 	unsigned int seq;
 
 	do {
 		seq = read_seqcount_begin(&w->seq);
-		*out = w->st[dir];
+		*out = *src;
 	} while (read_seqcount_retry(&w->seq, seq));
 	out->hist = NULL;
 }
+
+void ssdload_worker_sum(const struct ssdload_worker *w, int dir,
+			struct ssdload_dstat *out)
+{
+	ssdload_dstat_copy(w, &w->st[dir], out);
+}
 EXPORT_SYMBOL_IF_KUNIT(ssdload_worker_sum);
 
-/* Sum direction @dir over the job's workers; @hist (optional) gets counts. */
-void ssdload_sum_dir(struct ssdload_job *job, int dir, struct ssdload_sum *s,
-		     u64 *hist)
+/*
+ * Sum direction @dir over the job's workers, the latencies from submission
+ * or (@intended) from the intended send time; @hist (optional) gets the
+ * counts.
+ */
+static void ssdload_sum_stats(struct ssdload_job *job, int dir, bool intended,
+			      struct ssdload_sum *s, u64 *hist)
 {
 	unsigned int i, b;
 
@@ -131,10 +168,13 @@ void ssdload_sum_dir(struct ssdload_job *job, int dir, struct ssdload_sum *s,
 	if (hist)
 		memset(hist, 0, SSDLOAD_HIST_BUCKETS * sizeof(u64));
 	for (i = 0; i < job->nr_workers; i++) {
-		const u64 *h = job->workers[i]->st[dir].hist;
+		const struct ssdload_worker *w = job->workers[i];
+		const struct ssdload_dstat *src = intended ? &w->ist[dir] :
+							     &w->st[dir];
+		const u64 *h = src->hist;
 		struct ssdload_dstat d;
 
-		ssdload_worker_sum(job->workers[i], dir, &d);
+		ssdload_dstat_copy(w, src, &d);
 		s->ios += d.ios;
 		s->bytes += d.bytes;
 		s->errors += d.errors;
@@ -144,6 +184,7 @@ void ssdload_sum_dir(struct ssdload_job *job, int dir, struct ssdload_sum *s,
 		s->lat_sum += d.lat_sum;
 		s->lat_sumsq += d.lat_sumsq;
 		s->overflow += d.overflow;
+		s->late += d.late;
 		if (hist && h)
 			for (b = 0; b < SSDLOAD_HIST_BUCKETS; b++)
 				hist[b] += READ_ONCE(h[b]);
@@ -151,7 +192,19 @@ void ssdload_sum_dir(struct ssdload_job *job, int dir, struct ssdload_sum *s,
 	if (s->lat_min == U64_MAX)	/* no samples (or disable_lat) */
 		s->lat_min = 0;
 }
+
+void ssdload_sum_dir(struct ssdload_job *job, int dir, struct ssdload_sum *s,
+		     u64 *hist)
+{
+	ssdload_sum_stats(job, dir, false, s, hist);
+}
 EXPORT_SYMBOL_IF_KUNIT(ssdload_sum_dir);
+
+void ssdload_sum_intended(struct ssdload_job *job, int dir,
+			  struct ssdload_sum *s, u64 *hist)
+{
+	ssdload_sum_stats(job, dir, true, s, hist);
+}
 
 /* Mean latency, rounded to the nearest ns. */
 u64 ssdload_sum_mean(const struct ssdload_sum *s)

@@ -334,6 +334,62 @@ static bool ssdload_job_uses_dir(const struct ssdload_cfg *cfg, int dir)
 }
 
 /*
+ * Is new I/O in direction @dir rate controlled?  trimwrite schedules its
+ * trims; each write follows its trim.
+ */
+bool ssdload_dir_rated(const struct ssdload_cfg *cfg, int dir)
+{
+	if (!cfg->rate_iops[dir] && !cfg->rate[dir])
+		return false;
+	if (ssdload_rw_is_trimwrite(cfg->rw))
+		return dir == SSDLOAD_DIR_TRIM;
+	return ssdload_job_uses_dir(cfg, dir);
+}
+
+/*
+ * Start step: rate_iops and rate.  One of them per direction; at least
+ * one direction the job issues must be capped (a cap on a direction it
+ * never issues would do nothing, silently); every schedule must be
+ * computable for the run's workers and largest block.
+ */
+static int ssdload_job_plan_rate(struct ssdload_job *job, unsigned int nr)
+{
+	const struct ssdload_cfg *cfg = &job->cfg;
+	bool any = false;
+	int d;
+
+	job->rated = false;
+	for (d = 0; d < SSDLOAD_DIR_NR; d++) {
+		bool bw = !cfg->rate_iops[d];
+
+		if (cfg->rate_iops[d] && cfg->rate[d])
+			return ssdload_job_refuse(job, -EINVAL, "rate_iops",
+						  "rate_iops and rate both cap %s: set one of them",
+						  ssdload_dir_names[d]);
+		any |= cfg->rate_iops[d] || cfg->rate[d];
+		if (!ssdload_dir_rated(cfg, d))
+			continue;
+		if (!ssdload_sched_fits(bw ? cfg->rate[d] : cfg->rate_iops[d],
+					bw, nr, job->bs_max))
+			return ssdload_job_refuse(job, -ERANGE,
+						  bw ? "rate" : "rate_iops",
+						  "%llu %s per second shared by %u workers is too slow to schedule",
+						  bw ? cfg->rate[d] :
+						  cfg->rate_iops[d],
+						  bw ? "bytes" : "I/Os", nr);
+		job->rated = true;
+	}
+	if (any && !job->rated)
+		return ssdload_job_refuse(job, -EINVAL,
+					  cfg->rate_iops[0] || cfg->rate_iops[1] ||
+					  cfg->rate_iops[2] ? "rate_iops" : "rate",
+					  "the rate caps only directions that rw=%s never issues",
+					  ssdload_enum_name(ssdload_rw_names,
+							    cfg->rw));
+	return 0;
+}
+
+/*
  * Start step: the block sizes of each direction (bssplit, else bsrange,
  * else bs, as fio ranks them), the smallest and largest the job uses,
  * and the offset alignment (blockalign, by default the smallest block).
@@ -697,6 +753,45 @@ static int ssdload_job_check_mem(struct ssdload_job *job, unsigned int nr)
 					  " (read and write buffers)" : "",
 					  DIV_ROUND_UP_ULL(job->mem, SZ_1M),
 					  cap >> 20);
+	job->mem += nr * ssdload_series_mem(job);
+	if (job->mem > cap)
+		return ssdload_job_refuse(job, -ENOMEM, "log_interval_ms",
+					  "%u workers with %llu records of %llu ms%s need %llu MiB, more than max_job_mem_mb=%llu",
+					  nr, job->ser_max, job->cfg.log_interval_ms,
+					  job->cfg.log_hist ?
+					  " and histogram deltas" : "",
+					  DIV_ROUND_UP_ULL(job->mem, SZ_1M),
+					  cap >> 20);
+	return 0;
+}
+
+/*
+ * Start step: the time series.  Its records are preallocated for the
+ * run's length, so it needs one (runtime_ms).
+ */
+static int ssdload_job_plan_series(struct ssdload_job *job)
+{
+	const struct ssdload_cfg *cfg = &job->cfg;
+	u8 dirs = 0;
+	int d;
+
+	if (cfg->log_interval_ms && !cfg->runtime_ms)
+		return ssdload_job_refuse(job, -EINVAL, "log_interval_ms",
+					  "a time series needs runtime_ms (its records are allocated for the run's length)");
+	if (cfg->log_hist && !cfg->log_interval_ms)
+		return ssdload_job_refuse(job, -EINVAL, "log_hist",
+					  "log_hist needs log_interval_ms");
+	if (cfg->log_hist && cfg->disable_lat)
+		return ssdload_job_refuse(job, -EINVAL, "log_hist",
+					  "disable_lat keeps no histograms");
+	for (d = 0; d < SSDLOAD_DIR_NR; d++)
+		if (ssdload_job_uses_dir(cfg, d))
+			dirs |= BIT(d);
+	ssdload_series_plan(job, dirs);
+	if (job->ser_max > U32_MAX)
+		return ssdload_job_refuse(job, -ENOMEM, "log_interval_ms",
+					  "%llu records per worker: more than %u",
+					  job->ser_max, U32_MAX);
 	return 0;
 }
 
@@ -928,6 +1023,8 @@ static void ssdload_job_launch(struct ssdload_job *job)
 	job->ramp_end_ns = job->start_ns + cfg->ramp_ms * NSEC_PER_MSEC;
 	job->deadline_ns = cfg->runtime_ms ?
 		job->ramp_end_ns + cfg->runtime_ms * NSEC_PER_MSEC : 0;
+	for (i = 0; i < job->nr_workers; i++)
+		ssdload_worker_begin(job->workers[i], job->start_ns);
 	atomic_set(&job->nr_active, job->nr_workers);
 	WRITE_ONCE(job->state, SSDLOAD_STATE_RUNNING);
 	for (i = 0; i < job->nr_workers; i++)
@@ -966,6 +1063,12 @@ int ssdload_job_start(struct ssdload_job *job)
 		goto out_free_mask;
 	}
 	ret = ssdload_job_plan_bs(job);
+	if (ret)
+		goto out_free_mask;
+	ret = ssdload_job_plan_rate(job, nr);
+	if (ret)
+		goto out_free_mask;
+	ret = ssdload_job_plan_series(job);
 	if (ret)
 		goto out_free_mask;
 	ssdload_job_plan_data(job);

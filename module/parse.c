@@ -58,6 +58,19 @@ const struct ssdload_enum ssdload_fst_names[] = {
 };
 EXPORT_SYMBOL_IF_KUNIT(ssdload_fst_names);
 
+const struct ssdload_enum ssdload_rate_process_names[] = {
+	{ SSDLOAD_RATE_LINEAR,		"linear" },
+	{ SSDLOAD_RATE_POISSON,		"poisson" },
+	{ 0, NULL }
+};
+EXPORT_SYMBOL_IF_KUNIT(ssdload_rate_process_names);
+
+const char * const ssdload_dir_names[SSDLOAD_DIR_NR] = {
+	[SSDLOAD_DIR_READ]	= "read",
+	[SSDLOAD_DIR_WRITE]	= "write",
+	[SSDLOAD_DIR_TRIM]	= "trim",
+};
+
 /*
  * Parse a decimal u64 in [min, max] that is a multiple of @align (0 = any).
  * Returns -EINVAL for garbage, an empty string, a sign or misalignment,

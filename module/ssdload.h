@@ -21,6 +21,7 @@
 #include "uapi/ssdload.h"
 #include "dist.h"
 #include "data.h"
+#include "rate.h"
 
 #define SSDLOAD_MIN_BS		512U
 #define SSDLOAD_MAX_BS		(16U << 20)
@@ -49,6 +50,7 @@ struct ssdload_dstat {
 	u64 lat_sum;			/* ns */
 	u128 lat_sumsq;			/* ns^2 */
 	u64 overflow;			/* samples beyond SSDLOAD_HIST_MAX_VALUE */
+	u64 late;			/* intended: sent over SSDLOAD_LATE_NS late */
 	u64 *hist;			/* SSDLOAD_HIST_BUCKETS counts */
 };
 
@@ -75,9 +77,42 @@ struct ssdload_sum {
 	u64 lat_sum;			/* ns */
 	u128 lat_sumsq;			/* ns^2 */
 	u64 overflow;			/* samples clamped into the last bucket */
+	u64 late;			/* intended: sent over SSDLOAD_LATE_NS late */
 };
 
 struct ssdload_worker;
+
+/* What a series keeps per direction between closes (the totals then). */
+struct ssdload_series_prev {
+	u64 ios, bytes, errors, lat_sum, ilat_sum, late;
+};
+
+/*
+ * The time series of one worker (log_interval_ms): its closed records,
+ * preallocated for the whole run, and the open interval.  Only the
+ * worker writes; readers take nr (published with release) and the
+ * records and histogram bytes before it.
+ */
+struct ssdload_series {
+	u64 interval_ns;		/* log_interval_ms */
+	u64 start_ns;			/* the job's start */
+	u64 last_ns;			/* start of the open interval */
+	u64 next_ns;			/* its boundary */
+	u32 max;			/* records allocated */
+	u32 nr;				/* records closed */
+	u32 flags;			/* for the next record */
+	struct ssdload_series_rec *recs;
+	struct ssdload_series_prev prev[SSDLOAD_DIR_NR];
+	u64 lat_min[SSDLOAD_DIR_NR];	/* of the open interval, U64_MAX */
+	u64 lat_max[SSDLOAD_DIR_NR];
+	u64 *hist_prev[SSDLOAD_DIR_NR];	/* log_hist: counts at the last
+					 * close (NULL: direction unused)
+					 */
+	u8 *pool;			/* log_hist: the deltas */
+	u64 pool_size;			/* bytes */
+	u64 pool_used;			/* bytes */
+	u64 pool_final;			/* bytes kept for the last record */
+};
 
 /*
  * One preallocated I/O: a bio with its inline bvec table and buffers,
@@ -99,6 +134,9 @@ struct ssdload_io {
 					 * the submit_bio() that carries it
 					 */
 	u64 done_ns;			/* ktime_get_ns() in bi_end_io */
+	u64 intended_ns;		/* rate control: its intended send time,
+					 * 0 = not rate controlled
+					 */
 	u64 pos;			/* byte offset on the device */
 	u32 len;			/* bytes of this I/O */
 	blk_status_t status;		/* bi_status at completion */
@@ -195,6 +233,7 @@ struct ssdload_worker {
 	u64 submitted;			/* measured I/Os submitted so far */
 	bool one_pass;			/* ends when every slice was covered */
 	bool trimwrite;			/* each trim is followed by a write */
+	bool rate_mix;			/* rate: reads and writes both drawn */
 	struct llist_node *follow;	/* trimwrite: trimmed, to write now */
 	unsigned int nr_devs;		/* entries of wd[] (job->nr_devs) */
 	unsigned int devs_left;		/* one pass: devices not yet covered */
@@ -221,11 +260,18 @@ struct ssdload_worker {
 	u64 timeout_ns;			/* io_timeout_ms in ns, 0 = off */
 	u64 next_scan_ns;		/* next look for overdue I/Os */
 	u64 last_done_ns;		/* latest measured completion */
+	struct ssdload_sched *sched;	/* per direction, NULL = no rate */
+	u64 rate_wake_ns;		/* rate: nothing due before this */
+	u64 issue_end_ns;		/* when issuing ended, 0 = not yet */
+	struct ssdload_series *ser;	/* log_interval_ms, NULL = off */
 	struct ssdload_wcount cnt;	/* counters for progress and summary */
 	struct ssdload_ioerr ioerr;	/* first failed I/O */
 	cpumask_var_t ran_on;		/* CPUs the thread ran on */
 	seqcount_t seq;			/* st[] scalars for live readers */
 	struct ssdload_dstat st[SSDLOAD_DIR_NR];	/* per-direction stats */
+	struct ssdload_dstat ist[SSDLOAD_DIR_NR];	/* latency from the
+							 * intended time (rate)
+							 */
 
 	/* completion side: read or written by bi_end_io on any CPU */
 	struct llist_head done ____cacheline_aligned_in_smp; /* completed I/Os */
@@ -262,6 +308,11 @@ struct ssdload_cfg {
 	u64 zero_buffers;
 	u64 refill_buffers;
 	u64 numjobs;			/* 0 = one worker per CPU */
+	u64 rate_iops[SSDLOAD_DIR_NR];	/* I/Os per second, 0 = uncapped */
+	u64 rate[SSDLOAD_DIR_NR];	/* bytes per second, 0 = uncapped */
+	u32 rate_process;		/* enum ssdload_rate_process */
+	u64 log_interval_ms;		/* time series interval, 0 = off */
+	u64 log_hist;			/* 1 = histogram deltas in the series */
 	u32 fst;			/* enum ssdload_fst */
 	u32 fst_n;			/* I/Os before a switch, 0 = 1 */
 	u32 pattern_len;		/* buffer_pattern bytes, 0 = none */
@@ -309,6 +360,11 @@ struct ssdload_job {
 	u64 mem;			/* bytes the run allocates */
 	bool writes;			/* the run issues writes */
 	bool polled;			/* the run polls (hipri and the queue can) */
+	bool rated;			/* some direction is rate controlled */
+	u64 ser_max;			/* series records per worker, 0 = off */
+	u8 ser_dirs;			/* directions with histogram deltas */
+	u64 ser_pool;			/* their bytes per worker */
+	u64 ser_final;			/* of which kept for the last record */
 	u8 poll_fallback;		/* enum ssdload_poll_fallback */
 	unsigned int nr_workers;	/* workers of the last run */
 	struct ssdload_worker **workers; /* results of the last run */
@@ -389,6 +445,8 @@ extern const struct ssdload_enum ssdload_rw_names[];
 extern const struct ssdload_enum ssdload_state_names[];
 extern const struct ssdload_enum ssdload_poll_fallback_names[];
 extern const struct ssdload_enum ssdload_fst_names[];
+extern const struct ssdload_enum ssdload_rate_process_names[];
+extern const char * const ssdload_dir_names[SSDLOAD_DIR_NR];
 
 int ssdload_parse_u64(const char *buf, u64 min, u64 max, u64 align, u64 *out);
 int ssdload_parse_bool(const char *buf, bool *out);
@@ -426,6 +484,28 @@ void ssdload_worker_free_ios(struct ssdload_worker *w);
 void ssdload_worker_free(struct ssdload_worker *w);
 int ssdload_worker_fn(void *data);
 void ssdload_perm_init(struct ssdload_wdev *wd, unsigned int idx, u64 seed);
+u64 ssdload_splitmix64(u64 *x);
+void ssdload_worker_begin(struct ssdload_worker *w, u64 t0);
+
+/* series.c */
+u64 ssdload_series_mem(const struct ssdload_job *job);
+void ssdload_series_plan(struct ssdload_job *job, u8 dirs);
+int ssdload_series_alloc(struct ssdload_worker *w, int node);
+void ssdload_series_free(struct ssdload_worker *w);
+void ssdload_series_begin(struct ssdload_series *ser, u64 t0, u64 interval_ns);
+void ssdload_series_close(struct ssdload_worker *w, u64 now, bool last);
+
+/* The extremes of the open interval (the rest comes from the totals). */
+static inline void ssdload_series_lat(struct ssdload_series *ser, int dir,
+				      u64 lat)
+{
+	if (lat < ser->lat_min[dir])
+		ser->lat_min[dir] = lat;
+	if (lat > ser->lat_max[dir])
+		ser->lat_max[dir] = lat;
+}
+
+bool ssdload_dir_rated(const struct ssdload_cfg *cfg, int dir);
 
 /* hist.c */
 int ssdload_dstat_init(struct ssdload_dstat *d, int node);
@@ -435,6 +515,8 @@ void ssdload_worker_sum(const struct ssdload_worker *w, int dir,
 			struct ssdload_dstat *out);
 void ssdload_sum_dir(struct ssdload_job *job, int dir, struct ssdload_sum *s,
 		     u64 *hist);
+void ssdload_sum_intended(struct ssdload_job *job, int dir,
+			  struct ssdload_sum *s, u64 *hist);
 u64 ssdload_sum_mean(const struct ssdload_sum *s);
 u64 ssdload_sum_stddev(const struct ssdload_sum *s);
 int ssdload_u128_to_str(u128 v, char *buf, size_t len);

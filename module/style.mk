@@ -12,7 +12,7 @@
 SSDLOAD_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/ssdload
 CHECKPATCH_DIR := $(SSDLOAD_CACHE)/checkpatch
 CHECKPATCH := $(CHECKPATCH_DIR)/scripts/checkpatch.pl
-STYLE_FILES = $(wildcard module/*.c module/*.h module/tests/*.c module/tests/*.h bench/floor/*.c)
+STYLE_FILES = $(filter-out %.mod.c,$(wildcard module/*.c module/*.h module/tests/*.c module/tests/*.h bench/floor/*.c))
 COMPAT_FILES = $(wildcard module/compat/*.h)
 # MACRO_ARG_REUSE: the attribute macros paste identifiers, as null_blk's do.
 # compat/ is the one place allowed to test LINUX_VERSION_CODE (and it

@@ -26,7 +26,7 @@
 
 /* ---- PRNG: xoshiro256** seeded through splitmix64 --------------------- */
 
-static u64 ssdload_splitmix64(u64 *x)
+u64 ssdload_splitmix64(u64 *x)
 {
 	u64 z = (*x += 0x9e3779b97f4a7c15ULL);
 
@@ -176,6 +176,8 @@ u64 ssdload_worker_mem(const struct ssdload_cfg *cfg, u32 bs_max,
 	bool sep = ssdload_io_sep_table(mixed, fixed_len);
 	u64 buf = 0, io, mem;
 	unsigned int n = ssdload_buf_cut(bs_max, U64_MAX, &buf, NULL);
+	unsigned int rated = 0;
+	int d;
 
 	io = kmalloc_size_roundup(sizeof(struct ssdload_io) +
 				  (mixed ? 3 : sep ? 2 : 1) * n *
@@ -184,6 +186,12 @@ u64 ssdload_worker_mem(const struct ssdload_cfg *cfg, u32 bs_max,
 	mem = kmalloc_size_roundup(sizeof(struct ssdload_worker));
 	mem += kmalloc_size_roundup(nr_devs * sizeof(struct ssdload_wdev));
 	mem += SSDLOAD_DIR_NR * SSDLOAD_HIST_BUCKETS * sizeof(u64);
+	for (d = 0; d < SSDLOAD_DIR_NR; d++)
+		rated += ssdload_dir_rated(cfg, d);
+	if (rated)	/* the schedules, the histograms from intended times */
+		mem += kmalloc_size_roundup(SSDLOAD_DIR_NR *
+					    sizeof(struct ssdload_sched)) +
+		       rated * SSDLOAD_HIST_BUCKETS * sizeof(u64);
 	mem += 2 * cfg->iodepth * sizeof(void *);
 	return mem + cfg->iodepth * io;
 }
@@ -318,8 +326,12 @@ void ssdload_worker_free(struct ssdload_worker *w)
 	if (w->task)
 		put_task_struct(w->task);
 	ssdload_worker_free_ios(w);
-	for (d = 0; d < SSDLOAD_DIR_NR; d++)
+	for (d = 0; d < SSDLOAD_DIR_NR; d++) {
 		ssdload_dstat_free(&w->st[d]);
+		ssdload_dstat_free(&w->ist[d]);
+	}
+	kfree(w->sched);
+	ssdload_series_free(w);
 	free_cpumask_var(w->ran_on);
 	kfree(w->wd);
 	kfree(w);
@@ -371,6 +383,25 @@ struct ssdload_worker *ssdload_worker_alloc(struct ssdload_job *job,
 		if (ret)
 			goto out_free;
 	}
+	if (job->rated) {
+		ret = -ENOMEM;
+		w->sched = kcalloc_node(SSDLOAD_DIR_NR, sizeof(*w->sched), gfp,
+					node);
+		if (!w->sched)
+			goto out_free;
+		for (d = 0; d < SSDLOAD_DIR_NR; d++) {
+			if (!ssdload_dir_rated(&job->cfg, d))
+				continue;
+			ret = ssdload_dstat_init(&w->ist[d], node);
+			if (ret)
+				goto out_free;
+		}
+		w->rate_mix = w->mixed && job->cfg.rwmixread > 0 &&
+			      job->cfg.rwmixread < 100;
+	}
+	ret = ssdload_series_alloc(w, node);
+	if (ret)
+		goto out_free;
 
 	ret = -ENOMEM;
 	w->ios = kvcalloc(depth, sizeof(*w->ios), gfp);
@@ -781,11 +812,11 @@ out:
  * again as that write once the trim completed.)
  */
 static void ssdload_plan_io(struct ssdload_worker *w, struct ssdload_io *io,
-			    bool measured)
+			    u8 dir, bool measured)
 {
 	struct ssdload_wdev *wd;
 
-	io->dir = ssdload_next_dir(w);
+	io->dir = dir;
 	io->dev = ssdload_next_dev(w);
 	io->len = ssdload_next_len(w, io->dir);
 	io->pos = ssdload_target(w, io->dir, io->dev, &io->len);
@@ -811,6 +842,75 @@ static void ssdload_submit(struct ssdload_worker *w, struct ssdload_io *io,
 }
 
 /*
+ * Rate control: the direction of the next new I/O, if one is due at @now.
+ * As fio's rate_ddir(): the direction rwmixread draws if it is due or
+ * uncapped, else the other direction of a mixed job if that one is; if
+ * neither, the worker may sleep until the earlier of their times.
+ */
+static bool ssdload_rate_pick(struct ssdload_worker *w, u64 now, u8 *dir)
+{
+	const struct ssdload_sched *s = w->sched;
+	u8 d = ssdload_next_dir(w), o = d ^ 1;
+
+	if (!s[d].on || s[d].next_ns <= now)
+		goto out;
+	if (!w->rate_mix) {
+		w->rate_wake_ns = s[d].next_ns;
+		return false;
+	}
+	if (s[o].on && s[o].next_ns > now) {
+		w->rate_wake_ns = min(s[d].next_ns, s[o].next_ns);
+		return false;
+	}
+	d = o;
+out:
+	*dir = d;
+	return true;
+}
+
+/* The planned @io takes its direction's next intended time, if any. */
+static void ssdload_rate_stamp(struct ssdload_worker *w, struct ssdload_io *io)
+{
+	struct ssdload_sched *s = &w->sched[io->dir];
+
+	if (!s->on) {
+		io->intended_ns = 0;
+		return;
+	}
+	io->intended_ns = s->next_ns;
+	ssdload_sched_advance(s, io->len);
+}
+
+/*
+ * The run starts at @t0: the schedules of the rate-controlled directions
+ * and the first interval of the series.
+ */
+void ssdload_worker_begin(struct ssdload_worker *w, u64 t0)
+{
+	const struct ssdload_cfg *cfg = &w->job->cfg;
+	int d;
+
+	if (w->ser)
+		ssdload_series_begin(w->ser, t0,
+				     cfg->log_interval_ms * NSEC_PER_MSEC);
+	if (!w->sched)
+		return;
+	for (d = 0; d < SSDLOAD_DIR_NR; d++) {
+		bool bw = !cfg->rate_iops[d];
+
+		if (!ssdload_dir_rated(cfg, d)) {
+			w->sched[d].on = false;
+			continue;
+		}
+		ssdload_sched_init(&w->sched[d],
+				   bw ? cfg->rate[d] : cfg->rate_iops[d], bw,
+				   cfg->rate_process == SSDLOAD_RATE_POISSON,
+				   w->job->nr_workers, w->idx, w->job->bs_max,
+				   t0, cfg->randseed + d);
+	}
+}
+
+/*
  * The next I/O of a group, or NULL once issuing ended: a refused one
  * first (same direction and offset, already counted), then the write due
  * after a completed trim (trimwrite: the pair counts once, at its trim),
@@ -820,6 +920,7 @@ static struct ssdload_io *ssdload_next_io(struct ssdload_worker *w, u64 now,
 					  bool *issuing)
 {
 	struct ssdload_io *io;
+	u8 dir;
 
 	if (w->retry) {
 		if (!ssdload_may_issue(w, now))
@@ -835,6 +936,7 @@ static struct ssdload_io *ssdload_next_io(struct ssdload_worker *w, u64 now,
 		io = llist_entry(w->follow, struct ssdload_io, node);
 		w->follow = w->follow->next;
 		io->measured = ssdload_measuring(w->job, now);
+		io->intended_ns = 0;	/* its trim was the scheduled send */
 		return io;
 	}
 	if (!*issuing || !w->nr_free)
@@ -843,9 +945,15 @@ static struct ssdload_io *ssdload_next_io(struct ssdload_worker *w, u64 now,
 		*issuing = false;
 		return NULL;
 	}
+	if (!w->sched)
+		dir = ssdload_next_dir(w);
+	else if (!ssdload_rate_pick(w, now, &dir))
+		return NULL;
 	io = w->free[--w->nr_free];
 	io->measured = ssdload_measuring(w->job, now);
-	ssdload_plan_io(w, io, io->measured);
+	ssdload_plan_io(w, io, dir, io->measured);
+	if (w->sched)
+		ssdload_rate_stamp(w, io);
 	if (io->measured)
 		w->submitted++;
 	return io;
@@ -1003,15 +1111,46 @@ static void ssdload_track_cpu(struct ssdload_worker *w)
 	}
 }
 
-/* Sleep until a completion, a stop, or the next timeout scan. */
+/*
+ * Rate control with nothing due, or a time series: sleep on an hrtimer
+ * until the next intended send time (not past the deadline), the next
+ * interval boundary or the next timeout scan, whichever comes first, or
+ * a completion or a stop.  The timer has no slack: the send times are
+ * the point of the run.
+ */
+static void ssdload_wait_until(struct ssdload_worker *w, bool issuing)
+{
+	u64 until = U64_MAX;
+	ktime_t t;
+
+	if (issuing && w->rate_wake_ns) {
+		until = w->rate_wake_ns;
+		if (w->job->deadline_ns)
+			until = min(until, w->job->deadline_ns);
+	}
+	if (w->ser)
+		until = min(until, w->ser->next_ns);
+	if (w->timeout_ns)
+		until = min(until, w->next_scan_ns);
+	t = ns_to_ktime(until);
+	schedule_hrtimeout_range(&t, 0, HRTIMER_MODE_ABS);
+}
+
+/*
+ * Sleep until a completion, a stop, the next timeout scan or, with rate
+ * control, the next intended send time, or with a time series the next
+ * interval boundary.
+ */
 static void ssdload_wait(struct ssdload_worker *w, bool issuing)
 {
 	set_current_state(TASK_INTERRUPTIBLE);
-	if (llist_empty(&w->done) &&
+	if (llist_empty(&w->done) && !w->local &&
 	    !(issuing && (READ_ONCE(w->job->stop) || kthread_should_stop()))) {
 		long scan;
 
-		if (!w->timeout_ns) {
+		if ((issuing && w->rate_wake_ns) || w->ser) {
+			ssdload_wait_until(w, issuing);
+		} else if (!w->timeout_ns) {
 			io_schedule();
 		} else {
 			scan = nsecs_to_jiffies(ssdload_scan_period(w));
@@ -1039,22 +1178,30 @@ int ssdload_worker_fn(void *data)
 		}
 		if (unlikely(w->timeout_ns) && now >= w->next_scan_ns)
 			ssdload_scan_timeouts(w, now);
+		if (unlikely(w->ser) && now >= w->ser->next_ns)
+			ssdload_series_close(w, now, false);
 		if (issuing && !ssdload_may_submit(w, now))
 			issuing = false;
+		if (!issuing && !w->issue_end_ns)
+			w->issue_end_ns = now;
 		if (unlikely(w->retry || w->follow) &&
 		    !ssdload_may_issue(w, now))
 			ssdload_drop_retries(w);
 		if (!issuing && !w->inflight && !w->retry && !w->follow)
 			break;
 
+		w->rate_wake_ns = 0;
 		if ((issuing && w->nr_free) || w->retry || w->follow) {
 			issuing = ssdload_submit_batch(w, now, issuing);
-			/* interrupt mode: inline completions wait on w->local */
-			if (!w->polled)
+			/*
+			 * interrupt mode: inline completions wait on w->local;
+			 * with rate control, nothing due: sleep
+			 */
+			if (!w->polled && !w->rate_wake_ns)
 				continue;
 		}
 
-		if (w->polled) {
+		if (w->polled && (w->inflight || !w->rate_wake_ns)) {
 			/* poll right after submitting: no extra pass, no clock */
 			if (w->inflight)
 				ssdload_poll(w);
@@ -1065,6 +1212,9 @@ int ssdload_worker_fn(void *data)
 	/* with disable_lat, the precise end of the measured phase */
 	if (w->nolat && w->last_done_ns)
 		w->last_done_ns = ktime_get_ns();
+	/* the last record, after the last completion: the sums are exact */
+	if (w->ser)
+		ssdload_series_close(w, ktime_get_ns(), true);
 
 	/* the last worker out has the run torn down (job.c) */
 	if (atomic_dec_and_test(&job->nr_active))

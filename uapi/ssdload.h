@@ -50,6 +50,11 @@
 #define SSDLOAD_ATTR_REFILL_BUFFERS	"refill_buffers" /* 0/1, new content per write */
 #define SSDLOAD_ATTR_FILE_SERVICE_TYPE	"file_service_type" /* roundrobin|random|sequential[:N] */
 #define SSDLOAD_ATTR_NUMJOBS		"numjobs"	/* workers, 0 = one per CPU */
+#define SSDLOAD_ATTR_RATE_IOPS		"rate_iops"	/* I/Os per second, R[,W[,T]], job-wide */
+#define SSDLOAD_ATTR_RATE		"rate"		/* bytes per second, R[,W[,T]], job-wide */
+#define SSDLOAD_ATTR_RATE_PROCESS	"rate_process"	/* linear|poisson */
+#define SSDLOAD_ATTR_LOG_INTERVAL_MS	"log_interval_ms" /* time series interval, ms, 0 = off */
+#define SSDLOAD_ATTR_LOG_HIST		"log_hist"	/* 0/1, histogram deltas in the series */
 #define SSDLOAD_ATTR_ENABLE		"enable"	/* 1 = start, 0 = stop */
 #define SSDLOAD_ATTR_STATE		"state"		/* RO: enum ssdload_state */
 #define SSDLOAD_ATTR_ERROR		"error"		/* RO: "<errno> <reason>" */
@@ -63,6 +68,11 @@
 #define SSDLOAD_DBG_HIST_READ		"hist_read"	/* binary, see below */
 #define SSDLOAD_DBG_HIST_WRITE		"hist_write"	/* binary, see below */
 #define SSDLOAD_DBG_HIST_TRIM		"hist_trim"	/* binary, see below */
+/* latency from the intended send time of rate-controlled I/Os (rate, rate_iops) */
+#define SSDLOAD_DBG_HIST_INTENDED_READ	"hist_intended_read"	/* binary, as hist_read */
+#define SSDLOAD_DBG_HIST_INTENDED_WRITE	"hist_intended_write"	/* binary, as hist_write */
+#define SSDLOAD_DBG_HIST_INTENDED_TRIM	"hist_intended_trim"	/* binary, as hist_trim */
+#define SSDLOAD_DBG_SERIES		"series"	/* binary time series, see below */
 #define SSDLOAD_DBG_LEASE		"lease"		/* held open: closing it stops the run */
 
 /* ---- enums ------------------------------------------------------------ */
@@ -187,6 +197,77 @@ struct ssdload_hist_header {
 	__u64 sumsq_hi;		/* exact sum of squared latencies (ns^2), */
 	__u64 sumsq_lo;		/*   as a 128-bit value hi:lo */
 	__u64 runtime_ns;	/* measured wall time of the job, ns */
+};
+
+/* ---- binary format of debugfs series (log_interval_ms) ----------------- */
+/*
+ * The file is one struct ssdload_series_header, then nr_records struct
+ * ssdload_series_rec (each record_size bytes: use record_size, newer
+ * versions may append fields), ordered by worker and then by interval,
+ * then the histogram deltas (log_hist=1): hist_bytes bytes, the deltas of
+ * every record in record order, each record's read, write and trim deltas
+ * back to back (dir[d].hist_len bytes each).  A delta is a sequence of
+ * pairs of LEB128 varints (gap, count): the bucket index is the previous
+ * pair's index + 1 + gap (the first pair's index is gap), count is the
+ * number of I/Os added to that bucket in the interval.  All in native
+ * byte order.
+ *
+ * Each worker closes its intervals itself: a record covers [start_ns,
+ * end_ns) of its worker, times from the job's start.  The boundaries are
+ * at every log_interval_ms from the start; a record closes at the first
+ * pass of the worker's loop at or after its boundary (the worker sleeps
+ * no longer than that), so end_ns is the boundary or a little after it.
+ * The last record of a worker closes when the worker ends, after its last
+ * completion.  An I/O counts in the interval in which its completion was
+ * reaped, so the records of a worker sum exactly to its totals, and their
+ * histogram deltas to its histogram.  Only measured I/Os are counted (the
+ * ramp's intervals have records with zero I/Os).  The file is a snapshot
+ * of the records closed when it was opened.
+ */
+#define SSDLOAD_SERIES_MAGIC	0x53445353U	/* "SSDS" little-endian */
+#define SSDLOAD_SERIES_VERSION	1
+
+struct ssdload_series_header {
+	__u32 magic;		/* SSDLOAD_SERIES_MAGIC */
+	__u16 version;		/* SSDLOAD_SERIES_VERSION */
+	__u16 header_size;	/* bytes, offset of the first record */
+	__u32 record_size;	/* bytes per record */
+	__u32 nr_workers;	/* workers of the run */
+	__u64 nr_records;	/* records in this file */
+	__u64 hist_bytes;	/* bytes of histogram deltas after them */
+	__u64 interval_ns;	/* log_interval_ms in ns */
+	__u32 log_hist;		/* 1 if records carry histogram deltas */
+	__u32 hist_sub_bits;	/* histogram geometry, as hist_* files */
+	__u32 hist_max_shift;
+	__u32 hist_buckets;
+};
+
+/* Per direction, over the interval (measured I/Os). */
+struct ssdload_series_dir {
+	__u64 ios;		/* successful I/Os reaped */
+	__u64 bytes;		/* their bytes */
+	__u64 errors;		/* failed I/Os reaped */
+	__u64 lat_min_ns;	/* 0 if no I/O */
+	__u64 lat_max_ns;
+	__u64 lat_sum_ns;	/* submit to completion */
+	__u64 intended_lat_sum_ns; /* rate control: from the intended time */
+	__u64 late_ios;		/* rate control: sent over 1 ms late */
+	__u32 hist_len;		/* bytes of this direction's delta */
+	__u32 pad;
+};
+
+#define SSDLOAD_SERIES_HIST_CARRIED	0x1	/* a delta did not fit: it is
+						 * in the worker's next record
+						 */
+
+struct ssdload_series_rec {
+	__u32 worker;		/* index of the worker */
+	__u32 index;		/* record number within the worker */
+	__u64 start_ns;		/* from the job's start */
+	__u64 end_ns;
+	__u32 flags;		/* SSDLOAD_SERIES_* */
+	__u32 step;		/* step of the run (0 without steps) */
+	struct ssdload_series_dir dir[3];	/* read, write, trim */
 };
 
 #endif /* _UAPI_SSDLOAD_H */

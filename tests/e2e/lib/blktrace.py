@@ -3,7 +3,11 @@
 
     with BlockTrace(dev) as t:          # block:block_rq_issue, filtered on dev's dev_t
         job.run()
-    evs = t.events                      # [Event(rwbs, sector, nr_sectors, bytes)]
+    evs = t.events                      # [Event(rwbs, sector, nr_sectors, bytes, ts)]
+
+Event.ts is the event's time in seconds (microsecond resolution) on the
+trace clock "mono", which this helper selects for the recording: the
+CLOCK_MONOTONIC of ktime_get_ns(), the same on every CPU.
 
 block_rq_issue fires once per request handed to the driver, so it needs a
 blk-mq device (null_blk queue_mode=2; nomerges=2 makes every bio its own
@@ -42,6 +46,7 @@ BOOT_EVENTS = "trace_event=block:block_rq_issue,block:block_bio_queue"
 # the ioprio "class,hint,level" after NR; block_bio_queue: "MAJ,MIN RWBS SECTOR + NR [COMM]".
 _RQ_RE = re.compile(r" (block_rq_issue|block_rq_insert|block_rq_complete): "
                     r"(\d+),(\d+) (\S*) (\d+) \((.*?)\) (\d+) \+ (\d+)")
+_TS_RE = re.compile(r" (\d+\.\d+): block_")
 _BIO_RE = re.compile(r" (block_bio_queue|block_bio_complete|block_split): "
                      r"(\d+),(\d+) (\S*) (\d+) \+ (\d+)")
 
@@ -51,13 +56,14 @@ class Unavailable(Exception):
 
 
 class Event:
-    __slots__ = ("rwbs", "sector", "nr_sectors", "bytes")
+    __slots__ = ("rwbs", "sector", "nr_sectors", "bytes", "ts")
 
-    def __init__(self, rwbs, sector, nr_sectors, nbytes):
+    def __init__(self, rwbs, sector, nr_sectors, nbytes, ts=None):
         self.rwbs = rwbs
         self.sector = sector
         self.nr_sectors = nr_sectors
         self.bytes = nbytes
+        self.ts = ts
 
     @property
     def offset(self):
@@ -183,11 +189,14 @@ class BlockTrace:
 
     # ------------------------------------------------------------------
     def start(self):
+        clock = re.search(r"\[(\S+)\]", _read(self._p("trace_clock")))
         saved = {"tracing_on": _read(self._p("tracing_on")).strip(),
                  "buffer_size_kb": _buffer_kb(_read(self._p("buffer_size_kb"))),
+                 "trace_clock": clock.group(1) if clock else None,
                  "events": {}}
         self._saved = saved
         _write(self._p("tracing_on"), 0)
+        _write(self._p("trace_clock"), "mono")
         # all other events off is not ours to change; only ours are enabled
         for e in self.names:
             saved["events"][e] = (_read(os.path.join(self._ev(e), "enable")).strip(),
@@ -240,6 +249,8 @@ class BlockTrace:
             # the filter file shows "none" when there is none; "0" clears it
             _write(os.path.join(self._ev(e), "filter"), "0" if flt in ("none", "") else flt)
         _write(self._p("trace"), "")
+        if s["trace_clock"]:
+            _write(self._p("trace_clock"), s["trace_clock"])
         _write(self._p("buffer_size_kb"), s["buffer_size_kb"])
         _write(self._p("tracing_on"), s["tracing_on"])
         if self._mounted:
@@ -253,6 +264,8 @@ class BlockTrace:
             if not line or line[0] == "#":
                 continue
             n += 1
+            t = _TS_RE.search(line)
+            ts = float(t.group(1)) if t else None
             m = _RQ_RE.search(line)
             if m:
                 if m.group(1) not in self.names:
@@ -262,7 +275,7 @@ class BlockTrace:
                     raise AssertionError("filtered trace has an event of %d,%d: %r"
                                          % (ma, mi, line))
                 out.append(Event(m.group(4), int(m.group(7)), int(m.group(8)),
-                                 int(m.group(5))))
+                                 int(m.group(5)), ts))
                 continue
             m = _BIO_RE.search(line)
             if m:
@@ -273,7 +286,7 @@ class BlockTrace:
                     raise AssertionError("filtered trace has an event of %d,%d: %r"
                                          % (ma, mi, line))
                 out.append(Event(m.group(4), int(m.group(5)), int(m.group(6)),
-                                 int(m.group(6)) * 512))
+                                 int(m.group(6)) * 512, ts))
                 continue
             if any(" %s: " % e in line for e in self.names):
                 raise AssertionError("cannot parse trace line %r" % line)

@@ -523,6 +523,72 @@ class Geometry:
         return self.lower(idx) + self.width(idx) // 2
 
 
+SERIES_HDR = struct.Struct("=IHHIIQQQIIII")
+SERIES_DIR = struct.Struct("=QQQQQQQQII")
+SERIES_REC_HEAD = struct.Struct("=IIQQII")
+SERIES_DIR_KEYS = ("ios", "bytes", "errors", "lat_min_ns", "lat_max_ns", "lat_sum_ns",
+                   "intended_lat_sum_ns", "late_ios", "hist_len", "pad")
+DIRS = ("read", "write", "trim")
+
+
+def _varints(blob):
+    """LEB128 varints of a byte string, in order."""
+    v = shift = 0
+    for b in blob:
+        v |= (b & 0x7f) << shift
+        shift += 7
+        if not b & 0x80:
+            yield v
+            v = shift = 0
+    if shift:
+        raise AssertionError("truncated varint in a histogram delta")
+
+
+class Series:
+    """A parsed debugfs series file (uapi/ssdload.h, struct ssdload_series_*)."""
+
+    def __init__(self, blob):
+        h = SERIES_HDR.unpack_from(blob, 0)
+        names = ("magic", "version", "header_size", "record_size", "nr_workers",
+                 "nr_records", "hist_bytes", "interval_ns", "log_hist", "hist_sub_bits",
+                 "hist_max_shift", "hist_buckets")
+        self.hdr = dict(zip(names, h))
+        hd = self.hdr
+        assert hd["magic"] == uapi_define("SSDLOAD_SERIES_MAGIC"), "bad magic %#x" % hd["magic"]
+        assert hd["version"] == uapi_define("SSDLOAD_SERIES_VERSION")
+        rs = hd["record_size"]
+        assert rs >= SERIES_REC_HEAD.size + 3 * SERIES_DIR.size
+        expect = hd["header_size"] + hd["nr_records"] * rs + hd["hist_bytes"]
+        assert len(blob) == expect, "series is %d bytes, expected %d" % (len(blob), expect)
+        self.records = []
+        off = hd["header_size"]
+        hoff = off + hd["nr_records"] * rs
+        for _ in range(hd["nr_records"]):
+            w, idx, t0, t1, flags, step = SERIES_REC_HEAD.unpack_from(blob, off)
+            r = {"worker": w, "index": idx, "start_ns": t0, "end_ns": t1, "flags": flags,
+                 "step": step}
+            for k, d in enumerate(DIRS):
+                vals = SERIES_DIR.unpack_from(blob, off + SERIES_REC_HEAD.size +
+                                              k * SERIES_DIR.size)
+                dd = dict(zip(SERIES_DIR_KEYS, vals))
+                delta = {}
+                if dd["hist_len"]:
+                    it = _varints(blob[hoff:hoff + dd["hist_len"]])
+                    b = -1
+                    for gap in it:
+                        b = gap if b < 0 else b + 1 + gap
+                        delta[b] = next(it)
+                    hoff += dd["hist_len"]
+                dd["hist"] = delta
+                r[d] = dd
+            self.records.append(r)
+            off += rs
+        assert hoff == len(blob), "histogram deltas do not add up to hist_bytes"
+
+    def of_worker(self, w):
+        return [r for r in self.records if r["worker"] == w]
+
+
 class Hist:
     """A parsed hist_read/hist_write file."""
 
@@ -680,6 +746,10 @@ class Job:
     def hist(self, direction):
         with open(os.path.join(self.dbg, "hist_" + direction), "rb") as f:
             return Hist(f.read())
+
+    def series(self):
+        with open(os.path.join(self.dbg, "series"), "rb") as f:
+            return Series(f.read())
 
     def remove(self, timeout=30):
         if os.path.isdir(self.dir):

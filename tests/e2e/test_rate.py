@@ -1,0 +1,269 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Open-loop rate control: rate_iops/rate/rate_process, latency from the
+intended send time, and how far behind a job fell.
+
+- accuracy: on an irqmode=0 null_blk (which keeps up with any rate here),
+  1k, 10k and 50k IOPS land within 1% of the target, linear and poisson;
+  a bandwidth cap (rate) likewise;
+- arrivals: poisson inter-arrival times read from block_rq_issue have a
+  coefficient of variation within 10% of 1, linear ones far below;
+- coordinated omission: a 1 ms timer null_blk at QD 1 asked for twice what
+  it can do keeps its ~1 ms submit-to-completion latency, while the latency
+  from the intended time grows through the run and the job reports how far
+  behind it fell; at half of what it can do both latencies agree;
+- bad values are refused at the store or at enable, naming the attribute.
+
+Kernels: all three.  The rates are far below what ssdload reaches on
+null_blk under TCG (hundreds of thousands of IOPS), so the device keeps up
+and the only error left is the schedule's.
+"""
+
+import errno
+import os
+import statistics
+import time
+
+import pytest
+
+import blktrace
+import ssdload_env as env
+
+REFUSED = (errno.EINVAL, errno.ERANGE)
+
+
+def _need_rate(job):
+    if not os.path.exists(job.path("rate_iops")):
+        pytest.skip("this ssdload has no rate_iops attribute")
+
+
+def _iops(s, d="read"):
+    return s["%s_ios" % d] * 1e9 / s["runtime_ns"]
+
+
+@pytest.mark.quick
+@pytest.mark.parametrize("process", ["linear", "poisson"])
+@pytest.mark.parametrize("rate", [1000, 10000, 50000])
+def test_rate_iops_within_1pct(null_blk, jobs, rate, process):
+    """rate_iops=R: achieved IOPS within 1% of R, no lag at the end, every
+    measured I/O has a latency from its intended time."""
+    dev = null_blk(irqmode=0, submit_queues=2)[0]
+    ms = 3000 if rate == 1000 else 2000
+    j = jobs("rate", filename=dev.path, rw="randread", bs=4096, iodepth=32,
+             numjobs=2, runtime_ms=ms)
+    _need_rate(j)
+    j.set(rate_iops=rate, rate_process=process)
+    s = j.run(60)
+    got = _iops(s)
+    assert abs(got - rate) <= 0.01 * rate, \
+        "rate_iops=%d %s: %.1f IOPS (%d I/Os in %d ns)" % (
+            rate, process, got, s["read_ios"], s["runtime_ns"])
+    assert s["read_intended_ios"] == s["read_ios"]
+    assert s["read_rate_iops"] == rate and s["rate_process"] == process
+    # the device kept up: at most a few gaps behind at the end
+    assert s["read_behind_ios"] <= 4, s
+    assert s["read_intended_lat_mean_ns"] >= s["read_lat_mean_ns"]
+    h = j.hist("intended_read")
+    assert h.samples == s["read_ios"]
+
+
+@pytest.mark.quick
+@pytest.mark.parametrize("process", ["linear", "poisson"])
+def test_rate_bandwidth_within_1pct(null_blk, jobs, process):
+    """rate=BW (bytes/s) with a block-size mix: bytes per second within 1%."""
+    dev = null_blk(irqmode=0)[0]
+    bw = 40 * 1024 * 1024
+    j = jobs("ratebw", filename=dev.path, rw="randread", bssplit="4k/50:16k/50",
+             iodepth=16, numjobs=2, runtime_ms=2000)
+    _need_rate(j)
+    j.set(rate=bw, rate_process=process)
+    s = j.run(60)
+    got = s["read_bytes"] * 1e9 / s["runtime_ns"]
+    # poisson weighs each gap by its own I/O's length: the mix adds a little
+    tol = 0.01 if process == "linear" else 0.02
+    assert abs(got - bw) <= tol * bw, "rate=%d %s: %.0f B/s" % (bw, process, got)
+    assert s["read_rate_bps"] == bw
+
+
+def _gaps(events):
+    ts = sorted(e.ts for e in events)
+    return [b - a for a, b in zip(ts, ts[1:])]
+
+
+@pytest.mark.parametrize("process", ["poisson", "linear"])
+def test_interarrival_cv(null_blk, jobs, process):
+    """block_rq_issue times: poisson gaps have CV within 10% of 1 (an
+    exponential's), linear ones are regular (CV far below)."""
+    dev = null_blk(irqmode=0)[0]
+    try:
+        t = blktrace.BlockTrace(dev)
+    except blktrace.Unavailable as e:
+        pytest.skip(str(e))
+    j = jobs("cv", filename=dev.path, rw="randread", bs=4096, iodepth=32,
+             numjobs=1, runtime_ms=3000)
+    _need_rate(j)
+    j.set(rate_iops=1000, rate_process=process)
+    with t:
+        s = j.run(60)
+    gaps = _gaps(t.events)
+    assert len(gaps) >= 0.98 * s["read_ios"] - 1
+    assert all(e.ts is not None for e in t.events)
+    mean = statistics.fmean(gaps)
+    cv = statistics.pstdev(gaps) / mean
+    assert abs(mean - 1e-3) < 0.02e-3, "mean gap %.6f s at 1000 IOPS" % mean
+    if process == "poisson":
+        assert 0.9 <= cv <= 1.1, "poisson CV %.3f over %d gaps" % (cv, len(gaps))
+    else:
+        assert cv < 0.3, "linear CV %.3f over %d gaps" % (cv, len(gaps))
+
+
+def _slow_dev(null_blk):
+    """A 1 ms timer null_blk: at QD 1 it completes about 1000 I/Os per second."""
+    return null_blk(irqmode=2, completion_nsec=1000000)[0]
+
+
+@pytest.mark.quick
+def test_coordinated_omission_shown(null_blk, jobs):
+    """QD 1 at rate_iops=2000 on a ~1000 IOPS device: submit-to-completion
+    stays near 1 ms, the latency from the intended time grows through the
+    run (max about twice the mean: a linear ramp), and the job reports the
+    lag: about half the run, about 2000 I/Os per second of run."""
+    dev = _slow_dev(null_blk)
+    ms = 3000
+    j = jobs("co", filename=dev.path, rw="randread", bs=4096, iodepth=1,
+             numjobs=1, runtime_ms=ms)
+    _need_rate(j)
+    j.set(rate_iops=2000)
+    if os.path.exists(j.path("log_interval_ms")):
+        j.set(log_interval_ms=250)
+    s = j.run(60)
+    lat = s["read_lat_mean_ns"]
+    ilat = s["read_intended_lat_mean_ns"]
+    imax = s["read_intended_lat_max_ns"]
+    if os.path.exists(j.path("log_interval_ms")):
+        # interval by interval: the latency from the intended time grows
+        # steadily while the submit-to-completion latency stays flat
+        recs = [r["read"] for r in j.series().records if r["read"]["ios"] >= 50]
+        assert len(recs) >= 8, len(recs)
+        im = [r["intended_lat_sum_ns"] / r["ios"] for r in recs]
+        sm = [r["lat_sum_ns"] / r["ios"] for r in recs]
+        assert all(b > a for a, b in zip(im, im[1:])), im
+        assert im[-1] > 5 * im[0], im
+        assert max(sm) < 1.5 * min(sm), sm
+    assert 0.9e6 <= lat <= 1.6e6, "submit-to-completion mean %d ns" % lat
+    assert ilat > 100 * lat, (lat, ilat)
+    assert 1.6 <= imax / ilat <= 2.4, "intended max %d vs mean %d" % (imax, ilat)
+    served = s["read_ios"] * 1e9 / s["runtime_ns"]
+    # lag at the end = run * (1 - served / 2000)
+    want = ms * 1e6 * (1 - served / 2000)
+    assert abs(s["read_behind_ns"] - want) <= 0.1 * want, (s["read_behind_ns"], want)
+    assert abs(s["read_behind_ios"] - want * 2000 / 1e9) <= 0.1 * want * 2000 / 1e9
+    assert s["read_late_ios"] >= 0.9 * s["read_ios"]
+
+
+@pytest.mark.quick
+def test_latencies_agree_below_capacity(null_blk, jobs):
+    """QD 1 at rate_iops=500 on the same device: every I/O goes out on time,
+    so the two latencies agree within 10% and nothing is behind."""
+    dev = _slow_dev(null_blk)
+    j = jobs("under", filename=dev.path, rw="randread", bs=4096, iodepth=1,
+             numjobs=1, runtime_ms=2000)
+    _need_rate(j)
+    j.set(rate_iops=500)
+    s = j.run(60)
+    lat = s["read_lat_mean_ns"]
+    ilat = s["read_intended_lat_mean_ns"]
+    assert lat <= ilat <= 1.1 * lat, (lat, ilat)
+    assert s["read_behind_ios"] == 0
+    assert abs(_iops(s) - 500) <= 5
+
+
+@pytest.mark.quick
+def test_mixed_rates_per_direction(null_blk, jobs):
+    """rate_iops=R,W on randrw: each direction at its own rate (as fio)."""
+    dev = null_blk(irqmode=0)[0]
+    j = jobs("mix", filename=dev.path, rw="randrw", rwmixread=70, bs=4096,
+             iodepth=16, numjobs=2, runtime_ms=2000, allow_write=1)
+    _need_rate(j)
+    j.set(rate_iops="3000,1000")
+    s = j.run(60)
+    assert abs(_iops(s, "read") - 3000) <= 30, s["read_ios"]
+    assert abs(_iops(s, "write") - 1000) <= 10, s["write_ios"]
+
+
+@pytest.mark.quick
+def test_rate_stop_is_prompt(null_blk, jobs):
+    """A slow schedule (2 I/Os per second) sleeps on a timer; enable=0 ends
+    it at once, and the run is no longer than its deadline."""
+    dev = null_blk(irqmode=0)[0]
+    j = jobs("slow", filename=dev.path, rw="randread", bs=4096, iodepth=4,
+             numjobs=1, runtime_ms=60000)
+    _need_rate(j)
+    j.set(rate_iops=2)
+    j.enable()
+    time.sleep(1.2)
+    t0 = time.monotonic()
+    j.stop(timeout=5)
+    assert time.monotonic() - t0 < 2
+    s = j.summary()
+    assert 2 <= s["read_ios"] <= 4, s["read_ios"]
+    # the worker slept: far less CPU than the second it waited
+    assert s["cpu_ns"] < 0.2e9, s["cpu_ns"]
+
+
+BAD_RATE = [
+    ("rate_iops", "0"),
+    ("rate_iops", "abc"),
+    ("rate_iops", "1,2,3,4"),
+    ("rate_iops", ","),
+    ("rate_iops", "-5"),
+    ("rate", "0"),
+    ("rate", "1k"),
+    ("rate_process", "bursty"),
+]
+
+
+@pytest.mark.quick
+@pytest.mark.parametrize("attr,value", BAD_RATE, ids=["%s=%s" % av for av in BAD_RATE])
+def test_bad_rate_refused(nullb, jobs, kmsg, attr, value):
+    """Refused at the store, with a pr_err naming the attribute; unchanged."""
+    j = jobs("badrate", filename=nullb.path, rw="randread", bs=4096, number_ios=8)
+    _need_rate(j)
+    before = j.get(attr)
+    mark = kmsg.mark()
+    with pytest.raises(OSError) as ei:
+        j.write(attr, value)
+    assert ei.value.errno in REFUSED
+    assert j.get(attr) == before
+    assert any(attr in l for l in kmsg.since(mark) if "ssdload" in l)
+
+
+@pytest.mark.quick
+@pytest.mark.parametrize("attrs,attr", [
+    ({"rate_iops": "100", "rate": "1000000"}, "rate_iops"),   # both cap reads
+    ({"rate_iops": ",500"}, "rate_iops"),                     # caps writes of a read job
+])
+def test_rate_conflicts_refused_at_enable(nullb, jobs, kmsg, attrs, attr):
+    j = jobs("conf", filename=nullb.path, rw="randread", bs=4096, number_ios=8)
+    _need_rate(j)
+    j.set(**attrs)
+    mark = kmsg.mark()
+    with pytest.raises(OSError) as ei:
+        j.enable()
+    assert ei.value.errno == errno.EINVAL
+    assert attr in j.error or any(attr in l for l in kmsg.since(mark))
+    assert not env.ssdload_kthreads()
+    assert nullb.exclusive_open_works()
+
+
+@pytest.mark.quick
+def test_rate_show_round_trips(nullb, jobs):
+    j = jobs("show", filename=nullb.path)
+    _need_rate(j)
+    for v, shown in (("1000", "1000,1000,1000"), ("3000,1000", "3000,1000,1000"),
+                     (",500", ",500,500"), ("7,,9", "7,,9")):
+        j.write("rate_iops", v)
+        assert j.get("rate_iops") == shown
+        j.write("rate_iops", shown)
+        assert j.get("rate_iops") == shown
+    j.write("rate_iops", "\n")
+    assert j.get("rate_iops") == ""
