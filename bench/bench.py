@@ -170,6 +170,11 @@ def targets(rows):
 	    find(rows, 'ssdload bssplit+zipf', 32), 0.91, 'cpu_ns_per_io')
 	add('cpu/IO: 4k randwrite / refill_buffers (QD32)', find(rows, 'ssdload randwrite', 32),
 	    find(rows, 'ssdload randwrite refill_buffers', 32), 0.91, 'cpu_ns_per_io')
+	# time: rate control and time series, CPU per I/O against the plain row
+	add('cpu/IO: 4k randread / rate_iops at 50% (QD32)', find(rows, 'ssdload', 32),
+	    find(rows, 'ssdload rate 50%', 32), 0.91, 'cpu_ns_per_io')
+	add('cpu/IO: 4k randread / log_interval_ms=100 (QD32)', find(rows, 'ssdload', 32),
+	    find(rows, 'ssdload log 100ms', 32), 0.97, 'cpu_ns_per_io')
 	# calibration, not targets: the platform's own limits
 	add('calibration: floor / fio pvsync2 (QD1)', floor, pv, None)
 	add('calibration: floor 2 CPUs / floor (the platform)', find(rows, 'floor 2 CPUs', 1),

@@ -194,6 +194,18 @@ URING_OPT = ["--fixedbufs=1", "--registerfiles=1", "--hipri=1"]
 ECW_BSSPLIT = ("512/4:1k/1:1536/1:2k/1:2560/1:3k/1:3584/1:4k/67:8k/10:"
                "16k/7:32k/3:64k/3")
 
+# the latest IOPS of each point ("name|qd"), for rows set relative to another
+LAST = {}
+
+
+def half_rate(key="ssdload|32"):
+    """rate_iops at half of the unlimited row's latest IOPS (same guest, same
+    round or the one before)."""
+    if not LAST.get(key):
+        raise RuntimeError("the rate row needs the %s row first" % key)
+    return int(LAST[key] / 2)
+
+
 # (row name, qd list, function(qd), required ssdload feature or None)
 ROWS = [
     ("floor", [1], lambda qd: floor_point(), None),
@@ -223,6 +235,14 @@ ROWS = [
     ("ssdload randwrite refill_buffers", [32],
      lambda qd: ssdload_point(qd, rw="randwrite", more=[("refill_buffers", 1)]),
      "refill_buffers"),
+    # time: open-loop rate control at half the unlimited IOPS (so the
+    # worker sleeps on its timer between sends), and a time series at
+    # 100 ms with histogram deltas; CPU per I/O against the plain row
+    ("ssdload rate 50%", [32],
+     lambda qd: ssdload_point(qd, more=[("rate_iops", half_rate())]), "rate_iops"),
+    ("ssdload log 100ms", [32],
+     lambda qd: ssdload_point(qd, more=[("log_interval_ms", 100), ("log_hist", 1)]),
+     "log_interval_ms"),
     # the platform's own scaling: two floor loops, one per CPU, at once
     ("floor 2 CPUs", [1], lambda qd: floor_point(nr_cpus=2), None),
     ("ssdload 2 workers", [1], lambda qd: ssdload_point(qd, cpus="0-1"), None),
@@ -236,7 +256,8 @@ ROWS = [
 RUN_ORDER = [
     ("floor", 1), ("ssdload", 1), ("fio pvsync2", 1), ("fio pvsync2 hipri", 1),
     ("ssdload hipri", 1), ("floor 2 CPUs", 1), ("ssdload 2 workers", 1),
-    ("ssdload disable_lat", 32), ("ssdload", 32), ("ssdload bssplit+zipf", 32),
+    ("ssdload disable_lat", 32), ("ssdload log 100ms", 32), ("ssdload", 32),
+    ("ssdload rate 50%", 32), ("ssdload bssplit+zipf", 32),
     ("ssdload bssplit ECW+zoned", 32), ("ssdload randwrite", 32),
     ("ssdload randwrite refill_buffers", 32), ("ssdload 2 workers", 32),
     ("ssdload hipri", 32), ("fio io_uring fixedbufs+regfiles+hipri", 32),
@@ -341,6 +362,7 @@ def main():
                  "cpu_ns_per_io": cpu / ios if ios else None}
             s.update(extra)
             samples.setdefault(key, []).append(s)
+            LAST[key] = s["iops"]
             log("round %d %-40s QD%-3d %10.0f IOPS %8s ns/IO" % (
                 rnd, name, qd, s["iops"],
                 "%.0f" % s["cpu_ns_per_io"] if s["cpu_ns_per_io"] else "-"))

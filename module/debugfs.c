@@ -209,6 +209,9 @@ static void ssdload_rate_behind(struct ssdload_job *job, int d, u64 *ns,
 		if (!w->sched || !w->sched[d].on)
 			continue;
 		end = READ_ONCE(w->issue_end_ns) ?: now;
+		/* nothing intended after the deadline was due */
+		if (job->deadline_ns)
+			end = min(end, job->deadline_ns);
 		next = READ_ONCE(w->sched[d].next_ns);
 		if (end <= next)
 			continue;

@@ -83,7 +83,7 @@ static void ssdload_dstat_add(struct ssdload_dstat *d, u64 lat)
 /*
  * Rate control: the latency from the I/O's intended send time, which
  * includes any wait for a free I/O (the device falling behind), and
- * whether it went out late.
+ * whether it went out late.  An I/O never goes out before its time.
  */
 static void ssdload_record_intended(struct ssdload_worker *w,
 				    const struct ssdload_io *io)
@@ -91,7 +91,7 @@ static void ssdload_record_intended(struct ssdload_worker *w,
 	struct ssdload_dstat *d = &w->ist[io->dir];
 
 	WRITE_ONCE(d->ios, d->ios + 1);
-	if (io->submit_ns - io->intended_ns > SSDLOAD_LATE_NS)
+	if (io->submit_ns > io->intended_ns + SSDLOAD_LATE_NS)
 		WRITE_ONCE(d->late, d->late + 1);
 	ssdload_dstat_add(d, io->done_ns - io->intended_ns);
 }

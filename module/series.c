@@ -19,6 +19,7 @@
  */
 #include <linux/math64.h>
 #include <linux/mm.h>
+#include <linux/overflow.h>
 #include <linux/slab.h>
 
 #include "ssdload.h"
@@ -105,7 +106,8 @@ int ssdload_series_alloc(struct ssdload_worker *w, int node)
 		return -ENOMEM;
 	w->ser = ser;
 	ser->max = job->ser_max;
-	ser->recs = kvcalloc_node(ser->max, sizeof(*ser->recs), gfp, node);
+	ser->recs = kvzalloc_node(array_size(ser->max, sizeof(*ser->recs)), gfp,
+				   node);
 	if (!ser->recs)
 		return -ENOMEM;
 	if (!job->cfg.log_hist)
@@ -113,7 +115,7 @@ int ssdload_series_alloc(struct ssdload_worker *w, int node)
 	for (d = 0; d < SSDLOAD_DIR_NR; d++) {
 		if (!(job->ser_dirs & BIT(d)))
 			continue;
-		ser->hist_prev[d] = kvcalloc_node(SSDLOAD_HIST_BUCKETS,
+		ser->hist_prev[d] = kvzalloc_node(SSDLOAD_HIST_BUCKETS *
 						  sizeof(u64), gfp, node);
 		if (!ser->hist_prev[d])
 			return -ENOMEM;

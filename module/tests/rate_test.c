@@ -125,7 +125,7 @@ static void ssdload_rate_test_poisson(struct kunit *test)
 	KUNIT_EXPECT_LE(test, abs((s64)div64_u64(sum, n) - (s64)mean), 2);
 	var = div64_u64(sumsq, n) - div64_u64(sum, n) * div64_u64(sum, n);
 	/* cv = sqrt(var) / mean, in ppm */
-	cv_ppm = div64_u64(int_sqrt64(var) * 1000000, mean);
+	cv_ppm = div64_u64((u64)int_sqrt64(var) * 1000000, mean);
 	want_ppm = 992218;	/* sqrt(127 / 129) */
 	KUNIT_EXPECT_LE(test, abs((s64)cv_ppm - (s64)want_ppm), 20000);
 	/* P(gap > mean) = e^-1 = 0.3679 for an exponential */

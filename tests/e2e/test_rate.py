@@ -40,6 +40,16 @@ def _iops(s, d="read"):
     return s["%s_ios" % d] * 1e9 / s["runtime_ns"]
 
 
+def _brief(s, d="read"):
+    """The figures of a rate run, for assertion messages."""
+    keys = ("ios", "rate_iops", "rate_bps", "intended_ios", "lat_mean_ns",
+            "intended_lat_mean_ns", "intended_lat_max_ns", "late_ios", "behind_ns",
+            "behind_ios", "behind_bytes")
+    out = {k: s.get("%s_%s" % (d, k)) for k in keys}
+    out.update(runtime_ns=s["runtime_ns"], cpu_ns=s["cpu_ns"])
+    return out
+
+
 @pytest.mark.quick
 @pytest.mark.parametrize("process", ["linear", "poisson"])
 @pytest.mark.parametrize("rate", [1000, 10000, 50000])
@@ -55,12 +65,12 @@ def test_rate_iops_within_1pct(null_blk, jobs, rate, process):
     s = j.run(60)
     got = _iops(s)
     assert abs(got - rate) <= 0.01 * rate, \
-        "rate_iops=%d %s: %.1f IOPS (%d I/Os in %d ns)" % (
-            rate, process, got, s["read_ios"], s["runtime_ns"])
+        "rate_iops=%d %s: %.1f IOPS: %s" % (rate, process, got, _brief(s))
     assert s["read_intended_ios"] == s["read_ios"]
     assert s["read_rate_iops"] == rate and s["rate_process"] == process
-    # the device kept up: at most a few gaps behind at the end
-    assert s["read_behind_ios"] <= 4, s
+    # the device kept up: the end of the run is on schedule, to within
+    # the worker's wake-up latency before the deadline (under TCG: ms)
+    assert s["read_behind_ios"] <= 0.002 * s["read_ios"] + 2, _brief(s)
     assert s["read_intended_lat_mean_ns"] >= s["read_lat_mean_ns"]
     h = j.hist("intended_read")
     assert h.samples == s["read_ios"]
@@ -80,7 +90,8 @@ def test_rate_bandwidth_within_1pct(null_blk, jobs, process):
     got = s["read_bytes"] * 1e9 / s["runtime_ns"]
     # poisson weighs each gap by its own I/O's length: the mix adds a little
     tol = 0.01 if process == "linear" else 0.02
-    assert abs(got - bw) <= tol * bw, "rate=%d %s: %.0f B/s" % (bw, process, got)
+    assert abs(got - bw) <= tol * bw, "rate=%d %s: %.0f B/s: %s" % (bw, process, got,
+                                                                   _brief(s))
     assert s["read_rate_bps"] == bw
 
 
@@ -89,6 +100,7 @@ def _gaps(events):
     return [b - a for a, b in zip(ts, ts[1:])]
 
 
+@pytest.mark.quick
 @pytest.mark.parametrize("process", ["poisson", "linear"])
 def test_interarrival_cv(null_blk, jobs, process):
     """block_rq_issue times: poisson gaps have CV within 10% of 1 (an
@@ -109,11 +121,15 @@ def test_interarrival_cv(null_blk, jobs, process):
     assert all(e.ts is not None for e in t.events)
     mean = statistics.fmean(gaps)
     cv = statistics.pstdev(gaps) / mean
+    # an exponential puts e^-0.75 - e^-1.25 = 19% of its gaps within 25% of
+    # the mean; a regular schedule nearly all, less the wake-up jitter
+    near = sum(1 for g in gaps if abs(g - mean) <= 0.25 * mean) / len(gaps)
     assert abs(mean - 1e-3) < 0.02e-3, "mean gap %.6f s at 1000 IOPS" % mean
     if process == "poisson":
         assert 0.9 <= cv <= 1.1, "poisson CV %.3f over %d gaps" % (cv, len(gaps))
+        assert near < 0.3, "poisson: %.2f of gaps near the mean" % near
     else:
-        assert cv < 0.3, "linear CV %.3f over %d gaps" % (cv, len(gaps))
+        assert near > 0.6, "linear: %.2f of gaps near the mean (CV %.3f)" % (near, cv)
 
 
 def _slow_dev(null_blk):
@@ -149,7 +165,7 @@ def test_coordinated_omission_shown(null_blk, jobs):
         assert all(b > a for a, b in zip(im, im[1:])), im
         assert im[-1] > 5 * im[0], im
         assert max(sm) < 1.5 * min(sm), sm
-    assert 0.9e6 <= lat <= 1.6e6, "submit-to-completion mean %d ns" % lat
+    assert 0.9e6 <= lat <= 1.6e6, _brief(s)
     assert ilat > 100 * lat, (lat, ilat)
     assert 1.6 <= imax / ilat <= 2.4, "intended max %d vs mean %d" % (imax, ilat)
     served = s["read_ios"] * 1e9 / s["runtime_ns"]
@@ -163,7 +179,13 @@ def test_coordinated_omission_shown(null_blk, jobs):
 @pytest.mark.quick
 def test_latencies_agree_below_capacity(null_blk, jobs):
     """QD 1 at rate_iops=500 on the same device: every I/O goes out on time,
-    so the two latencies agree within 10% and nothing is behind."""
+    so the two latencies agree within 10% and nothing is behind.
+
+    "On time" is when the worker's hrtimer wakes it: natively a few us
+    late, under TCG 0.1-0.3 ms, the same lateness with which null_blk's
+    own 1 ms completion timer fires (its overshoot over 1 ms).  That
+    platform latency, measured here by the device's overshoot, is allowed
+    on top of the 10%."""
     dev = _slow_dev(null_blk)
     j = jobs("under", filename=dev.path, rw="randread", bs=4096, iodepth=1,
              numjobs=1, runtime_ms=2000)
@@ -172,7 +194,8 @@ def test_latencies_agree_below_capacity(null_blk, jobs):
     s = j.run(60)
     lat = s["read_lat_mean_ns"]
     ilat = s["read_intended_lat_mean_ns"]
-    assert lat <= ilat <= 1.1 * lat, (lat, ilat)
+    timer = max(0, lat - 1000000)
+    assert lat <= ilat <= 1.1 * lat + 2 * timer, _brief(s)
     assert s["read_behind_ios"] == 0
     assert abs(_iops(s) - 500) <= 5
 
