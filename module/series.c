@@ -106,8 +106,8 @@ int ssdload_series_alloc(struct ssdload_worker *w, int node)
 		return -ENOMEM;
 	w->ser = ser;
 	ser->max = job->ser_max;
-	ser->recs = kvzalloc_node(array_size(ser->max, sizeof(*ser->recs)), gfp,
-				   node);
+	ser->recs = kvzalloc_node(array_size(ser->max, sizeof(*ser->recs)),
+				  gfp, node);
 	if (!ser->recs)
 		return -ENOMEM;
 	if (!job->cfg.log_hist)

@@ -56,6 +56,7 @@ def _brief(s, d="read"):
 def test_rate_iops_within_1pct(null_blk, jobs, rate, process):
     """rate_iops=R: achieved IOPS within 1% of R, no lag at the end, every
     measured I/O has a latency from its intended time."""
+    env.need_timing_kernel()
     dev = null_blk(irqmode=0, submit_queues=2)[0]
     ms = 3000 if rate == 1000 else 2000
     j = jobs("rate", filename=dev.path, rw="randread", bs=4096, iodepth=32,
@@ -80,6 +81,7 @@ def test_rate_iops_within_1pct(null_blk, jobs, rate, process):
 @pytest.mark.parametrize("process", ["linear", "poisson"])
 def test_rate_bandwidth_within_1pct(null_blk, jobs, process):
     """rate=BW (bytes/s) with a block-size mix: bytes per second within 1%."""
+    env.need_timing_kernel()
     dev = null_blk(irqmode=0)[0]
     bw = 40 * 1024 * 1024
     j = jobs("ratebw", filename=dev.path, rw="randread", bssplit="4k/50:16k/50",
@@ -105,6 +107,7 @@ def _gaps(events):
 def test_interarrival_cv(null_blk, jobs, process):
     """block_rq_issue times: poisson gaps have CV within 10% of 1 (an
     exponential's), linear ones are regular (CV far below)."""
+    env.need_timing_kernel()
     dev = null_blk(irqmode=0)[0]
     try:
         t = blktrace.BlockTrace(dev)
@@ -155,7 +158,7 @@ def test_coordinated_omission_shown(null_blk, jobs):
     lat = s["read_lat_mean_ns"]
     ilat = s["read_intended_lat_mean_ns"]
     imax = s["read_intended_lat_max_ns"]
-    if os.path.exists(j.path("log_interval_ms")):
+    if os.path.exists(j.path("log_interval_ms")) and not env.debug_kernel():
         # interval by interval: the latency from the intended time grows
         # steadily while the submit-to-completion latency stays flat
         recs = [r["read"] for r in j.series().records if r["read"]["ios"] >= 50]
@@ -165,7 +168,7 @@ def test_coordinated_omission_shown(null_blk, jobs):
         assert all(b > a for a, b in zip(im, im[1:])), im
         assert im[-1] > 5 * im[0], im
         assert max(sm) < 1.5 * min(sm), sm
-    assert 0.9e6 <= lat <= 1.6e6, _brief(s)
+    assert 0.9e6 <= lat <= (3e6 if env.debug_kernel() else 1.6e6), _brief(s)
     assert ilat > 100 * lat, (lat, ilat)
     assert 1.6 <= imax / ilat <= 2.4, "intended max %d vs mean %d" % (imax, ilat)
     served = s["read_ios"] * 1e9 / s["runtime_ns"]
@@ -186,6 +189,7 @@ def test_latencies_agree_below_capacity(null_blk, jobs):
     own 1 ms completion timer fires (its overshoot over 1 ms).  That
     platform latency, measured here by the device's overshoot, is allowed
     on top of the 10%."""
+    env.need_timing_kernel()
     dev = _slow_dev(null_blk)
     j = jobs("under", filename=dev.path, rw="randread", bs=4096, iodepth=1,
              numjobs=1, runtime_ms=2000)
@@ -203,6 +207,7 @@ def test_latencies_agree_below_capacity(null_blk, jobs):
 @pytest.mark.quick
 def test_mixed_rates_per_direction(null_blk, jobs):
     """rate_iops=R,W on randrw: each direction at its own rate (as fio)."""
+    env.need_timing_kernel()
     dev = null_blk(irqmode=0)[0]
     j = jobs("mix", filename=dev.path, rw="randrw", rwmixread=70, bs=4096,
              iodepth=16, numjobs=2, runtime_ms=2000, allow_write=1)

@@ -42,14 +42,18 @@ def test_intervals_add_up(null_blk, jobs, rw):
     dirs = ["read"] + (["write"] if rw == "randrw" else [])
     for w in range(2):
         recs = ser.of_worker(w)
-        assert 49 <= len(recs) <= 51, "worker %d: %d records" % (w, len(recs))
+        # on the debug kernel a busy pass may close several intervals as one
+        lo = 25 if env.debug_kernel() else 49
+        assert lo <= len(recs) <= 51, "worker %d: %d records" % (w, len(recs))
         assert [r["index"] for r in recs] == list(range(len(recs)))
         assert recs[0]["start_ns"] == 0
         for a, b in zip(recs, recs[1:]):
             assert b["start_ns"] == a["end_ns"], (a, b)
         # the boundaries are every 100 ms, each record closes at or just after its own
+        # every record but the last closes at or after the first boundary
+        # (a multiple of 100 ms from the start) after its own start
         for r in recs[:-1]:
-            assert r["end_ns"] >= (r["index"] + 1) * 10**8 - 1, r
+            assert r["end_ns"] >= (r["start_ns"] // 10**8 + 1) * 10**8, r
         assert all(r["flags"] == 0 for r in recs), "a delta was carried"
     for d in dirs:
         recs = ser.records
