@@ -58,6 +58,12 @@ BAD = {
     "file_service_type": ["zipf", "roundrobin:0", "roundrobin:", "random:x", "RANDOM",
                           "\n", " "],
     "numjobs": NUM_BAD + ["1025", U64_MAX],
+    "rate_iops": ["abc", "-1", "0", "1,0", ",", ",,", "1,2,3,4", "4294967297", "1k", " ",
+                  "1.5", U64_OVER],
+    "rate": ["abc", "-1", "0", "0,5", ",", "1,2,3,4", str((1 << 44) + 1), "1m", " "],
+    "rate_process": ["bursty", "LINEAR", "poisson,linear", "\n", " "],
+    "log_interval_ms": NUM_BAD,
+    "log_hist": NUM_BAD + ["2", "-0", "1x"],
     "enable": NUM_BAD + ["2"],
 }
 # in-range edge values that must be accepted and read back
@@ -94,6 +100,12 @@ GOOD = {
     "file_service_type": [("random:4", "random:4"), ("sequential", "sequential"),
                           ("roundrobin", "roundrobin")],
     "numjobs": [("1024", "1024"), ("0", "0")],
+    "rate_iops": [("1000", "1000,1000,1000"), ("5,,7", "5,,7"), ("\n", "")],
+    "rate": [("1048576,", "1048576,,"), (str(1 << 44), ",".join([str(1 << 44)] * 3)),
+             ("\n", "")],
+    "rate_process": [("poisson", "poisson"), ("linear\n", "linear")],
+    "log_interval_ms": [("100", "100"), ("0", "0")],
+    "log_hist": [("1", "1"), ("0", "0")],
     "offset": [("0", "0"), ("512", "512"), ("25%", "25.0000%")],
 }
 
@@ -213,7 +225,9 @@ def test_store_while_running_busy(nullb, jobs):
              "random_scatter": "0", "buffer_compress_percentage": "50",
              "buffer_compress_chunk": "4096", "dedupe_percentage": "10",
              "buffer_pattern": "0xab", "zero_buffers": "1", "refill_buffers": "1",
-             "file_service_type": "random", "numjobs": "2"}
+             "file_service_type": "random", "numjobs": "2", "rate_iops": "1000",
+             "rate": "1000000", "rate_process": "poisson", "log_interval_ms": "100",
+             "log_hist": "1"}
     assert set(valid) | {"enable"} == set(BAD)
     j.enable()
     for attr, v in valid.items():

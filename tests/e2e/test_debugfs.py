@@ -11,12 +11,18 @@ import pytest
 import ssdload_env as env
 
 DIR_KEYS = ["ios", "bytes", "errors", "lat_min_ns", "lat_mean_ns", "lat_max_ns",
-            "lat_stddev_ns", "lat_sum_ns", "lat_sumsq_ns2"]
+            "lat_stddev_ns", "lat_sum_ns", "lat_sumsq_ns2",
+            "rate_iops", "rate_bps", "intended_ios", "intended_lat_min_ns",
+            "intended_lat_mean_ns", "intended_lat_max_ns", "intended_lat_stddev_ns",
+            "intended_lat_sum_ns", "intended_lat_sumsq_ns2", "late_ios", "behind_ns",
+            "behind_ios", "behind_bytes"]
 DIRS = ("read", "write", "trim")
 SUMMARY_KEYS = (["version", "state", "error", "workers", "runtime_ns", "ramp_ns",
                  "hipri", "polled", "disable_lat", "poll_fallback", "split_ios",
                  "nowait_retries", "io_timeout_ms", "timed_out_ios", "randseed",
-                 "numjobs", "bs_min", "bs_max", "blockalign", "cpu_ns", "usr_cpu_ns",
+                 "numjobs", "bs_min", "bs_max", "blockalign", "rate_process",
+                 "late_threshold_ns", "log_interval_ms", "log_hist", "series_records",
+                 "cpu_ns", "usr_cpu_ns",
                  "sys_cpu_ns", "ctx", "cpu_ns_per_io"] +
                 [d + "_" + k for d in DIRS for k in DIR_KEYS] + ["devices"])
 DEV_KEYS = (["name", "span_start", "span_bytes"] +
@@ -27,13 +33,14 @@ WORKER_KEYS = (["cpu", "ran_on", "pid", "cpu_ns", "ctx"] +
 PROGRESS_KEYS = {"state", "elapsed_ns", "ramp_ns", "runtime_ns", "number_ios",
                  "read_ios", "write_ios", "trim_ios", "inflight", "timed_out_ios",
                  "stuck_ios", "cpu_ns"}
-FILES = {"summary", "progress", "hist_read", "hist_write", "hist_trim", "lease"}
+FILES = {"summary", "progress", "hist_read", "hist_write", "hist_trim", "hist_intended_read",
+         "hist_intended_write", "hist_intended_trim", "series", "lease"}
 POINTER = re.compile(r"(0x)?ffff[0-9a-f]{12}", re.I)
 
 
 @pytest.mark.quick
 def test_files_at_mkdir_root_only(ssdload, jobs):
-    """mkdir creates debugfs NAME/ with its six files, mode 0400, no pointers."""
+    """mkdir creates debugfs NAME/ with its files, mode 0400, no pointers."""
     j = jobs("files")
     assert os.path.isdir(j.dbg), "no debugfs dir at mkdir"
     assert set(os.listdir(j.dbg)) == FILES
@@ -65,7 +72,7 @@ def test_summary_layout(nullb, jobs):
     assert keys == expect, "summary keys:\n%s\nexpected:\n%s" % (keys, expect)
     s = env.parse_kv(text)
     assert all(isinstance(v, int) for k, v in s.items()
-               if k not in ("state", "poll_fallback", "dev0_name")
+               if k not in ("state", "poll_fallback", "dev0_name", "rate_process")
                and not k.endswith("_ran_on")), s
     assert s["devices"] == 1 and s["dev0_name"] == nullb.path, s
     assert s["bs_min"] == s["bs_max"] == s["blockalign"] == 4096, s

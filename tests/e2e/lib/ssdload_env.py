@@ -36,6 +36,7 @@ CONTRACT_ATTRS = (
     "bssplit", "bsrange", "blockalign", "random_distribution", "random_scatter",
     "buffer_compress_percentage", "buffer_compress_chunk", "dedupe_percentage",
     "buffer_pattern", "zero_buffers", "refill_buffers", "file_service_type", "numjobs",
+    "rate_iops", "rate", "rate_process", "log_interval_ms", "log_hist",
     "enable", "state", "error",
 )
 RO_ATTRS = ("state", "error")
