@@ -187,6 +187,23 @@ static void ssdload_summary_workers(struct seq_file *m,
 }
 
 /*
+ * The sends @lag ns stand for at @rate per second shared by @mul / 1e9
+ * workers: lag * rate / mul without overflow (whole seconds, then the
+ * rest, whose quotient is below the rate), saturated.
+ */
+static u64 ssdload_lag_work(u64 lag, u64 rate, u64 mul)
+{
+	u64 workers = div64_u64(mul, NSEC_PER_SEC);
+	u32 rem;
+	u64 sec = div_u64_rem(lag, NSEC_PER_SEC, &rem), whole;
+
+	if (check_mul_overflow(sec, rate, &whole))
+		return U64_MAX;
+	return size_add(div64_u64(whole, workers),
+			mul_u64_u64_div_u64(rem, rate, mul));
+}
+
+/*
  * How far behind its schedule direction @d fell: the largest lag of a
  * worker (from the intended time of its next unsent I/O to the end of
  * issuing, or now), and the sends that lag stands for at the worker's
@@ -195,7 +212,6 @@ static void ssdload_summary_workers(struct seq_file *m,
 static void ssdload_rate_behind(struct ssdload_job *job, int d, u64 *ns,
 				u64 *ios, u64 *bytes)
 {
-	const struct ssdload_cfg *cfg = &job->cfg;
 	u64 now = job->end_ns ? job->end_ns : ktime_get_ns();
 	unsigned int i;
 
@@ -217,13 +233,12 @@ static void ssdload_rate_behind(struct ssdload_job *job, int d, u64 *ns,
 			continue;
 		lag = end - next;
 		*ns = max(*ns, lag);
-		per = mul_u64_u64_div_u64(lag, w->sched[d].bw ? cfg->rate[d] :
-					  cfg->rate_iops[d],
-					  (u64)job->nr_workers * NSEC_PER_SEC);
+		per = ssdload_lag_work(lag, w->sched[d].div >> 16,
+				       w->sched[d].mul);
 		if (w->sched[d].bw)
-			*bytes += per;
+			*bytes = size_add(*bytes, per);
 		else
-			*ios += per;
+			*ios = size_add(*ios, per);
 	}
 }
 
@@ -547,7 +562,7 @@ static int ssdload_series_open(struct inode *inode, struct file *file)
 		hbytes += ssdload_series_hist_bytes(ser->recs, nr[i]);
 	}
 	size = sizeof(*hdr) + nrec * sizeof(struct ssdload_series_rec) + hbytes;
-	snap = kvzalloc(sizeof(*snap) + size, GFP_KERNEL);
+	snap = kvzalloc(sizeof(*snap) + size, GFP_KERNEL | __GFP_NOWARN);
 	if (!snap) {
 		ret = -ENOMEM;
 		goto out_unlock;
@@ -561,8 +576,10 @@ static int ssdload_series_open(struct inode *inode, struct file *file)
 	hdr->nr_workers = job->nr_workers;
 	hdr->nr_records = nrec;
 	hdr->hist_bytes = hbytes;
-	hdr->interval_ns = job->cfg.log_interval_ms * NSEC_PER_MSEC;
-	hdr->log_hist = job->cfg.log_hist;
+	/* the run's, not the configuration's (which may have changed since) */
+	hdr->interval_ns = job->nr_workers && job->workers[0]->ser ?
+			   job->workers[0]->ser->interval_ns : 0;
+	hdr->log_hist = job->ser_pool != 0;
 	hdr->hist_sub_bits = SSDLOAD_HIST_SUB_BITS;
 	hdr->hist_max_shift = SSDLOAD_HIST_MAX_SHIFT;
 	hdr->hist_buckets = SSDLOAD_HIST_BUCKETS;

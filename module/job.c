@@ -346,6 +346,9 @@ bool ssdload_dir_rated(const struct ssdload_cfg *cfg, int dir)
 	return ssdload_job_uses_dir(cfg, dir);
 }
 
+#define SSDLOAD_TRIMWRITE_PACE \
+	" (its trims, the third value: each write follows its trim)"
+
 /*
  * Start step: rate_iops and rate.  One of them per direction; at least
  * one direction the job issues must be capped (a cap on a direction it
@@ -362,7 +365,8 @@ static int ssdload_job_plan_rate(struct ssdload_job *job, unsigned int nr)
 	for (d = 0; d < SSDLOAD_DIR_NR; d++) {
 		bool bw = !cfg->rate_iops[d];
 
-		if (cfg->rate_iops[d] && cfg->rate[d])
+		if (ssdload_dir_rated(cfg, d) && cfg->rate_iops[d] &&
+		    cfg->rate[d])
 			return ssdload_job_refuse(job, -EINVAL, "rate_iops",
 						  "rate_iops and rate both cap %s: set one of them",
 						  ssdload_dir_names[d]);
@@ -383,9 +387,11 @@ static int ssdload_job_plan_rate(struct ssdload_job *job, unsigned int nr)
 		return ssdload_job_refuse(job, -EINVAL,
 					  cfg->rate_iops[0] || cfg->rate_iops[1] ||
 					  cfg->rate_iops[2] ? "rate_iops" : "rate",
-					  "the rate caps only directions that rw=%s never issues",
+					  "the rate caps no direction that rw=%s paces%s",
 					  ssdload_enum_name(ssdload_rw_names,
-							    cfg->rw));
+							    cfg->rw),
+					  ssdload_rw_is_trimwrite(cfg->rw) ?
+					  SSDLOAD_TRIMWRITE_PACE : "");
 	return 0;
 }
 

@@ -59,8 +59,10 @@ static u64 rate_gap(struct ssdload_sched *s)
 
 static void rate_update(struct ssdload_sched *s)
 {
-	s->next_ns = s->t_base + mul_u64_u64_div_u64(s->work, s->mul, s->div);
-	if (s->work >= s->rebase_at) {
+	/* read by debugfs (how far behind) while the worker runs */
+	WRITE_ONCE(s->next_ns,
+		   s->t_base + mul_u64_u64_div_u64(s->work, s->mul, s->div));
+	if (s->work >= s->rebase_at) {	/* t_base moves: under 1 ns lost */
 		s->t_base = s->next_ns;
 		s->work = 0;
 	}

@@ -64,9 +64,11 @@ u64 ssdload_series_mem(const struct ssdload_job *job)
 	if (!job->ser_max)
 		return 0;
 	return kmalloc_size_roundup(sizeof(struct ssdload_series)) +
-	       (u64)job->ser_max * sizeof(struct ssdload_series_rec) +
-	       (cfg->log_hist ? dirs * SSDLOAD_HIST_BUCKETS * sizeof(u64) : 0) +
-	       job->ser_pool;
+	       ssdload_kv_bytes(job->ser_max *
+				sizeof(struct ssdload_series_rec)) +
+	       (cfg->log_hist ? dirs * ssdload_kv_bytes(SSDLOAD_HIST_BUCKETS *
+							sizeof(u64)) : 0) +
+	       (job->ser_pool ? ssdload_kv_bytes(job->ser_pool) : 0);
 }
 EXPORT_SYMBOL_IF_KUNIT(ssdload_series_mem);
 

@@ -12,9 +12,11 @@
 #include <linux/kref.h>
 #include <linux/cpumask.h>
 #include <linux/llist.h>
+#include <linux/mm.h>
 #include <linux/mutex.h>
 #include <linux/ratelimit.h>
 #include <linux/seqlock.h>
+#include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
 
@@ -234,6 +236,9 @@ struct ssdload_worker {
 	bool one_pass;			/* ends when every slice was covered */
 	bool trimwrite;			/* each trim is followed by a write */
 	bool rate_mix;			/* rate: reads and writes both drawn */
+	bool rate_drawn;		/* rate: rate_dir drawn, not yet sent */
+	u8 rate_dir;			/* rate: the direction drawn */
+	bool coarse;			/* pass clock: ktime_get_coarse_ns() */
 	struct llist_node *follow;	/* trimwrite: trimmed, to write now */
 	unsigned int nr_devs;		/* entries of wd[] (job->nr_devs) */
 	unsigned int devs_left;		/* one pass: devices not yet covered */
@@ -486,6 +491,19 @@ int ssdload_worker_fn(void *data);
 void ssdload_perm_init(struct ssdload_wdev *wd, unsigned int idx, u64 seed);
 u64 ssdload_splitmix64(u64 *x);
 void ssdload_worker_begin(struct ssdload_worker *w, u64 t0);
+
+/*
+ * What kvmalloc(@size) may take: a kmalloc slab object, pages of the
+ * allocation's order (up to KMALLOC_MAX_SIZE), or vmalloc'ed pages.
+ */
+static inline u64 ssdload_kv_bytes(size_t size)
+{
+	if (size <= PAGE_SIZE)
+		return kmalloc_size_roundup(size);
+	if (size <= KMALLOC_MAX_SIZE)
+		return PAGE_SIZE << get_order(size);
+	return PAGE_ALIGN(size);
+}
 
 /* series.c */
 u64 ssdload_series_mem(const struct ssdload_job *job);

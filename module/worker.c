@@ -191,7 +191,8 @@ u64 ssdload_worker_mem(const struct ssdload_cfg *cfg, u32 bs_max,
 	if (rated)	/* the schedules, the histograms from intended times */
 		mem += kmalloc_size_roundup(SSDLOAD_DIR_NR *
 					    sizeof(struct ssdload_sched)) +
-		       rated * SSDLOAD_HIST_BUCKETS * sizeof(u64);
+		       rated * ssdload_kv_bytes(SSDLOAD_HIST_BUCKETS *
+						sizeof(u64));
 	mem += 2 * cfg->iodepth * sizeof(void *);
 	return mem + cfg->iodepth * io;
 }
@@ -402,6 +403,12 @@ struct ssdload_worker *ssdload_worker_alloc(struct ssdload_job *job,
 	ret = ssdload_series_alloc(w, node);
 	if (ret)
 		goto out_free;
+	/*
+	 * disable_lat reads the coarse clock; send times and interval
+	 * boundaries are on the hrtimer's precise clock, which the coarse one
+	 * lags by up to a tick: the worker would wake to find nothing due.
+	 */
+	w->coarse = w->nolat && !w->sched && !w->ser;
 
 	ret = -ENOMEM;
 	w->ios = kvcalloc(depth, sizeof(*w->ios), gfp);
@@ -489,7 +496,16 @@ static void ssdload_io_failed(struct ssdload_worker *w, struct ssdload_io *io,
 		w->ioerr.dev = io->dev;
 		w->ioerr.pos = io->pos;
 	}
-	WRITE_ONCE(w->job->failed, true);
+	if (!READ_ONCE(w->job->failed)) {
+		struct ssdload_job *job = w->job;
+		unsigned int i;
+
+		WRITE_ONCE(job->failed, true);
+		/* a worker asleep until its next send time stops now */
+		for (i = 0; i < job->nr_workers; i++)
+			if (job->workers[i] != w)
+				wake_up_process(job->workers[i]->task);
+	}
 }
 
 /*
@@ -599,7 +615,7 @@ static void ssdload_reap(struct ssdload_worker *w)
  */
 static u64 ssdload_now(struct ssdload_worker *w)
 {
-	return w->nolat ? ktime_get_coarse_ns() : ktime_get_ns();
+	return w->coarse ? ktime_get_coarse_ns() : ktime_get_ns();
 }
 
 /*
@@ -850,10 +866,22 @@ static void ssdload_submit(struct ssdload_worker *w, struct ssdload_io *io,
 static bool ssdload_rate_pick(struct ssdload_worker *w, u64 now, u8 *dir)
 {
 	const struct ssdload_sched *s = w->sched;
-	u8 d = ssdload_next_dir(w), o = d ^ 1;
+	u8 d, o;
 
-	if (!s[d].on || s[d].next_ns <= now)
+	/*
+	 * One draw per I/O, however many passes it waits: the offsets,
+	 * sizes and mix come from one PRNG, and must not depend on timing.
+	 */
+	if (!w->rate_drawn) {
+		w->rate_dir = ssdload_next_dir(w);
+		w->rate_drawn = true;
+	}
+	d = w->rate_dir;
+	o = d ^ 1;
+	if (!s[d].on || s[d].next_ns <= now) {
+		w->rate_drawn = false;
 		goto out;
+	}
 	if (!w->rate_mix) {
 		w->rate_wake_ns = s[d].next_ns;
 		return false;
@@ -862,6 +890,7 @@ static bool ssdload_rate_pick(struct ssdload_worker *w, u64 now, u8 *dir)
 		w->rate_wake_ns = min(s[d].next_ns, s[o].next_ns);
 		return false;
 	}
+	/* the other direction is due: it goes, the drawn one waits */
 	d = o;
 out:
 	*dir = d;
@@ -1183,7 +1212,7 @@ int ssdload_worker_fn(void *data)
 		if (issuing && !ssdload_may_submit(w, now))
 			issuing = false;
 		if (!issuing && !w->issue_end_ns)
-			w->issue_end_ns = now;
+			WRITE_ONCE(w->issue_end_ns, now);
 		if (unlikely(w->retry || w->follow) &&
 		    !ssdload_may_issue(w, now))
 			ssdload_drop_retries(w);
