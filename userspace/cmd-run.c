@@ -865,11 +865,10 @@ static void clear_progress(struct eta_view *e)
  */
 static int print_results(struct run_ctx *c)
 {
-	struct ssl_hist hist[SSDLOAD_DIR_NR];
-	struct ssl_summary sum;
-	int d, r;
+	struct ssl_results res;
+	int r;
 
-	if (results_read(c->name, &sum, hist))
+	if (results_read(c->name, &res))
 		return -1;
 	errno = 0;		/* a write error below sets it */
 	{
@@ -877,8 +876,10 @@ static int print_results(struct run_ctx *c)
 			.name = c->name,
 			.pid = (long)getpid(),
 			.when = time(NULL),
-			.sum = &sum,
-			.hist = hist,
+			.sum = &res.sum,
+			.hist = res.hist,
+			.ihist = res.ihist,
+			.series = &res.series,
 			.plist = c->plist,
 			.np = c->np,
 			.opts = c->opts,
@@ -891,9 +892,7 @@ static int print_results(struct run_ctx *c)
 	}
 	if (r)
 		ssl_err("out of memory while printing the report");
-	results_free_summary(&sum);
-	for (d = 0; d < SSDLOAD_DIR_NR; d++)
-		results_free_hist(&hist[d]);
+	results_free(&res);
 	if ((fflush(stdout) || ferror(stdout)) && !c->out_errno)
 		c->out_errno = errno ? errno : EIO;
 	return r;
