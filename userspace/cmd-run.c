@@ -55,6 +55,13 @@ static const char *const run_usage[] = {
 	"  --size=SIZE|P%         length of the span (default: to the end of the device;",
 	"                         a SIZE is split evenly among the devices)",
 	"  --file_service_type=T  roundrobin|random|sequential[:N] between devices",
+	"  --rate_iops=R[,W[,T]]  open-loop cap, I/Os per second, job-wide (fio's",
+	"                         per-direction list; an empty field is uncapped)",
+	"  --rate=BW[,BW[,BW]]    the same in bytes per second (k/m/g, base 1024)",
+	"  --rate_process=P       linear (default) or poisson arrivals",
+	"  --log_interval_ms=N    time series: one record per worker every N ms",
+	"                         (needs --runtime; in the JSON as time_series)",
+	"  --log_hist[=0|1]       latency percentiles per interval in the series",
 	"  --runtime=TIME         measured time; bare number = seconds, or ms/s/m/h",
 	"  --ramp_time=TIME       warm-up excluded from the results (same units)",
 	"  --number_ios=N         stop after N measured I/Os",
@@ -102,6 +109,7 @@ enum run_opt_id {
 	O_BSSPLIT, O_BSRANGE, O_BLOCKALIGN, O_RANDOM_DISTRIBUTION, O_RANDOM_SCATTER,
 	O_BUFFER_COMPRESS_PERCENTAGE, O_BUFFER_COMPRESS_CHUNK, O_DEDUPE_PERCENTAGE,
 	O_BUFFER_PATTERN, O_ZERO_BUFFERS, O_REFILL_BUFFERS, O_FILE_SERVICE_TYPE,
+	O_RATE_IOPS, O_RATE, O_RATE_PROCESS, O_LOG_INTERVAL_MS, O_LOG_HIST,
 	O_NR
 };
 
@@ -150,6 +158,11 @@ static const struct ssl_opt run_opts[] = {
 	{ "zero_buffers",	SSL_ARG_FLAG, O_ZERO_BUFFERS },
 	{ "refill_buffers",	SSL_ARG_FLAG, O_REFILL_BUFFERS },
 	{ "file_service_type",	SSL_ARG_REQUIRED, O_FILE_SERVICE_TYPE },
+	{ "rate_iops",		SSL_ARG_REQUIRED, O_RATE_IOPS },
+	{ "rate",		SSL_ARG_REQUIRED, O_RATE },
+	{ "rate_process",	SSL_ARG_REQUIRED, O_RATE_PROCESS },
+	{ "log_interval_ms",	SSL_ARG_REQUIRED, O_LOG_INTERVAL_MS },
+	{ "log_hist",		SSL_ARG_FLAG, O_LOG_HIST },
 	{ NULL, 0, 0 },
 };
 
@@ -181,7 +194,7 @@ struct run_ctx {
 	int group_reporting;		/* --group_reporting */
 	int allow_write;		/* --allow_write given as 1 */
 	uint64_t iodepth;
-	struct attr_write w[48];
+	struct attr_write w[64];
 	int nw;
 	struct ssl_job_option opts[O_NR + 1];
 	int nopts;
@@ -497,6 +510,98 @@ static int buffer_opts(struct run_ctx *c)
 	return 0;
 }
 
+static int conv_rate_iops(const char *in, char *out, size_t len, char *why, size_t wlen)
+{
+	return ssl_conv_rate(in, 0, out, len, why, wlen);
+}
+
+static int conv_rate_bps(const char *in, char *out, size_t len, char *why, size_t wlen)
+{
+	return ssl_conv_rate(in, 1, out, len, why, wlen);
+}
+
+/* which directions a converted rate list ("v" or "r,w,t") caps */
+static unsigned int rate_dirs(const char *val)
+{
+	const char *p = val;
+	unsigned int mask = 0;
+	int d;
+
+	if (!strchr(val, ','))
+		return 7;
+	for (d = 0; d < 3 && p; d++) {
+		if (*p && *p != ',')
+			mask |= 1U << d;
+		p = strchr(p, ',');
+		if (p)
+			p++;
+	}
+	return mask;
+}
+
+/*
+ * --rate_iops, --rate, --rate_process, --log_interval_ms, --log_hist:
+ * what the module would refuse at enable is refused here first.
+ */
+static int rate_series_opts(struct run_ctx *c)
+{
+	static const char *const dirs[] = { "reads", "writes", "trims" };
+	char iops[4096] = "", bps[4096] = "", why[256];
+	uint64_t ms = 0, runtime = 0;
+	unsigned int both;
+	int hist = 0, nolat = 0, d;
+
+	if (c->raw[O_RATE_IOPS]) {
+		if (conv_rate_iops(c->raw[O_RATE_IOPS], iops, sizeof(iops), why, sizeof(why)))
+			return bad_value(c, O_RATE_IOPS, why);
+		add_write(c, SSDLOAD_ATTR_RATE_IOPS, iops);
+	}
+	if (c->raw[O_RATE]) {
+		if (conv_rate_bps(c->raw[O_RATE], bps, sizeof(bps), why, sizeof(why)))
+			return bad_value(c, O_RATE, why);
+		add_write(c, SSDLOAD_ATTR_RATE, bps);
+	}
+	both = iops[0] && bps[0] ? rate_dirs(iops) & rate_dirs(bps) : 0;
+	for (d = 0; d < 3; d++)
+		if (both & (1U << d)) {
+			ssl_err("--%s=%s and --%s=%s both cap %s: set one of them per "
+				"direction", c->raw_name[O_RATE_IOPS], c->raw[O_RATE_IOPS],
+				c->raw_name[O_RATE], c->raw[O_RATE], dirs[d]);
+			return -1;
+		}
+	if (c->raw[O_RATE_PROCESS]) {
+		if (strcmp(c->raw[O_RATE_PROCESS], "linear") &&
+		    strcmp(c->raw[O_RATE_PROCESS], "poisson"))
+			return bad_value(c, O_RATE_PROCESS, "must be linear or poisson");
+		add_write(c, SSDLOAD_ATTR_RATE_PROCESS, c->raw[O_RATE_PROCESS]);
+	}
+	if (c->raw[O_LOG_INTERVAL_MS]) {
+		if (ssl_parse_time_ms(c->raw[O_LOG_INTERVAL_MS], 1, &ms))
+			return bad_value(c, O_LOG_INTERVAL_MS,
+					 "not a time (milliseconds, or with ms/s/m/h suffix)");
+		if (c->raw[O_RUNTIME])
+			ssl_parse_time_ms(c->raw[O_RUNTIME], 1000, &runtime);
+		if (ms && !runtime)
+			return bad_value(c, O_LOG_INTERVAL_MS,
+					 "a time series needs a timed run: give --runtime");
+		add_write_u64(c, SSDLOAD_ATTR_LOG_INTERVAL_MS, ms);
+	}
+	if (flag_opt(c, O_LOG_HIST, SSDLOAD_ATTR_LOG_HIST, &hist) ||
+	    flag_opt(c, O_DISABLE_LAT, NULL, &nolat))
+		return -1;
+	if (hist && !ms) {
+		ssl_err("--%s needs --log_interval_ms (the series it adds percentiles to)",
+			c->raw_name[O_LOG_HIST]);
+		return -1;
+	}
+	if (hist && nolat) {
+		ssl_err("--%s needs latencies: not with --%s", c->raw_name[O_LOG_HIST],
+			c->raw_name[O_DISABLE_LAT]);
+		return -1;
+	}
+	return 0;
+}
+
 static int parse_args(struct run_ctx *c, int argc, const char **argv)
 {
 	const struct ssl_opt *opt;
@@ -643,7 +748,8 @@ static int check_args(struct run_ctx *c)
 		     ssl_conv_distribution) ||
 	    flag_opt(c, O_RANDOM_SCATTER, SSDLOAD_ATTR_RANDOM_SCATTER, NULL) ||
 	    buffer_opts(c) ||
-	    conv_opt(c, O_FILE_SERVICE_TYPE, SSDLOAD_ATTR_FILE_SERVICE_TYPE, ssl_conv_fst))
+	    conv_opt(c, O_FILE_SERVICE_TYPE, SSDLOAD_ATTR_FILE_SERVICE_TYPE, ssl_conv_fst) ||
+	    rate_series_opts(c))
 		return -1;
 
 	/* fio's "job options": what was given, as given */
@@ -759,11 +865,10 @@ static void clear_progress(struct eta_view *e)
  */
 static int print_results(struct run_ctx *c)
 {
-	struct ssl_hist hist[SSDLOAD_DIR_NR];
-	struct ssl_summary sum;
-	int d, r;
+	struct ssl_results res;
+	int r;
 
-	if (results_read(c->name, &sum, hist))
+	if (results_read(c->name, &res))
 		return -1;
 	errno = 0;		/* a write error below sets it */
 	{
@@ -771,8 +876,10 @@ static int print_results(struct run_ctx *c)
 			.name = c->name,
 			.pid = (long)getpid(),
 			.when = time(NULL),
-			.sum = &sum,
-			.hist = hist,
+			.sum = &res.sum,
+			.hist = res.hist,
+			.ihist = res.ihist,
+			.series = &res.series,
 			.plist = c->plist,
 			.np = c->np,
 			.opts = c->opts,
@@ -785,9 +892,7 @@ static int print_results(struct run_ctx *c)
 	}
 	if (r)
 		ssl_err("out of memory while printing the report");
-	results_free_summary(&sum);
-	for (d = 0; d < SSDLOAD_DIR_NR; d++)
-		results_free_hist(&hist[d]);
+	results_free(&res);
 	if ((fflush(stdout) || ferror(stdout)) && !c->out_errno)
 		c->out_errno = errno ? errno : EIO;
 	return r;

@@ -73,6 +73,11 @@ static const struct {
 	{ SSDLOAD_ATTR_ZERO_BUFFERS, "zero_buffers", "" },
 	{ SSDLOAD_ATTR_REFILL_BUFFERS, "refill_buffers", "" },
 	{ SSDLOAD_ATTR_FILE_SERVICE_TYPE, "file_service_type", "" },
+	{ SSDLOAD_ATTR_RATE_IOPS, "rate_iops", "" },
+	{ SSDLOAD_ATTR_RATE, "rate", "" },
+	{ SSDLOAD_ATTR_RATE_PROCESS, "rate_process", "" },
+	{ SSDLOAD_ATTR_LOG_INTERVAL_MS, "log_interval_ms", "" },
+	{ SSDLOAD_ATTR_LOG_HIST, "log_hist", "" },
 };
 
 #define NR_SHOW_ATTRS	ARRAY_SIZE(show_attrs)
@@ -83,9 +88,8 @@ int cmd_show(int argc, const char **argv)
 	struct ssl_job_option opts[NR_SHOW_ATTRS + 1];
 	enum ssl_output_format fmt = SSL_OUTPUT_NORMAL;
 	double plist[SSL_MAX_PERCENTILES];
-	struct ssl_hist hist[SSDLOAD_DIR_NR];
 	const struct ssl_opt *opt;
-	struct ssl_summary sum;
+	struct ssl_results res;
 	const char *name = NULL, *val;
 	int i = 1, dashdash = 0, r, np = 0, nopts = 0, status, group = 0;
 	uint64_t iodepth = 0;
@@ -156,15 +160,17 @@ int cmd_show(int argc, const char **argv)
 		}
 	}
 
-	if (results_read(name, &sum, hist))
+	if (results_read(name, &res))
 		return 1;
 	{
 		struct ssl_report rep = {
 			.name = name,
 			.pid = 0,
 			.when = time(NULL),
-			.sum = &sum,
-			.hist = hist,
+			.sum = &res.sum,
+			.hist = res.hist,
+			.ihist = res.ihist,
+			.series = &res.series,
 			.plist = plist,
 			.np = np,
 			.opts = opts,
@@ -177,8 +183,6 @@ int cmd_show(int argc, const char **argv)
 		if (status)
 			ssl_err("out of memory while printing the report");
 	}
-	results_free_summary(&sum);
-	for (i = 0; i < SSDLOAD_DIR_NR; i++)
-		results_free_hist(&hist[i]);
+	results_free(&res);
 	return status;
 }

@@ -526,6 +526,59 @@ int ssl_conv_span(const char *in, char *out, size_t len, char *why, size_t wlen)
 	return 0;
 }
 
+/* ---- rate_iops, rate --------------------------------------------------- */
+
+/* "read " in a per-direction list, "" for one value for all */
+static const char *dir_word(const char *in, size_t n, int dir)
+{
+	static const char *const words[3] = { "read ", "write ", "trim " };
+
+	return memchr(in, ',', n) ? words[dir] : "";
+}
+
+int ssl_conv_rate(const char *in, int bw, char *out, size_t len, char *why, size_t wlen)
+{
+	const char *unit = bw ? "bytes per second" : "I/Os per second";
+	uint64_t max = bw ? SSL_MAX_RATE_BPS : SSL_MAX_RATE_IOPS;
+	static char d[3][TEXT_MAX];
+	struct dirparts dp;
+	size_t n = text_len(in);
+	char tmp[64];
+	struct sbuf o;
+	uint64_t v;
+	int i, any = 0;
+
+	if (!n)
+		return fail(why, wlen, "empty (leave the option out for no cap)");
+	if (split_dirs(in, n, &dp))
+		return fail(why, wlen, "at most three values (read,write,trim)");
+	for (i = 0; i < 3; i++) {
+		d[i][0] = '\0';
+		if (!dp.n[i])
+			continue;
+		if (copy_part(dp.p[i], dp.n[i], tmp, sizeof(tmp)) ||
+		    (bw ? ssl_parse_size(tmp, &v) : ssl_parse_u64(tmp, &v)))
+			return fail(why, wlen, bw ? "'%.*s' is not a bandwidth (bytes per "
+				    "second, or with k/m/g suffix, base 1024)" :
+				    "'%.*s' is not a whole number of I/Os per second",
+				    (int)dp.n[i], dp.p[i]);
+		if (!v)
+			return fail(why, wlen, "a %srate of 0 would never issue (leave "
+				    "the field empty for no cap)", dir_word(in, n, i));
+		if (v > max)
+			return fail(why, wlen, "the %srate %" PRIu64 " is above the "
+				    "module's largest, %" PRIu64 " %s", dir_word(in, n, i),
+				    v, max, unit);
+		snprintf(d[i], sizeof(d[i]), "%" PRIu64, v);
+		any = 1;
+	}
+	if (!any)
+		return fail(why, wlen, "no rate in any direction");
+	sb_init(&o, out, len);
+	join_dirs(&o, d);
+	return o.over ? fail(why, wlen, "too long") : 0;
+}
+
 /* ---- buffer_pattern (fio's lib/pattern.c) ----------------------------- */
 
 /* fio's parse_number(): 0x hex of any length, or a decimal int (LE bytes) */

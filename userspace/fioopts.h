@@ -19,6 +19,8 @@
 #define SSL_MAX_DEVS		16	/* devices in one filename list */
 #define SSL_NUMJOBS_MAX		1024
 #define SSL_DEFAULT_BS		4096	/* fio's default block size */
+#define SSL_MAX_RATE_IOPS	(1ULL << 32)	/* the module's largest rate_iops */
+#define SSL_MAX_RATE_BPS	(1ULL << 44)	/* the module's largest rate, B/s */
 
 /* bssplit: "4k/10:64k/50:32k/40[,list[,list]]" -> sizes in bytes */
 int ssl_conv_bssplit(const char *in, char *out, size_t len, char *why, size_t wlen);
@@ -42,6 +44,16 @@ int ssl_conv_span(const char *in, char *out, size_t len, char *why, size_t wlen)
 
 /* buffer_pattern (fio's lib/pattern.c) -> "0x<hex>" */
 int ssl_conv_pattern(const char *in, char *out, size_t len, char *why, size_t wlen);
+
+/*
+ * rate_iops "R[,W[,T]]" (@bw = 0: integers, I/Os per second) or rate
+ * "BW[,BW[,BW]]" (@bw = 1: sizes with k/m/g, bytes per second), as fio:
+ * one value for reads, writes and trims; two for reads, and for writes
+ * and trims; an empty field leaves that direction uncapped.  Out: the one
+ * value, or "r,w,t" with empty fields.  0 is refused (fio's "no cap" is an
+ * empty field here).
+ */
+int ssl_conv_rate(const char *in, int bw, char *out, size_t len, char *why, size_t wlen);
 
 /* file_service_type: roundrobin|random|sequential[:N] */
 int ssl_conv_fst(const char *in, char *out, size_t len, char *why, size_t wlen);

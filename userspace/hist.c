@@ -119,3 +119,87 @@ void ssl_hist_lat_dist(const uint64_t *counts, uint32_t nr, uint64_t total,
 			ms[lat_slot(v / 1000000, SSL_LAT_MS_NR)] += share;
 	}
 }
+
+/* one LEB128 varint; 0, or -1 if truncated or longer than a u64 */
+static int varint(const uint8_t **p, const uint8_t *end, uint64_t *out)
+{
+	uint64_t v = 0;
+	unsigned int shift = 0;
+
+	while (*p < end) {
+		uint8_t b = *(*p)++;
+
+		if (shift == 63 && (b & 0x7e))
+			return -1;		/* bits past 2^64 */
+		v |= (uint64_t)(b & 0x7f) << shift;
+		if (!(b & 0x80)) {
+			*out = v;
+			return 0;
+		}
+		shift += 7;
+		if (shift > 63)
+			return -1;
+	}
+	return -1;
+}
+
+long ssl_delta_decode(const uint8_t *p, uint32_t len, uint32_t nr_buckets,
+		      struct ssl_bucket *out, unsigned long max)
+{
+	const uint8_t *end = p + len;
+	uint64_t idx = 0, gap, count;
+	unsigned long n = 0;
+
+	while (p < end) {
+		if (varint(&p, end, &gap) || varint(&p, end, &count))
+			return -1;
+		if (gap >= nr_buckets)
+			return -1;
+		idx = n ? idx + 1 + gap : gap;
+		if (idx >= nr_buckets || n == max)
+			return -1;
+		out[n].idx = (uint32_t)idx;
+		out[n].count = count;
+		n++;
+	}
+	return (long)n;
+}
+
+void ssl_sparse_percentiles(const struct ssl_bucket *b, unsigned long n,
+			    const double *pct, int np, uint64_t min, uint64_t max,
+			    uint64_t *out)
+{
+	uint64_t total = 0, cum;
+	unsigned long i;
+	int j;
+
+	for (i = 0; i < n; i++)
+		total += b[i].count;
+	for (j = 0; j < np; j++) {
+		long double thr = (long double)pct[j] / 100.0L * (long double)total;
+		uint32_t idx = 0;
+		uint64_t v;
+
+		out[j] = 0;
+		if (!total)
+			continue;
+		cum = 0;
+		for (i = 0; i < n; i++) {
+			if (!b[i].count)
+				continue;
+			idx = b[i].idx;
+			cum += b[i].count;
+			/* a repeated index: the bucket's whole count first */
+			while (i + 1 < n && b[i + 1].idx == idx)
+				cum += b[++i].count;
+			if ((long double)cum >= thr)
+				break;
+		}
+		v = ssdload_hist_value(idx);
+		if (v < min)
+			v = min;
+		if (max && v > max)
+			v = max;
+		out[j] = v;
+	}
+}

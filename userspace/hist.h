@@ -45,4 +45,29 @@ void ssl_hist_lat_dist(const uint64_t *counts, uint32_t nr, uint64_t total,
 		       double ns[SSL_LAT_NS_NR], double us[SSL_LAT_US_NR],
 		       double ms[SSL_LAT_MS_NR]);
 
+/* One bucket of a histogram delta (debugfs series, log_hist=1). */
+struct ssl_bucket {
+	uint32_t idx;			/* bucket index */
+	uint64_t count;			/* I/Os added to it */
+};
+
+/*
+ * Decode a histogram delta of the series format (uapi/ssdload.h: pairs of
+ * LEB128 varints (gap, count), index = previous + 1 + gap) into @out (at
+ * most @max pairs; @len / 2 always suffice).  Returns the number of pairs,
+ * or -1 if the delta is malformed: a truncated or over-long varint, an
+ * index at or past @nr_buckets, or more than @max pairs.
+ */
+long ssl_delta_decode(const uint8_t *p, uint32_t len, uint32_t nr_buckets,
+		      struct ssl_bucket *out, unsigned long max);
+
+/*
+ * Percentiles of a sparse histogram: @n buckets sorted by index (an index
+ * may repeat: the deltas of several records).  The same rule and value as
+ * ssl_hist_percentile(); @out[i] for @pct[i].  All 0 if it is empty.
+ */
+void ssl_sparse_percentiles(const struct ssl_bucket *b, unsigned long n,
+			    const double *pct, int np, uint64_t min, uint64_t max,
+			    uint64_t *out);
+
 #endif /* SSDLOAD_CLI_HIST_H */

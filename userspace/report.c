@@ -35,20 +35,18 @@ struct dir_view {
 	uint64_t runtime_ms;
 	const uint64_t *counts;		/* NULL without a histogram */
 	uint64_t pct[SSL_MAX_PERCENTILES];
+	/* rate control: NULL unless the direction is rate controlled */
+	const struct ssl_rate_stats *rate;
+	const struct dir_view *intended; /* latency from the intended time */
 };
 
-static void dir_view(const struct ssl_report *r, int d, struct dir_view *v)
+/* The latency fields of @v, from histogram @h or else the summary's figures. */
+static void lat_view(const struct ssl_report *r, const struct ssl_hist *h,
+		     const struct ssl_dir_stats *ds, struct dir_view *v)
 {
-	const struct ssl_dir_stats *ds = &r->sum->dir[d];
-	const struct ssl_hist *h = &r->hist[d];
-	uint64_t rt = r->sum->runtime_ns;
 	int i;
 
-	memset(v, 0, sizeof(*v));
-	v->ios = ds->ios;
-	v->bytes = ds->bytes;
-	v->errors = ds->errors;
-	if (h->present && h->hdr.samples) {
+	if (h && h->present && h->hdr.samples) {
 		v->n = h->hdr.samples;
 		v->min = h->hdr.min_ns;
 		v->max = h->hdr.max_ns;
@@ -72,6 +70,40 @@ static void dir_view(const struct ssl_report *r, int d, struct dir_view *v)
 			v->stddev = (double)ds->lat_stddev_ns;
 		}
 	}
+}
+
+/*
+ * The latency from the intended send time of a rate-controlled direction,
+ * as a view: hist_intended_<dir>, or the summary's intended_* figures.
+ */
+static void intended_view(const struct ssl_report *r, int d, struct dir_view *v)
+{
+	const struct ssl_rate_stats *rs = &r->sum->dir[d].rate;
+	struct ssl_dir_stats ds;
+
+	memset(v, 0, sizeof(*v));
+	memset(&ds, 0, sizeof(ds));
+	ds.ios = rs->ios;
+	ds.lat_min_ns = rs->lat_min_ns;
+	ds.lat_mean_ns = rs->lat_mean_ns;
+	ds.lat_max_ns = rs->lat_max_ns;
+	ds.lat_stddev_ns = rs->lat_stddev_ns;
+	ds.lat_sum_ns = rs->lat_sum_ns;
+	ds.lat_sumsq_ns2 = rs->lat_sumsq_ns2;
+	ds.have_sums = rs->have_sums;
+	lat_view(r, r->ihist ? &r->ihist[d] : NULL, &ds, v);
+}
+
+static void dir_view(const struct ssl_report *r, int d, struct dir_view *v)
+{
+	const struct ssl_dir_stats *ds = &r->sum->dir[d];
+	uint64_t rt = r->sum->runtime_ns;
+
+	memset(v, 0, sizeof(*v));
+	v->ios = ds->ios;
+	v->bytes = ds->bytes;
+	v->errors = ds->errors;
+	lat_view(r, &r->hist[d], ds, v);
 	if (rt && (v->ios || v->errors)) {
 		v->iops = (double)v->ios * 1e9 / (double)rt;
 		v->bw_bytes = (uint64_t)((long double)v->bytes * 1e9L / (long double)rt);
@@ -180,7 +212,7 @@ static void print_lat(FILE *f, const char *name, const struct dir_view *v)
 
 /* fio's show_clat_percentiles(): 4 per line, one unit for the block */
 static void print_percentiles(FILE *f, const struct ssl_report *r,
-			      const struct dir_view *v)
+			      const char *title, const struct dir_view *v)
 {
 	uint64_t minv = UINT64_MAX, maxv = 0, div = 1;
 	const char *base = "nsec";
@@ -201,7 +233,7 @@ static void print_percentiles(FILE *f, const struct ssl_report *r,
 		div = 1000;
 		base = "usec";
 	}
-	fprintf(f, "    clat percentiles (%s):\n     |", base);
+	fprintf(f, "    %s percentiles (%s):\n     |", title, base);
 	for (j = 0; j < r->np; j++) {
 		int last = j == r->np - 1;
 		char fbuf[16];
@@ -292,6 +324,70 @@ static void lat_str(char *buf, size_t len, double ns)
 		snprintf(buf, len, "%.0fns", ns);
 }
 
+/* seconds with 2 decimals, or ms/us below one second */
+static void secs_str(char *buf, size_t len, uint64_t ns)
+{
+	if (ns >= 1000000000ULL)
+		snprintf(buf, len, "%.2fs", (double)ns / 1e9);
+	else
+		lat_str(buf, len, (double)ns);
+}
+
+/*
+ * A rate-controlled direction: its target, how far behind it fell, the
+ * I/Os sent late, and its latency from the intended send time.
+ */
+static void print_rate(FILE *f, const struct ssl_report *r, const struct dir_view *v)
+{
+	const struct ssl_rate_stats *rs = v->rate;
+	char target[32], lag[32], amount[32], thr[32];
+
+	if (!rs)
+		return;
+	if (rs->iops)
+		snprintf(target, sizeof(target), "%" PRIu64 " IOPS", rs->iops);
+	else
+		num2str(target, sizeof(target), rs->bps, 4, 1, N2S_BYTEPERSEC);
+	fprintf(f, "    rate: target %s", target);
+	if (r->sum->rate_process[0])
+		fprintf(f, " (%s)", r->sum->rate_process);
+	if (rs->behind_ios || rs->behind_bytes) {
+		if (rs->behind_ios)
+			snprintf(amount, sizeof(amount), "%" PRIu64 " I/Os", rs->behind_ios);
+		else
+			num2str(amount, sizeof(amount), rs->behind_bytes, 4, 1, N2S_BYTE);
+		secs_str(lag, sizeof(lag), rs->behind_ns);
+		fprintf(f, ", fell behind by %s (%s)", amount, lag);
+	} else {
+		fprintf(f, ", kept up");
+	}
+	lat_str(thr, sizeof(thr), (double)(r->sum->late_threshold_ns.have ?
+					   r->sum->late_threshold_ns.v : 1000000));
+	fprintf(f, "; %" PRIu64 " I/Os sent over %s late\n", rs->late_ios, thr);
+	if (v->intended && v->intended->n) {
+		print_lat(f, "lat from intended send", v->intended);
+		print_percentiles(f, r, "lat from intended send", v->intended);
+	}
+}
+
+/* The time series, in the JSON only: a pointer to it. */
+static void print_series_note(FILE *f, const struct ssl_report *r)
+{
+	const struct ssl_series *ser = r->series;
+	uint64_t i, nint = 0;
+
+	if (!ser || !ser->present)
+		return;
+	for (i = 0; i < ser->hdr.nr_records; i++)
+		if (ser->rec[i].index >= nint)
+			nint = (uint64_t)ser->rec[i].index + 1;
+	fprintf(f, "  time series  : %" PRIu64 " intervals of %" PRIu64 "ms, %u worker%s, "
+		"%" PRIu64 " records%s (in the JSON output)\n", nint,
+		(uint64_t)ser->hdr.interval_ns / 1000000, ser->hdr.nr_workers,
+		ser->hdr.nr_workers == 1 ? "" : "s", (uint64_t)ser->hdr.nr_records,
+		ser->hdr.log_hist ? ", with percentiles" : "");
+}
+
 /* One block per device, when the job drove more than one. */
 static void print_devices(FILE *f, const struct ssl_summary *s)
 {
@@ -363,11 +459,12 @@ static void print_normal(FILE *f, const struct ssl_report *r,
 		if (dv->n) {
 			print_lat(f, "clat", dv);
 			print_lat(f, " lat", dv);
-			print_percentiles(f, r, dv);
+			print_percentiles(f, r, "clat", dv);
 			if (dv->counts)
 				ssl_hist_lat_dist(dv->counts, SSDLOAD_HIST_BUCKETS,
 						  all, ns, us, ms);
 		}
+		print_rate(f, r, dv);
 	}
 	if (!any)
 		fprintf(f, "  no measured I/O\n");
@@ -388,6 +485,7 @@ static void print_normal(FILE *f, const struct ssl_report *r,
 		fprintf(f, trims ? " (read/write/trim I/Os)\n" : " (read/write I/Os)\n");
 	}
 	print_devices(f, r->sum);
+	print_series_note(f, r);
 	fprintf(f, "  total I/Os: read=%" PRIu64 ", write=%" PRIu64, v[0].ios, v[1].ios);
 	if (trims)
 		fprintf(f, ", trim=%" PRIu64, v[2].ios);
@@ -435,6 +533,8 @@ static void jstr(json_object *o, const char *k, const char *v)
 	json_object_object_add(o, k, json_object_new_string(v));
 }
 
+static void jopt(json_object *o, const char *k, const struct ssl_opt_u64 *v);
+
 static json_object *json_lat(const struct ssl_report *r, const struct dir_view *v)
 {
 	json_object *o = json_object_new_object();
@@ -471,6 +571,25 @@ static json_object *json_zero_lat(void)
 	return o;
 }
 
+/* ssdload: a rate-controlled direction's target and how far behind it fell */
+static json_object *json_rate(const struct ssl_report *r, const struct ssl_rate_stats *rs)
+{
+	json_object *o = json_object_new_object();
+
+	jint(o, "iops_target", (int64_t)rs->iops);
+	jint(o, "bps_target", (int64_t)rs->bps);
+	if (r->sum->rate_process[0])
+		jstr(o, "process", r->sum->rate_process);
+	jint(o, "late_ios", (int64_t)rs->late_ios);
+	jopt(o, "late_threshold_ns", &r->sum->late_threshold_ns);
+	jint(o, "behind_ns", (int64_t)rs->behind_ns);
+	jint(o, "behind_ios", (int64_t)rs->behind_ios);
+	jint(o, "behind_bytes", (int64_t)rs->behind_bytes);
+	json_object_object_add(o, "fell_behind",
+			       json_object_new_boolean(rs->behind_ios || rs->behind_bytes));
+	return o;
+}
+
 static json_object *json_dir(const struct ssl_report *r, const struct dir_view *v)
 {
 	json_object *o = json_object_new_object();
@@ -489,6 +608,11 @@ static json_object *json_dir(const struct ssl_report *r, const struct dir_view *
 	if (r) {
 		json_object_object_add(o, "clat_ns", json_lat(r, v));
 		json_object_object_add(o, "lat_ns", json_lat(r, v));
+		if (v->intended) {
+			json_object_object_add(o, "lat_from_intended_ns",
+					       json_lat(r, v->intended));
+			json_object_object_add(o, "rate", json_rate(r, v->rate));
+		}
 	} else {
 		json_object_object_add(o, "clat_ns", json_zero_lat());
 		json_object_object_add(o, "lat_ns", json_zero_lat());
@@ -621,6 +745,225 @@ static json_object *json_ssdload(const struct ssl_summary *s, int with_devices)
 	return o;
 }
 
+/*
+ * ssdload's time series (log_interval_ms): jobs[].time_series.  An
+ * interval of several records (the workers' records of one index) sums
+ * their counts, takes the smallest minimum and largest maximum, and
+ * spans from the earliest start to the latest end; with log_hist its
+ * percentiles come from the sum of the records' histogram deltas.
+ */
+static const double series_pct[] = { 50.0, 90.0, 99.0, 99.9 };
+static const char *const series_pct_keys[] = { "p50", "p90", "p99", "p99.9" };
+
+/* the directions shown: those with I/O or errors, or rate controlled */
+static unsigned int series_dirs(const struct ssl_report *r)
+{
+	const struct ssl_series *ser = r->series;
+	unsigned int mask = 0;
+	uint64_t i;
+	int d;
+
+	for (d = 0; d < SSDLOAD_DIR_NR; d++)
+		if (results_dir_rated(r->sum, d))
+			mask |= 1U << d;
+	for (i = 0; i < ser->hdr.nr_records; i++)
+		for (d = 0; d < SSDLOAD_DIR_NR; d++)
+			if (ser->rec[i].dir[d].ios || ser->rec[i].dir[d].errors)
+				mask |= 1U << d;
+	return mask;
+}
+
+static int cmp_bucket(const void *a, const void *b)
+{
+	uint32_t x = ((const struct ssl_bucket *)a)->idx;
+	uint32_t y = ((const struct ssl_bucket *)b)->idx;
+
+	return x < y ? -1 : x > y;
+}
+
+/* percentiles of the summed deltas of direction @d of @n records */
+static json_object *json_interval_pct(const struct ssl_series_rec *const *recs,
+				      size_t n, int d, uint64_t min, uint64_t max)
+{
+	uint64_t out[ARRAY_SIZE(series_pct)];
+	unsigned long cap = 0, nb = 0;
+	struct ssl_bucket *b;
+	json_object *o;
+	size_t i;
+	long k;
+
+	for (i = 0; i < n; i++)
+		cap += recs[i]->dir[d].hist_len / 2;
+	b = malloc((cap ? cap : 1) * sizeof(*b));
+	if (!b)
+		return NULL;
+	for (i = 0; i < n; i++) {
+		const struct ssl_series_dir *x = &recs[i]->dir[d];
+
+		if (!x->hist_len)
+			continue;
+		k = ssl_delta_decode(x->hist, x->hist_len, SSDLOAD_HIST_BUCKETS,
+				     b + nb, cap - nb);
+		if (k > 0)
+			nb += (unsigned long)k;
+	}
+	if (n > 1)
+		qsort(b, nb, sizeof(*b), cmp_bucket);
+	ssl_sparse_percentiles(b, nb, series_pct, ARRAY_SIZE(series_pct), min, max, out);
+	free(b);
+	o = json_object_new_object();
+	for (i = 0; i < ARRAY_SIZE(series_pct); i++)
+		jint(o, series_pct_keys[i], (int64_t)out[i]);
+	return o;
+}
+
+/* one interval: the merge of @n records (one worker's, or one per worker) */
+static json_object *json_interval(const struct ssl_report *r,
+				  const struct ssl_series_rec *const *recs, size_t n,
+				  unsigned int dirs)
+{
+	json_object *o = json_object_new_object();
+	uint64_t start = UINT64_MAX, end = 0;
+	uint32_t flags = 0;
+	size_t i;
+	int d;
+
+	for (i = 0; i < n; i++) {
+		if (recs[i]->start_ns < start)
+			start = recs[i]->start_ns;
+		if (recs[i]->end_ns > end)
+			end = recs[i]->end_ns;
+		flags |= recs[i]->flags;
+	}
+	jdbl(o, "t_start_ms", (double)start / 1e6);
+	jdbl(o, "t_end_ms", (double)end / 1e6);
+	if (flags & SSDLOAD_SERIES_HIST_CARRIED)
+		json_object_object_add(o, "hist_carried", json_object_new_boolean(1));
+	for (d = 0; d < SSDLOAD_DIR_NR; d++) {
+		uint64_t ios = 0, bytes = 0, errors = 0, min = 0, max = 0, sum = 0;
+		uint64_t isum = 0, late = 0, len = 0;
+		double secs = end > start ? (double)(end - start) / 1e9 : 0.0;
+		json_object *x, *p;
+
+		if (!(dirs & (1U << d)))
+			continue;
+		for (i = 0; i < n; i++) {
+			const struct ssl_series_dir *y = &recs[i]->dir[d];
+
+			ios += y->ios;
+			bytes += y->bytes;
+			errors += y->errors;
+			sum += y->lat_sum_ns;
+			isum += y->intended_lat_sum_ns;
+			late += y->late_ios;
+			len += y->hist_len;
+			if (y->ios && (!min || y->lat_min_ns < min))
+				min = y->lat_min_ns;
+			if (y->lat_max_ns > max)
+				max = y->lat_max_ns;
+		}
+		x = json_object_new_object();
+		jint(x, "ios", (int64_t)ios);
+		jint(x, "bytes", (int64_t)bytes);
+		if (errors)
+			jint(x, "errors", (int64_t)errors);
+		jdbl(x, "iops", secs > 0 ? (double)ios / secs : 0.0);
+		jint(x, "bw_bytes", secs > 0 ? (int64_t)((double)bytes / secs) : 0);
+		jdbl(x, "lat_mean_ns", ssl_mean(sum, ios));
+		jint(x, "lat_min_ns", (int64_t)min);
+		jint(x, "lat_max_ns", (int64_t)max);
+		if (results_dir_rated(r->sum, d)) {
+			jint(x, "late_ios", (int64_t)late);
+			jdbl(x, "lat_from_intended_mean_ns", ssl_mean(isum, ios));
+		}
+		if (r->series->hdr.log_hist && ios && len) {
+			p = json_interval_pct(recs, n, d, min, max);
+			if (p)
+				json_object_object_add(x, "clat_percentiles", p);
+		}
+		json_object_object_add(o, dir_names[d], x);
+	}
+	return o;
+}
+
+static int cmp_rec_index(const void *a, const void *b)
+{
+	const struct ssl_series_rec *x = *(const struct ssl_series_rec *const *)a;
+	const struct ssl_series_rec *y = *(const struct ssl_series_rec *const *)b;
+
+	if (x->index != y->index)
+		return x->index < y->index ? -1 : 1;
+	return x->worker < y->worker ? -1 : x->worker > y->worker;
+}
+
+/* the records of worker @w, one interval each, in order */
+static json_object *json_worker_intervals(const struct ssl_report *r, uint32_t w,
+					  unsigned int dirs)
+{
+	const struct ssl_series *ser = r->series;
+	json_object *arr = json_object_new_array();
+	uint64_t i;
+
+	for (i = 0; i < ser->hdr.nr_records; i++) {
+		const struct ssl_series_rec *rec = &ser->rec[i];
+
+		if (rec->worker == w)
+			json_object_array_add(arr, json_interval(r, &rec, 1, dirs));
+	}
+	return arr;
+}
+
+/*
+ * jobs[].time_series: @worker < 0 for the job (intervals merged over the
+ * workers by record index, and per_worker), else that worker's own.
+ */
+static json_object *json_time_series(const struct ssl_report *r, long worker)
+{
+	const struct ssl_series *ser = r->series;
+	unsigned int dirs = series_dirs(r);
+	const struct ssl_series_rec **sorted;
+	json_object *o, *arr, *pw;
+	uint64_t n = ser->hdr.nr_records, i, j;
+	uint32_t w;
+
+	o = json_object_new_object();
+	jint(o, "interval_ms", (int64_t)(ser->hdr.interval_ns / 1000000));
+	jint(o, "log_hist", (int64_t)ser->hdr.log_hist);
+	if (worker >= 0) {
+		jint(o, "worker", worker);
+		json_object_object_add(o, "intervals",
+				       json_worker_intervals(r, (uint32_t)worker, dirs));
+		return o;
+	}
+	jint(o, "workers", (int64_t)ser->hdr.nr_workers);
+	sorted = malloc((n ? n : 1) * sizeof(*sorted));
+	if (!sorted) {
+		json_object_put(o);
+		return NULL;
+	}
+	for (i = 0; i < n; i++)
+		sorted[i] = &ser->rec[i];
+	qsort(sorted, n, sizeof(*sorted), cmp_rec_index);
+	arr = json_object_new_array();
+	for (i = 0; i < n; i = j) {
+		for (j = i + 1; j < n && sorted[j]->index == sorted[i]->index; j++)
+			;
+		json_object_array_add(arr, json_interval(r, sorted + i, j - i, dirs));
+	}
+	free(sorted);
+	json_object_object_add(o, "intervals", arr);
+	pw = json_object_new_array();
+	for (w = 0; w < ser->hdr.nr_workers; w++) {
+		json_object *x = json_object_new_object();
+
+		jint(x, "worker", w);
+		json_object_object_add(x, "intervals", json_worker_intervals(r, w, dirs));
+		json_object_array_add(pw, x);
+	}
+	json_object_object_add(o, "per_worker", pw);
+	return o;
+}
+
 /* jobname ... "job options": the keys every entry starts with */
 static json_object *json_job_head(const struct ssl_report *r)
 {
@@ -723,6 +1066,15 @@ static json_object *json_job(const struct ssl_report *r,
 			       json_dist(ssl_lat_ranges, ms, SSL_LAT_MS_NR));
 	json_latency_target(r, job);
 	json_object_object_add(job, "ssdload", json_ssdload(r->sum, 1));
+	if (r->series && r->series->present) {
+		json_object *ts = json_time_series(r, -1);
+
+		if (!ts) {
+			json_object_put(job);
+			return NULL;
+		}
+		json_object_object_add(job, "time_series", ts);
+	}
 	return job;
 }
 
@@ -783,10 +1135,33 @@ static json_object *json_clone_dir(const struct ssl_report *r, const struct ssl_
 	return o;
 }
 
-static json_object *json_clone(const struct ssl_report *r, unsigned int i)
+/*
+ * The clones' rate control: job-wide (the module keeps no per-worker
+ * intended latency), once, in the first entry's ssdload object.
+ */
+static json_object *json_clone_rate(const struct ssl_report *r,
+				    const struct dir_view v[SSDLOAD_DIR_NR])
+{
+	json_object *o = NULL, *x;
+	int d;
+
+	for (d = 0; d < SSDLOAD_DIR_NR; d++) {
+		if (!v[d].intended)
+			continue;
+		if (!o)
+			o = json_object_new_object();
+		x = json_rate(r, v[d].rate);
+		json_object_object_add(x, "lat_from_intended_ns", json_lat(r, v[d].intended));
+		json_object_object_add(o, dir_names[d], x);
+	}
+	return o;
+}
+
+static json_object *json_clone(const struct ssl_report *r, unsigned int i,
+			       const struct dir_view v[SSDLOAD_DIR_NR])
 {
 	const struct ssl_worker *w = &r->sum->worker[i];
-	json_object *job = json_job_head(r), *ext;
+	json_object *job = json_job_head(r), *ext, *rate;
 	int d;
 
 	for (d = 0; d < SSDLOAD_DIR_NR; d++)
@@ -804,14 +1179,18 @@ static json_object *json_clone(const struct ssl_report *r, unsigned int i)
 	jstr(ext, "state", r->sum->state);
 	if (i == 0 && r->sum->nr_dev)	/* job-wide: once, in the first entry */
 		json_object_object_add(ext, "devices", json_devices(r->sum));
+	if (i == 0 && (rate = json_clone_rate(r, v)))
+		json_object_object_add(ext, "rate", rate);
 	json_object_object_add(job, "ssdload", ext);
+	if (r->series && r->series->present)
+		json_object_object_add(job, "time_series", json_time_series(r, i));
 	return job;
 }
 
 static int print_json(FILE *f, const struct ssl_report *r,
 		      const struct dir_view v[SSDLOAD_DIR_NR])
 {
-	json_object *top = json_object_new_object(), *jobs;
+	json_object *top = json_object_new_object(), *jobs, *job;
 	char when[64];
 	const char *s;
 
@@ -826,15 +1205,20 @@ static int print_json(FILE *f, const struct ssl_report *r,
 	jstr(top, "time", when);
 	json_object_object_add(top, "global options", json_object_new_object());
 	jobs = json_object_new_array();
+	json_object_object_add(top, "jobs", jobs);
 	if (json_clones(r)) {
 		unsigned int i;
 
 		for (i = 0; i < r->sum->nr_worker; i++)
-			json_object_array_add(jobs, json_clone(r, i));
+			json_object_array_add(jobs, json_clone(r, i, v));
 	} else {
-		json_object_array_add(jobs, json_job(r, v));
+		job = json_job(r, v);
+		if (!job) {
+			json_object_put(top);
+			return -1;
+		}
+		json_object_array_add(jobs, job);
 	}
-	json_object_object_add(top, "jobs", jobs);
 	json_object_object_add(top, "disk_util", json_object_new_array());
 	s = json_object_to_json_string_ext(top, JSON_C_TO_STRING_PRETTY |
 					   JSON_C_TO_STRING_SPACED |
@@ -850,11 +1234,17 @@ static int print_json(FILE *f, const struct ssl_report *r,
 
 int report_print(FILE *f, const struct ssl_report *r, enum ssl_output_format fmt)
 {
-	struct dir_view v[SSDLOAD_DIR_NR];
+	struct dir_view v[SSDLOAD_DIR_NR], iv[SSDLOAD_DIR_NR];
 	int d;
 
-	for (d = 0; d < SSDLOAD_DIR_NR; d++)
+	for (d = 0; d < SSDLOAD_DIR_NR; d++) {
 		dir_view(r, d, &v[d]);
+		if (!results_dir_rated(r->sum, d))
+			continue;
+		intended_view(r, d, &iv[d]);
+		v[d].rate = &r->sum->dir[d].rate;
+		v[d].intended = &iv[d];
+	}
 	if (fmt == SSL_OUTPUT_JSON)
 		return print_json(f, r, v);
 	print_normal(f, r, v);

@@ -22,6 +22,10 @@ struct ssl_report {
 	time_t when;				/* end of the run */
 	const struct ssl_summary *sum;
 	const struct ssl_hist *hist;		/* [SSDLOAD_DIR_NR] */
+	const struct ssl_hist *ihist;		/* [SSDLOAD_DIR_NR] hist_intended_*,
+						 * or NULL
+						 */
+	const struct ssl_series *series;	/* time series, or NULL */
 	const double *plist;			/* percentiles to report */
 	int np;
 	const struct ssl_job_option *opts;	/* "job options" */

@@ -65,6 +65,63 @@ static void parse_optional(const struct ssl_kvlist *kv, struct ssl_summary *s)
 	opt_u64(kv, "bs_min", &s->bs_min);
 	opt_u64(kv, "bs_max", &s->bs_max);
 	opt_u64(kv, "blockalign", &s->blockalign);
+	v = ssl_kv_get(kv, "rate_process");
+	snprintf(s->rate_process, sizeof(s->rate_process), "%s", v ? v : "");
+	opt_u64(kv, "late_threshold_ns", &s->late_threshold_ns);
+	opt_u64(kv, "log_interval_ms", &s->log_interval_ms);
+	opt_u64(kv, "log_hist", &s->log_hist);
+	opt_u64(kv, "series_records", &s->series_records);
+}
+
+/* <dir>_rate_iops ... <dir>_behind_bytes (rate control) */
+static void parse_rate(const struct ssl_kvlist *kv, const char *dir,
+		       struct ssl_rate_stats *r)
+{
+	static const struct {
+		const char *suffix;
+		size_t off;
+	} fields[] = {
+		{ "rate_iops", offsetof(struct ssl_rate_stats, iops) },
+		{ "rate_bps", offsetof(struct ssl_rate_stats, bps) },
+		{ "intended_ios", offsetof(struct ssl_rate_stats, ios) },
+		{ "intended_lat_min_ns", offsetof(struct ssl_rate_stats, lat_min_ns) },
+		{ "intended_lat_mean_ns", offsetof(struct ssl_rate_stats, lat_mean_ns) },
+		{ "intended_lat_max_ns", offsetof(struct ssl_rate_stats, lat_max_ns) },
+		{ "intended_lat_stddev_ns", offsetof(struct ssl_rate_stats, lat_stddev_ns) },
+		{ "late_ios", offsetof(struct ssl_rate_stats, late_ios) },
+		{ "behind_ns", offsetof(struct ssl_rate_stats, behind_ns) },
+		{ "behind_ios", offsetof(struct ssl_rate_stats, behind_ios) },
+		{ "behind_bytes", offsetof(struct ssl_rate_stats, behind_bytes) },
+	};
+	const char *v;
+	char key[64];
+	size_t i;
+
+	memset(r, 0, sizeof(*r));
+	snprintf(key, sizeof(key), "%s_rate_iops", dir);
+	if (!ssl_kv_get(kv, key))
+		return;			/* a module without rate control */
+	r->have = 1;
+	for (i = 0; i < ARRAY_SIZE(fields); i++) {
+		snprintf(key, sizeof(key), "%s_%s", dir, fields[i].suffix);
+		ssl_kv_u64(kv, key, (uint64_t *)((char *)r + fields[i].off));
+	}
+	snprintf(key, sizeof(key), "%s_intended_lat_sum_ns", dir);
+	r->have_sums = !ssl_kv_u64(kv, key, &r->lat_sum_ns);
+	snprintf(key, sizeof(key), "%s_intended_lat_sumsq_ns2", dir);
+	v = ssl_kv_get(kv, key);
+	if (!v || parse_u128_ld(v, &r->lat_sumsq_ns2))
+		r->have_sums = 0;
+}
+
+int results_dir_rated(const struct ssl_summary *s, int d)
+{
+	const struct ssl_rate_stats *r = &s->dir[d].rate;
+
+	if (!r->have || (!r->iops && !r->bps))
+		return 0;
+	/* trimwrite: the writes carry the cap but follow their trims */
+	return r->ios || !s->dir[d].ios;
 }
 
 /* devices=N and devI_*; 0 or -1 (out of memory, @err set) */
@@ -179,6 +236,7 @@ int results_parse_summary(char *text, struct ssl_summary *s, char *err, size_t e
 		v = ssl_kv_get(&kv, key);
 		if (!v || parse_u128_ld(v, &ds->lat_sumsq_ns2))
 			ds->have_sums = 0;
+		parse_rate(&kv, dir_names[d], &ds->rate);
 	}
 
 	parse_optional(&kv, s);
@@ -336,18 +394,213 @@ static int read_dbg(const char *job, const char *file, char **buf, size_t *len)
 	return err;
 }
 
-int results_read(const char *job, struct ssl_summary *s,
-		 struct ssl_hist h[SSDLOAD_DIR_NR])
+int results_parse_series(const void *buf, size_t len, struct ssl_series *s,
+			 char *err, size_t errlen)
+{
+	const struct ssdload_series_header *hdr = buf;
+	struct ssl_bucket *scratch = NULL;
+	uint64_t recs, hoff, left;
+	unsigned long max_pairs = 0;
+	size_t i;
+	int d;
+
+	memset(s, 0, sizeof(*s));
+	if (len < sizeof(*hdr)) {
+		snprintf(err, errlen, "short file (%zu bytes, header is %zu)",
+			 len, sizeof(*hdr));
+		return -1;
+	}
+	if (hdr->magic != SSDLOAD_SERIES_MAGIC) {
+		snprintf(err, errlen, "bad magic 0x%08x (want 0x%08x)",
+			 hdr->magic, SSDLOAD_SERIES_MAGIC);
+		return -1;
+	}
+	if (hdr->version != SSDLOAD_SERIES_VERSION) {
+		snprintf(err, errlen, "unsupported version %u (want %u)",
+			 hdr->version, SSDLOAD_SERIES_VERSION);
+		return -1;
+	}
+	if (hdr->header_size < sizeof(*hdr) || hdr->header_size % 8 ||
+	    hdr->header_size > len) {
+		snprintf(err, errlen, "bad header_size %u", hdr->header_size);
+		return -1;
+	}
+	if (hdr->record_size < sizeof(struct ssdload_series_rec) ||
+	    hdr->record_size % 8) {
+		snprintf(err, errlen, "bad record_size %u (at least %zu)",
+			 hdr->record_size, sizeof(struct ssdload_series_rec));
+		return -1;
+	}
+	if (hdr->log_hist && (hdr->hist_sub_bits != SSDLOAD_HIST_SUB_BITS ||
+			      hdr->hist_max_shift != SSDLOAD_HIST_MAX_SHIFT ||
+			      hdr->hist_buckets != SSDLOAD_HIST_BUCKETS)) {
+		snprintf(err, errlen,
+			 "histogram geometry sub_bits=%u max_shift=%u buckets=%u differs from this CLI's %u/%u/%u",
+			 hdr->hist_sub_bits, hdr->hist_max_shift, hdr->hist_buckets,
+			 SSDLOAD_HIST_SUB_BITS, SSDLOAD_HIST_MAX_SHIFT,
+			 SSDLOAD_HIST_BUCKETS);
+		return -1;
+	}
+	left = len - hdr->header_size;
+	recs = hdr->nr_records;
+	if (recs > left / hdr->record_size ||
+	    left - recs * hdr->record_size != hdr->hist_bytes) {
+		snprintf(err, errlen, "size %zu bytes does not match %llu records of %u "
+			 "bytes and %llu bytes of histograms", len,
+			 (unsigned long long)recs, hdr->record_size,
+			 (unsigned long long)hdr->hist_bytes);
+		return -1;
+	}
+	s->blob = malloc(len ? len : 1);
+	s->rec = calloc(recs ? (size_t)recs : 1, sizeof(*s->rec));
+	if (!s->blob || !s->rec) {
+		snprintf(err, errlen, "out of memory");
+		goto fail;
+	}
+	memcpy(s->blob, buf, len);
+	memcpy(&s->hdr, hdr, sizeof(*hdr));
+	hoff = hdr->header_size + recs * hdr->record_size;
+	for (i = 0; i < recs; i++) {
+		struct ssdload_series_rec r;
+		struct ssl_series_rec *o = &s->rec[i];
+
+		memcpy(&r, s->blob + hdr->header_size + i * hdr->record_size, sizeof(r));
+		if (r.worker >= hdr->nr_workers) {
+			snprintf(err, errlen, "record %zu: worker %u of %u", i, r.worker,
+				 hdr->nr_workers);
+			goto fail;
+		}
+		o->worker = r.worker;
+		o->index = r.index;
+		o->start_ns = r.start_ns;
+		o->end_ns = r.end_ns;
+		o->flags = r.flags;
+		o->step = r.step;
+		for (d = 0; d < SSDLOAD_DIR_NR; d++) {
+			const struct ssdload_series_dir *x = &r.dir[d];
+			struct ssl_series_dir *y = &o->dir[d];
+
+			y->ios = x->ios;
+			y->bytes = x->bytes;
+			y->errors = x->errors;
+			y->lat_min_ns = x->lat_min_ns;
+			y->lat_max_ns = x->lat_max_ns;
+			y->lat_sum_ns = x->lat_sum_ns;
+			y->intended_lat_sum_ns = x->intended_lat_sum_ns;
+			y->late_ios = x->late_ios;
+			y->hist_len = x->hist_len;
+			if (!x->hist_len)
+				continue;
+			if (!hdr->log_hist || x->hist_len > len - hoff) {
+				snprintf(err, errlen, "record %zu: histogram delta of %u "
+					 "bytes past the end of the file", i, x->hist_len);
+				goto fail;
+			}
+			y->hist = s->blob + hoff;
+			hoff += x->hist_len;
+			if (x->hist_len / 2 > max_pairs)
+				max_pairs = x->hist_len / 2;
+		}
+	}
+	if (hoff != len) {
+		snprintf(err, errlen, "the histogram deltas take %llu of its %llu bytes",
+			 (unsigned long long)(hoff - hdr->header_size - recs * hdr->record_size),
+			 (unsigned long long)hdr->hist_bytes);
+		goto fail;
+	}
+	/* every delta decodes */
+	scratch = malloc((max_pairs ? max_pairs : 1) * sizeof(*scratch));
+	if (!scratch) {
+		snprintf(err, errlen, "out of memory");
+		goto fail;
+	}
+	for (i = 0; i < recs; i++)
+		for (d = 0; d < SSDLOAD_DIR_NR; d++) {
+			const struct ssl_series_dir *y = &s->rec[i].dir[d];
+
+			if (y->hist_len && ssl_delta_decode(y->hist, y->hist_len,
+							    SSDLOAD_HIST_BUCKETS, scratch,
+							    max_pairs) < 0) {
+				snprintf(err, errlen, "record %zu: malformed %s histogram "
+					 "delta", i, dir_names[d]);
+				goto fail;
+			}
+		}
+	free(scratch);
+	s->max_pairs = max_pairs;
+	s->present = 1;
+	return 0;
+
+fail:
+	free(scratch);
+	results_free_series(s);
+	return -1;
+}
+
+void results_free_series(struct ssl_series *s)
+{
+	free(s->rec);
+	free(s->blob);
+	memset(s, 0, sizeof(*s));
+}
+
+/*
+ * One binary file of the job: hist_*, hist_intended_* or series.  A
+ * missing file is fine when @optional (0, nothing read).  0, or -1 with a
+ * message.
+ */
+static int read_binary(const char *job, const char *file, int optional,
+		       int (*parse)(const void *, size_t, void *, int, char *, size_t),
+		       void *out, int arg)
+{
+	char err[256], *buf;
+	size_t len;
+	int r;
+
+	r = read_dbg(job, file, &buf, &len);
+	if (r == -ENOENT && optional)
+		return 0;
+	if (r) {
+		ssl_err("%s/%s/%s: %s", ssl_debugfs_root(), job, file, strerror(-r));
+		return -1;
+	}
+	r = parse(buf, len, out, arg, err, sizeof(err));
+	free(buf);
+	if (r) {
+		ssl_err("%s/%s/%s: %s", ssl_debugfs_root(), job, file, err);
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_hist_cb(const void *buf, size_t len, void *out, int dir,
+			 char *err, size_t errlen)
+{
+	return results_parse_hist(buf, len, dir, out, err, errlen);
+}
+
+static int parse_series_cb(const void *buf, size_t len, void *out, int unused,
+			   char *err, size_t errlen)
+{
+	(void)unused;
+	return results_parse_series(buf, len, out, err, errlen);
+}
+
+int results_read(const char *job, struct ssl_results *res)
 {
 	static const char *const files[SSDLOAD_DIR_NR] = {
 		SSDLOAD_DBG_HIST_READ, SSDLOAD_DBG_HIST_WRITE, SSDLOAD_DBG_HIST_TRIM,
 	};
+	static const char *const ifiles[SSDLOAD_DIR_NR] = {
+		SSDLOAD_DBG_HIST_INTENDED_READ, SSDLOAD_DBG_HIST_INTENDED_WRITE,
+		SSDLOAD_DBG_HIST_INTENDED_TRIM,
+	};
+	struct ssl_summary *s = &res->sum;
 	char err[256], *buf;
 	size_t len;
 	int d, r;
 
-	memset(h, 0, sizeof(*h) * SSDLOAD_DIR_NR);
-	memset(s, 0, sizeof(*s));
+	memset(res, 0, sizeof(*res));
 	if (ssl_check_debugfs())
 		return -1;
 	r = read_dbg(job, SSDLOAD_DBG_SUMMARY, &buf, &len);
@@ -369,28 +622,35 @@ int results_read(const char *job, struct ssl_summary *s,
 		return -1;
 	}
 	for (d = 0; d < SSDLOAD_DIR_NR; d++) {
-		r = read_dbg(job, files[d], &buf, &len);
-		if (r == -ENOENT && !s->dir[d].ios)
-			continue;
-		if (r) {
-			ssl_err("%s/%s/%s: %s", ssl_debugfs_root(), job, files[d],
-				strerror(-r));
+		if (read_binary(job, files[d], !s->dir[d].ios, parse_hist_cb,
+				&res->hist[d], d))
 			goto fail;
-		}
-		r = results_parse_hist(buf, len, d, &h[d], err, sizeof(err));
-		free(buf);
-		if (r) {
-			ssl_err("%s/%s/%s: %s", ssl_debugfs_root(), job, files[d], err);
+		if (results_dir_rated(s, d) &&
+		    read_binary(job, ifiles[d], !s->dir[d].rate.ios, parse_hist_cb,
+				&res->ihist[d], d))
 			goto fail;
-		}
 	}
+	if (s->log_interval_ms.v &&
+	    read_binary(job, SSDLOAD_DBG_SERIES, !s->series_records.v,
+			parse_series_cb, &res->series, 0))
+		goto fail;
 	return 0;
 
 fail:
-	results_free_summary(s);
-	for (d = 0; d < SSDLOAD_DIR_NR; d++)
-		results_free_hist(&h[d]);
+	results_free(res);
 	return -1;
+}
+
+void results_free(struct ssl_results *r)
+{
+	int d;
+
+	results_free_summary(&r->sum);
+	for (d = 0; d < SSDLOAD_DIR_NR; d++) {
+		results_free_hist(&r->hist[d]);
+		results_free_hist(&r->ihist[d]);
+	}
+	results_free_series(&r->series);
 }
 
 int results_read_progress(const char *job, struct ssl_progress *p)

@@ -8,6 +8,26 @@
 
 #include "uapi/ssdload.h"
 
+/*
+ * Open-loop rate control of one direction (<dir>_rate_iops and the keys
+ * after it): absent from older modules (have = 0).
+ */
+struct ssl_rate_stats {
+	int have;			/* the keys were present */
+	uint64_t iops, bps;		/* the job's targets, 0 = uncapped */
+	uint64_t ios;			/* I/Os with an intended time */
+	uint64_t lat_min_ns;		/* from the intended time to completion */
+	uint64_t lat_mean_ns;		/* rounded by the module */
+	uint64_t lat_max_ns;
+	uint64_t lat_stddev_ns;
+	uint64_t lat_sum_ns;		/* exact */
+	long double lat_sumsq_ns2;	/* exact u128 as long double */
+	int have_sums;
+	uint64_t late_ios;		/* sent over late_threshold_ns late */
+	uint64_t behind_ns;		/* the largest lag of a worker */
+	uint64_t behind_ios, behind_bytes; /* that lag times the rate */
+};
+
 struct ssl_dir_stats {
 	uint64_t ios;			/* successful measured I/Os */
 	uint64_t bytes;			/* their bytes */
@@ -19,6 +39,7 @@ struct ssl_dir_stats {
 	uint64_t lat_sum_ns;		/* exact */
 	long double lat_sumsq_ns2;	/* exact u128 as long double */
 	int have_sums;			/* lat_sum/lat_sumsq were present */
+	struct ssl_rate_stats rate;
 };
 
 /* A summary key that an older module may not print. */
@@ -74,12 +95,49 @@ struct ssl_summary {
 	struct ssl_opt_u64 numjobs, bs_min, bs_max, blockalign;
 	struct ssl_device *dev;		/* devices entries (NULL if none) */
 	unsigned int nr_dev;
+	char rate_process[16];		/* linear|poisson; "" if absent */
+	struct ssl_opt_u64 late_threshold_ns;
+	struct ssl_opt_u64 log_interval_ms, log_hist, series_records;
+};
+
+/* One direction of a series record (struct ssdload_series_dir). */
+struct ssl_series_dir {
+	uint64_t ios, bytes, errors;
+	uint64_t lat_min_ns, lat_max_ns, lat_sum_ns;
+	uint64_t intended_lat_sum_ns, late_ios;
+	uint32_t hist_len;		/* bytes of the delta */
+	const uint8_t *hist;		/* the delta (into ssl_series.blob) */
+};
+
+/* One record: an interval of one worker (struct ssdload_series_rec). */
+struct ssl_series_rec {
+	uint32_t worker, index;
+	uint64_t start_ns, end_ns;	/* from the job's start */
+	uint32_t flags, step;
+	struct ssl_series_dir dir[SSDLOAD_DIR_NR];
+};
+
+/* The debugfs series file (log_interval_ms), validated. */
+struct ssl_series {
+	int present;			/* the file was read */
+	struct ssdload_series_header hdr;
+	struct ssl_series_rec *rec;	/* hdr.nr_records, worker then index */
+	uint8_t *blob;			/* the file (the deltas point into it) */
+	unsigned long max_pairs;	/* buckets in the largest delta */
 };
 
 struct ssl_hist {
 	int present;			/* the file existed and was valid */
 	struct ssdload_hist_header hdr;
 	uint64_t *counts;		/* hdr.nr_buckets counts */
+};
+
+/* Everything `ssdload run` and `ssdload show` report on a job. */
+struct ssl_results {
+	struct ssl_summary sum;
+	struct ssl_hist hist[SSDLOAD_DIR_NR];	/* hist_<dir> */
+	struct ssl_hist ihist[SSDLOAD_DIR_NR];	/* hist_intended_<dir> */
+	struct ssl_series series;		/* with log_interval_ms > 0 */
 };
 
 struct ssl_progress {
@@ -100,13 +158,26 @@ int results_parse_hist(const void *buf, size_t len, int dir, struct ssl_hist *h,
 		       char *err, size_t errlen);
 void results_free_hist(struct ssl_hist *h);
 
+/* Validate and copy a series file image; 0 or -1 with @err set. */
+int results_parse_series(const void *buf, size_t len, struct ssl_series *s,
+			 char *err, size_t errlen);
+void results_free_series(struct ssl_series *s);
+
 /*
- * Read summary + hist_read + hist_write of @job from debugfs.  Prints a
- * message and returns -1 on failure.  A missing hist file is accepted
- * (h->present = 0) when the summary counts no I/O for that direction.
+ * Is direction @d rate controlled?  Its cap is set and its I/Os have
+ * intended times (trimwrite's writes follow their trims: not scheduled).
  */
-int results_read(const char *job, struct ssl_summary *s,
-		 struct ssl_hist h[SSDLOAD_DIR_NR]);
+int results_dir_rated(const struct ssl_summary *s, int d);
+
+/*
+ * Read the summary, hist_<dir>, and for a rate-controlled direction
+ * hist_intended_<dir>, and with log_interval_ms > 0 the series, of @job
+ * from debugfs.  Prints a message and returns -1 on failure.  A missing
+ * hist file is accepted (present = 0) when the summary counts no I/O for
+ * it; a missing series file when the summary counts no record.
+ */
+int results_read(const char *job, struct ssl_results *r);
+void results_free(struct ssl_results *r);
 
 /* Read the progress file; 0 or -errno (no message). */
 int results_read_progress(const char *job, struct ssl_progress *p);
