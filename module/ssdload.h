@@ -30,6 +30,7 @@
 #define SSDLOAD_MAX_DEVS	16U		/* devices in one filename list */
 #define SSDLOAD_MAX_NUMJOBS	1024U
 #define SSDLOAD_PPM		1000000U	/* percentages are kept in ppm */
+#define SSDLOAD_GROUP_LEN	64U		/* group names: 1..63 characters */
 
 /* Module parameters: the defaults a new job copies (main.c). */
 extern unsigned int ssdload_default_bs;
@@ -262,6 +263,7 @@ struct ssdload_cfg {
 	u64 zero_buffers;
 	u64 refill_buffers;
 	u64 numjobs;			/* 0 = one worker per CPU */
+	u64 shared;			/* 1 = other shared jobs may use the devices */
 	u32 fst;			/* enum ssdload_fst */
 	u32 fst_n;			/* I/Os before a switch, 0 = 1 */
 	u32 pattern_len;		/* buffer_pattern bytes, 0 = none */
@@ -285,6 +287,7 @@ struct ssdload_job {
 					 */
 	struct ssdload_cfg cfg;		/* parameters */
 	char filename[PATH_MAX];	/* block device path, "" if unset */
+	char group[SSDLOAD_GROUP_LEN];	/* enable arms, start launches; "" = none */
 	cpumask_var_t cpus;		/* cpus_allowed, empty = default */
 	enum ssdload_state state;	/* READ_ONCE() for lockless readers */
 	struct ratelimit_state rs;	/* for the refusals it logs */
@@ -294,7 +297,9 @@ struct ssdload_job {
 	bool stop;			/* stop requested: enable=0 or rmdir */
 	bool failed;			/* an I/O failed: stop issuing */
 	unsigned int leases;		/* open lease files */
-	bool leased;			/* the run started under a lease */
+	bool leased;			/* the run started (or was armed) under a
+					 * lease
+					 */
 	char *paths;			/* filename split into devs[].path */
 	unsigned int nr_devs;		/* devices of the current run */
 	struct ssdload_dev *devs;	/* kcalloc'ed at enable */
@@ -372,10 +377,14 @@ static inline bool ssdload_rw_is_mixed(u64 rw)
 	return rw == SSDLOAD_RW_RW || rw == SSDLOAD_RW_RANDRW;
 }
 
-/* A run is in progress: issuing (running) or draining (stopping). */
+/*
+ * A run is set up: waiting for its group's start (armed), issuing
+ * (running) or draining (stopping).
+ */
 static inline bool ssdload_state_busy(enum ssdload_state state)
 {
-	return state == SSDLOAD_STATE_RUNNING ||
+	return state == SSDLOAD_STATE_ARMED ||
+	       state == SSDLOAD_STATE_RUNNING ||
 	       state == SSDLOAD_STATE_STOPPING;
 }
 
@@ -400,6 +409,7 @@ int ssdload_parse_path(const char *buf, char *out, size_t outlen);
 int ssdload_parse_bytes_or_pct(const char *buf, u64 *bytes, u64 *ppm,
 			       bool *pct);
 int ssdload_parse_fst(const char *buf, u32 *fst, u32 *n);
+int ssdload_parse_group(const char *buf, char *out, size_t outlen);
 void ssdload_safe_value(const char *buf, char *out, size_t outlen);
 
 /* configfs.c */
@@ -414,6 +424,13 @@ int ssdload_job_start(struct ssdload_job *job);
 void ssdload_job_stop(struct ssdload_job *job);
 void ssdload_job_lease(struct ssdload_job *job, bool take);
 u64 ssdload_job_runtime_ns(struct ssdload_job *job);
+unsigned int ssdload_job_armed_workers(struct ssdload_job *job,
+				       const char *group);
+unsigned int ssdload_job_launch_armed(struct ssdload_job *job,
+				      const char *group, u64 start_ns,
+				      struct task_struct **tasks,
+				      unsigned int room);
+void ssdload_wake_tasks(struct task_struct **tasks, unsigned int nr);
 u64 ssdload_seed_from_name(const char *name);
 
 /* worker.c */

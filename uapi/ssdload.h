@@ -50,12 +50,16 @@
 #define SSDLOAD_ATTR_REFILL_BUFFERS	"refill_buffers" /* 0/1, new content per write */
 #define SSDLOAD_ATTR_FILE_SERVICE_TYPE	"file_service_type" /* roundrobin|random|sequential[:N] */
 #define SSDLOAD_ATTR_NUMJOBS		"numjobs"	/* workers, 0 = one per CPU */
+#define SSDLOAD_ATTR_SHARED		"shared"	/* 0/1, share the device with shared jobs */
+#define SSDLOAD_ATTR_GROUP		"group"		/* name, enable arms; start launches */
 #define SSDLOAD_ATTR_ENABLE		"enable"	/* 1 = start, 0 = stop */
 #define SSDLOAD_ATTR_STATE		"state"		/* RO: enum ssdload_state */
 #define SSDLOAD_ATTR_ERROR		"error"		/* RO: "<errno> <reason>" */
 
 /* top-level read-only attribute listing every job attribute, one per line */
 #define SSDLOAD_FEATURES		"features"
+/* top-level write-only attribute: a group name launches its armed jobs */
+#define SSDLOAD_START			"start"
 
 /* ---- debugfs file names ----------------------------------------------- */
 #define SSDLOAD_DBG_SUMMARY		"summary"	/* text, key=value per line */
@@ -87,6 +91,7 @@ enum ssdload_state {
 	SSDLOAD_STATE_STOPPED = 3,	/* "stopped": enable=0, rmdir or unload */
 	SSDLOAD_STATE_ERROR = 4,	/* "error": see the error attribute */
 	SSDLOAD_STATE_STOPPING = 5,	/* "stopping": stop requested, I/O draining */
+	SSDLOAD_STATE_ARMED = 6,	/* "armed": set up, waiting for its group's start */
 	SSDLOAD_STATE_NR
 };
 
