@@ -73,6 +73,8 @@ static const struct {
 	{ SSDLOAD_ATTR_ZERO_BUFFERS, "zero_buffers", "" },
 	{ SSDLOAD_ATTR_REFILL_BUFFERS, "refill_buffers", "" },
 	{ SSDLOAD_ATTR_FILE_SERVICE_TYPE, "file_service_type", "" },
+	{ SSDLOAD_ATTR_SHARED, "shared", "" },
+	{ SSDLOAD_ATTR_GROUP, "group", "" },
 };
 
 #define NR_SHOW_ATTRS	ARRAY_SIZE(show_attrs)
