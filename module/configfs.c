@@ -11,7 +11,6 @@
  * parameter store fails with -EBUSY.  Refused values are logged
  * rate-limited, naming the job and the attribute.
  */
-#include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/slab.h>
 
@@ -561,8 +560,9 @@ static struct configfs_subsystem ssdload_subsys;
  * rule for walking the tree; mkdir and rmdir take it, and rmdir stops a
  * job under it: su_mutex comes before job->lock).  Each job is launched
  * under its lock with the same start time, so their ramp and runtime
- * end together; then all their threads are woken in one go.  Nothing
- * waits for I/O.
+ * end together; then all their threads are woken in one go, and they
+ * issue their first I/O together once the last one ran (the gate).
+ * Nothing waits for I/O.
  */
 static ssize_t ssdload_root_start_store(struct config_item *item,
 					const char *page, size_t count)
@@ -571,9 +571,9 @@ static ssize_t ssdload_root_start_store(struct config_item *item,
 				      DEFAULT_RATELIMIT_BURST);
 	struct config_item *ci;
 	struct task_struct **tasks;
+	struct ssdload_gate *gate;
 	char group[SSDLOAD_GROUP_LEN], val[40];
 	unsigned int nr = 0, n = 0;
-	u64 now;
 	int ret;
 
 	ret = ssdload_parse_group(page, group, sizeof(group));
@@ -598,14 +598,20 @@ static ssize_t ssdload_root_start_store(struct config_item *item,
 		ret = -ENOMEM;
 		goto out_unlock;
 	}
-	now = ktime_get_ns();
+	gate = ssdload_gate_alloc();
+	if (!gate) {
+		ret = -ENOMEM;
+		goto out_free_tasks;
+	}
 	list_for_each_entry(ci, &ssdload_jobs_group.cg_children, ci_entry)
-		n += ssdload_job_launch_armed(to_job(ci), group, now,
+		n += ssdload_job_launch_armed(to_job(ci), group, gate,
 					      tasks + n, nr - n);
 	ssdload_wake_tasks(tasks, n);
-	kfree(tasks);
+	ssdload_gate_put(gate);
 	if (!n)
 		ret = -ENOENT;
+out_free_tasks:
+	kfree(tasks);
 out_unlock:
 	mutex_unlock(&ssdload_subsys.su_mutex);
 	if (ret == -ENOENT && __ratelimit(&rs))

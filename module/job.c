@@ -22,6 +22,7 @@
  */
 #include <linux/kthread.h>
 #include <linux/math64.h>
+#include <linux/mm.h>
 #include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/rcupdate.h>
@@ -941,10 +942,12 @@ static void ssdload_job_disarm(struct ssdload_job *job)
 /*
  * Start step: the run takes a reference on the job and on the module
  * (dropped by end_work), its clock starts at @start_ns, and the workers
- * go.  With @tasks, the threads are stored there instead, with a
- * reference each, for the caller to wake together with other jobs'.
+ * go.  With @gate (start GROUP), the threads are stored in @tasks
+ * instead, with a reference each, for the caller to wake together with
+ * other jobs', and each worker passes @gate before its first I/O.
  */
 static void ssdload_job_launch(struct ssdload_job *job, u64 start_ns,
+			       struct ssdload_gate *gate,
 			       struct task_struct **tasks)
 {
 	struct ssdload_cfg *cfg = &job->cfg;
@@ -959,13 +962,80 @@ static void ssdload_job_launch(struct ssdload_job *job, u64 start_ns,
 	atomic_set(&job->nr_active, job->nr_workers);
 	WRITE_ONCE(job->state, SSDLOAD_STATE_RUNNING);
 	for (i = 0; i < job->nr_workers; i++) {
-		struct task_struct *t = job->workers[i]->task;
+		struct ssdload_worker *w = job->workers[i];
 
-		if (tasks)
-			tasks[i] = get_task_struct(t);
-		else
-			wake_up_process(t);
+		if (!gate) {
+			wake_up_process(w->task);
+			continue;
+		}
+		refcount_inc(&gate->ref);
+		atomic_inc(&gate->left);
+		atomic_inc(&gate->cpu_left[w->cpu]);
+		w->gate = gate;
+		tasks[i] = get_task_struct(w->task);
 	}
+}
+
+/* A gate for start GROUP, with the start time of its jobs. */
+struct ssdload_gate *ssdload_gate_alloc(void)
+{
+	struct ssdload_gate *gate;
+
+	gate = kvzalloc(struct_size(gate, cpu_left, nr_cpu_ids), GFP_KERNEL);
+	if (!gate)
+		return NULL;
+	refcount_set(&gate->ref, 1);
+	init_waitqueue_head(&gate->wq);
+	atomic_set(&gate->left, 0);
+	gate->start_ns = ktime_get_ns();
+	return gate;
+}
+
+void ssdload_gate_put(struct ssdload_gate *gate)
+{
+	if (refcount_dec_and_test(&gate->ref))
+		kvfree(gate);
+}
+
+/* May worker @w go: the gate opened, its job stopped, or it waited long? */
+static bool ssdload_gate_open(struct ssdload_gate *gate,
+			      struct ssdload_worker *w)
+{
+	/* pairs with the release of the last worker to check in */
+	return smp_load_acquire(&gate->open) || READ_ONCE(w->job->stop) ||
+	       ktime_get_ns() - gate->start_ns >= SSDLOAD_GATE_MAX_NS;
+}
+
+/*
+ * Worker @w's first step after start GROUP: check in, then wait until
+ * every worker of the group did (the last one opens the gate).  See
+ * struct ssdload_gate.
+ */
+void ssdload_gate_pass(struct ssdload_worker *w)
+{
+	struct ssdload_gate *gate = w->gate;
+	bool peers;
+	u64 t;
+
+	peers = atomic_dec_return(&gate->cpu_left[w->cpu]) > 0;
+	if (atomic_dec_and_test(&gate->left)) {
+		smp_store_release(&gate->open, true); /* pairs: gate_open() */
+		wake_up_all(&gate->wq);
+	}
+	if (!peers) {
+		preempt_disable();
+		t = ktime_get_ns();
+		while (!ssdload_gate_open(gate, w) &&
+		       ktime_get_ns() - t < SSDLOAD_GATE_HOLD_NS)
+			cpu_relax();
+		preempt_enable();
+	}
+	t = ktime_get_ns() - gate->start_ns;
+	if (t < SSDLOAD_GATE_MAX_NS)
+		wait_event_timeout(gate->wq, ssdload_gate_open(gate, w),
+				   nsecs_to_jiffies(SSDLOAD_GATE_MAX_NS - t) + 1);
+	w->gate = NULL;
+	ssdload_gate_put(gate);
 }
 
 /* The workers of @job if it is armed in @group, else 0. */
@@ -983,11 +1053,13 @@ unsigned int ssdload_job_armed_workers(struct ssdload_job *job,
 
 /*
  * start GROUP: launch @job if it is armed in @group and its threads fit
- * in the @room entries of @tasks, with the group's clock @start_ns.  The
- * threads are stored in @tasks, not woken.  Returns how many were stored.
+ * in the @room entries of @tasks, with the group's start time and @gate.
+ * The threads are stored in @tasks, not woken.  Returns how many were
+ * stored.
  */
 unsigned int ssdload_job_launch_armed(struct ssdload_job *job,
-				      const char *group, u64 start_ns,
+				      const char *group,
+				      struct ssdload_gate *gate,
 				      struct task_struct **tasks,
 				      unsigned int room)
 {
@@ -996,7 +1068,7 @@ unsigned int ssdload_job_launch_armed(struct ssdload_job *job,
 	mutex_lock(&job->lock);
 	if (job->state == SSDLOAD_STATE_ARMED && !strcmp(job->group, group) &&
 	    job->nr_workers <= room) {
-		ssdload_job_launch(job, start_ns, tasks);
+		ssdload_job_launch(job, gate->start_ns, gate, tasks);
 		nr = job->nr_workers;
 	}
 	mutex_unlock(&job->lock);
@@ -1081,7 +1153,7 @@ int ssdload_job_start(struct ssdload_job *job)
 	if (job->group[0])
 		WRITE_ONCE(job->state, SSDLOAD_STATE_ARMED);
 	else
-		ssdload_job_launch(job, ktime_get_ns(), NULL);
+		ssdload_job_launch(job, ktime_get_ns(), NULL, NULL);
 	free_cpumask_var(mask);
 	return 0;
 

@@ -14,8 +14,10 @@
 #include <linux/llist.h>
 #include <linux/mutex.h>
 #include <linux/ratelimit.h>
+#include <linux/refcount.h>
 #include <linux/seqlock.h>
 #include <linux/spinlock.h>
+#include <linux/wait.h>
 #include <linux/workqueue.h>
 
 #include "uapi/ssdload.h"
@@ -79,6 +81,30 @@ struct ssdload_sum {
 };
 
 struct ssdload_worker;
+
+/*
+ * The start of a group (start GROUP): the workers of its jobs check in at
+ * the gate as the scheduler runs them, and none goes before the last one
+ * checked in and opened it, so that they all begin together however late
+ * each was woken (a thread bound to the CPU of the writer of start may
+ * run only once that writer leaves it).  A worker whose CPU has workers
+ * still to come sleeps (they need the CPU); the last of a CPU spins,
+ * preemption off, for up to SSDLOAD_GATE_HOLD_NS, so that it sees the
+ * gate open at once and the writer of start cannot take its CPU back,
+ * then sleeps.  The opener wakes the sleepers.  The wait ends early when
+ * the worker's job is stopped, and after SSDLOAD_GATE_MAX_NS in any case.
+ */
+struct ssdload_gate {
+	refcount_t ref;			/* start's, and one per worker */
+	atomic_t left;			/* workers yet to check in */
+	bool open;			/* the last one checked in */
+	u64 start_ns;			/* the start time of every job */
+	wait_queue_head_t wq;		/* workers sleeping until it opens */
+	atomic_t cpu_left[];		/* per CPU: its workers yet to check in */
+};
+
+#define SSDLOAD_GATE_HOLD_NS	(10 * NSEC_PER_MSEC)
+#define SSDLOAD_GATE_MAX_NS	NSEC_PER_SEC
 
 /*
  * One preallocated I/O: a bio with its inline bvec table and buffers,
@@ -207,6 +233,9 @@ struct ssdload_worker {
 	u64 cpu_ns;			/* scheduler runtime, set at teardown */
 	u64 usr_ns;			/* of it, user time */
 	u64 ctx;			/* context switches */
+	struct ssdload_gate *gate;	/* start GROUP: passed before the first
+					 * I/O, then NULL
+					 */
 	pid_t pid;			/* of the kthread */
 	unsigned int nr_ios;		/* allocated I/Os */
 	unsigned int inflight;		/* submitted, not yet reaped */
@@ -427,10 +456,14 @@ u64 ssdload_job_runtime_ns(struct ssdload_job *job);
 unsigned int ssdload_job_armed_workers(struct ssdload_job *job,
 				       const char *group);
 unsigned int ssdload_job_launch_armed(struct ssdload_job *job,
-				      const char *group, u64 start_ns,
+				      const char *group,
+				      struct ssdload_gate *gate,
 				      struct task_struct **tasks,
 				      unsigned int room);
 void ssdload_wake_tasks(struct task_struct **tasks, unsigned int nr);
+struct ssdload_gate *ssdload_gate_alloc(void);
+void ssdload_gate_put(struct ssdload_gate *gate);
+void ssdload_gate_pass(struct ssdload_worker *w);
 u64 ssdload_seed_from_name(const char *name);
 
 /* worker.c */
