@@ -3,12 +3,13 @@
  * ssdload: configfs interface.
  *
  *   /sys/kernel/config/ssdload/features	RO, every job attribute name
+ *   /sys/kernel/config/ssdload/start	WO, a group name: launch its jobs
  *   /sys/kernel/config/ssdload/jobs/NAME/	one job per directory
  *
  * Parameters are plain attributes; `enable` is the commit point: while a
- * run is in progress (running or stopping), every parameter store fails
- * with -EBUSY.  Refused values are logged rate-limited, naming the job
- * and the attribute.
+ * run is set up or in progress (armed, running or stopping), every
+ * parameter store fails with -EBUSY.  Refused values are logged
+ * rate-limited, naming the job and the attribute.
  */
 #include <linux/module.h>
 #include <linux/slab.h>
@@ -97,6 +98,7 @@ SSDLOAD_NUM_ATTR(refill_buffers, 0, 1, 0);
 SSDLOAD_NUM_ATTR(numjobs, 0, SSDLOAD_MAX_NUMJOBS, 0);
 SSDLOAD_NUM_ATTR(log_interval_ms, 0, U64_MAX / NSEC_PER_MSEC / 4, 0);
 SSDLOAD_NUM_ATTR(log_hist, 0, 1, 0);
+SSDLOAD_NUM_ATTR(shared, 0, 1, 0);
 
 /*
  * offset and size: bytes, or a percentage of each device (fio's "25%").
@@ -422,11 +424,40 @@ static ssize_t ssdload_job_cpus_allowed_store(struct config_item *item,
 }
 CONFIGFS_ATTR(ssdload_job_, cpus_allowed);
 
+static ssize_t ssdload_job_group_show(struct config_item *item, char *page)
+{
+	struct ssdload_job *job = to_job(item);
+	ssize_t len;
+
+	mutex_lock(&job->lock);
+	len = sysfs_emit(page, "%s\n", job->group);
+	mutex_unlock(&job->lock);
+	return len;
+}
+
+static ssize_t ssdload_job_group_store(struct config_item *item,
+				       const char *page, size_t count)
+{
+	struct ssdload_job *job = to_job(item);
+	char group[SSDLOAD_GROUP_LEN];
+	int ret;
+
+	ret = ssdload_parse_group(page, group, sizeof(group));
+	mutex_lock(&job->lock);
+	ret = ssdload_job_store_check(job, "group", page, ret);
+	if (!ret)
+		strscpy(job->group, group, sizeof(job->group));
+	mutex_unlock(&job->lock);
+	return ret ? ret : count;
+}
+CONFIGFS_ATTR(ssdload_job_, group);
+
 static ssize_t ssdload_job_enable_show(struct config_item *item, char *page)
 {
-	return sysfs_emit(page, "%d\n",
-			  READ_ONCE(to_job(item)->state) ==
-			  SSDLOAD_STATE_RUNNING);
+	enum ssdload_state state = READ_ONCE(to_job(item)->state);
+
+	return sysfs_emit(page, "%d\n", state == SSDLOAD_STATE_RUNNING ||
+			  state == SSDLOAD_STATE_ARMED);
 }
 
 static ssize_t ssdload_job_enable_store(struct config_item *item,
@@ -510,6 +541,8 @@ VISIBLE_IF_KUNIT struct configfs_attribute *ssdload_job_attrs[] = {
 	&ssdload_job_attr_rate_process,
 	&ssdload_job_attr_log_interval_ms,
 	&ssdload_job_attr_log_hist,
+	&ssdload_job_attr_shared,
+	&ssdload_job_attr_group,
 	&ssdload_job_attr_enable,
 	&ssdload_job_attr_state,
 	&ssdload_job_attr_error,
@@ -582,8 +615,77 @@ static ssize_t ssdload_root_features_show(struct config_item *item, char *page)
 }
 CONFIGFS_ATTR_RO(ssdload_root_, features);
 
+static struct configfs_subsystem ssdload_subsys;
+
+/*
+ * Root: start GROUP launches every armed job of the group at one instant.
+ * The jobs are the children of jobs/, walked under su_mutex (configfs'
+ * rule for walking the tree; mkdir and rmdir take it, and rmdir stops a
+ * job under it: su_mutex comes before job->lock).  Each job is launched
+ * under its lock with the same start time, so their ramp and runtime
+ * end together; then all their threads are woken in one go, and they
+ * issue their first I/O together once the last one ran (the gate).
+ * Nothing waits for I/O.
+ */
+static ssize_t ssdload_root_start_store(struct config_item *item,
+					const char *page, size_t count)
+{
+	static DEFINE_RATELIMIT_STATE(rs, DEFAULT_RATELIMIT_INTERVAL,
+				      DEFAULT_RATELIMIT_BURST);
+	struct config_item *ci;
+	struct task_struct **tasks;
+	struct ssdload_gate *gate;
+	char group[SSDLOAD_GROUP_LEN], val[40];
+	unsigned int nr = 0, n = 0;
+	int ret;
+
+	ret = ssdload_parse_group(page, group, sizeof(group));
+	if (!ret && !group[0])
+		ret = -EINVAL;
+	if (ret) {
+		ssdload_safe_value(page, val, sizeof(val));
+		if (__ratelimit(&rs))
+			pr_err("invalid start '%s': %d\n", val, ret);
+		return ret;
+	}
+
+	mutex_lock(&ssdload_subsys.su_mutex);
+	list_for_each_entry(ci, &ssdload_jobs_group.cg_children, ci_entry)
+		nr += ssdload_job_armed_workers(to_job(ci), group);
+	if (!nr) {
+		ret = -ENOENT;
+		goto out_unlock;
+	}
+	tasks = kcalloc(nr, sizeof(*tasks), GFP_KERNEL);
+	if (!tasks) {
+		ret = -ENOMEM;
+		goto out_unlock;
+	}
+	gate = ssdload_gate_alloc();
+	if (!gate) {
+		ret = -ENOMEM;
+		goto out_free_tasks;
+	}
+	list_for_each_entry(ci, &ssdload_jobs_group.cg_children, ci_entry)
+		n += ssdload_job_launch_armed(to_job(ci), group, gate,
+					      tasks + n, nr - n);
+	ssdload_wake_tasks(tasks, n);
+	ssdload_gate_put(gate);
+	if (!n)
+		ret = -ENOENT;
+out_free_tasks:
+	kfree(tasks);
+out_unlock:
+	mutex_unlock(&ssdload_subsys.su_mutex);
+	if (ret == -ENOENT && __ratelimit(&rs))
+		pr_err("start: no armed job in group %s\n", group);
+	return ret ? ret : count;
+}
+CONFIGFS_ATTR_WO(ssdload_root_, start);
+
 static struct configfs_attribute *ssdload_root_attrs[] = {
 	&ssdload_root_attr_features,
+	&ssdload_root_attr_start,
 	NULL,
 };
 

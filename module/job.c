@@ -6,6 +6,9 @@
  *                              --I/O error-------> error
  *                              --enable=0, rmdir,
  *                                lease closed----> stopping --drained--> stopped
+ *   idle --enable=1, group set--> armed --start GROUP--> running ...
+ *                                       --enable=0, rmdir,
+ *                                         lease closed--> stopped
  *
  * job->lock serialises start, stop, teardown and the debugfs readers, and
  * is never held while waiting for I/O.  A stop only asks the workers to
@@ -19,6 +22,7 @@
  */
 #include <linux/kthread.h>
 #include <linux/math64.h>
+#include <linux/mm.h>
 #include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/rcupdate.h>
@@ -29,10 +33,14 @@
 #include "ssdload.h"
 
 /*
- * All jobs claim their devices with one holder: ssdload jobs may share a
- * device, while a device mounted or claimed by anyone else is -EBUSY.
+ * A job claims its devices with itself as the holder, so no one else may
+ * use them, not even another job.  shared=1 jobs all claim with this one
+ * holder instead: the block layer lets a holder claim a device it holds
+ * again, so shared jobs may use a device together, while a device that
+ * is mounted or claimed by anyone else (a job without shared included)
+ * is -EBUSY.
  */
-static int ssdload_bdev_holder;
+static int ssdload_shared_holder;
 
 static const char *ssdload_job_name(struct ssdload_job *job)
 {
@@ -205,11 +213,17 @@ static void ssdload_job_end_work(struct work_struct *work)
 	ssdload_job_put(job);		/* the run's reference */
 }
 
+static void ssdload_job_disarm(struct ssdload_job *job);
+
 static void ssdload_job_request_stop(struct ssdload_job *job)
 {
 	unsigned int i;
 
 	lockdep_assert_held(&job->lock);
+	if (job->state == SSDLOAD_STATE_ARMED) {
+		ssdload_job_disarm(job);
+		return;
+	}
 	if (job->state != SSDLOAD_STATE_RUNNING)
 		return;
 	WRITE_ONCE(job->stop, true);
@@ -220,7 +234,8 @@ static void ssdload_job_request_stop(struct ssdload_job *job)
 
 /*
  * enable=0, rmdir: stop issuing and return.  The job shows "stopping"
- * until its in-flight I/Os completed, then "stopped".
+ * until its in-flight I/Os completed, then "stopped".  An armed job
+ * never issued: it is torn down at once and shows "stopped".
  */
 void ssdload_job_stop(struct ssdload_job *job)
 {
@@ -230,9 +245,9 @@ void ssdload_job_stop(struct ssdload_job *job)
 }
 
 /*
- * A lease (debugfs) was opened (@take) or closed.  A run started while a
- * lease was open stops when the last lease closes: the CLI holds one, so
- * even a killed CLI leaves no load behind.
+ * A lease (debugfs) was opened (@take) or closed.  A run started (or
+ * armed) while a lease was open stops when the last lease closes: the CLI
+ * holds one, so even a killed CLI leaves no load behind.
  */
 void ssdload_job_lease(struct ssdload_job *job, bool take)
 {
@@ -240,7 +255,8 @@ void ssdload_job_lease(struct ssdload_job *job, bool take)
 	if (take) {
 		job->leases++;
 	} else if (!--job->leases && job->leased &&
-		   job->state == SSDLOAD_STATE_RUNNING) {
+		   (job->state == SSDLOAD_STATE_RUNNING ||
+		    job->state == SSDLOAD_STATE_ARMED)) {
 		pr_info("job %s: its lease was closed: stopping\n",
 			ssdload_job_name(job));
 		ssdload_job_request_stop(job);
@@ -907,7 +923,8 @@ static int ssdload_job_open(struct ssdload_job *job)
 		struct ssdload_dev *dev = &job->devs[i];
 
 		ret = ssdload_bdev_open(&dev->bdev, dev->path, job->writes,
-					&ssdload_bdev_holder);
+					job->cfg.shared ?
+					(void *)&ssdload_shared_holder : job);
 		if (ret) {
 			dev->bdev.bdev = NULL;
 			ret = ssdload_job_refuse(job, ret, "filename", "%s %s",
@@ -1013,19 +1030,33 @@ static void ssdload_job_destroy_threads(struct ssdload_job *job)
 	}
 }
 
+/* Tear an armed job down: its threads never ran, nothing was issued. */
+static void ssdload_job_disarm(struct ssdload_job *job)
+{
+	lockdep_assert_held(&job->lock);
+	ssdload_job_destroy_threads(job);
+	ssdload_job_free_run(job);
+	ssdload_job_close_devs(job);
+	WRITE_ONCE(job->state, SSDLOAD_STATE_STOPPED);
+}
+
 /*
  * Start step: the run takes a reference on the job and on the module
- * (dropped by end_work), and the workers go.
+ * (dropped by end_work), its clock starts at @start_ns, and the workers
+ * go.  With @gate (start GROUP), the threads are stored in @tasks
+ * instead, with a reference each, for the caller to wake together with
+ * other jobs', and each worker passes @gate before its first I/O.
  */
-static void ssdload_job_launch(struct ssdload_job *job)
+static void ssdload_job_launch(struct ssdload_job *job, u64 start_ns,
+			       struct ssdload_gate *gate,
+			       struct task_struct **tasks)
 {
 	struct ssdload_cfg *cfg = &job->cfg;
 	unsigned int i;
 
 	ssdload_job_get(job);
 	__module_get(THIS_MODULE);
-	job->leased = job->leases > 0;
-	job->start_ns = ktime_get_ns();
+	job->start_ns = start_ns;
 	job->ramp_end_ns = job->start_ns + cfg->ramp_ms * NSEC_PER_MSEC;
 	job->deadline_ns = cfg->runtime_ms ?
 		job->ramp_end_ns + cfg->runtime_ms * NSEC_PER_MSEC : 0;
@@ -1033,11 +1064,144 @@ static void ssdload_job_launch(struct ssdload_job *job)
 		ssdload_worker_begin(job->workers[i], job->start_ns);
 	atomic_set(&job->nr_active, job->nr_workers);
 	WRITE_ONCE(job->state, SSDLOAD_STATE_RUNNING);
-	for (i = 0; i < job->nr_workers; i++)
-		wake_up_process(job->workers[i]->task);
+	for (i = 0; i < job->nr_workers; i++) {
+		struct ssdload_worker *w = job->workers[i];
+
+		if (!gate) {
+			wake_up_process(w->task);
+			continue;
+		}
+		refcount_inc(&gate->ref);
+		atomic_inc(&gate->left);
+		atomic_inc(&gate->cpu_left[w->cpu]);
+		w->gate = gate;
+		tasks[i] = get_task_struct(w->task);
+	}
 }
 
-/* enable=1.  Called with job->lock held. */
+/* A gate for start GROUP, with the start time of its jobs. */
+struct ssdload_gate *ssdload_gate_alloc(void)
+{
+	struct ssdload_gate *gate;
+
+	gate = kvzalloc(struct_size(gate, cpu_left, nr_cpu_ids), GFP_KERNEL);
+	if (!gate)
+		return NULL;
+	refcount_set(&gate->ref, 1);
+	init_waitqueue_head(&gate->wq);
+	atomic_set(&gate->left, 0);
+	gate->start_ns = ktime_get_ns();
+	return gate;
+}
+
+void ssdload_gate_put(struct ssdload_gate *gate)
+{
+	if (refcount_dec_and_test(&gate->ref))
+		kvfree(gate);
+}
+
+/* May worker @w go: the gate opened, its job stopped, or it waited long? */
+static bool ssdload_gate_open(struct ssdload_gate *gate,
+			      struct ssdload_worker *w)
+{
+	/* pairs with the release of the last worker to check in */
+	return smp_load_acquire(&gate->open) || READ_ONCE(w->job->stop) ||
+	       ktime_get_ns() - gate->start_ns >= SSDLOAD_GATE_MAX_NS;
+}
+
+/*
+ * Worker @w's first step after start GROUP: check in, then wait until
+ * every worker of the group did (the last one opens the gate).  See
+ * struct ssdload_gate.
+ */
+void ssdload_gate_pass(struct ssdload_worker *w)
+{
+	struct ssdload_gate *gate = w->gate;
+	bool peers;
+	u64 t;
+
+	peers = atomic_dec_return(&gate->cpu_left[w->cpu]) > 0;
+	if (atomic_dec_and_test(&gate->left)) {
+		smp_store_release(&gate->open, true); /* pairs: gate_open() */
+		wake_up_all(&gate->wq);
+	}
+	if (!peers) {
+		preempt_disable();
+		t = ktime_get_ns();
+		while (!ssdload_gate_open(gate, w) &&
+		       ktime_get_ns() - t < SSDLOAD_GATE_HOLD_NS)
+			cpu_relax();
+		preempt_enable();
+	}
+	t = ktime_get_ns() - gate->start_ns;
+	if (t < SSDLOAD_GATE_MAX_NS)
+		wait_event_timeout(gate->wq, ssdload_gate_open(gate, w),
+				   nsecs_to_jiffies(SSDLOAD_GATE_MAX_NS - t) + 1);
+	w->gate = NULL;
+	ssdload_gate_put(gate);
+}
+
+/* The workers of @job if it is armed in @group, else 0. */
+unsigned int ssdload_job_armed_workers(struct ssdload_job *job,
+				       const char *group)
+{
+	unsigned int nr = 0;
+
+	mutex_lock(&job->lock);
+	if (job->state == SSDLOAD_STATE_ARMED && !strcmp(job->group, group))
+		nr = job->nr_workers;
+	mutex_unlock(&job->lock);
+	return nr;
+}
+
+/*
+ * start GROUP: launch @job if it is armed in @group and its threads fit
+ * in the @room entries of @tasks, with the group's start time and @gate.
+ * The threads are stored in @tasks, not woken.  Returns how many were
+ * stored.
+ */
+unsigned int ssdload_job_launch_armed(struct ssdload_job *job,
+				      const char *group,
+				      struct ssdload_gate *gate,
+				      struct task_struct **tasks,
+				      unsigned int room)
+{
+	unsigned int nr = 0;
+
+	mutex_lock(&job->lock);
+	if (job->state == SSDLOAD_STATE_ARMED && !strcmp(job->group, group) &&
+	    job->nr_workers <= room) {
+		ssdload_job_launch(job, gate->start_ns, gate, tasks);
+		nr = job->nr_workers;
+	}
+	mutex_unlock(&job->lock);
+	return nr;
+}
+
+/*
+ * Wake the @nr threads of launched jobs in one go, then drop the
+ * references ssdload_job_launch() took.  Preemption is off while waking,
+ * so a thread bound to this CPU cannot run before the last one was woken.
+ * A job stopped since its launch is fine: its threads ran already (a stop
+ * wakes them), and waking a thread that exited does nothing.
+ */
+void ssdload_wake_tasks(struct task_struct **tasks, unsigned int nr)
+{
+	unsigned int i;
+
+	preempt_disable();
+	for (i = 0; i < nr; i++)
+		wake_up_process(tasks[i]);
+	preempt_enable();
+	for (i = 0; i < nr; i++)
+		put_task_struct(tasks[i]);
+}
+
+/*
+ * enable=1: check, open, allocate and create the threads, then launch;
+ * a job with a group is armed instead, for start GROUP to launch.
+ * Called with job->lock held.
+ */
 int ssdload_job_start(struct ssdload_job *job)
 {
 	cpumask_var_t mask;
@@ -1094,7 +1258,11 @@ int ssdload_job_start(struct ssdload_job *job)
 	if (ret)
 		goto out_destroy_threads;
 
-	ssdload_job_launch(job);
+	job->leased = job->leases > 0;
+	if (job->group[0])
+		WRITE_ONCE(job->state, SSDLOAD_STATE_ARMED);
+	else
+		ssdload_job_launch(job, ktime_get_ns(), NULL, NULL);
 	free_cpumask_var(mask);
 	return 0;
 

@@ -35,6 +35,7 @@ const struct ssdload_enum ssdload_state_names[] = {
 	{ SSDLOAD_STATE_STOPPED,	"stopped" },
 	{ SSDLOAD_STATE_ERROR,		"error" },
 	{ SSDLOAD_STATE_STOPPING,	"stopping" },
+	{ SSDLOAD_STATE_ARMED,		"armed" },
 	{ 0, NULL }
 };
 EXPORT_SYMBOL_IF_KUNIT(ssdload_state_names);
@@ -293,3 +294,26 @@ int ssdload_parse_fst(const char *buf, u32 *fst, u32 *n)
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(ssdload_parse_fst);
+
+/*
+ * A group name: 1 to @outlen - 1 characters of [A-Za-z0-9_.-] (ASCII: the
+ * kernel's isalnum() also takes Latin-1 letters).  The empty
+ * string (or a lone newline) is "no group".
+ */
+int ssdload_parse_group(const char *buf, char *out, size_t outlen)
+{
+	size_t len = strlen(buf), i;
+
+	if (len && buf[len - 1] == '\n')
+		len--;
+	if (len >= outlen)
+		return -EINVAL;
+	for (i = 0; i < len; i++)
+		if (!isascii(buf[i]) ||
+		    (!isalnum(buf[i]) && !strchr("_.-", buf[i])))
+			return -EINVAL;
+	memcpy(out, buf, len);
+	out[len] = '\0';
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(ssdload_parse_group);

@@ -15,9 +15,11 @@
 #include <linux/mm.h>
 #include <linux/mutex.h>
 #include <linux/ratelimit.h>
+#include <linux/refcount.h>
 #include <linux/seqlock.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
+#include <linux/wait.h>
 #include <linux/workqueue.h>
 
 #include "uapi/ssdload.h"
@@ -33,6 +35,7 @@
 #define SSDLOAD_MAX_DEVS	16U		/* devices in one filename list */
 #define SSDLOAD_MAX_NUMJOBS	1024U
 #define SSDLOAD_PPM		1000000U	/* percentages are kept in ppm */
+#define SSDLOAD_GROUP_LEN	64U		/* group names: 1..63 characters */
 
 /* Module parameters: the defaults a new job copies (main.c). */
 extern unsigned int ssdload_default_bs;
@@ -115,6 +118,30 @@ struct ssdload_series {
 	u64 pool_used;			/* bytes */
 	u64 pool_final;			/* bytes kept for the last record */
 };
+
+/*
+ * The start of a group (start GROUP): the workers of its jobs check in at
+ * the gate as the scheduler runs them, and none goes before the last one
+ * checked in and opened it, so that they all begin together however late
+ * each was woken (a thread bound to the CPU of the writer of start may
+ * run only once that writer leaves it).  A worker whose CPU has workers
+ * still to come sleeps (they need the CPU); the last of a CPU spins,
+ * preemption off, for up to SSDLOAD_GATE_HOLD_NS, so that it sees the
+ * gate open at once and the writer of start cannot take its CPU back,
+ * then sleeps.  The opener wakes the sleepers.  The wait ends early when
+ * the worker's job is stopped, and after SSDLOAD_GATE_MAX_NS in any case.
+ */
+struct ssdload_gate {
+	refcount_t ref;			/* start's, and one per worker */
+	atomic_t left;			/* workers yet to check in */
+	bool open;			/* the last one checked in */
+	u64 start_ns;			/* the start time of every job */
+	wait_queue_head_t wq;		/* workers sleeping until it opens */
+	atomic_t cpu_left[];		/* per CPU: its workers yet to check in */
+};
+
+#define SSDLOAD_GATE_HOLD_NS	(10 * NSEC_PER_MSEC)
+#define SSDLOAD_GATE_MAX_NS	NSEC_PER_SEC
 
 /*
  * One preallocated I/O: a bio with its inline bvec table and buffers,
@@ -250,6 +277,9 @@ struct ssdload_worker {
 	u64 cpu_ns;			/* scheduler runtime, set at teardown */
 	u64 usr_ns;			/* of it, user time */
 	u64 ctx;			/* context switches */
+	struct ssdload_gate *gate;	/* start GROUP: passed before the first
+					 * I/O, then NULL
+					 */
 	pid_t pid;			/* of the kthread */
 	unsigned int nr_ios;		/* allocated I/Os */
 	unsigned int inflight;		/* submitted, not yet reaped */
@@ -318,6 +348,7 @@ struct ssdload_cfg {
 	u32 rate_process;		/* enum ssdload_rate_process */
 	u64 log_interval_ms;		/* time series interval, 0 = off */
 	u64 log_hist;			/* 1 = histogram deltas in the series */
+	u64 shared;			/* 1 = other shared jobs may use the devices */
 	u32 fst;			/* enum ssdload_fst */
 	u32 fst_n;			/* I/Os before a switch, 0 = 1 */
 	u32 pattern_len;		/* buffer_pattern bytes, 0 = none */
@@ -341,6 +372,7 @@ struct ssdload_job {
 					 */
 	struct ssdload_cfg cfg;		/* parameters */
 	char filename[PATH_MAX];	/* block device path, "" if unset */
+	char group[SSDLOAD_GROUP_LEN];	/* enable arms, start launches; "" = none */
 	cpumask_var_t cpus;		/* cpus_allowed, empty = default */
 	enum ssdload_state state;	/* READ_ONCE() for lockless readers */
 	struct ratelimit_state rs;	/* for the refusals it logs */
@@ -350,7 +382,9 @@ struct ssdload_job {
 	bool stop;			/* stop requested: enable=0 or rmdir */
 	bool failed;			/* an I/O failed: stop issuing */
 	unsigned int leases;		/* open lease files */
-	bool leased;			/* the run started under a lease */
+	bool leased;			/* the run started (or was armed) under a
+					 * lease
+					 */
 	char *paths;			/* filename split into devs[].path */
 	unsigned int nr_devs;		/* devices of the current run */
 	struct ssdload_dev *devs;	/* kcalloc'ed at enable */
@@ -433,10 +467,14 @@ static inline bool ssdload_rw_is_mixed(u64 rw)
 	return rw == SSDLOAD_RW_RW || rw == SSDLOAD_RW_RANDRW;
 }
 
-/* A run is in progress: issuing (running) or draining (stopping). */
+/*
+ * A run is set up: waiting for its group's start (armed), issuing
+ * (running) or draining (stopping).
+ */
 static inline bool ssdload_state_busy(enum ssdload_state state)
 {
-	return state == SSDLOAD_STATE_RUNNING ||
+	return state == SSDLOAD_STATE_ARMED ||
+	       state == SSDLOAD_STATE_RUNNING ||
 	       state == SSDLOAD_STATE_STOPPING;
 }
 
@@ -463,6 +501,7 @@ int ssdload_parse_path(const char *buf, char *out, size_t outlen);
 int ssdload_parse_bytes_or_pct(const char *buf, u64 *bytes, u64 *ppm,
 			       bool *pct);
 int ssdload_parse_fst(const char *buf, u32 *fst, u32 *n);
+int ssdload_parse_group(const char *buf, char *out, size_t outlen);
 void ssdload_safe_value(const char *buf, char *out, size_t outlen);
 
 /* configfs.c */
@@ -477,6 +516,17 @@ int ssdload_job_start(struct ssdload_job *job);
 void ssdload_job_stop(struct ssdload_job *job);
 void ssdload_job_lease(struct ssdload_job *job, bool take);
 u64 ssdload_job_runtime_ns(struct ssdload_job *job);
+unsigned int ssdload_job_armed_workers(struct ssdload_job *job,
+				       const char *group);
+unsigned int ssdload_job_launch_armed(struct ssdload_job *job,
+				      const char *group,
+				      struct ssdload_gate *gate,
+				      struct task_struct **tasks,
+				      unsigned int room);
+void ssdload_wake_tasks(struct task_struct **tasks, unsigned int nr);
+struct ssdload_gate *ssdload_gate_alloc(void);
+void ssdload_gate_put(struct ssdload_gate *gate);
+void ssdload_gate_pass(struct ssdload_worker *w);
 u64 ssdload_seed_from_name(const char *name);
 
 /* worker.c */

@@ -1196,6 +1196,8 @@ int ssdload_worker_fn(void *data)
 	bool issuing = true;
 	u64 now;
 
+	if (w->gate)
+		ssdload_gate_pass(w);
 	for (;;) {
 		cond_resched();
 		ssdload_track_cpu(w);

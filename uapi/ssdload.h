@@ -55,12 +55,16 @@
 #define SSDLOAD_ATTR_RATE_PROCESS	"rate_process"	/* linear|poisson */
 #define SSDLOAD_ATTR_LOG_INTERVAL_MS	"log_interval_ms" /* time series interval, ms, 0 = off */
 #define SSDLOAD_ATTR_LOG_HIST		"log_hist"	/* 0/1, histogram deltas in the series */
+#define SSDLOAD_ATTR_SHARED		"shared"	/* 0/1, share the device with shared jobs */
+#define SSDLOAD_ATTR_GROUP		"group"		/* name, enable arms; start launches */
 #define SSDLOAD_ATTR_ENABLE		"enable"	/* 1 = start, 0 = stop */
 #define SSDLOAD_ATTR_STATE		"state"		/* RO: enum ssdload_state */
 #define SSDLOAD_ATTR_ERROR		"error"		/* RO: "<errno> <reason>" */
 
 /* top-level read-only attribute listing every job attribute, one per line */
 #define SSDLOAD_FEATURES		"features"
+/* top-level write-only attribute: a group name launches its armed jobs */
+#define SSDLOAD_START			"start"
 
 /* ---- debugfs file names ----------------------------------------------- */
 #define SSDLOAD_DBG_SUMMARY		"summary"	/* text, key=value per line */
@@ -97,6 +101,7 @@ enum ssdload_state {
 	SSDLOAD_STATE_STOPPED = 3,	/* "stopped": enable=0, rmdir or unload */
 	SSDLOAD_STATE_ERROR = 4,	/* "error": see the error attribute */
 	SSDLOAD_STATE_STOPPING = 5,	/* "stopping": stop requested, I/O draining */
+	SSDLOAD_STATE_ARMED = 6,	/* "armed": set up, waiting for its group's start */
 	SSDLOAD_STATE_NR
 };
 

@@ -79,6 +79,11 @@ static const char *const run_usage[] = {
 	"                         'file', concatenated (optionally with '|')",
 	"  --zero_buffers[=0|1]   zero-filled write buffers",
 	"  --refill_buffers[=0|1] new buffer content for every write",
+	"  --shared[=0|1]         let other shared jobs use DEV at the same time",
+	"                         (their writes may overlap: keep them apart with",
+	"                         --offset/--size)",
+	"  --group=NAME           arm the job instead of starting it: it starts with",
+	"                         the other jobs of NAME on 'ssdload start NAME'",
 	"  --time_based           accepted for fio compatibility (runtime is time based)",
 	"  --direct=1             accepted for fio compatibility (I/O is always direct)",
 	"  --group_reporting      one report for all workers (default with --numjobs>1:",
@@ -110,6 +115,7 @@ enum run_opt_id {
 	O_BUFFER_COMPRESS_PERCENTAGE, O_BUFFER_COMPRESS_CHUNK, O_DEDUPE_PERCENTAGE,
 	O_BUFFER_PATTERN, O_ZERO_BUFFERS, O_REFILL_BUFFERS, O_FILE_SERVICE_TYPE,
 	O_RATE_IOPS, O_RATE, O_RATE_PROCESS, O_LOG_INTERVAL_MS, O_LOG_HIST,
+	O_SHARED, O_GROUP,
 	O_NR
 };
 
@@ -163,6 +169,8 @@ static const struct ssl_opt run_opts[] = {
 	{ "rate_process",	SSL_ARG_REQUIRED, O_RATE_PROCESS },
 	{ "log_interval_ms",	SSL_ARG_REQUIRED, O_LOG_INTERVAL_MS },
 	{ "log_hist",		SSL_ARG_FLAG, O_LOG_HIST },
+	{ "shared",		SSL_ARG_FLAG, O_SHARED },
+	{ "group",		SSL_ARG_REQUIRED, O_GROUP },
 	{ NULL, 0, 0 },
 };
 
@@ -749,8 +757,15 @@ static int check_args(struct run_ctx *c)
 	    flag_opt(c, O_RANDOM_SCATTER, SSDLOAD_ATTR_RANDOM_SCATTER, NULL) ||
 	    buffer_opts(c) ||
 	    conv_opt(c, O_FILE_SERVICE_TYPE, SSDLOAD_ATTR_FILE_SERVICE_TYPE, ssl_conv_fst) ||
-	    rate_series_opts(c))
+	    rate_series_opts(c) ||
+	    flag_opt(c, O_SHARED, SSDLOAD_ATTR_SHARED, NULL))
 		return -1;
+	if (c->raw[O_GROUP]) {
+		if (ssl_check_group(c->raw[O_GROUP]))
+			return bad_value(c, O_GROUP, "not a group name (1 to 63 of "
+					 "A-Z a-z 0-9 _ . -)");
+		add_write(c, SSDLOAD_ATTR_GROUP, c->raw[O_GROUP]);
+	}
 
 	/* fio's "job options": what was given, as given */
 	c->opts[c->nopts].key = "name";
@@ -924,14 +939,15 @@ static void tell_draining(const struct run_ctx *c)
 }
 
 /*
- * Wait until the job's run is over (state neither running nor stopping),
- * stopping it on the first signal.  Shows the progress line and the
- * periodic reports until then.
+ * Wait until the job's run is over (state neither armed, running nor
+ * stopping), stopping it on the first signal.  Shows the progress line
+ * and the periodic reports while it runs.  An armed job (--group) waits
+ * for ssdload start GROUP: said once on stderr.
  */
 static int wait_job(struct run_ctx *c, char *state, size_t len)
 {
 	uint64_t now, next_status = ssl_now_ms() + c->status_ms;
-	int err, stop_sent = 0, told = 0;
+	int err, stop_sent = 0, told = 0, armed = 0;
 	unsigned int waited = 0;
 	struct eta_view e;
 
@@ -965,6 +981,14 @@ static int wait_job(struct run_ctx *c, char *state, size_t len)
 		}
 		if (!cfs_state_busy(state))
 			break;
+		if (!strcmp(state, "armed")) {
+			if (!armed++)
+				ssl_err("job '%s' is armed: it starts with ssdload start %s",
+					c->name, c->raw[O_GROUP] ? c->raw[O_GROUP] : "GROUP");
+			next_status = ssl_now_ms() + c->status_ms;
+			ssl_msleep(stop_sent ? STOP_POLL_MS : POLL_MS);
+			continue;
+		}
 		if (!stop_sent) {
 			now = ssl_now_ms();
 			if (c->status_ms && now >= next_status) {

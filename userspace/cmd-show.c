@@ -78,6 +78,8 @@ static const struct {
 	{ SSDLOAD_ATTR_RATE_PROCESS, "rate_process", "" },
 	{ SSDLOAD_ATTR_LOG_INTERVAL_MS, "log_interval_ms", "" },
 	{ SSDLOAD_ATTR_LOG_HIST, "log_hist", "" },
+	{ SSDLOAD_ATTR_SHARED, "shared", "" },
+	{ SSDLOAD_ATTR_GROUP, "group", "" },
 };
 
 #define NR_SHOW_ATTRS	ARRAY_SIZE(show_attrs)

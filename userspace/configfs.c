@@ -81,16 +81,13 @@ int cfs_job_remove(const char *job)
 	return rmdir(path) ? -errno : 0;
 }
 
-int cfs_write(const char *job, const char *attr, const char *val)
+/* One write(2) of @val to @path, as echo does: 0 or -errno. */
+static int write_path(const char *path, const char *val)
 {
 	size_t len = strlen(val);
-	char path[4096];
 	ssize_t r;
-	int fd, err;
+	int fd, err = 0;
 
-	err = cfs_path(path, sizeof(path), job, attr);
-	if (err)
-		return err;
 	fd = open(path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
@@ -104,6 +101,28 @@ int cfs_write(const char *job, const char *attr, const char *val)
 	if (close(fd) && !err)
 		err = -errno;
 	return err;
+}
+
+int cfs_write(const char *job, const char *attr, const char *val)
+{
+	char path[4096];
+	int err;
+
+	err = cfs_path(path, sizeof(path), job, attr);
+	if (err)
+		return err;
+	return write_path(path, val);
+}
+
+int cfs_write_root(const char *attr, const char *val)
+{
+	char path[4096];
+	int r;
+
+	r = snprintf(path, sizeof(path), "%s/%s", ssl_configfs_root(), attr);
+	if (r < 0 || (size_t)r >= sizeof(path))
+		return -ENAMETOOLONG;
+	return write_path(path, val);
 }
 
 int cfs_read(const char *job, const char *attr, char *buf, size_t len)
@@ -130,7 +149,8 @@ int cfs_read(const char *job, const char *attr, char *buf, size_t len)
 
 int cfs_state_busy(const char *state)
 {
-	return !strcmp(state, "running") || !strcmp(state, "stopping");
+	return !strcmp(state, "armed") || !strcmp(state, "running") ||
+	       !strcmp(state, "stopping");
 }
 
 int cfs_job_error(const char *job, char *reason, size_t len)

@@ -19,13 +19,17 @@ int cfs_job_remove(const char *job);
 /* Write @val to an attribute: 0 or -errno. */
 int cfs_write(const char *job, const char *attr, const char *val);
 
+/* Write @val to an attribute of the root, e.g. start: 0 or -errno. */
+int cfs_write_root(const char *attr, const char *val);
+
 /* Read an attribute without its trailing newline: 0 or -errno. */
 int cfs_read(const char *job, const char *attr, char *buf, size_t len);
 
 /*
- * 1 while a job's run is in progress: state "running" (issuing I/O) or
- * "stopping" (a stop was requested, in-flight I/O drains).  Its results
- * are final only once this returns 0.
+ * 1 while a job's run is set up or in progress: state "armed" (waiting
+ * for the start of its group), "running" (issuing I/O) or "stopping" (a
+ * stop was requested, in-flight I/O drains).  Its results are final only
+ * once this returns 0.
  */
 int cfs_state_busy(const char *state);
 

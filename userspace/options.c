@@ -224,6 +224,17 @@ int ssl_parse_bool(const char *s, int *out)
 	return -1;
 }
 
+int ssl_check_group(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (!n || n > SSL_GROUP_MAX ||
+	    strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+		   "0123456789_.-") != n)
+		return -1;
+	return 0;
+}
+
 static int append(char *out, size_t len, size_t *pos, const char *fmt,
 		  unsigned long a, unsigned long b)
 {

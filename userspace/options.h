@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #define SSL_MAX_PERCENTILES	64
+#define SSL_GROUP_MAX		63	/* characters of a group name */
 
 enum ssl_output_format {
 	SSL_OUTPUT_NORMAL = 0,
@@ -50,6 +51,9 @@ int ssl_parse_eta(const char *s, enum ssl_eta *eta);
 
 /* 0/1 (also true/false, yes/no, on/off). */
 int ssl_parse_bool(const char *s, int *out);
+
+/* A group name as the module takes it: 1..63 of [A-Za-z0-9_.-]; 0 or -1. */
+int ssl_check_group(const char *s);
 
 /*
  * The first @n CPUs of cpulist @online ("0-3,5\n") as a cpulist in @out.

@@ -21,6 +21,7 @@ static const struct cmd_struct commands[] = {
 	{ "list", cmd_list, "list the configured jobs" },
 	{ "show", cmd_show, "print the results of a job" },
 	{ "stop", cmd_stop, "stop a running job" },
+	{ "start", cmd_start, "launch the armed jobs of a group at one instant" },
 };
 
 static const char *const main_usage[] = {

@@ -5,6 +5,7 @@
  * with a table of accepted and refused values, plus the parsers of
  * parse.c on their own.
  */
+#include <linux/ctype.h>
 #include <linux/gfp.h>
 #include <linux/limits.h>
 #include <linux/slab.h>
@@ -75,6 +76,8 @@ struct cfg_case {
 /* U64_MAX / NSEC_PER_MSEC / 4: the largest runtime_ms / ramp_ms */
 #define MS_MAX		"4611686018427"
 #define MS_MAX1		"4611686018428"
+/* the longest group name */
+#define G63		"ggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggg"
 
 static const struct cfg_case cfg_cases[] = {
 	/* filename: an absolute path shorter than PATH_MAX */
@@ -303,6 +306,22 @@ static const struct cfg_case cfg_cases[] = {
 	OK("log_hist", "1", "1\n"),
 	OK("log_hist", "0", "0\n"),
 	NO("log_hist", "2", ERANGE),
+	/* shared: 0/1 */
+	OK("shared", "1", "1\n"),
+	OK("shared", "0\n", "0\n"),
+	NO("shared", "2", ERANGE),
+	NO("shared", "yes", EINVAL),
+	/* group: 1..63 of [A-Za-z0-9_.-]; empty is none */
+	OK("group", "oltp", "oltp\n"),
+	OK("group", "A-z_0.9\n", "A-z_0.9\n"),
+	OK("group", "\n", "\n"),
+	OK("group", G63, G63 "\n"),
+	NO("group", G63 "g", EINVAL),
+	NO("group", "a b", EINVAL),
+	NO("group", "a/b", EINVAL),
+	NO("group", "a:b", EINVAL),
+	NO("group", "caf\xe9", EINVAL),
+	NO("group", "a\n\n", EINVAL),
 	/* enable: 0 stops (a no-op on an idle job), 1 starts */
 	OK("enable", "0", "0\n"),
 	NO("enable", "2", EINVAL),
@@ -311,7 +330,10 @@ static const struct cfg_case cfg_cases[] = {
 	NO("enable", "1", EINVAL),	/* no filename set */
 };
 
-/* "attr=value" with newlines, spaces and long values made visible. */
+/*
+ * "attr=value" with newlines, spaces, other bytes and long values made
+ * visible.
+ */
 static void cfg_desc(const struct cfg_case *c, char *desc)
 {
 	const char *p;
@@ -327,8 +349,9 @@ static void cfg_desc(const struct cfg_case *c, char *desc)
 	for (p = c->in; *p && n + 5 < KUNIT_PARAM_DESC_SIZE; p++) {
 		if (*p == '\n')
 			n += scnprintf(desc + n, KUNIT_PARAM_DESC_SIZE - n, "\\n");
-		else if (*p == ' ')
-			n += scnprintf(desc + n, KUNIT_PARAM_DESC_SIZE - n, "\\x20");
+		else if (*p == ' ' || !isascii(*p) || !isprint(*p))
+			n += scnprintf(desc + n, KUNIT_PARAM_DESC_SIZE - n,
+				       "\\x%02x", (u8)*p);
 		else
 			desc[n++] = *p;
 	}
@@ -444,6 +467,7 @@ static void test_defaults(struct kunit *test)
 		{ "allow_write", "0\n" }, { "hipri", "0\n" },
 		{ "disable_lat", "0\n" }, { "io_timeout_ms", "0\n" },
 		{ "scramble_buffers", "1\n" }, { "enable", "0\n" },
+		{ "shared", "0\n" }, { "group", "\n" },
 		{ "state", "idle\n" }, { "error", "0\n" },
 	};
 	struct cfg_fixture *f = test->priv;

@@ -263,6 +263,34 @@ def brd():
 
 
 @pytest.fixture
+def mounted_brd(brd):  # pylint: disable=redefined-outer-name
+    """A 64 MiB brd with ext4 mounted on it (.mnt); unmounted after."""
+    if not shutil.which("mkfs.ext4"):
+        pytest.skip("mkfs.ext4 is not installed in the guest")
+    loaded_ext4 = False
+    if "ext4" not in env.read("/proc/filesystems"):
+        if not env.have_module("ext4"):
+            pytest.skip("ext4 is not available for kernel %s" % env.kernel_label())
+        env.modprobe("ext4")
+        loaded_ext4 = True
+    d = brd(64 * 1024)[0]
+    env.run(["mkfs.ext4", "-q", "-F", d.path])
+    mnt = os.path.join(os.environ.get("TMPDIR", "/mnt"), "e2e-mnt")
+    os.makedirs(mnt, exist_ok=True)
+    p = env.run(["mount", "-t", "ext4", d.path, mnt], check=False)
+    if p.returncode != 0:
+        pytest.skip("cannot mount ext4 in this guest: %s" % p.stderr.strip())
+    d.mnt = mnt
+    try:
+        yield d
+    finally:
+        env.run(["umount", mnt], check=False)
+        os.rmdir(mnt)
+        if loaded_ext4:
+            env.run(["modprobe", "-r", "ext4"], check=False)
+
+
+@pytest.fixture
 def cli():
     """The ssdload CLI ($SSDLOAD_CLI)."""
     p, why = env.cli_path()

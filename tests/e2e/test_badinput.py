@@ -9,7 +9,6 @@ one-line error messages live here too.
 
 import errno
 import os
-import shutil
 
 import pytest
 
@@ -64,6 +63,8 @@ BAD = {
     "rate_process": ["bursty", "LINEAR", "poisson,linear", "\n", " "],
     "log_interval_ms": NUM_BAD,
     "log_hist": NUM_BAD + ["2", "-0", "1x"],
+    "shared": NUM_BAD + ["2", "-0", "1x"],
+    "group": ["a b", "a/b", "a:b", "x" * 64, "a\n\n", " ", "-1 2", "*", "a,b"],
     "enable": NUM_BAD + ["2"],
 }
 # in-range edge values that must be accepted and read back
@@ -106,6 +107,9 @@ GOOD = {
     "rate_process": [("poisson", "poisson"), ("linear\n", "linear")],
     "log_interval_ms": [("100", "100"), ("0", "0")],
     "log_hist": [("1", "1"), ("0", "0")],
+    "shared": [("1", "1"), ("0", "0")],
+    # the last one clears it: a job with a group would only be armed by enable
+    "group": [("oltp", "oltp"), ("x" * 63, "x" * 63), ("A-z_0.9\n", "A-z_0.9"), ("\n", "")],
     "offset": [("0", "0"), ("512", "512"), ("25%", "25.0000%")],
 }
 
@@ -227,7 +231,7 @@ def test_store_while_running_busy(nullb, jobs):
              "buffer_pattern": "0xab", "zero_buffers": "1", "refill_buffers": "1",
              "file_service_type": "random", "numjobs": "2", "rate_iops": "1000",
              "rate": "1000000", "rate_process": "poisson", "log_interval_ms": "100",
-             "log_hist": "1"}
+             "log_hist": "1", "shared": "1", "group": "g"}
     assert set(valid) | {"enable"} == set(BAD)
     j.enable()
     for attr, v in valid.items():
@@ -320,33 +324,6 @@ def test_job_memory_cap(nullb, jobs):
     assert j.error.startswith("-%d " % errno.ENOMEM) and len(j.error) > 8, j.error
     j.write("iodepth", 1)
     assert j.run(60)["read_ios"] == 4
-
-
-@pytest.fixture
-def mounted_brd(brd):
-    if not shutil.which("mkfs.ext4"):
-        pytest.skip("mkfs.ext4 is not installed in the guest")
-    loaded_ext4 = False
-    if "ext4" not in env.read("/proc/filesystems"):
-        if not env.have_module("ext4"):
-            pytest.skip("ext4 is not available for kernel %s" % env.kernel_label())
-        env.modprobe("ext4")
-        loaded_ext4 = True
-    d = brd(64 * 1024)[0]
-    env.run(["mkfs.ext4", "-q", "-F", d.path])
-    mnt = os.path.join(os.environ.get("TMPDIR", "/mnt"), "e2e-mnt")
-    os.makedirs(mnt, exist_ok=True)
-    p = env.run(["mount", "-t", "ext4", d.path, mnt], check=False)
-    if p.returncode != 0:
-        pytest.skip("cannot mount ext4 in this guest: %s" % p.stderr.strip())
-    d.mnt = mnt
-    try:
-        yield d
-    finally:
-        env.run(["umount", mnt], check=False)
-        os.rmdir(mnt)
-        if loaded_ext4:
-            env.run(["modprobe", "-r", "ext4"], check=False)
 
 
 @pytest.mark.quick

@@ -161,14 +161,15 @@ def test_device_removed_mid_run(nullb_cfg, jobs, irqmode):
 
 @pytest.mark.slow
 def test_five_jobs_two_devices(null_blk, jobs):
-    """Five jobs at once on two devices; per-device stat deltas add up exactly."""
+    """Five jobs at once on two devices (shared=1: jobs share a device only
+    when all of them say so); per-device stat deltas add up exactly."""
     a, b = null_blk(nr_devices=2)
     spec = [(a, "randread", 6000), (a, "write", 4000), (a, "randrw", 5000),
             (b, "read", 7000), (b, "randwrite", 3000)]
     js = []
     for i, (dev, rw, n) in enumerate(spec):
         js.append(jobs("five%d" % i, filename=dev.path, rw=rw, bs=4096, iodepth=4,
-                       number_ios=n, allow_write=1, randseed=i + 1,
+                       number_ios=n, allow_write=1, randseed=i + 1, shared=1,
                        offset=i * (64 << 20), size=64 << 20))
     before = {d.name: d.stat() for d in (a, b)}
     for j in js:

@@ -3,11 +3,12 @@
 
     with BlockTrace(dev) as t:          # block:block_rq_issue, filtered on dev's dev_t
         job.run()
-    evs = t.events                      # [Event(rwbs, sector, nr_sectors, bytes, ts)]
+    evs = t.events                      # [Event(rwbs, sector, nr_sectors, bytes)]
 
-Event.ts is the event's time in seconds (microsecond resolution) on the
-trace clock "mono", which this helper selects for the recording: the
-CLOCK_MONOTONIC of ktime_get_ns(), the same on every CPU.
+``BlockTrace([dev_a, dev_b], clock="mono")`` records several devices (an
+event's ``dev`` is its (major, minor)) and stamps events with another
+trace clock (``ts``, seconds): "mono" is CLOCK_MONOTONIC, one clock for
+every CPU, where the default "local" clock may drift between CPUs.
 
 block_rq_issue fires once per request handed to the driver, so it needs a
 blk-mq device (null_blk queue_mode=2; nomerges=2 makes every bio its own
@@ -44,10 +45,10 @@ BOOT_EVENTS = "trace_event=block:block_rq_issue,block:block_bio_queue"
 
 # block_rq_issue: "MAJ,MIN RWBS BYTES (CMD) SECTOR + NR [COMM]" (6.1), 6.10+ add
 # the ioprio "class,hint,level" after NR; block_bio_queue: "MAJ,MIN RWBS SECTOR + NR [COMM]".
-_RQ_RE = re.compile(r" (block_rq_issue|block_rq_insert|block_rq_complete): "
+# Each line starts with "COMM-PID [CPU] FLAGS SECONDS.MICROS: EVENT:".
+_RQ_RE = re.compile(r" (\d+\.\d+): (block_rq_issue|block_rq_insert|block_rq_complete): "
                     r"(\d+),(\d+) (\S*) (\d+) \((.*?)\) (\d+) \+ (\d+)")
-_TS_RE = re.compile(r" (\d+\.\d+): block_")
-_BIO_RE = re.compile(r" (block_bio_queue|block_bio_complete|block_split): "
+_BIO_RE = re.compile(r" (\d+\.\d+): (block_bio_queue|block_bio_complete|block_split): "
                      r"(\d+),(\d+) (\S*) (\d+) \+ (\d+)")
 
 
@@ -56,14 +57,15 @@ class Unavailable(Exception):
 
 
 class Event:
-    __slots__ = ("rwbs", "sector", "nr_sectors", "bytes", "ts")
+    __slots__ = ("rwbs", "sector", "nr_sectors", "bytes", "ts", "dev")
 
-    def __init__(self, rwbs, sector, nr_sectors, nbytes, ts=None):
+    def __init__(self, rwbs, sector, nr_sectors, nbytes, ts=0.0, dev=None):
         self.rwbs = rwbs
         self.sector = sector
         self.nr_sectors = nr_sectors
         self.bytes = nbytes
-        self.ts = ts
+        self.ts = ts                    # seconds, of the trace clock
+        self.dev = dev                  # (major, minor)
 
     @property
     def offset(self):
@@ -159,17 +161,27 @@ def _buffer_kb(text):
 class BlockTrace:
     """Record block tracepoints of one device; see the module docstring."""
 
-    def __init__(self, dev, events=("block_rq_issue",), buffer_kb=16384):
+    def __init__(self, dev, events=("block_rq_issue",), buffer_kb=16384, clock=None):
         if isinstance(events, str):
             events = (events,)
-        self.dev = dev
+        devs = list(dev) if isinstance(dev, (list, tuple)) else [dev]
+        self.dev = devs[0]
         self.names = tuple(events)
         self.buffer_kb = buffer_kb
+        self.clock = clock
         self.events = None
         self.raw_lines = 0
         self._saved = None
         self._root, self._mounted = find_tracefs()
-        self._devt, self.major, self.minor = dev_t(dev)
+        self._devt, self.major, self.minor = dev_t(devs[0])
+        self._devts = {}                # (major, minor) -> dev_t
+        for d in devs:
+            t, ma, mi = dev_t(d)
+            self._devts[(ma, mi)] = t
+        if clock and clock not in _read(self._p("trace_clock")).replace("[", " ") \
+                .replace("]", " ").split():
+            raise Unavailable("trace clock %r is not available on kernel %s"
+                              % (clock, os.uname().release))
         for e in self.names:
             if not os.path.isdir(self._ev(e)):
                 raise Unavailable("tracefs has no block:%s event on kernel %s"
@@ -189,21 +201,23 @@ class BlockTrace:
 
     # ------------------------------------------------------------------
     def start(self):
-        clock = re.search(r"\[(\S+)\]", _read(self._p("trace_clock")))
         saved = {"tracing_on": _read(self._p("tracing_on")).strip(),
                  "buffer_size_kb": _buffer_kb(_read(self._p("buffer_size_kb"))),
-                 "trace_clock": clock.group(1) if clock else None,
+                 "trace_clock": re.search(r"\[(\S+)\]",
+                                          _read(self._p("trace_clock"))).group(1),
                  "events": {}}
         self._saved = saved
         _write(self._p("tracing_on"), 0)
-        _write(self._p("trace_clock"), "mono")
+        if self.clock:
+            _write(self._p("trace_clock"), self.clock)
         # all other events off is not ours to change; only ours are enabled
         for e in self.names:
             saved["events"][e] = (_read(os.path.join(self._ev(e), "enable")).strip(),
                                   _read(os.path.join(self._ev(e), "filter")).strip())
         _write(self._p("buffer_size_kb"), self.buffer_kb)
+        flt = " || ".join("dev == %d" % t for t in sorted(self._devts.values()))
         for e in self.names:
-            _write(os.path.join(self._ev(e), "filter"), "dev == %d" % self._devt)
+            _write(os.path.join(self._ev(e), "filter"), flt)
             if saved["events"][e][0] != "1":
                 _write(os.path.join(self._ev(e), "enable"), 1)
         _write(self._p("trace"), "")          # clear every per-CPU buffer (and stats)
@@ -249,7 +263,7 @@ class BlockTrace:
             # the filter file shows "none" when there is none; "0" clears it
             _write(os.path.join(self._ev(e), "filter"), "0" if flt in ("none", "") else flt)
         _write(self._p("trace"), "")
-        if s["trace_clock"]:
+        if self.clock:
             _write(self._p("trace_clock"), s["trace_clock"])
         _write(self._p("buffer_size_kb"), s["buffer_size_kb"])
         _write(self._p("tracing_on"), s["tracing_on"])
@@ -264,29 +278,27 @@ class BlockTrace:
             if not line or line[0] == "#":
                 continue
             n += 1
-            t = _TS_RE.search(line)
-            ts = float(t.group(1)) if t else None
             m = _RQ_RE.search(line)
             if m:
-                if m.group(1) not in self.names:
+                if m.group(2) not in self.names:
                     continue
-                ma, mi = int(m.group(2)), int(m.group(3))
-                if (ma, mi) != (self.major, self.minor):
+                ma, mi = int(m.group(3)), int(m.group(4))
+                if (ma, mi) not in self._devts:
                     raise AssertionError("filtered trace has an event of %d,%d: %r"
                                          % (ma, mi, line))
-                out.append(Event(m.group(4), int(m.group(7)), int(m.group(8)),
-                                 int(m.group(5)), ts))
+                out.append(Event(m.group(5), int(m.group(8)), int(m.group(9)),
+                                 int(m.group(6)), float(m.group(1)), (ma, mi)))
                 continue
             m = _BIO_RE.search(line)
             if m:
-                if m.group(1) not in self.names:
+                if m.group(2) not in self.names:
                     continue
-                ma, mi = int(m.group(2)), int(m.group(3))
-                if (ma, mi) != (self.major, self.minor):
+                ma, mi = int(m.group(3)), int(m.group(4))
+                if (ma, mi) not in self._devts:
                     raise AssertionError("filtered trace has an event of %d,%d: %r"
                                          % (ma, mi, line))
-                out.append(Event(m.group(4), int(m.group(5)), int(m.group(6)),
-                                 int(m.group(6)) * 512, ts))
+                out.append(Event(m.group(5), int(m.group(6)), int(m.group(7)),
+                                 int(m.group(7)) * 512, float(m.group(1)), (ma, mi)))
                 continue
             if any(" %s: " % e in line for e in self.names):
                 raise AssertionError("cannot parse trace line %r" % line)

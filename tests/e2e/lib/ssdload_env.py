@@ -37,13 +37,13 @@ CONTRACT_ATTRS = (
     "buffer_compress_percentage", "buffer_compress_chunk", "dedupe_percentage",
     "buffer_pattern", "zero_buffers", "refill_buffers", "file_service_type", "numjobs",
     "rate_iops", "rate", "rate_process", "log_interval_ms", "log_hist",
-    "enable", "state", "error",
+    "shared", "group", "enable", "state", "error",
 )
 RO_ATTRS = ("state", "error")
 RW_NAMES = ("read", "write", "randread", "randwrite", "rw", "randrw")
 WRITING_RW = ("write", "randwrite", "rw", "randrw")
 TRIM_RW = ("trim", "randtrim", "trimwrite", "randtrimwrite")
-STATES = ("idle", "running", "stopping", "done", "stopped", "error")
+STATES = ("idle", "running", "stopping", "done", "stopped", "error", "armed")
 # Refused writes are logged rate-limited per job: this many per 5 s.
 PR_ERR_BURST = 10
 
