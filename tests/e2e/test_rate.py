@@ -110,7 +110,7 @@ def test_interarrival_cv(null_blk, jobs, process):
     env.need_timing_kernel()
     dev = null_blk(irqmode=0)[0]
     try:
-        t = blktrace.BlockTrace(dev)
+        t = blktrace.BlockTrace(dev, clock="mono")     # one clock for every CPU
     except blktrace.Unavailable as e:
         pytest.skip(str(e))
     j = jobs("cv", filename=dev.path, rw="randread", bs=4096, iodepth=32,
