@@ -304,30 +304,34 @@ CONFIGFS_ATTR(ssdload_job_, NAME)
 SSDLOAD_RATE_ATTR(rate_iops, SSDLOAD_MAX_RATE_IOPS);
 SSDLOAD_RATE_ATTR(rate, SSDLOAD_MAX_RATE_BPS);
 
-static ssize_t ssdload_job_rate_process_show(struct config_item *item,
-					     char *page)
-{
-	return sysfs_emit(page, "%s\n",
-			  ssdload_enum_name(ssdload_rate_process_names,
-					    to_job(item)->cfg.rate_process));
-}
+/* An enum attribute: its name in @TABLE, stored as the value. */
+#define SSDLOAD_ENUM_ATTR(NAME, TABLE)					\
+static ssize_t ssdload_job_##NAME##_show(struct config_item *item,	\
+					 char *page)			\
+{									\
+	return sysfs_emit(page, "%s\n",				\
+			  ssdload_enum_name(TABLE, to_job(item)->cfg.NAME)); \
+}									\
+									\
+static ssize_t ssdload_job_##NAME##_store(struct config_item *item,	\
+					  const char *page, size_t count) \
+{									\
+	struct ssdload_job *job = to_job(item);				\
+	u32 val = 0;							\
+	int ret;							\
+									\
+	ret = ssdload_parse_enum(page, TABLE, &val);			\
+	mutex_lock(&job->lock);					\
+	ret = ssdload_job_store_check(job, #NAME, page, ret);		\
+	if (!ret)							\
+		job->cfg.NAME = val;					\
+	mutex_unlock(&job->lock);					\
+	return ret ? ret : count;					\
+}									\
+CONFIGFS_ATTR(ssdload_job_, NAME)
 
-static ssize_t ssdload_job_rate_process_store(struct config_item *item,
-					      const char *page, size_t count)
-{
-	struct ssdload_job *job = to_job(item);
-	u32 val = 0;
-	int ret;
-
-	ret = ssdload_parse_enum(page, ssdload_rate_process_names, &val);
-	mutex_lock(&job->lock);
-	ret = ssdload_job_store_check(job, "rate_process", page, ret);
-	if (!ret)
-		job->cfg.rate_process = val;
-	mutex_unlock(&job->lock);
-	return ret ? ret : count;
-}
-CONFIGFS_ATTR(ssdload_job_, rate_process);
+SSDLOAD_ENUM_ATTR(rw, ssdload_rw_names);
+SSDLOAD_ENUM_ATTR(rate_process, ssdload_rate_process_names);
 
 /* Every device of a fio list "a:b" ("\\:" escapes a colon) is absolute. */
 static int ssdload_check_path_list(const char *p)
@@ -372,30 +376,6 @@ static ssize_t ssdload_job_filename_store(struct config_item *item,
 	return ret ? ret : count;
 }
 CONFIGFS_ATTR(ssdload_job_, filename);
-
-static ssize_t ssdload_job_rw_show(struct config_item *item, char *page)
-{
-	return sysfs_emit(page, "%s\n",
-			  ssdload_enum_name(ssdload_rw_names,
-					    to_job(item)->cfg.rw));
-}
-
-static ssize_t ssdload_job_rw_store(struct config_item *item,
-				    const char *page, size_t count)
-{
-	struct ssdload_job *job = to_job(item);
-	u32 val = 0;
-	int ret;
-
-	ret = ssdload_parse_enum(page, ssdload_rw_names, &val);
-	mutex_lock(&job->lock);
-	ret = ssdload_job_store_check(job, "rw", page, ret);
-	if (!ret)
-		job->cfg.rw = val;
-	mutex_unlock(&job->lock);
-	return ret ? ret : count;
-}
-CONFIGFS_ATTR(ssdload_job_, rw);
 
 static ssize_t ssdload_job_cpus_allowed_show(struct config_item *item,
 					     char *page)
