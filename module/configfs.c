@@ -24,7 +24,7 @@ static int ssdload_job_invalid(struct ssdload_job *job, const char *attr,
 
 	ssdload_safe_value(page, val, sizeof(val));
 	ssdload_job_pr_err(job, "job %s: invalid %s '%s': %d\n",
-			   config_item_name(&job->item), attr, val, ret);
+			   ssdload_job_name(job), attr, val, ret);
 	return ret;
 }
 
@@ -38,7 +38,7 @@ static int ssdload_job_store_check(struct ssdload_job *job, const char *attr,
 	lockdep_assert_held(&job->lock);
 	if (ssdload_state_busy(job->state)) {
 		ssdload_job_pr_err(job, "job %s: cannot set %s while the job is %s\n",
-				   config_item_name(&job->item), attr,
+				   ssdload_job_name(job), attr,
 				   ssdload_enum_name(ssdload_state_names,
 						     job->state));
 		return -EBUSY;
@@ -77,6 +77,7 @@ static ssize_t ssdload_job_##NAME##_store(struct config_item *item,	\
 CONFIGFS_ATTR(ssdload_job_, NAME)
 
 SSDLOAD_NUM_ATTR(rwmixread, 0, 100, 0);
+SSDLOAD_NUM_ATTR(loops, 1, U32_MAX, 0);
 SSDLOAD_NUM_ATTR(bs, SSDLOAD_MIN_BS, SSDLOAD_MAX_BS, SSDLOAD_MIN_BS);
 SSDLOAD_NUM_ATTR(iodepth, 1, SSDLOAD_MAX_IODEPTH, 0);
 SSDLOAD_NUM_ATTR(runtime_ms, 0, U64_MAX / NSEC_PER_MSEC / 4, 0);
@@ -523,6 +524,7 @@ VISIBLE_IF_KUNIT struct configfs_attribute *ssdload_job_attrs[] = {
 	&ssdload_job_attr_log_hist,
 	&ssdload_job_attr_shared,
 	&ssdload_job_attr_group,
+	&ssdload_job_attr_loops,
 	&ssdload_job_attr_enable,
 	&ssdload_job_attr_state,
 	&ssdload_job_attr_error,
@@ -546,18 +548,24 @@ static const struct config_item_type ssdload_job_type = {
 	.ct_owner	= THIS_MODULE,
 };
 
-/* jobs/: mkdir creates a job, rmdir stops and removes it without waiting. */
-static struct config_item *ssdload_jobs_make_item(struct config_group *group,
-						  const char *name)
+/*
+ * jobs/: mkdir creates a job (with its steps/), rmdir stops and removes it
+ * without waiting (configfs refuses it while steps/ has steps).
+ */
+static struct config_group *ssdload_jobs_make_group(struct config_group *group,
+						    const char *name)
 {
 	struct ssdload_job *job;
 
 	job = ssdload_job_alloc(name);
 	if (!job)
 		return ERR_PTR(-ENOMEM);
-	config_item_init_type_name(&job->item, name, &ssdload_job_type);
+	config_group_init_type_name(&job->cg, name, &ssdload_job_type);
+	config_group_init_type_name(&job->steps_group, SSDLOAD_CONFIGFS_STEPS,
+				    &ssdload_steps_type);
+	configfs_add_default_group(&job->steps_group, &job->cg);
 	ssdload_debugfs_job_add(job);
-	return &job->item;
+	return &job->cg;
 }
 
 static void ssdload_jobs_drop_item(struct config_group *group,
@@ -572,7 +580,7 @@ static void ssdload_jobs_drop_item(struct config_group *group,
 }
 
 static struct configfs_group_operations ssdload_jobs_group_ops = {
-	.make_item	= ssdload_jobs_make_item,
+	.make_group	= ssdload_jobs_make_group,
 	.drop_item	= ssdload_jobs_drop_item,
 };
 

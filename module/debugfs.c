@@ -271,6 +271,12 @@ static void ssdload_summary_rate(struct seq_file *m, struct ssdload_job *job,
 	seq_printf(m, "%s_behind_bytes=%llu\n", n, bytes);
 }
 
+/* Did the last run have steps (their results are in the steps file)? */
+static bool ssdload_steps_ran(const struct ssdload_job *job)
+{
+	return job->nr_workers && job->phases && job->phases[0].step;
+}
+
 /* Records closed so far, over the workers. */
 static u64 ssdload_series_count(struct ssdload_job *job)
 {
@@ -350,6 +356,8 @@ static int ssdload_summary_show(struct seq_file *m, void *unused)
 	seq_printf(m, "log_interval_ms=%llu\n", job->cfg.log_interval_ms);
 	seq_printf(m, "log_hist=%llu\n", job->cfg.log_hist);
 	seq_printf(m, "series_records=%llu\n", ssdload_series_count(job));
+	seq_printf(m, "steps=%u\n", ssdload_steps_ran(job) ? job->nr_phases : 0);
+	seq_printf(m, "loops=%u\n", job->run_loops);
 	ssdload_job_cpu(job, &cpu, &usr, &ctx, &done);
 	seq_printf(m, "cpu_ns=%llu\n", cpu);
 	seq_printf(m, "usr_cpu_ns=%llu\n", usr);
@@ -626,6 +634,140 @@ static const struct file_operations ssdload_series_fops = {
 	.release	= ssdload_series_release,
 };
 
+/* The steps file: a snapshot built at open, as the series'. */
+
+/* Fill @r with phase @p of the run: its parameters and its results. */
+static u64 *ssdload_steps_fill(struct ssdload_job *job, unsigned int p,
+			       struct ssdload_steps_rec *r, u64 *hp)
+{
+	const struct ssdload_phase *ph = &job->phases[p];
+	struct ssdload_sum sum;
+	unsigned int i;
+	int d;
+
+	r->step = ph->step;
+	r->flags = ph->idle ? SSDLOAD_STEPS_IDLE : 0;
+	r->rw = ph->rw;
+	r->rwmixread = ph->rwmixread;
+	r->iodepth = ph->iodepth;
+	r->bs_min = ph->bs_min;
+	r->bs_max = ph->bs_max;
+	r->runtime_ms = ph->runtime_ms;
+	r->ramp_ms = ph->ramp_ms;
+	r->number_ios = ph->number_ios;
+	r->idle_ms = ph->idle_ms;
+	for (d = 0; d < SSDLOAD_DIR_NR; d++) {
+		r->rate_iops[d] = ph->rate_iops[d];
+		r->rate[d] = ph->rate[d];
+	}
+	for (i = 0; i < job->nr_workers; i++) {
+		const struct ssdload_pstat *ps = &job->workers[i]->pst[p];
+		u64 start = READ_ONCE(ps->start_ns), last = READ_ONCE(ps->last_ns);
+		u64 ns = READ_ONCE(ps->ns);
+
+		/* a live step: up to now */
+		if (!last && ssdload_state_busy(READ_ONCE(job->state)) &&
+		    READ_ONCE(job->workers[i]->phase) == p)
+			last = ktime_get_ns();
+		if (last > start)
+			ns += last - start;
+		r->runtime_ns = max(r->runtime_ns, ns);
+		r->gap_max_ns = max(r->gap_max_ns, READ_ONCE(ps->gap_max_ns));
+		r->gap_sum_ns += READ_ONCE(ps->gap_sum_ns);
+		r->gaps += READ_ONCE(ps->gaps);
+		r->loops_done = max(r->loops_done, READ_ONCE(ps->entries));
+	}
+	for (d = 0; d < SSDLOAD_DIR_NR; d++) {
+		struct ssdload_steps_dir *rd = &r->dir[d];
+
+		if (!(ph->dirs & BIT(d)))
+			continue;
+		ssdload_sum_step(job, p, d, false, &sum, hp);
+		hp += SSDLOAD_HIST_BUCKETS;
+		rd->flags |= SSDLOAD_STEPS_HIST;
+		rd->ios = sum.ios;
+		rd->bytes = sum.bytes;
+		rd->errors = sum.errors;
+		rd->done = sum.done;
+		rd->lat_min_ns = sum.lat_min;
+		rd->lat_max_ns = sum.lat_max;
+		rd->lat_sum_ns = sum.lat_sum;
+		rd->lat_sumsq_hi = (u64)(sum.lat_sumsq >> 64);
+		rd->lat_sumsq_lo = (u64)sum.lat_sumsq;
+		rd->overflow = sum.overflow;
+		if (!(ph->rated_dirs & BIT(d)))
+			continue;
+		ssdload_sum_step(job, p, d, true, &sum, hp);
+		hp += SSDLOAD_HIST_BUCKETS;
+		rd->flags |= SSDLOAD_STEPS_INTENDED_HIST;
+		rd->intended_ios = sum.ios;
+		rd->intended_lat_min_ns = sum.lat_min;
+		rd->intended_lat_max_ns = sum.lat_max;
+		rd->intended_lat_sum_ns = sum.lat_sum;
+		rd->late_ios = sum.late;
+	}
+	return hp;
+}
+
+static int ssdload_steps_open(struct inode *inode, struct file *file)
+{
+	struct ssdload_job *job = inode->i_private;
+	struct ssdload_steps_header *hdr;
+	struct ssdload_series_snap *snap;
+	struct ssdload_steps_rec *r;
+	unsigned int p, nr = 0;
+	u64 nhist = 0, size;
+	u64 *hp;
+	int ret = 0;
+
+	BUILD_BUG_ON(ARRAY_SIZE(((struct ssdload_steps_rec *)0)->dir) !=
+		     SSDLOAD_DIR_NR);
+	mutex_lock(&job->lock);
+	if (ssdload_steps_ran(job)) {
+		nr = job->nr_phases;
+		for (p = 0; p < nr; p++)
+			nhist += hweight8(job->phases[p].dirs) +
+				 hweight8(job->phases[p].rated_dirs);
+	}
+	size = sizeof(*hdr) + nr * sizeof(*r) +
+	       nhist * SSDLOAD_HIST_BUCKETS * sizeof(u64);
+	snap = kvzalloc(sizeof(*snap) + size, GFP_KERNEL | __GFP_NOWARN);
+	if (!snap) {
+		ret = -ENOMEM;
+		goto out_unlock;
+	}
+	snap->len = size;
+	hdr = (struct ssdload_steps_header *)snap->buf;
+	hdr->magic = SSDLOAD_STEPS_MAGIC;
+	hdr->version = SSDLOAD_STEPS_VERSION;
+	hdr->header_size = sizeof(*hdr);
+	hdr->record_size = sizeof(*r);
+	hdr->nr_steps = nr;
+	hdr->loops = nr ? job->run_loops : 0;
+	hdr->nr_workers = nr ? job->nr_workers : 0;
+	hdr->hist_sub_bits = SSDLOAD_HIST_SUB_BITS;
+	hdr->hist_max_shift = SSDLOAD_HIST_MAX_SHIFT;
+	hdr->hist_buckets = SSDLOAD_HIST_BUCKETS;
+	hdr->hist_bytes = nhist * SSDLOAD_HIST_BUCKETS * sizeof(u64);
+	r = (struct ssdload_steps_rec *)(snap->buf + sizeof(*hdr));
+	hp = (u64 *)(snap->buf + sizeof(*hdr) + nr * sizeof(*r));
+	for (p = 0; p < nr; p++) {
+		hp = ssdload_steps_fill(job, p, &r[p], hp);
+		cond_resched();
+	}
+	file->private_data = snap;
+out_unlock:
+	mutex_unlock(&job->lock);
+	return ret ? ret : nonseekable_open(inode, file);
+}
+
+static const struct file_operations ssdload_steps_fops = {
+	.owner		= THIS_MODULE,
+	.open		= ssdload_steps_open,
+	.read		= ssdload_series_read,
+	.release	= ssdload_series_release,
+};
+
 /*
  * The lease: each open file holds a reference on the job (the file may
  * outlive the debugfs entry, and ->i_private with it).  A run started
@@ -675,11 +817,11 @@ void ssdload_debugfs_job_add(struct ssdload_job *job)
 
 	if (IS_ERR_OR_NULL(ssdload_debugfs_root))
 		return;
-	dir = debugfs_create_dir(config_item_name(&job->item),
+	dir = debugfs_create_dir(ssdload_job_name(job),
 				 ssdload_debugfs_root);
 	if (IS_ERR(dir)) {
 		pr_warn("job %s: no debugfs directory: %ld\n",
-			config_item_name(&job->item), PTR_ERR(dir));
+			ssdload_job_name(job), PTR_ERR(dir));
 		return;
 	}
 	job->dbg = dir;
@@ -701,6 +843,8 @@ void ssdload_debugfs_job_add(struct ssdload_job *job)
 			    &ssdload_hist_intended_trim_fops);
 	debugfs_create_file(SSDLOAD_DBG_SERIES, 0400, dir, job,
 			    &ssdload_series_fops);
+	debugfs_create_file(SSDLOAD_DBG_STEPS, 0400, dir, job,
+			    &ssdload_steps_fops);
 	debugfs_create_file(SSDLOAD_DBG_LEASE, 0400, dir, job,
 			    &ssdload_lease_fops);
 }

@@ -96,11 +96,44 @@ static void ssdload_record_intended(struct ssdload_worker *w,
 	ssdload_dstat_add(d, io->done_ns - io->intended_ns);
 }
 
+/*
+ * Steps: the I/O counts in the step that issued it too.  (Steps need
+ * latencies: disable_lat is refused with them.)
+ */
+void ssdload_record_step(struct ssdload_worker *w,
+			 const struct ssdload_io *io)
+{
+	struct ssdload_pstat *ps = &w->pst[io->phase];
+	struct ssdload_dstat *d = &ps->st[io->dir];
+	struct ssdload_dstat *id = &ps->ist[io->dir];
+
+	WRITE_ONCE(d->done, d->done + 1);
+	if (unlikely(io->status)) {
+		WRITE_ONCE(d->errors, d->errors + 1);
+		return;
+	}
+	if (!io->measured || !d->hist)
+		return;
+	WRITE_ONCE(d->ios, d->ios + 1);
+	WRITE_ONCE(d->bytes, d->bytes + io->len);
+	ssdload_dstat_add(d, io->done_ns - io->submit_ns);
+	if (io->done_ns > ps->last_ns)
+		WRITE_ONCE(ps->last_ns, io->done_ns);
+	if (!io->intended_ns || !id->hist)
+		return;
+	WRITE_ONCE(id->ios, id->ios + 1);
+	if (io->submit_ns > io->intended_ns + SSDLOAD_LATE_NS)
+		WRITE_ONCE(id->late, id->late + 1);
+	ssdload_dstat_add(id, io->done_ns - io->intended_ns);
+}
+
 void ssdload_record(struct ssdload_worker *w, struct ssdload_io *io)
 {
 	struct ssdload_dstat *d = &w->st[io->dir];
 	u64 lat;
 
+	if (unlikely(w->pst))
+		ssdload_record_step(w, io);
 	if (unlikely(w->nr_devs > 1))
 		ssdload_record_dev(w, io);
 	WRITE_ONCE(d->done, d->done + 1);
@@ -155,11 +188,11 @@ EXPORT_SYMBOL_IF_KUNIT(ssdload_worker_sum);
 
 /*
  * Sum direction @dir over the job's workers, the latencies from submission
- * or (@intended) from the intended send time; @hist (optional) gets the
- * counts.
+ * or (@intended) from the intended send time, of the whole run or (@phase
+ * >= 0, steps) of one phase; @hist (optional) gets the counts.
  */
-static void ssdload_sum_stats(struct ssdload_job *job, int dir, bool intended,
-			      struct ssdload_sum *s, u64 *hist)
+static void ssdload_sum_stats(struct ssdload_job *job, int phase, int dir,
+			      bool intended, struct ssdload_sum *s, u64 *hist)
 {
 	unsigned int i, b;
 
@@ -171,8 +204,15 @@ static void ssdload_sum_stats(struct ssdload_job *job, int dir, bool intended,
 		const struct ssdload_worker *w = job->workers[i];
 		const struct ssdload_dstat *src = intended ? &w->ist[dir] :
 							     &w->st[dir];
-		const u64 *h = src->hist;
+		const u64 *h;
 		struct ssdload_dstat d;
+
+		if (phase >= 0 && !w->pst)
+			continue;
+		if (phase >= 0)
+			src = intended ? &w->pst[phase].ist[dir] :
+					 &w->pst[phase].st[dir];
+		h = src->hist;
 
 		ssdload_dstat_copy(w, src, &d);
 		s->ios += d.ios;
@@ -196,14 +236,21 @@ static void ssdload_sum_stats(struct ssdload_job *job, int dir, bool intended,
 void ssdload_sum_dir(struct ssdload_job *job, int dir, struct ssdload_sum *s,
 		     u64 *hist)
 {
-	ssdload_sum_stats(job, dir, false, s, hist);
+	ssdload_sum_stats(job, -1, dir, false, s, hist);
 }
 EXPORT_SYMBOL_IF_KUNIT(ssdload_sum_dir);
 
 void ssdload_sum_intended(struct ssdload_job *job, int dir,
 			  struct ssdload_sum *s, u64 *hist)
 {
-	ssdload_sum_stats(job, dir, true, s, hist);
+	ssdload_sum_stats(job, -1, dir, true, s, hist);
+}
+
+/* The statistics of direction @dir in phase @phase of a run with steps. */
+void ssdload_sum_step(struct ssdload_job *job, unsigned int phase, int dir,
+		      bool intended, struct ssdload_sum *s, u64 *hist)
+{
+	ssdload_sum_stats(job, phase, dir, intended, s, hist);
 }
 
 /* Mean latency, rounded to the nearest ns. */

@@ -42,11 +42,6 @@
  */
 static int ssdload_shared_holder;
 
-static const char *ssdload_job_name(struct ssdload_job *job)
-{
-	return config_item_name(&job->item);
-}
-
 /* Record why the job failed; the first reason wins until the next start. */
 static __printf(3, 4) void ssdload_job_set_error(struct ssdload_job *job,
 						 int err, const char *fmt, ...)
@@ -109,6 +104,7 @@ static void ssdload_job_release(struct kref *ref)
 	struct ssdload_job *job = container_of(ref, struct ssdload_job, ref);
 
 	ssdload_job_free_run(job);
+	ssdload_steps_release(job);
 	kfree(job->devs);
 	kfree(job->paths);
 	kfree(job->cfg.bssplit);
@@ -289,7 +285,7 @@ static const char *ssdload_open_reason(int err)
 }
 
 /* Refuse a start: remember the reason and log it with the attribute. */
-static __printf(4, 5) int ssdload_job_refuse(struct ssdload_job *job, int err,
+int ssdload_job_refuse(struct ssdload_job *job, int err,
 					     const char *attr,
 					     const char *fmt, ...)
 {
@@ -308,24 +304,6 @@ static __printf(4, 5) int ssdload_job_refuse(struct ssdload_job *job, int err,
 	return err;
 }
 
-static bool ssdload_job_writes(const struct ssdload_cfg *cfg)
-{
-	switch (cfg->rw) {
-	case SSDLOAD_RW_WRITE:
-	case SSDLOAD_RW_RANDWRITE:
-	case SSDLOAD_RW_TRIM:
-	case SSDLOAD_RW_RANDTRIM:
-	case SSDLOAD_RW_TRIMWRITE:
-	case SSDLOAD_RW_RANDTRIMWRITE:
-		return true;
-	case SSDLOAD_RW_RW:
-	case SSDLOAD_RW_RANDRW:
-		return cfg->rwmixread < 100;
-	default:
-		return false;
-	}
-}
-
 /* Is random_distribution anything but uniform (which needs no table)? */
 static bool ssdload_cfg_skewed(const struct ssdload_cfg *cfg)
 {
@@ -333,7 +311,7 @@ static bool ssdload_cfg_skewed(const struct ssdload_cfg *cfg)
 }
 
 /* Does the job issue I/O in direction @dir? */
-static bool ssdload_job_uses_dir(const struct ssdload_cfg *cfg, int dir)
+bool ssdload_cfg_uses_dir(const struct ssdload_cfg *cfg, int dir)
 {
 	switch (dir) {
 	case SSDLOAD_DIR_READ:
@@ -359,72 +337,24 @@ bool ssdload_dir_rated(const struct ssdload_cfg *cfg, int dir)
 		return false;
 	if (ssdload_rw_is_trimwrite(cfg->rw))
 		return dir == SSDLOAD_DIR_TRIM;
-	return ssdload_job_uses_dir(cfg, dir);
-}
-
-#define SSDLOAD_TRIMWRITE_PACE \
-	" (its trims, the third value: each write follows its trim)"
-
-/*
- * Start step: rate_iops and rate.  One of them per direction; at least
- * one direction the job issues must be capped (a cap on a direction it
- * never issues would do nothing, silently); every schedule must be
- * computable for the run's workers and largest block.
- */
-static int ssdload_job_plan_rate(struct ssdload_job *job, unsigned int nr)
-{
-	const struct ssdload_cfg *cfg = &job->cfg;
-	bool any = false;
-	int d;
-
-	job->rated = false;
-	for (d = 0; d < SSDLOAD_DIR_NR; d++) {
-		bool bw = !cfg->rate_iops[d];
-
-		if (ssdload_dir_rated(cfg, d) && cfg->rate_iops[d] &&
-		    cfg->rate[d])
-			return ssdload_job_refuse(job, -EINVAL, "rate_iops",
-						  "rate_iops and rate both cap %s: set one of them",
-						  ssdload_dir_names[d]);
-		any |= cfg->rate_iops[d] || cfg->rate[d];
-		if (!ssdload_dir_rated(cfg, d))
-			continue;
-		if (!ssdload_sched_fits(bw ? cfg->rate[d] : cfg->rate_iops[d],
-					bw, nr, job->bs_max))
-			return ssdload_job_refuse(job, -ERANGE,
-						  bw ? "rate" : "rate_iops",
-						  "%llu %s per second shared by %u workers is too slow to schedule",
-						  bw ? cfg->rate[d] :
-						  cfg->rate_iops[d],
-						  bw ? "bytes" : "I/Os", nr);
-		job->rated = true;
-	}
-	if (any && !job->rated)
-		return ssdload_job_refuse(job, -EINVAL,
-					  cfg->rate_iops[0] || cfg->rate_iops[1] ||
-					  cfg->rate_iops[2] ? "rate_iops" : "rate",
-					  "the rate caps no direction that rw=%s paces%s",
-					  ssdload_enum_name(ssdload_rw_names,
-							    cfg->rw),
-					  ssdload_rw_is_trimwrite(cfg->rw) ?
-					  SSDLOAD_TRIMWRITE_PACE : "");
-	return 0;
+	return ssdload_cfg_uses_dir(cfg, dir);
 }
 
 /*
- * Start step: the block sizes of each direction (bssplit, else bsrange,
- * else bs, as fio ranks them), the smallest and largest the job uses,
- * and the offset alignment (blockalign, by default the smallest block).
- * trimwrite writes what it trimmed: its writes take the trim sizes.
+ * The block sizes of each direction of @cfg (bssplit, else bsrange, else
+ * bs, as fio ranks them) into @bsd, and the smallest and largest of the
+ * directions it issues.  trimwrite writes what it trimmed: its writes
+ * take the trim sizes.
  */
-static int ssdload_job_plan_bs(struct ssdload_job *job)
+void ssdload_plan_bsd(const struct ssdload_cfg *cfg,
+		      struct ssdload_bsdist *bsd, u32 *lo, u32 *hi)
 {
-	struct ssdload_cfg *cfg = &job->cfg;
-	u32 lo = U32_MAX, hi = 0;
 	int d;
 
+	*lo = U32_MAX;
+	*hi = 0;
 	for (d = 0; d < SSDLOAD_DIR_NR; d++) {
-		struct ssdload_bsdist *b = &job->bsd[d];
+		struct ssdload_bsdist *b = &bsd[d];
 
 		if (cfg->bssplit) {
 			*b = cfg->bssplit->d[d];
@@ -437,17 +367,40 @@ static int ssdload_job_plan_bs(struct ssdload_job *job)
 		}
 	}
 	if (ssdload_rw_is_trimwrite(cfg->rw))
-		job->bsd[SSDLOAD_DIR_WRITE] = job->bsd[SSDLOAD_DIR_TRIM];
+		bsd[SSDLOAD_DIR_WRITE] = bsd[SSDLOAD_DIR_TRIM];
 	for (d = 0; d < SSDLOAD_DIR_NR; d++) {
-		if (!ssdload_job_uses_dir(cfg, d))
+		if (!ssdload_cfg_uses_dir(cfg, d))
 			continue;
-		lo = min(lo, job->bsd[d].min);
-		hi = max(hi, job->bsd[d].max);
+		*lo = min(*lo, bsd[d].min);
+		*hi = max(*hi, bsd[d].max);
+	}
+}
+
+/*
+ * Start step: the smallest and largest block of the run (over its
+ * phases), and the offset alignment (blockalign, by default the smallest
+ * block).
+ */
+static int ssdload_job_plan_bs(struct ssdload_job *job)
+{
+	u32 lo = U32_MAX, hi = 0;
+	bool uniform = true;
+	unsigned int p;
+
+	for (p = 0; p < job->nr_phases; p++) {
+		const struct ssdload_phase *ph = &job->phases[p];
+
+		if (ph->idle)
+			continue;
+		if (!ph->uniform_bs || (hi && ph->bs_max != hi))
+			uniform = false;
+		lo = min(lo, ph->bs_min);
+		hi = max(hi, ph->bs_max);
 	}
 	job->bs_min = lo;
 	job->bs_max = hi;
-	job->uniform_bs = lo == hi;
-	job->ba = cfg->blockalign ? cfg->blockalign : lo;
+	job->uniform_bs = uniform && lo == hi;
+	job->ba = job->cfg.blockalign ? job->cfg.blockalign : lo;
 	job->fixed_len = job->uniform_bs && job->ba == hi;
 	if (job->ba > hi)
 		return ssdload_job_refuse(job, -EINVAL, "blockalign",
@@ -461,6 +414,7 @@ static void ssdload_job_plan_data(struct ssdload_job *job)
 {
 	struct ssdload_cfg *cfg = &job->cfg;
 	struct ssdload_datacfg *dc = &job->dcfg;
+	unsigned int p;
 
 	memset(dc, 0, sizeof(*dc));
 	dc->compress_pct = cfg->buffer_compress_percentage;
@@ -472,8 +426,15 @@ static void ssdload_job_plan_data(struct ssdload_job *job)
 	dc->pattern_len = cfg->pattern_len;
 	memcpy(dc->pattern, cfg->pattern, cfg->pattern_len);
 	dc->seed = cfg->randseed;
-	if (ssdload_job_uses_dir(cfg, SSDLOAD_DIR_WRITE))
-		dc->write_bs_min = job->bsd[SSDLOAD_DIR_WRITE].min;
+	for (p = 0; p < job->nr_phases; p++) {
+		const struct ssdload_phase *ph = &job->phases[p];
+		u32 min = ph->bsd[SSDLOAD_DIR_WRITE].min;
+
+		if (!(ph->dirs & BIT(SSDLOAD_DIR_WRITE)))
+			continue;
+		if (!dc->write_bs_min || min < dc->write_bs_min)
+			dc->write_bs_min = min;
+	}
 }
 
 /* @ppm of @bytes, rounded down to a multiple of @align. */
@@ -482,6 +443,39 @@ static u64 ssdload_ppm_of(u64 bytes, u64 ppm, u32 align)
 	u64 v = mul_u64_u64_div_u64(bytes, ppm, SSDLOAD_PPM);
 
 	return v - v % align;
+}
+
+/* Every block size of every phase is a multiple of @dev's @lbs. */
+static int ssdload_job_check_lbs(struct ssdload_job *job,
+				 struct ssdload_dev *dev, u32 lbs)
+{
+	const char *attr = job->cfg.bsrange ? "bsrange" : "bs";
+	unsigned int p;
+	u32 i;
+	int d;
+
+	for (p = 0; p < job->nr_phases; p++) {
+		const struct ssdload_phase *ph = &job->phases[p];
+
+		for (d = 0; d < SSDLOAD_DIR_NR; d++) {
+			const struct ssdload_bsdist *b = &ph->bsd[d];
+
+			if (!(ph->dirs & BIT(d)))
+				continue;
+			for (i = 0; i < b->nr; i++)
+				if (b->bs[i] % lbs)
+					return ssdload_job_refuse(job, -EINVAL, "bssplit",
+								  "block size %u is not a multiple of the logical block size %u of %s",
+								  b->bs[i], lbs, dev->path);
+			if (b->min % lbs || b->max % lbs ||
+			    (b->range && b->step % lbs))
+				return ssdload_job_refuse(job, -EINVAL, attr,
+							  "bs %u is not a multiple of the logical block size %u of %s",
+							  b->min % lbs ? b->min : b->max,
+							  lbs, dev->path);
+		}
+	}
+	return 0;
 }
 
 /*
@@ -498,26 +492,11 @@ static int ssdload_job_check_span(struct ssdload_job *job,
 	u64 devsize = bdev_nr_bytes(bdev);
 	u64 offset = cfg->offset, size = cfg->size;
 	bool to_end = !cfg->size_pct && !cfg->size;
-	int d;
+	int ret;
 
-	for (d = 0; d < SSDLOAD_DIR_NR; d++) {
-		const struct ssdload_bsdist *b = &job->bsd[d];
-		u32 i;
-
-		if (!ssdload_job_uses_dir(cfg, d))
-			continue;
-		for (i = 0; i < b->nr; i++)
-			if (b->bs[i] % lbs)
-				return ssdload_job_refuse(job, -EINVAL, "bssplit",
-							  "block size %u is not a multiple of the logical block size %u of %s",
-							  b->bs[i], lbs, dev->path);
-		if (b->min % lbs || b->max % lbs || (b->range && b->step % lbs))
-			return ssdload_job_refuse(job, -EINVAL,
-						  cfg->bsrange ? "bsrange" : "bs",
-						  "bs %u is not a multiple of the logical block size %u of %s",
-						  b->min % lbs ? b->min : b->max, lbs,
-						  dev->path);
-	}
+	ret = ssdload_job_check_lbs(job, dev, lbs);
+	if (ret)
+		return ret;
 	if (job->ba % lbs)
 		return ssdload_job_refuse(job, -EINVAL, "blockalign",
 					  "blockalign %u is not a multiple of the logical block size %u of %s",
@@ -601,20 +580,23 @@ static bool ssdload_dev_may_split(struct ssdload_job *job,
 static bool ssdload_job_may_split(struct ssdload_job *job,
 				  struct ssdload_dev *dev)
 {
+	unsigned int p;
 	int d;
 	u32 i;
 
-	for (d = 0; d < SSDLOAD_DIR_NR; d++) {
-		const struct ssdload_bsdist *b = &job->bsd[d];
+	for (p = 0; p < job->nr_phases; p++) {
+		for (d = 0; d < SSDLOAD_DIR_NR; d++) {
+			const struct ssdload_bsdist *b = &job->phases[p].bsd[d];
 
-		if (!ssdload_job_uses_dir(&job->cfg, d))
-			continue;
-		if (ssdload_dev_may_split(job, dev, b->max) ||
-		    ssdload_dev_may_split(job, dev, b->min))
-			return true;
-		for (i = 0; i < b->nr; i++)
-			if (ssdload_dev_may_split(job, dev, b->bs[i]))
+			if (!(job->phases[p].dirs & BIT(d)))
+				continue;
+			if (ssdload_dev_may_split(job, dev, b->max) ||
+			    ssdload_dev_may_split(job, dev, b->min))
 				return true;
+			for (i = 0; i < b->nr; i++)
+				if (ssdload_dev_may_split(job, dev, b->bs[i]))
+					return true;
+		}
 	}
 	return false;
 }
@@ -639,7 +621,7 @@ static void ssdload_job_plan_poll(struct ssdload_job *job)
 		return;
 	if (job->nr_devs > 1)
 		job->poll_fallback = SSDLOAD_POLL_MULTI_DEV;
-	else if (ssdload_job_uses_dir(&job->cfg, SSDLOAD_DIR_TRIM))
+	else if (job->dirs & BIT(SSDLOAD_DIR_TRIM))
 		job->poll_fallback = SSDLOAD_POLL_DISCARD;
 	else if (!queue_is_mq(q))
 		job->poll_fallback = SSDLOAD_POLL_BIO_BASED;
@@ -659,7 +641,7 @@ static void ssdload_job_plan_poll(struct ssdload_job *job)
 }
 
 /* Split @total into @nr shares: the first total % nr get one more. */
-static u64 ssdload_share(u64 total, unsigned int nr, unsigned int i)
+u64 ssdload_share(u64 total, unsigned int nr, unsigned int i)
 {
 	u64 rem;
 	u64 q = div64_u64_rem(total, nr, &rem);
@@ -688,11 +670,8 @@ static void ssdload_job_plan_worker(struct ssdload_job *job,
 	unsigned int nr = job->nr_workers, i;
 	bool perm;
 
-	w->one_pass = !cfg->number_ios && !cfg->runtime_ms;
-	if (cfg->number_ios) {
-		w->has_quota = true;
-		w->quota = ssdload_share(cfg->number_ios, nr, w->idx);
-	}
+	/* number_ios and runtime_ms are the phases' (ssdload_phase_enter) */
+	w->one_pass = !job->nr_steps && !cfg->number_ios && !cfg->runtime_ms;
 	/* one block size, aligned to it, uniform: fio's random map */
 	perm = w->random && w->one_pass && job->uniform_bs &&
 	       job->ba == job->bs_max && !ssdload_cfg_skewed(cfg);
@@ -741,7 +720,6 @@ static void ssdload_job_reset(struct ssdload_job *job)
 	job->poll_fallback = SSDLOAD_POLL_OK;
 	job->end_ns = 0;
 	job->start_ns = 0;
-	job->writes = ssdload_job_writes(&job->cfg);
 }
 
 /* Start step: the CPUs of the workers, into @mask; their number or -errno. */
@@ -765,14 +743,23 @@ static int ssdload_job_check_mem(struct ssdload_job *job, unsigned int nr)
 {
 	u64 cap = (u64)READ_ONCE(ssdload_max_job_mem_mb) << 20;
 
-	job->mem = nr * ssdload_worker_mem(&job->cfg, job->bs_max,
-					   job->fixed_len, job->nr_devs);
+	job->mem = nr * ssdload_worker_mem_of(job->depth, job->mixed,
+					      hweight8(job->rated_dirs),
+					      job->bs_max, job->fixed_len,
+					      job->nr_devs);
 	if (job->mem > cap)
 		return ssdload_job_refuse(job, -ENOMEM, "iodepth",
-					  "%u workers at iodepth %llu, bs %u%s need %llu MiB, more than max_job_mem_mb=%llu",
-					  nr, job->cfg.iodepth, job->bs_max,
-					  ssdload_rw_is_mixed(job->cfg.rw) ?
+					  "%u workers at iodepth %u, bs %u%s need %llu MiB, more than max_job_mem_mb=%llu",
+					  nr, job->depth, job->bs_max,
+					  job->mixed ?
 					  " (read and write buffers)" : "",
+					  DIV_ROUND_UP_ULL(job->mem, SZ_1M),
+					  cap >> 20);
+	job->mem += nr * ssdload_steps_mem(job);
+	if (job->mem > cap)
+		return ssdload_job_refuse(job, -ENOMEM, "steps",
+					  "%u workers with the histograms of %u steps need %llu MiB, more than max_job_mem_mb=%llu",
+					  nr, job->nr_phases,
 					  DIV_ROUND_UP_ULL(job->mem, SZ_1M),
 					  cap >> 20);
 	job->mem += nr * ssdload_series_mem(job);
@@ -794,22 +781,19 @@ static int ssdload_job_check_mem(struct ssdload_job *job, unsigned int nr)
 static int ssdload_job_plan_series(struct ssdload_job *job)
 {
 	const struct ssdload_cfg *cfg = &job->cfg;
-	u8 dirs = 0;
-	int d;
 
-	if (cfg->log_interval_ms && !cfg->runtime_ms)
+	if (cfg->log_interval_ms && !job->run_ms)
 		return ssdload_job_refuse(job, -EINVAL, "log_interval_ms",
-					  "a time series needs runtime_ms (its records are allocated for the run's length)");
+					  "a time series needs runtime_ms%s (its records are allocated for the run's length)",
+					  job->nr_steps ?
+					  " or idle_ms in every step" : "");
 	if (cfg->log_hist && !cfg->log_interval_ms)
 		return ssdload_job_refuse(job, -EINVAL, "log_hist",
 					  "log_hist needs log_interval_ms");
 	if (cfg->log_hist && cfg->disable_lat)
 		return ssdload_job_refuse(job, -EINVAL, "log_hist",
 					  "disable_lat keeps no histograms");
-	for (d = 0; d < SSDLOAD_DIR_NR; d++)
-		if (ssdload_job_uses_dir(cfg, d))
-			dirs |= BIT(d);
-	ssdload_series_plan(job, dirs);
+	ssdload_series_plan(job, job->dirs);
 	if (job->ser_max > U32_MAX)
 		return ssdload_job_refuse(job, -ENOMEM, "log_interval_ms",
 					  "%llu records per worker: more than %u",
@@ -890,12 +874,12 @@ static int ssdload_job_build_dists(struct ssdload_job *job,
 	struct ssdload_cfg *cfg = &job->cfg;
 	int d;
 
-	if (!ssdload_cfg_skewed(cfg) || !ssdload_rw_is_random(cfg->rw))
+	if (!ssdload_cfg_skewed(cfg) || !job->random)
 		return 0;
 	for (d = 0; d < SSDLOAD_DIR_NR; d++) {
 		struct ssdload_dist *t;
 
-		if (!ssdload_job_uses_dir(cfg, d))
+		if (!(job->dirs & BIT(d)))
 			continue;
 		t = ssdload_dist_build(cfg->dist, d, dev->nr_units, job->ba,
 				       cfg->random_scatter, cfg->randseed ^ i,
@@ -932,13 +916,14 @@ static int ssdload_job_open(struct ssdload_job *job)
 						 ssdload_open_reason(ret));
 			goto out_close;
 		}
-		if (ssdload_job_uses_dir(&job->cfg, SSDLOAD_DIR_TRIM) &&
+		if ((job->dirs & BIT(SSDLOAD_DIR_TRIM)) &&
 		    !bdev_max_discard_sectors(dev->bdev.bdev)) {
 			ret = ssdload_job_refuse(job, -EOPNOTSUPP, "rw",
-						 "%s does not support discard (rw=%s)",
+						 "%s does not support discard (rw=%s%s)",
 						 dev->path,
 						 ssdload_enum_name(ssdload_rw_names,
-								   job->cfg.rw));
+								   job->cfg.rw),
+						 job->nr_steps ? " or a step's" : "");
 			goto out_close;
 		}
 		ret = ssdload_job_check_span(job, dev);
@@ -1051,15 +1036,15 @@ static void ssdload_job_launch(struct ssdload_job *job, u64 start_ns,
 			       struct ssdload_gate *gate,
 			       struct task_struct **tasks)
 {
-	struct ssdload_cfg *cfg = &job->cfg;
 	unsigned int i;
 
 	ssdload_job_get(job);
 	__module_get(THIS_MODULE);
 	job->start_ns = start_ns;
-	job->ramp_end_ns = job->start_ns + cfg->ramp_ms * NSEC_PER_MSEC;
-	job->deadline_ns = cfg->runtime_ms ?
-		job->ramp_end_ns + cfg->runtime_ms * NSEC_PER_MSEC : 0;
+	job->ramp_end_ns = job->start_ns +
+			   job->phases[0].ramp_ms * NSEC_PER_MSEC;
+	job->deadline_ns = job->run_ms ?
+		job->start_ns + job->run_ms * NSEC_PER_MSEC : 0;
 	for (i = 0; i < job->nr_workers; i++)
 		ssdload_worker_begin(job->workers[i], job->start_ns);
 	atomic_set(&job->nr_active, job->nr_workers);
@@ -1217,9 +1202,9 @@ int ssdload_job_start(struct ssdload_job *job)
 	}
 
 	ssdload_job_reset(job);
-	if (job->writes && !job->cfg.allow_write)
-		return ssdload_job_refuse(job, -EPERM, "allow_write",
-					  "writes need allow_write=1");
+	ret = ssdload_steps_compile(job);
+	if (ret)
+		return ret;
 	if (!job->filename[0])
 		return ssdload_job_refuse(job, -EINVAL, "filename",
 					  "filename is not set");
@@ -1235,7 +1220,7 @@ int ssdload_job_start(struct ssdload_job *job)
 	ret = ssdload_job_plan_bs(job);
 	if (ret)
 		goto out_free_mask;
-	ret = ssdload_job_plan_rate(job, nr);
+	ret = ssdload_steps_plan_rate(job, nr);
 	if (ret)
 		goto out_free_mask;
 	ret = ssdload_job_plan_series(job);
@@ -1328,9 +1313,11 @@ struct ssdload_job *ssdload_job_alloc(const char *name)
 			     DEFAULT_RATELIMIT_BURST);
 	spin_lock_init(&job->err_lock);
 	INIT_WORK(&job->end_work, ssdload_job_end_work);
+	INIT_LIST_HEAD(&job->steps);
 	job->state = SSDLOAD_STATE_IDLE;
 	job->cfg.rw = SSDLOAD_RW_READ;
 	job->cfg.rwmixread = 50;
+	job->cfg.loops = 1;
 	job->cfg.bs = ssdload_default_bs;
 	job->cfg.iodepth = ssdload_default_iodepth;
 	job->cfg.randseed = ssdload_seed_from_name(name);

@@ -76,7 +76,7 @@ EXPORT_SYMBOL_IF_KUNIT(ssdload_series_mem);
 void ssdload_series_plan(struct ssdload_job *job, u8 dirs)
 {
 	const struct ssdload_cfg *cfg = &job->cfg;
-	u64 ms = cfg->ramp_ms + cfg->runtime_ms;
+	u64 ms = job->run_ms;		/* every phase, every loop */
 	unsigned int n = hweight8(dirs);
 
 	job->ser_max = 0;
@@ -218,7 +218,7 @@ void ssdload_series_close(struct ssdload_worker *w, u64 now, bool last)
 	r->index = ser->nr;
 	r->start_ns = ser->last_ns - ser->start_ns;
 	r->end_ns = now - ser->start_ns;
-	r->step = 0;
+	r->step = w->ph ? w->ph->step : 0;
 	limit = ser->pool_size - (last ? 0 : ser->pool_final);
 	for (d = 0; d < SSDLOAD_DIR_NR; d++) {
 		const struct ssdload_dstat *st = &w->st[d];

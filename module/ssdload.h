@@ -87,6 +87,44 @@ struct ssdload_sum {
 
 struct ssdload_worker;
 
+/*
+ * One phase of a run: a step (steps/N) with the job's parameters where
+ * it inherits them, or the job itself when it has no steps.  Compiled at
+ * enable (step.c), fixed for the run.
+ */
+struct ssdload_phase {
+	u32 step;			/* N of steps/N, 0 = the job itself */
+	bool idle;			/* idle_ms: no I/O */
+	bool rated;			/* some direction is rate controlled */
+	bool uniform_bs;		/* one block size in every direction */
+	u8 dirs;			/* BIT(dir) of the directions it issues */
+	u8 rated_dirs;			/* BIT(dir) of those rate controlled */
+	u32 rw;				/* enum ssdload_rw */
+	u32 rwmixread;			/* percent */
+	u32 iodepth;			/* cap on outstanding I/Os per worker */
+	u32 bs_min, bs_max;		/* over the directions it issues */
+	u64 runtime_ms;			/* 0 = none */
+	u64 ramp_ms;
+	u64 number_ios;			/* 0 = none */
+	u64 idle_ms;
+	u64 rate_iops[SSDLOAD_DIR_NR];	/* 0 = uncapped */
+	u64 rate[SSDLOAD_DIR_NR];	/* 0 = uncapped */
+	struct ssdload_bsdist bsd[SSDLOAD_DIR_NR];	/* block sizes */
+};
+
+/* Per worker and step: its statistics (steps only). */
+struct ssdload_pstat {
+	struct ssdload_dstat st[SSDLOAD_DIR_NR];	/* submit to completion */
+	struct ssdload_dstat ist[SSDLOAD_DIR_NR];	/* from the intended time */
+	u64 start_ns;			/* measured start of the current loop */
+	u64 last_ns;			/* its last measured completion */
+	u64 ns;				/* measured time of the loops before */
+	u64 gap_max_ns;			/* see ssdload_steps_rec */
+	u64 gap_sum_ns;
+	u64 gaps;
+	u32 entries;			/* loops that entered the step */
+};
+
 /* What a series keeps per direction between closes (the totals then). */
 struct ssdload_series_prev {
 	u64 ios, bytes, errors, lat_sum, ilat_sum, late;
@@ -171,6 +209,8 @@ struct ssdload_io {
 	blk_status_t status;		/* bi_status at completion */
 	u8 dir;				/* enum ssdload_dir */
 	u8 dev;				/* index in job->devs */
+	u16 phase;			/* index in job->phases */
+	u32 epoch;			/* phases the worker entered before */
 	bool measured;			/* submitted at/after the ramp end */
 	bool inflight;			/* submitted, not yet reaped */
 	bool late;			/* counted as older than io_timeout_ms */
@@ -266,6 +306,22 @@ struct ssdload_worker {
 	bool rate_drawn;		/* rate: rate_dir drawn, not yet sent */
 	u8 rate_dir;			/* rate: the direction drawn */
 	bool coarse;			/* pass clock: ktime_get_coarse_ns() */
+	bool uniform_bs;		/* phase: one block size (bs) */
+	bool paced;			/* phase: rate controlled */
+	bool gap_open;			/* phase: the first submission is due */
+	u32 bs;				/* phase: its block size if uniform */
+	u32 rwmixread;			/* phase: percent of reads if mixed */
+	unsigned int spare;		/* phase: free I/Os beyond its iodepth */
+	unsigned int phase;		/* index in job->phases */
+	unsigned int loop;		/* loops of the step list done */
+	u32 epoch;			/* phases entered, minus one */
+	const struct ssdload_phase *ph;	/* the current phase */
+	u64 ramp_end_ns;		/* phase: measured from here */
+	u64 deadline_ns;		/* phase: no submissions from here, 0 = none */
+	u64 old_inflight;		/* I/Os of earlier phases in flight */
+	u64 old_last_ns;		/* their last completion */
+	u64 last_reap_ns;		/* latest completion reaped (any) */
+	struct ssdload_pstat *pst;	/* per phase, steps only (else NULL) */
 	struct llist_node *follow;	/* trimwrite: trimmed, to write now */
 	unsigned int nr_devs;		/* entries of wd[] (job->nr_devs) */
 	unsigned int devs_left;		/* one pass: devices not yet covered */
@@ -349,6 +405,7 @@ struct ssdload_cfg {
 	u64 log_interval_ms;		/* time series interval, 0 = off */
 	u64 log_hist;			/* 1 = histogram deltas in the series */
 	u64 shared;			/* 1 = other shared jobs may use the devices */
+	u64 loops;			/* runs of the step list (or of the job) */
 	u32 fst;			/* enum ssdload_fst */
 	u32 fst_n;			/* I/Os before a switch, 0 = 1 */
 	u32 pattern_len;		/* buffer_pattern bytes, 0 = none */
@@ -365,7 +422,10 @@ struct ssdload_cfg {
  * even while a stuck device keeps the run draining.
  */
 struct ssdload_job {
-	struct config_item item;	/* jobs/NAME */
+	struct config_group cg;		/* jobs/NAME */
+	struct config_group steps_group; /* jobs/NAME/steps */
+	struct list_head steps;		/* struct ssdload_step by N, under lock */
+	unsigned int nr_steps;		/* entries of steps */
 	struct kref ref;		/* configfs, the run, the leases */
 	struct mutex lock;		/* start/stop/teardown/readers; never
 					 * held while waiting for I/O
@@ -388,8 +448,16 @@ struct ssdload_job {
 	char *paths;			/* filename split into devs[].path */
 	unsigned int nr_devs;		/* devices of the current run */
 	struct ssdload_dev *devs;	/* kcalloc'ed at enable */
-	struct ssdload_bsdist bsd[SSDLOAD_DIR_NR];	/* block sizes */
-	u32 bs_min, bs_max;		/* over the directions the job uses */
+	struct ssdload_phase *phases;	/* of the run (at least one) */
+	unsigned int nr_phases;
+	unsigned int depth;		/* I/Os per worker: the largest iodepth */
+	u8 dirs;			/* BIT(dir): directions some phase issues */
+	u8 rated_dirs;			/* BIT(dir): ... with a rate */
+	bool mixed;			/* some phase mixes reads and writes */
+	bool random;			/* some phase has random offsets */
+	u64 run_ms;			/* the run's length, 0 if a count ends a phase */
+	u32 run_loops;			/* loops of the run */
+	u32 bs_min, bs_max;		/* over the phases and directions */
 	u32 ba;				/* offset alignment, bytes */
 	bool uniform_bs;		/* one block size in every direction */
 	bool fixed_len;			/* ... and offsets aligned to it: every
@@ -429,7 +497,12 @@ do {									\
 
 static inline struct ssdload_job *to_job(struct config_item *item)
 {
-	return container_of(item, struct ssdload_job, item);
+	return container_of(to_config_group(item), struct ssdload_job, cg);
+}
+
+static inline const char *ssdload_job_name(struct ssdload_job *job)
+{
+	return config_item_name(&job->cg.cg_item);
 }
 
 static inline bool ssdload_rw_is_random(u64 rw)
@@ -529,10 +602,32 @@ void ssdload_gate_put(struct ssdload_gate *gate);
 void ssdload_gate_pass(struct ssdload_worker *w);
 u64 ssdload_seed_from_name(const char *name);
 
+/* step.c */
+extern const struct config_item_type ssdload_steps_type;
+void ssdload_steps_release(struct ssdload_job *job);
+int ssdload_steps_compile(struct ssdload_job *job);
+int ssdload_steps_plan_rate(struct ssdload_job *job, unsigned int nr);
+bool ssdload_cfg_uses_dir(const struct ssdload_cfg *cfg, int dir);
+void ssdload_plan_bsd(const struct ssdload_cfg *cfg,
+		      struct ssdload_bsdist *bsd, u32 *lo, u32 *hi);
+u64 ssdload_share(u64 total, unsigned int nr, unsigned int i);
+__printf(4, 5) int ssdload_job_refuse(struct ssdload_job *job, int err,
+				      const char *attr, const char *fmt, ...);
+u64 ssdload_steps_mem(const struct ssdload_job *job);
+int ssdload_steps_alloc(struct ssdload_worker *w, int node);
+void ssdload_steps_free(struct ssdload_worker *w);
+void ssdload_phase_enter(struct ssdload_worker *w, unsigned int idx, u64 t0);
+bool ssdload_phase_next(struct ssdload_worker *w, u64 now);
+void ssdload_step_gap(struct ssdload_worker *w, u64 now);
+void ssdload_record_step(struct ssdload_worker *w,
+			 const struct ssdload_io *io);
+
 /* worker.c */
 unsigned int ssdload_buf_cut(u32 bs, u64 seg, u64 *mem, u64 *segs);
 u64 ssdload_worker_mem(const struct ssdload_cfg *cfg, u32 bs_max,
-		       bool uniform_bs, unsigned int nr_devs);
+		       bool fixed_len, unsigned int nr_devs);
+u64 ssdload_worker_mem_of(unsigned int depth, bool mixed, unsigned int rated,
+			  u32 bs_max, bool fixed_len, unsigned int nr_devs);
 struct ssdload_worker *ssdload_worker_alloc(struct ssdload_job *job,
 					    unsigned int idx, unsigned int cpu);
 void ssdload_worker_free_ios(struct ssdload_worker *w);
@@ -585,6 +680,8 @@ void ssdload_sum_dir(struct ssdload_job *job, int dir, struct ssdload_sum *s,
 		     u64 *hist);
 void ssdload_sum_intended(struct ssdload_job *job, int dir,
 			  struct ssdload_sum *s, u64 *hist);
+void ssdload_sum_step(struct ssdload_job *job, unsigned int phase, int dir,
+		      bool intended, struct ssdload_sum *s, u64 *hist);
 u64 ssdload_sum_mean(const struct ssdload_sum *s);
 u64 ssdload_sum_stddev(const struct ssdload_sum *s);
 int ssdload_u128_to_str(u128 v, char *buf, size_t len);

@@ -1,34 +1,33 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ssdload: steps (issue 8, part 3) -- WORK IN PROGRESS, not built yet.
+ * ssdload: steps, the phases of one run.
  *
  *   jobs/NAME/steps/N/	one step per directory, N = 1..SSDLOAD_MAX_STEPS,
  *			run in increasing N, the whole list `loops` times
  *
- * A step overrides some of the job's parameters for one phase of the run:
- * rw, rwmixread, bs, bssplit, iodepth, rate_iops, rate, runtime_ms,
+ * A step overrides some of the job's parameters for one phase of the
+ * run: rw, rwmixread, bs, bssplit, iodepth, rate_iops, rate, runtime_ms,
  * ramp_ms, number_ios; or it is idle_ms=N (no I/O for N ms).  An
  * attribute that was never written (or was written an empty line)
- * inherits the job's value.  Like the job's own attributes, every store
- * is refused with -EBUSY while the job is armed, running or stopping, and
- * the run holds a configfs dependency on each step (no rmdir meanwhile).
+ * inherits the job's value.  Like the job's own attributes, every store,
+ * mkdir and rmdir... of a step is refused with -EBUSY while the job is
+ * armed, running or stopping (rmdir cannot be refused: the run works on
+ * the copy it compiled at enable, so removing a step changes only the
+ * next run).
  *
- * Plan (see the closing note of stop 15):
- *   - configfs.c: the job becomes a config_group with a default group
- *     "steps" (ssdload_steps_type below);
- *   - job.c: at enable, ssdload_steps_compile() turns the list into
- *     phases (struct ssdload_phase), each checked as a job is;
- *   - worker.c: the hot path reads the current phase (w->ph) instead of
- *     the job for bsd/uniform_bs/bs_max/rwmixread/ramp/deadline/quota/
- *     schedules; iodepth of a phase caps the outstanding I/Os;
- *   - hist.c: per-step statistics recorded by io->phase.
+ * At enable the steps (or, without steps, the job itself) are compiled
+ * into phases (struct ssdload_phase), each checked as a job is.  A worker
+ * moves to the next phase when the current one ends (its deadline or its
+ * share of number_ios), without draining: the I/Os still in flight
+ * complete and count in the phase that issued them, and the next phase
+ * submits at once as far as its iodepth allows.  So the only pause is the
+ * drain of what the next phase cannot reuse (a lower iodepth), measured
+ * per step as the gap.
  */
 #include <linux/kernel.h>
 #include <linux/slab.h>
 
 #include "ssdload.h"
-
-#define SSDLOAD_MAX_STEPS	4096U
 
 /* Which overrides a step sets (struct ssdload_step.set). */
 enum ssdload_step_field {
@@ -94,7 +93,7 @@ static int ssdload_step_store_check(struct ssdload_step *st, const char *attr,
 	char val[40];
 
 	lockdep_assert_held(&job->lock);
-	if (ssdload_job_busy(job)) {
+	if (ssdload_state_busy(job->state)) {
 		ssdload_job_pr_err(job, "job %s: step %u: cannot set %s while the job is %s\n",
 				   ssdload_job_name(job), st->nr, attr,
 				   ssdload_enum_name(ssdload_state_names,
@@ -165,9 +164,564 @@ SSDLOAD_STEP_NUM_ATTR(number_ios, SSDLOAD_STEP_NUMBER_IOS, 1, U64_MAX, 0);
 SSDLOAD_STEP_NUM_ATTR(idle_ms, SSDLOAD_STEP_IDLE_MS, 1,
 		      U64_MAX / NSEC_PER_MSEC / 4, 0);
 
+/* rw: an enum, as the job's. */
+static ssize_t ssdload_step_rw_show(struct config_item *item, char *page)
+{
+	struct ssdload_step *st = to_step(item);
+
+	if (!(st->set & BIT(SSDLOAD_STEP_RW)))
+		return sysfs_emit(page, "\n");
+	return sysfs_emit(page, "%s\n",
+			  ssdload_enum_name(ssdload_rw_names, st->rw));
+}
+
+static ssize_t ssdload_step_rw_store(struct config_item *item,
+				     const char *page, size_t count)
+{
+	struct ssdload_step *st = to_step(item);
+	bool blank = ssdload_step_blank(page);
+	u32 val = 0;
+	int ret = 0;
+
+	if (!blank)
+		ret = ssdload_parse_enum(page, ssdload_rw_names, &val);
+	mutex_lock(&st->job->lock);
+	ret = ssdload_step_store_check(st, "rw", page, ret);
+	if (!ret && blank) {
+		st->set &= ~BIT(SSDLOAD_STEP_RW);
+	} else if (!ret) {
+		st->rw = val;
+		st->set |= BIT(SSDLOAD_STEP_RW);
+	}
+	mutex_unlock(&st->job->lock);
+	return ret ? ret : count;
+}
+CONFIGFS_ATTR(ssdload_step_, rw);
+
+/* bssplit: fio's syntax, as the job's. */
+static ssize_t ssdload_step_bssplit_show(struct config_item *item,
+					 char *page)
+{
+	struct ssdload_step *st = to_step(item);
+	ssize_t len;
+
+	mutex_lock(&st->job->lock);
+	if (!(st->set & BIT(SSDLOAD_STEP_BSSPLIT)))
+		len = sysfs_emit(page, "\n");
+	else
+		len = ssdload_bsspec_show(st->bssplit, false, page);
+	mutex_unlock(&st->job->lock);
+	return len;
+}
+
+static ssize_t ssdload_step_bssplit_store(struct config_item *item,
+					  const char *page, size_t count)
+{
+	struct ssdload_step *st = to_step(item);
+	bool blank = ssdload_step_blank(page);
+	struct ssdload_bsspec *spec = NULL;
+	int ret = 0;
+
+	if (!blank) {
+		spec = kzalloc(sizeof(*spec), GFP_KERNEL);
+		if (!spec)
+			return -ENOMEM;
+		ret = ssdload_parse_bssplit(page, spec);
+	}
+	mutex_lock(&st->job->lock);
+	ret = ssdload_step_store_check(st, "bssplit", page, ret);
+	if (!ret) {
+		swap(st->bssplit, spec);
+		if (blank)
+			st->set &= ~BIT(SSDLOAD_STEP_BSSPLIT);
+		else
+			st->set |= BIT(SSDLOAD_STEP_BSSPLIT);
+	}
+	mutex_unlock(&st->job->lock);
+	kfree(spec);
+	return ret ? ret : count;
+}
+CONFIGFS_ATTR(ssdload_step_, bssplit);
+
 /*
- * TODO (next session): rw (enum), bssplit (spec, as the job's
- * SSDLOAD_SPEC_ATTR), rate_iops and rate (lists, as SSDLOAD_RATE_ATTR);
- * the attribute table; steps/ group ops (make_item parses N, refuses
- * while busy; drop_item unlinks); release; ssdload_steps_compile().
+ * rate_iops and rate: fio's per-direction lists, as the job's; "0" makes
+ * the step uncapped where the job is capped.
  */
+#define SSDLOAD_STEP_RATE_ATTR(NAME, FIELD, MAX)			\
+static ssize_t ssdload_step_##NAME##_show(struct config_item *item,	\
+					  char *page)			\
+{									\
+	struct ssdload_step *st = to_step(item);			\
+									\
+	if (!(st->set & BIT(FIELD)))					\
+		return sysfs_emit(page, "\n");				\
+	return ssdload_rate_show(st->NAME, page);			\
+}									\
+									\
+static ssize_t ssdload_step_##NAME##_store(struct config_item *item,	\
+					   const char *page, size_t count) \
+{									\
+	struct ssdload_step *st = to_step(item);			\
+	bool blank = ssdload_step_blank(page);				\
+	u64 v[SSDLOAD_DIR_NR] = {};					\
+	int ret = 0;							\
+									\
+	if (!blank && !sysfs_streq(page, "0"))				\
+		ret = ssdload_parse_rate(page, MAX, v);			\
+	mutex_lock(&st->job->lock);					\
+	ret = ssdload_step_store_check(st, #NAME, page, ret);		\
+	if (!ret && blank) {						\
+		st->set &= ~BIT(FIELD);					\
+	} else if (!ret) {						\
+		memcpy(st->NAME, v, sizeof(v));				\
+		st->set |= BIT(FIELD);					\
+	}								\
+	mutex_unlock(&st->job->lock);					\
+	return ret ? ret : count;					\
+}									\
+CONFIGFS_ATTR(ssdload_step_, NAME)
+
+SSDLOAD_STEP_RATE_ATTR(rate_iops, SSDLOAD_STEP_RATE_IOPS,
+		       SSDLOAD_MAX_RATE_IOPS);
+SSDLOAD_STEP_RATE_ATTR(rate, SSDLOAD_STEP_RATE, SSDLOAD_MAX_RATE_BPS);
+
+static struct configfs_attribute *ssdload_step_attrs[] = {
+	&ssdload_step_attr_rw,
+	&ssdload_step_attr_rwmixread,
+	&ssdload_step_attr_bs,
+	&ssdload_step_attr_bssplit,
+	&ssdload_step_attr_iodepth,
+	&ssdload_step_attr_rate_iops,
+	&ssdload_step_attr_rate,
+	&ssdload_step_attr_runtime_ms,
+	&ssdload_step_attr_ramp_ms,
+	&ssdload_step_attr_number_ios,
+	&ssdload_step_attr_idle_ms,
+	NULL,
+};
+
+static void ssdload_step_release(struct config_item *item)
+{
+	struct ssdload_step *st = to_step(item);
+
+	kfree(st->bssplit);
+	kfree(st);
+}
+
+static struct configfs_item_operations ssdload_step_item_ops = {
+	.release	= ssdload_step_release,
+};
+
+static const struct config_item_type ssdload_step_type = {
+	.ct_item_ops	= &ssdload_step_item_ops,
+	.ct_attrs	= ssdload_step_attrs,
+	.ct_owner	= THIS_MODULE,
+};
+
+static inline struct ssdload_job *steps_to_job(struct config_group *group)
+{
+	return container_of(group, struct ssdload_job, steps_group);
+}
+
+/* steps/: mkdir N adds step N (not while a run is set up). */
+static struct config_item *ssdload_steps_make_item(struct config_group *group,
+						   const char *name)
+{
+	struct ssdload_job *job = steps_to_job(group);
+	struct ssdload_step *st, *pos;
+	u32 nr;
+
+	if (ssdload_step_parse_name(name, &nr)) {
+		ssdload_job_pr_err(job, "job %s: steps/%s: a step is named by its number, 1 to %u\n",
+				   ssdload_job_name(job), name,
+				   SSDLOAD_MAX_STEPS);
+		return ERR_PTR(-EINVAL);
+	}
+	st = kzalloc(sizeof(*st), GFP_KERNEL);
+	if (!st)
+		return ERR_PTR(-ENOMEM);
+	st->job = job;
+	st->nr = nr;
+	mutex_lock(&job->lock);
+	if (ssdload_state_busy(job->state)) {
+		mutex_unlock(&job->lock);
+		kfree(st);
+		ssdload_job_pr_err(job, "job %s: cannot add steps/%s while the job is %s\n",
+				   ssdload_job_name(job), name,
+				   ssdload_enum_name(ssdload_state_names,
+						     job->state));
+		return ERR_PTR(-EBUSY);
+	}
+	/* in increasing N (configfs refuses a name that exists) */
+	list_for_each_entry(pos, &job->steps, node)
+		if (pos->nr > nr)
+			break;
+	list_add_tail(&st->node, &pos->node);
+	job->nr_steps++;
+	mutex_unlock(&job->lock);
+	config_item_init_type_name(&st->item, name, &ssdload_step_type);
+	return &st->item;
+}
+
+static void ssdload_steps_drop_item(struct config_group *group,
+				    struct config_item *item)
+{
+	struct ssdload_step *st = to_step(item);
+	struct ssdload_job *job = st->job;
+
+	mutex_lock(&job->lock);
+	list_del(&st->node);
+	job->nr_steps--;
+	mutex_unlock(&job->lock);
+	config_item_put(item);
+}
+
+static struct configfs_group_operations ssdload_steps_group_ops = {
+	.make_item	= ssdload_steps_make_item,
+	.drop_item	= ssdload_steps_drop_item,
+};
+
+const struct config_item_type ssdload_steps_type = {
+	.ct_group_ops	= &ssdload_steps_group_ops,
+	.ct_owner	= THIS_MODULE,
+};
+
+/* ---- compiling the phases at enable ------------------------------------ */
+
+/* @c is the job's configuration with the overrides of @st. */
+static void ssdload_step_apply(const struct ssdload_step *st,
+			       struct ssdload_cfg *c)
+{
+	if (st->set & BIT(SSDLOAD_STEP_RW))
+		c->rw = st->rw;
+	if (st->set & BIT(SSDLOAD_STEP_RWMIXREAD))
+		c->rwmixread = st->rwmixread;
+	if (st->set & BIT(SSDLOAD_STEP_BS)) {
+		/* a step's bs is its size: the job's lists do not apply */
+		c->bs = st->bs;
+		c->bssplit = NULL;
+		c->bsrange = NULL;
+	}
+	if (st->set & BIT(SSDLOAD_STEP_BSSPLIT))
+		c->bssplit = st->bssplit;
+	if (st->set & BIT(SSDLOAD_STEP_IODEPTH))
+		c->iodepth = st->iodepth;
+	if (st->set & BIT(SSDLOAD_STEP_RATE_IOPS)) {
+		memcpy(c->rate_iops, st->rate_iops, sizeof(c->rate_iops));
+		/* one cap per direction: the step's replaces the job's */
+		if (!(st->set & BIT(SSDLOAD_STEP_RATE)))
+			memset(c->rate, 0, sizeof(c->rate));
+	}
+	if (st->set & BIT(SSDLOAD_STEP_RATE)) {
+		memcpy(c->rate, st->rate, sizeof(c->rate));
+		if (!(st->set & BIT(SSDLOAD_STEP_RATE_IOPS)))
+			memset(c->rate_iops, 0, sizeof(c->rate_iops));
+	}
+	if (st->set & BIT(SSDLOAD_STEP_RUNTIME_MS))
+		c->runtime_ms = st->runtime_ms;
+	if (st->set & BIT(SSDLOAD_STEP_RAMP_MS))
+		c->ramp_ms = st->ramp_ms;
+	if (st->set & BIT(SSDLOAD_STEP_NUMBER_IOS))
+		c->number_ios = st->number_ios;
+}
+
+static bool ssdload_cfg_writes(const struct ssdload_cfg *c)
+{
+	return ssdload_cfg_uses_dir(c, SSDLOAD_DIR_WRITE) ||
+	       ssdload_cfg_uses_dir(c, SSDLOAD_DIR_TRIM);
+}
+
+/* The phase @ph of @c (the job's or a step's configuration). */
+static int ssdload_phase_compile(struct ssdload_job *job,
+				 const struct ssdload_step *st,
+				 const struct ssdload_cfg *c,
+				 struct ssdload_phase *ph)
+{
+	char attr[40];
+	int d;
+
+	ph->step = st ? st->nr : 0;
+	if (st && (st->set & BIT(SSDLOAD_STEP_IDLE_MS))) {
+		snprintf(attr, sizeof(attr), "steps/%u/idle_ms", st->nr);
+		if (st->set & ~BIT(SSDLOAD_STEP_IDLE_MS))
+			return ssdload_job_refuse(job, -EINVAL, attr,
+						  "an idle step sets nothing but idle_ms");
+		ph->idle = true;
+		ph->idle_ms = st->idle_ms;
+		return 0;
+	}
+	if (st && ssdload_rw_is_trimwrite(c->rw)) {
+		snprintf(attr, sizeof(attr), "steps/%u/rw", st->nr);
+		return ssdload_job_refuse(job, -EINVAL, attr,
+					  "rw=%s cannot run in steps",
+					  ssdload_enum_name(ssdload_rw_names,
+							    c->rw));
+	}
+	if (st && !c->runtime_ms && !c->number_ios) {
+		snprintf(attr, sizeof(attr), "steps/%u/runtime_ms", st->nr);
+		return ssdload_job_refuse(job, -EINVAL, attr,
+					  "step %u has no end: set its (or the job's) runtime_ms or number_ios",
+					  st->nr);
+	}
+	if (ssdload_cfg_writes(c) && !c->allow_write) {
+		if (st)
+			snprintf(attr, sizeof(attr), "steps/%u/rw", st->nr);
+		return ssdload_job_refuse(job, -EPERM, "allow_write",
+					  "%s%s writes: writes need allow_write=1",
+					  st ? attr : "rw=",
+					  st ? "" : ssdload_enum_name(ssdload_rw_names, c->rw));
+	}
+	ph->rw = c->rw;
+	ph->rwmixread = c->rwmixread;
+	ph->iodepth = c->iodepth;
+	ph->runtime_ms = c->runtime_ms;
+	ph->ramp_ms = c->ramp_ms;
+	ph->number_ios = c->number_ios;
+	memcpy(ph->rate_iops, c->rate_iops, sizeof(ph->rate_iops));
+	memcpy(ph->rate, c->rate, sizeof(ph->rate));
+	ssdload_plan_bsd(c, ph->bsd, &ph->bs_min, &ph->bs_max);
+	ph->uniform_bs = ph->bs_min == ph->bs_max;
+	for (d = 0; d < SSDLOAD_DIR_NR; d++) {
+		if (ssdload_cfg_uses_dir(c, d))
+			ph->dirs |= BIT(d);
+		if (ssdload_dir_rated(c, d))
+			ph->rated_dirs |= BIT(d);
+	}
+	ph->rated = ph->rated_dirs;
+	return 0;
+}
+
+/* How long @ph runs at most, in ms; 0 if only number_ios ends it. */
+static u64 ssdload_phase_ms(const struct ssdload_phase *ph)
+{
+	if (ph->idle)
+		return ph->idle_ms;
+	return ph->runtime_ms ? ph->ramp_ms + ph->runtime_ms : 0;
+}
+
+/*
+ * Start step: the phases of the run (its steps, or the job itself) and
+ * what the run needs over all of them: the directions, the largest
+ * iodepth, mixed buffers, writes, and its length (run_ms, 0 if some
+ * phase is ended by a count).
+ */
+int ssdload_steps_compile(struct ssdload_job *job)
+{
+	const struct ssdload_step *st;
+	struct ssdload_cfg *c;
+	unsigned int n = max(job->nr_steps, 1U), p = 0;
+	bool timed = true;
+	u64 ms = 0;
+	int ret;
+
+	lockdep_assert_held(&job->lock);
+	kvfree(job->phases);
+	job->nr_phases = 0;
+	job->phases = kvcalloc(n, sizeof(*job->phases), GFP_KERNEL);
+	c = kmalloc(sizeof(*c), GFP_KERNEL);
+	if (!job->phases || !c) {
+		kfree(c);
+		return ssdload_job_refuse(job, -ENOMEM, "steps",
+					  "out of memory");
+	}
+	if (job->nr_steps && job->cfg.disable_lat) {
+		ret = ssdload_job_refuse(job, -EINVAL, "disable_lat",
+					 "steps need the completion times that disable_lat turns off");
+		goto out_free;
+	}
+	if (!job->nr_steps) {
+		ret = ssdload_phase_compile(job, NULL, &job->cfg,
+					    &job->phases[0]);
+		if (ret)
+			goto out_free;
+		p = 1;
+	}
+	list_for_each_entry(st, &job->steps, node) {
+		*c = job->cfg;
+		ssdload_step_apply(st, c);
+		ret = ssdload_phase_compile(job, st, c, &job->phases[p]);
+		if (ret)
+			goto out_free;
+		p++;
+	}
+	job->nr_phases = p;
+	job->dirs = 0;
+	job->rated_dirs = 0;
+	job->depth = 1;
+	job->mixed = false;
+	job->random = false;
+	for (p = 0; p < job->nr_phases; p++) {
+		const struct ssdload_phase *ph = &job->phases[p];
+		u64 t = ssdload_phase_ms(ph);
+
+		if (!t || check_add_overflow(ms, t, &ms))
+			timed = false;
+		job->dirs |= ph->dirs;
+		job->rated_dirs |= ph->rated_dirs;
+		if (ph->idle)
+			continue;
+		job->depth = max(job->depth, ph->iodepth);
+		job->mixed |= ssdload_rw_is_mixed(ph->rw);
+		job->random |= ssdload_rw_is_random(ph->rw);
+	}
+	job->writes = job->dirs & (BIT(SSDLOAD_DIR_WRITE) |
+				   BIT(SSDLOAD_DIR_TRIM));
+	if (!job->dirs) {
+		ret = ssdload_job_refuse(job, -EINVAL, "steps",
+					 "every step is idle: the run would issue no I/O");
+		goto out_free;
+	}
+	if (!timed || check_mul_overflow(ms, job->cfg.loops, &ms) ||
+	    ms > U64_MAX / NSEC_PER_MSEC / 4)
+		ms = 0;
+	job->run_ms = ms;
+	job->run_loops = job->cfg.loops;
+	if (!job->nr_steps && job->cfg.loops > 1 && !job->cfg.runtime_ms &&
+	    !job->cfg.number_ios) {
+		ret = ssdload_job_refuse(job, -EINVAL, "loops",
+					 "loops needs runtime_ms or number_ios (a pass over the span runs once)");
+		goto out_free;
+	}
+	kfree(c);
+	return 0;
+
+out_free:
+	kfree(c);
+	kvfree(job->phases);
+	job->phases = NULL;
+	job->nr_phases = 0;
+	return ret;
+}
+
+/*
+ * Start step: rate_iops and rate of each phase.  One of them per
+ * direction; at least one direction the phase issues must be capped (a
+ * cap on a direction it never issues would do nothing, silently); every
+ * schedule must be computable for the run's @nr workers.
+ */
+int ssdload_steps_plan_rate(struct ssdload_job *job, unsigned int nr)
+{
+	unsigned int p;
+	char attr[40];
+	int d;
+
+	job->rated = false;
+	for (p = 0; p < job->nr_phases; p++) {
+		const struct ssdload_phase *ph = &job->phases[p];
+		const char *pfx = "";
+		bool any = false;
+
+		if (ph->step) {
+			snprintf(attr, sizeof(attr), "steps/%u/", ph->step);
+			pfx = attr;
+		}
+		for (d = 0; d < SSDLOAD_DIR_NR; d++) {
+			bool bw = !ph->rate_iops[d];
+			u64 r = bw ? ph->rate[d] : ph->rate_iops[d];
+
+			any |= ph->rate_iops[d] || ph->rate[d];
+			if (!(ph->rated_dirs & BIT(d)))
+				continue;
+			if (ph->rate_iops[d] && ph->rate[d])
+				return ssdload_job_refuse(job, -EINVAL, "rate_iops",
+							  "%srate_iops and rate both cap %s: set one of them",
+							  pfx, ssdload_dir_names[d]);
+			if (!ssdload_sched_fits(r, bw, nr, ph->bs_max))
+				return ssdload_job_refuse(job, -ERANGE,
+							  bw ? "rate" : "rate_iops",
+							  "%s%llu %s per second shared by %u workers is too slow to schedule",
+							  pfx, r, bw ? "bytes" : "I/Os",
+							  nr);
+			job->rated = true;
+		}
+		if (any && !ph->rated && !ph->idle)
+			return ssdload_job_refuse(job, -EINVAL,
+						  ph->rate_iops[0] || ph->rate_iops[1] ||
+						  ph->rate_iops[2] ? "rate_iops" : "rate",
+						  "%sthe rate caps no direction that rw=%s paces%s",
+						  pfx,
+						  ssdload_enum_name(ssdload_rw_names,
+								    ph->rw),
+						  ssdload_rw_is_trimwrite(ph->rw) ?
+						  " (its trims, the third value: each write follows its trim)" :
+						  "");
+	}
+	return 0;
+}
+
+/* ---- per-step statistics of a worker ------------------------------------ */
+
+/* What the per-step statistics of one worker take. */
+u64 ssdload_steps_mem(const struct ssdload_job *job)
+{
+	u64 hist = ssdload_kv_bytes(SSDLOAD_HIST_BUCKETS * sizeof(u64));
+	u64 mem;
+	unsigned int p;
+
+	if (!job->nr_steps)
+		return 0;
+	mem = ssdload_kv_bytes(job->nr_phases * sizeof(struct ssdload_pstat));
+	for (p = 0; p < job->nr_phases; p++)
+		mem += hist * (hweight8(job->phases[p].dirs) +
+			       hweight8(job->phases[p].rated_dirs));
+	return mem;
+}
+
+int ssdload_steps_alloc(struct ssdload_worker *w, int node)
+{
+	const struct ssdload_job *job = w->job;
+	unsigned int p;
+	int d, ret;
+
+	if (!job->nr_steps)
+		return 0;
+	w->pst = kvzalloc_node(array_size(job->nr_phases, sizeof(*w->pst)),
+			       GFP_KERNEL | __GFP_RETRY_MAYFAIL, node);
+	if (!w->pst)
+		return -ENOMEM;
+	for (p = 0; p < job->nr_phases; p++) {
+		const struct ssdload_phase *ph = &job->phases[p];
+		struct ssdload_pstat *ps = &w->pst[p];
+
+		for (d = 0; d < SSDLOAD_DIR_NR; d++) {
+			ps->st[d].lat_min = U64_MAX;
+			ps->ist[d].lat_min = U64_MAX;
+			if (ph->dirs & BIT(d)) {
+				ret = ssdload_dstat_init(&ps->st[d], node);
+				if (ret)
+					return ret;
+			}
+			if (ph->rated_dirs & BIT(d)) {
+				ret = ssdload_dstat_init(&ps->ist[d], node);
+				if (ret)
+					return ret;
+			}
+		}
+	}
+	return 0;
+}
+
+void ssdload_steps_free(struct ssdload_worker *w)
+{
+	unsigned int p;
+	int d;
+
+	if (!w->pst)
+		return;
+	for (p = 0; p < w->job->nr_phases; p++) {
+		for (d = 0; d < SSDLOAD_DIR_NR; d++) {
+			ssdload_dstat_free(&w->pst[p].st[d]);
+			ssdload_dstat_free(&w->pst[p].ist[d]);
+		}
+	}
+	kvfree(w->pst);
+	w->pst = NULL;
+}
+
+/* Free the steps of a job being released (configfs drops them first). */
+void ssdload_steps_release(struct ssdload_job *job)
+{
+	kvfree(job->phases);
+	job->phases = NULL;
+	job->nr_phases = 0;
+}

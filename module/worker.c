@@ -169,15 +169,12 @@ static bool ssdload_io_sep_table(bool mixed, bool fixed_len)
  * as kmalloc rounds it) and its buffers in whole pages.  The memory cap
  * (max_job_mem_mb) is checked against this before anything is allocated.
  */
-u64 ssdload_worker_mem(const struct ssdload_cfg *cfg, u32 bs_max,
-		       bool fixed_len, unsigned int nr_devs)
+u64 ssdload_worker_mem_of(unsigned int depth, bool mixed, unsigned int rated,
+			  u32 bs_max, bool fixed_len, unsigned int nr_devs)
 {
-	bool mixed = ssdload_rw_is_mixed(cfg->rw);
 	bool sep = ssdload_io_sep_table(mixed, fixed_len);
 	u64 buf = 0, io, mem;
 	unsigned int n = ssdload_buf_cut(bs_max, U64_MAX, &buf, NULL);
-	unsigned int rated = 0;
-	int d;
 
 	io = kmalloc_size_roundup(sizeof(struct ssdload_io) +
 				  (mixed ? 3 : sep ? 2 : 1) * n *
@@ -186,15 +183,27 @@ u64 ssdload_worker_mem(const struct ssdload_cfg *cfg, u32 bs_max,
 	mem = kmalloc_size_roundup(sizeof(struct ssdload_worker));
 	mem += kmalloc_size_roundup(nr_devs * sizeof(struct ssdload_wdev));
 	mem += SSDLOAD_DIR_NR * SSDLOAD_HIST_BUCKETS * sizeof(u64);
-	for (d = 0; d < SSDLOAD_DIR_NR; d++)
-		rated += ssdload_dir_rated(cfg, d);
 	if (rated)	/* the schedules, the histograms from intended times */
 		mem += kmalloc_size_roundup(SSDLOAD_DIR_NR *
 					    sizeof(struct ssdload_sched)) +
 		       rated * ssdload_kv_bytes(SSDLOAD_HIST_BUCKETS *
 						sizeof(u64));
-	mem += 2 * cfg->iodepth * sizeof(void *);
-	return mem + cfg->iodepth * io;
+	mem += 2 * (u64)depth * sizeof(void *);
+	return mem + depth * io;
+}
+
+/* What one worker of a job with @cfg and no steps allocates. */
+u64 ssdload_worker_mem(const struct ssdload_cfg *cfg, u32 bs_max,
+		       bool fixed_len, unsigned int nr_devs)
+{
+	unsigned int rated = 0;
+	int d;
+
+	for (d = 0; d < SSDLOAD_DIR_NR; d++)
+		rated += ssdload_dir_rated(cfg, d);
+	return ssdload_worker_mem_of(cfg->iodepth,
+				     ssdload_rw_is_mixed(cfg->rw), rated,
+				     bs_max, fixed_len, nr_devs);
 }
 EXPORT_SYMBOL_IF_KUNIT(ssdload_worker_mem);
 
@@ -333,6 +342,7 @@ void ssdload_worker_free(struct ssdload_worker *w)
 	}
 	kfree(w->sched);
 	ssdload_series_free(w);
+	ssdload_steps_free(w);
 	free_cpumask_var(w->ran_on);
 	kfree(w->wd);
 	kfree(w);
@@ -343,7 +353,8 @@ struct ssdload_worker *ssdload_worker_alloc(struct ssdload_job *job,
 					    unsigned int idx, unsigned int cpu)
 {
 	const gfp_t gfp = GFP_KERNEL | __GFP_RETRY_MAYFAIL;
-	unsigned int depth = job->cfg.iodepth;
+	const struct ssdload_phase *ph0 = &job->phases[0];
+	unsigned int depth = job->depth;
 	unsigned int maxvecs = ssdload_buf_cut(job->bs_max, U64_MAX, NULL, NULL);
 	int node = cpu_to_node(cpu);
 	struct ssdload_worker *w;
@@ -369,10 +380,11 @@ struct ssdload_worker *ssdload_worker_alloc(struct ssdload_job *job,
 	cpumask_set_cpu(cpu, w->ran_on);
 	w->nolat = job->cfg.disable_lat;
 	w->polled = job->polled;
-	w->random = ssdload_rw_is_random(job->cfg.rw);
-	w->mixed = ssdload_rw_is_mixed(job->cfg.rw);
-	w->trimwrite = ssdload_rw_is_trimwrite(job->cfg.rw);
-	w->fixed_dir = ssdload_rw_dir(job->cfg.rw);
+	/* the buffers serve every phase; the rest is the first phase's */
+	w->random = ssdload_rw_is_random(ph0->rw);
+	w->mixed = job->mixed;
+	w->trimwrite = ssdload_rw_is_trimwrite(ph0->rw);
+	w->fixed_dir = ssdload_rw_dir(ph0->rw);
 	ssdload_data_init(&w->dg, &job->dcfg, idx);
 	w->timeout_ns = job->cfg.io_timeout_ms * NSEC_PER_MSEC;
 	w->cookie = BLK_QC_T_NONE;
@@ -391,16 +403,17 @@ struct ssdload_worker *ssdload_worker_alloc(struct ssdload_job *job,
 		if (!w->sched)
 			goto out_free;
 		for (d = 0; d < SSDLOAD_DIR_NR; d++) {
-			if (!ssdload_dir_rated(&job->cfg, d))
+			if (!(job->rated_dirs & BIT(d)))
 				continue;
 			ret = ssdload_dstat_init(&w->ist[d], node);
 			if (ret)
 				goto out_free;
 		}
-		w->rate_mix = w->mixed && job->cfg.rwmixread > 0 &&
-			      job->cfg.rwmixread < 100;
 	}
 	ret = ssdload_series_alloc(w, node);
+	if (ret)
+		goto out_free;
+	ret = ssdload_steps_alloc(w, node);
 	if (ret)
 		goto out_free;
 	/*
@@ -552,6 +565,14 @@ static void ssdload_drop_retries(struct ssdload_worker *w)
 
 static void ssdload_reap_one(struct ssdload_worker *w, struct ssdload_io *io)
 {
+	if (unlikely(w->pst)) {
+		/* steps: the drain of the previous phases, for the gap */
+		if (io->epoch != w->epoch && w->old_inflight) {
+			w->old_inflight--;
+			w->old_last_ns = max(w->old_last_ns, io->done_ns);
+		}
+		w->last_reap_ns = max(w->last_reap_ns, io->done_ns);
+	}
 	w->inflight--;
 	io->inflight = false;
 	if (unlikely(io->late))
@@ -622,9 +643,9 @@ static u64 ssdload_now(struct ssdload_worker *w)
  * Has the measured phase begun at @now?  Without a ramp it always has: the
  * coarse clock of disable_lat may lag the precise start by up to a tick.
  */
-static bool ssdload_measuring(struct ssdload_job *job, u64 now)
+static bool ssdload_measuring(struct ssdload_worker *w, u64 now)
 {
-	return !job->cfg.ramp_ms || now >= job->ramp_end_ns;
+	return !w->ph->ramp_ms || now >= w->ramp_end_ns;
 }
 
 /* May anything go out at @now (a retry included)? */
@@ -635,7 +656,7 @@ static bool ssdload_may_issue(struct ssdload_worker *w, u64 now)
 	if (READ_ONCE(job->stop) || READ_ONCE(job->failed) ||
 	    kthread_should_stop())
 		return false;
-	return !job->deadline_ns || now < job->deadline_ns;
+	return !w->deadline_ns || now < w->deadline_ns;
 }
 
 /* May a new I/O go out at @now? */
@@ -643,7 +664,7 @@ static bool ssdload_may_submit(struct ssdload_worker *w, u64 now)
 {
 	if (!ssdload_may_issue(w, now))
 		return false;
-	if (!ssdload_measuring(w->job, now))
+	if (!ssdload_measuring(w, now))
 		return true;
 	if (w->has_quota && w->submitted >= w->quota)
 		return false;
@@ -655,7 +676,7 @@ VISIBLE_IF_KUNIT u8 ssdload_next_dir(struct ssdload_worker *w)
 {
 	if (!w->mixed)
 		return w->fixed_dir;
-	return ssdload_rng_below(w, 100) < w->job->cfg.rwmixread ?
+	return ssdload_rng_below(w, 100) < w->rwmixread ?
 	       SSDLOAD_DIR_READ : SSDLOAD_DIR_WRITE;
 }
 EXPORT_SYMBOL_IF_KUNIT(ssdload_next_dir);
@@ -710,11 +731,9 @@ out:
 /* Length of the next I/O in @dir: bs, or drawn from bssplit/bsrange. */
 static u32 ssdload_next_len(struct ssdload_worker *w, u8 dir)
 {
-	struct ssdload_job *job = w->job;
-
-	if (job->uniform_bs)
-		return job->bs_max;
-	return ssdload_bs_draw(&job->bsd[dir], ssdload_rng_next(w));
+	if (w->uniform_bs)
+		return w->bs;
+	return ssdload_bs_draw(&w->ph->bsd[dir], ssdload_rng_next(w));
 }
 
 /*
@@ -850,6 +869,8 @@ static void ssdload_plan_io(struct ssdload_worker *w, struct ssdload_io *io,
 static void ssdload_submit(struct ssdload_worker *w, struct ssdload_io *io,
 			   u64 stamp)
 {
+	if (unlikely(w->gap_open) && io->epoch == w->epoch)
+		ssdload_step_gap(w, stamp);
 	w->inflight++;
 	io->inflight = true;
 	io->submit_ns = stamp;
@@ -911,32 +932,134 @@ static void ssdload_rate_stamp(struct ssdload_worker *w, struct ssdload_io *io)
 }
 
 /*
- * The run starts at @t0: the schedules of the rate-controlled directions
- * and the first interval of the series.
+ * Enter phase @idx of the run at @t0: its direction, mix and sizes, its
+ * iodepth (the I/Os beyond it stay free), its ramp and end, its share of
+ * number_ios and its rate schedules.  The I/Os of the phase before that
+ * are still in flight complete in it; the first submission of this one
+ * closes the gap (steps).
  */
-void ssdload_worker_begin(struct ssdload_worker *w, u64 t0)
+void ssdload_phase_enter(struct ssdload_worker *w, unsigned int idx, u64 t0)
 {
-	const struct ssdload_cfg *cfg = &w->job->cfg;
+	struct ssdload_job *job = w->job;
+	const struct ssdload_phase *ph = &job->phases[idx];
 	int d;
 
-	if (w->ser)
-		ssdload_series_begin(w->ser, t0,
-				     cfg->log_interval_ms * NSEC_PER_MSEC);
-	if (!w->sched)
-		return;
-	for (d = 0; d < SSDLOAD_DIR_NR; d++) {
-		bool bw = !cfg->rate_iops[d];
+	if (w->ph) {
+		w->epoch++;
+		/* the gap runs from the previous I/O phase's drain */
+		w->gap_open = !w->ph->idle && !ph->idle;
+		w->old_inflight = w->inflight;
+		w->old_last_ns = w->last_reap_ns;
+	}
+	w->ph = ph;
+	w->phase = idx;
+	w->random = ssdload_rw_is_random(ph->rw);
+	w->mixed = ssdload_rw_is_mixed(ph->rw);
+	w->fixed_dir = ssdload_rw_dir(ph->rw);
+	w->rwmixread = ph->rwmixread;
+	w->uniform_bs = ph->uniform_bs;
+	w->bs = ph->bs_max;
+	w->spare = ph->idle ? 0 : w->nr_ios - min(ph->iodepth, w->nr_ios);
+	w->ramp_end_ns = t0 + ph->ramp_ms * NSEC_PER_MSEC;
+	if (ph->idle)
+		w->deadline_ns = t0 + ph->idle_ms * NSEC_PER_MSEC;
+	else if (ph->runtime_ms)
+		w->deadline_ns = w->ramp_end_ns + ph->runtime_ms * NSEC_PER_MSEC;
+	else
+		w->deadline_ns = 0;
+	if (!w->one_pass) {
+		w->has_quota = ph->number_ios;
+		w->quota = ssdload_share(ph->number_ios, job->nr_workers,
+					 w->idx);
+	}
+	w->submitted = 0;
+	w->rate_drawn = false;
+	w->paced = w->sched && ph->rated;
+	w->rate_mix = w->mixed && ph->rwmixread > 0 && ph->rwmixread < 100;
+	for (d = 0; w->paced && d < SSDLOAD_DIR_NR; d++) {
+		bool bw = !ph->rate_iops[d];
 
-		if (!ssdload_dir_rated(cfg, d)) {
+		if (!(ph->rated_dirs & BIT(d))) {
 			w->sched[d].on = false;
 			continue;
 		}
 		ssdload_sched_init(&w->sched[d],
-				   bw ? cfg->rate[d] : cfg->rate_iops[d], bw,
-				   cfg->rate_process == SSDLOAD_RATE_POISSON,
-				   w->job->nr_workers, w->idx, w->job->bs_max,
-				   t0, cfg->randseed + d);
+				   bw ? ph->rate[d] : ph->rate_iops[d], bw,
+				   job->cfg.rate_process == SSDLOAD_RATE_POISSON,
+				   job->nr_workers, w->idx, ph->bs_max, t0,
+				   job->cfg.randseed + d + (u64)idx * SSDLOAD_DIR_NR);
 	}
+	if (w->pst) {
+		struct ssdload_pstat *ps = &w->pst[idx];
+
+		/* the loops of a step add up */
+		if (ps->last_ns > ps->start_ns)
+			WRITE_ONCE(ps->ns, ps->ns + ps->last_ns - ps->start_ns);
+		WRITE_ONCE(ps->start_ns, ph->idle ? t0 : w->ramp_end_ns);
+		WRITE_ONCE(ps->last_ns, ph->idle ? w->deadline_ns : 0);
+		WRITE_ONCE(ps->entries, ps->entries + 1);
+	}
+}
+
+/*
+ * The current phase ended at @now (its deadline or its share of
+ * number_ios): enter the next one, back to back, if there is one (the
+ * list runs `loops` times) and the run was not stopped.  A phase that
+ * ran to its deadline hands that instant to the next, so that the
+ * workers stay in step however late each noticed it.
+ */
+bool ssdload_phase_next(struct ssdload_worker *w, u64 now)
+{
+	struct ssdload_job *job = w->job;
+	unsigned int next = w->phase + 1;
+	u64 t0 = now;
+
+	if (READ_ONCE(job->stop) || READ_ONCE(job->failed) ||
+	    kthread_should_stop() || w->one_pass)
+		return false;
+	if (next == job->nr_phases) {
+		if (++w->loop >= job->run_loops)
+			return false;
+		next = 0;
+	}
+	if (w->deadline_ns && w->deadline_ns < now)
+		t0 = w->deadline_ns;
+	ssdload_phase_enter(w, next, t0);
+	return true;
+}
+
+/* The first submission of a phase, at @now: the gap since the last one. */
+void ssdload_step_gap(struct ssdload_worker *w, u64 now)
+{
+	struct ssdload_pstat *ps;
+	u64 gap = 0;
+
+	w->gap_open = false;
+	if (!w->pst)
+		return;
+	ps = &w->pst[w->phase];
+	if (!w->old_inflight && now > w->old_last_ns)
+		gap = now - w->old_last_ns;
+	WRITE_ONCE(ps->gap_max_ns, max(ps->gap_max_ns, gap));
+	WRITE_ONCE(ps->gap_sum_ns, ps->gap_sum_ns + gap);
+	WRITE_ONCE(ps->gaps, ps->gaps + 1);
+}
+
+/*
+ * The run starts at @t0: the first interval of the series and the first
+ * phase.
+ */
+void ssdload_worker_begin(struct ssdload_worker *w, u64 t0)
+{
+	const struct ssdload_cfg *cfg = &w->job->cfg;
+
+	if (w->ser)
+		ssdload_series_begin(w->ser, t0,
+				     cfg->log_interval_ms * NSEC_PER_MSEC);
+	w->ph = NULL;
+	w->loop = 0;
+	w->epoch = 0;
+	ssdload_phase_enter(w, 0, t0);
 }
 
 /*
@@ -964,25 +1087,35 @@ static struct ssdload_io *ssdload_next_io(struct ssdload_worker *w, u64 now,
 			return NULL;
 		io = llist_entry(w->follow, struct ssdload_io, node);
 		w->follow = w->follow->next;
-		io->measured = ssdload_measuring(w->job, now);
+		io->measured = ssdload_measuring(w, now);
 		io->intended_ns = 0;	/* its trim was the scheduled send */
 		return io;
 	}
-	if (!*issuing || !w->nr_free)
+	if (!*issuing || w->nr_free <= w->spare)
 		return NULL;
 	if (!ssdload_may_submit(w, now)) {
-		*issuing = false;
+		/* the phase ended: the next one, if any, goes on the next pass */
+		*issuing = ssdload_phase_next(w, now);
 		return NULL;
 	}
-	if (!w->sched)
+	if (unlikely(w->ph->idle)) {
+		/* an idle step: sleep until its end */
+		w->rate_wake_ns = w->deadline_ns;
+		return NULL;
+	}
+	if (!w->paced)
 		dir = ssdload_next_dir(w);
 	else if (!ssdload_rate_pick(w, now, &dir))
 		return NULL;
 	io = w->free[--w->nr_free];
-	io->measured = ssdload_measuring(w->job, now);
+	io->measured = ssdload_measuring(w, now);
+	io->phase = w->phase;
+	io->epoch = w->epoch;
 	ssdload_plan_io(w, io, dir, io->measured);
-	if (w->sched)
+	if (w->paced)
 		ssdload_rate_stamp(w, io);
+	else
+		io->intended_ns = 0;
 	if (io->measured)
 		w->submitted++;
 	return io;
@@ -1008,7 +1141,7 @@ static bool ssdload_submit_batch(struct ssdload_worker *w, u64 now,
 	bool first = true;
 
 	/* iodepth 1: one I/O, no group, no plug, stamped by the pass clock */
-	if (w->nr_free == 1 && !w->retry && !w->follow) {
+	if (w->nr_free - w->spare == 1 && !w->retry && !w->follow) {
 		struct ssdload_io *io = ssdload_next_io(w, now, &issuing);
 
 		if (io) {
@@ -1154,8 +1287,8 @@ static void ssdload_wait_until(struct ssdload_worker *w, bool issuing)
 
 	if (issuing && w->rate_wake_ns) {
 		until = w->rate_wake_ns;
-		if (w->job->deadline_ns)
-			until = min(until, w->job->deadline_ns);
+		if (w->deadline_ns)
+			until = min(until, w->deadline_ns);
 	}
 	if (w->ser)
 		until = min(until, w->ser->next_ns);
@@ -1211,8 +1344,8 @@ int ssdload_worker_fn(void *data)
 			ssdload_scan_timeouts(w, now);
 		if (unlikely(w->ser) && now >= w->ser->next_ns)
 			ssdload_series_close(w, now, false);
-		if (issuing && !ssdload_may_submit(w, now))
-			issuing = false;
+		while (issuing && !ssdload_may_submit(w, now))
+			issuing = ssdload_phase_next(w, now);
 		if (!issuing && !w->issue_end_ns)
 			WRITE_ONCE(w->issue_end_ns, now);
 		if (unlikely(w->retry || w->follow) &&
@@ -1222,7 +1355,8 @@ int ssdload_worker_fn(void *data)
 			break;
 
 		w->rate_wake_ns = 0;
-		if ((issuing && w->nr_free) || w->retry || w->follow) {
+		if ((issuing && w->nr_free > w->spare) || w->retry ||
+		    w->follow) {
 			issuing = ssdload_submit_batch(w, now, issuing);
 			/*
 			 * interrupt mode: inline completions wait on w->local;

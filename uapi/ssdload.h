@@ -57,6 +57,22 @@
 #define SSDLOAD_ATTR_LOG_HIST		"log_hist"	/* 0/1, histogram deltas in the series */
 #define SSDLOAD_ATTR_SHARED		"shared"	/* 0/1, share the device with shared jobs */
 #define SSDLOAD_ATTR_GROUP		"group"		/* name, enable arms; start launches */
+#define SSDLOAD_ATTR_LOOPS		"loops"		/* runs of the step list, >= 1 */
+
+/*
+ * ---- configfs steps: jobs/NAME/steps/N/ (N = 1..SSDLOAD_MAX_STEPS) -----
+ * Each step overrides some of the job's parameters for one phase of the
+ * run (an attribute reads "" while it inherits the job's value; writing
+ * an empty line makes it inherit again), or is an idle phase (idle_ms).
+ * Steps run in increasing N, the whole list `loops` times.
+ */
+#define SSDLOAD_CONFIGFS_STEPS		"steps"
+#define SSDLOAD_MAX_STEPS		4096U
+#define SSDLOAD_STEP_ATTR_IDLE_MS	"idle_ms"	/* no I/O for this long, ms */
+/* the overridable job attributes, by their job attribute names */
+#define SSDLOAD_STEP_ATTRS	"rw", "rwmixread", "bs", "bssplit", "iodepth", \
+				"rate_iops", "rate", "runtime_ms", "ramp_ms", \
+				"number_ios", "idle_ms"
 #define SSDLOAD_ATTR_ENABLE		"enable"	/* 1 = start, 0 = stop */
 #define SSDLOAD_ATTR_STATE		"state"		/* RO: enum ssdload_state */
 #define SSDLOAD_ATTR_ERROR		"error"		/* RO: "<errno> <reason>" */
@@ -77,6 +93,7 @@
 #define SSDLOAD_DBG_HIST_INTENDED_WRITE	"hist_intended_write"	/* binary, as hist_write */
 #define SSDLOAD_DBG_HIST_INTENDED_TRIM	"hist_intended_trim"	/* binary, as hist_trim */
 #define SSDLOAD_DBG_SERIES		"series"	/* binary time series, see below */
+#define SSDLOAD_DBG_STEPS		"steps"		/* binary per-step results, see below */
 #define SSDLOAD_DBG_LEASE		"lease"		/* held open: closing it stops the run */
 
 /* ---- enums ------------------------------------------------------------ */
@@ -273,6 +290,98 @@ struct ssdload_series_rec {
 	__u32 flags;		/* SSDLOAD_SERIES_* */
 	__u32 step;		/* step of the run (0 without steps) */
 	struct ssdload_series_dir dir[3];	/* read, write, trim */
+};
+
+/* ---- binary format of debugfs steps (jobs with steps/) ----------------- */
+/*
+ * The file is one struct ssdload_steps_header, then nr_steps struct
+ * ssdload_steps_rec (each record_size bytes: use record_size, newer
+ * versions may append fields), in the order the steps run, then the
+ * histograms: for each record in order, for each direction d in read,
+ * write, trim order, hist_buckets __u64 counts if dir[d].flags has
+ * SSDLOAD_STEPS_HIST, then hist_buckets counts from the intended time
+ * if it has SSDLOAD_STEPS_INTENDED_HIST.  All in native byte order.
+ *
+ * An I/O belongs to the step that issued it, even when it completes
+ * after the next step began; the loops of a step add up.  The figures
+ * are summed over the workers; runtime_ns is the longest worker's
+ * measured time in the step (the ramp end to its last measured
+ * completion, summed over the loops).  The gap of a step is, per
+ * worker, the time from the last completion of the previous step's I/O
+ * to the first submission of this step's (0 when they overlap); the
+ * file gives the largest and the sum over workers and loops.  The first
+ * step of the first loop, and a step after an idle step, have no gap.
+ * The file is a snapshot taken at open; a live run's figures are
+ * consistent per worker.
+ */
+#define SSDLOAD_STEPS_MAGIC	0x50545353U	/* "SSTP" little-endian */
+#define SSDLOAD_STEPS_VERSION	1
+
+struct ssdload_steps_header {
+	__u32 magic;		/* SSDLOAD_STEPS_MAGIC */
+	__u16 version;		/* SSDLOAD_STEPS_VERSION */
+	__u16 header_size;	/* bytes, offset of the first record */
+	__u32 record_size;	/* bytes per record */
+	__u32 nr_steps;		/* records in this file */
+	__u32 loops;		/* loops of the run */
+	__u32 nr_workers;	/* workers of the run */
+	__u32 hist_sub_bits;	/* histogram geometry, as hist_* files */
+	__u32 hist_max_shift;
+	__u32 hist_buckets;
+	__u32 pad;
+	__u64 hist_bytes;	/* bytes of histograms after the records */
+};
+
+#define SSDLOAD_STEPS_HIST		0x1	/* a histogram follows */
+#define SSDLOAD_STEPS_INTENDED_HIST	0x2	/* ... and one from the intended time */
+
+/* Per direction, over the step (measured I/Os), summed over workers. */
+struct ssdload_steps_dir {
+	__u64 ios;		/* successful measured I/Os */
+	__u64 bytes;		/* their bytes */
+	__u64 errors;		/* failed I/Os, ramp included */
+	__u64 done;		/* completions, ramp and errors included */
+	__u64 lat_min_ns;	/* 0 if no I/O */
+	__u64 lat_max_ns;
+	__u64 lat_sum_ns;	/* submit to completion */
+	__u64 lat_sumsq_hi;	/* sum of squares (ns^2), hi:lo */
+	__u64 lat_sumsq_lo;
+	__u64 overflow;		/* samples clamped into the last bucket */
+	__u64 intended_ios;	/* rate control: I/Os with an intended time */
+	__u64 intended_lat_min_ns;
+	__u64 intended_lat_max_ns;
+	__u64 intended_lat_sum_ns;
+	__u64 late_ios;		/* sent over 1 ms after their intended time */
+	__u32 flags;		/* SSDLOAD_STEPS_HIST, _INTENDED_HIST */
+	__u32 pad;
+};
+
+#define SSDLOAD_STEPS_IDLE	0x1	/* an idle step (idle_ms) */
+
+struct ssdload_steps_rec {
+	__u32 step;		/* N of steps/N */
+	__u32 flags;		/* SSDLOAD_STEPS_IDLE */
+	/* the step's parameters, the job's where the step inherits them */
+	__u32 rw;		/* enum ssdload_rw */
+	__u32 rwmixread;	/* percent */
+	__u32 iodepth;
+	__u32 bs_min;		/* bytes, over the directions it uses */
+	__u32 bs_max;
+	__u32 loops_done;	/* times a worker entered the step, the most */
+	__u64 runtime_ms;	/* 0 = none (number_ios ends it) */
+	__u64 ramp_ms;
+	__u64 number_ios;	/* 0 = none */
+	__u64 idle_ms;		/* idle steps */
+	__u64 rate_iops[3];	/* read, write, trim; 0 = uncapped */
+	__u64 rate[3];		/* bytes per second; 0 = uncapped */
+	/* what it did */
+	__u64 runtime_ns;	/* measured time, the longest worker's */
+	__u64 gap_max_ns;	/* previous step's last completion to this
+				 * step's first submission, the largest
+				 */
+	__u64 gap_sum_ns;	/* over the workers and loops */
+	__u64 gaps;		/* gaps measured */
+	struct ssdload_steps_dir dir[3];	/* read, write, trim */
 };
 
 #endif /* _UAPI_SSDLOAD_H */

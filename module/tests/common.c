@@ -59,6 +59,9 @@ struct ssdload_test_job *ssdload_test_job_new(struct kunit *test,
 		w->wd = kunit_kzalloc(test, sizeof(*w->wd), GFP_KERNEL);
 		KUNIT_ASSERT_NOT_NULL(test, w->wd);
 		w->nr_devs = 1;
+		w->rwmixread = 50;
+		w->uniform_bs = true;
+		w->bs = 4096;
 		seqcount_init(&w->seq);
 		job->workers[i] = w;
 		job->nr_workers = i + 1;
@@ -89,7 +92,12 @@ void ssdload_test_span(struct ssdload_job *job, u64 span_start, u64 bs,
 		       u64 nr_blocks)
 {
 	struct ssdload_dev *dev = &job->devs[0];
+	unsigned int i;
 
+	for (i = 0; i < job->nr_workers; i++) {
+		job->workers[i]->uniform_bs = true;
+		job->workers[i]->bs = bs;
+	}
 	job->cfg.bs = bs;
 	job->bs_min = bs;
 	job->bs_max = bs;

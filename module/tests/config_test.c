@@ -33,7 +33,7 @@ static int ssdload_config_init(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, f->buf);
 	f->job = ssdload_job_alloc("kunit");
 	KUNIT_ASSERT_NOT_NULL(test, f->job);
-	config_item_init_type_name(&f->job->item, "kunit", NULL);
+	config_item_init_type_name(&f->job->cg.cg_item, "kunit", NULL);
 	return 0;
 }
 
@@ -115,6 +115,12 @@ static const struct cfg_case cfg_cases[] = {
 	OK("rw", "randtrimwrite\n", "randtrimwrite\n"),
 	NO("rw", "randtrimread", EINVAL),
 	NO("rw", "2", EINVAL),
+	/* loops: 1..2^32-1 */
+	OK("loops", "1", "1\n"),
+	OK("loops", "360\n", "360\n"),
+	NO("loops", "0", ERANGE),
+	NO("loops", "4294967296", ERANGE),
+	NO("loops", "-1", EINVAL),
 	/* rwmixread: 0..100 */
 	OK("rwmixread", "0", "0\n"),
 	OK("rwmixread", "100", "100\n"),
@@ -365,7 +371,7 @@ static ssize_t cfg_show(struct kunit *test, struct configfs_attribute *a)
 	struct cfg_fixture *f = test->priv;
 
 	memset(f->page, 0, PAGE_SIZE);
-	return a->show(&f->job->item, f->page);
+	return a->show(&f->job->cg.cg_item, f->page);
 }
 
 /*
@@ -400,7 +406,7 @@ static void test_attribute(struct kunit *test)
 	KUNIT_ASSERT_GT(test, cfg_show(test, a), 0);
 	strscpy(before, f->page, PAGE_SIZE);
 
-	ret = a->store(&f->job->item, in, len);
+	ret = a->store(&f->job->cg.cg_item, in, len);
 	if (c->ret) {
 		KUNIT_EXPECT_EQ(test, ret, (ssize_t)c->ret);
 		cfg_show(test, a);
@@ -409,7 +415,7 @@ static void test_attribute(struct kunit *test)
 		/* the job stays usable: the first accepted value still goes */
 		for (c = cfg_cases; c->ret || strcmp(c->attr, a->ca_name); c++)
 			;
-		KUNIT_EXPECT_EQ(test, a->store(&f->job->item, c->in,
+		KUNIT_EXPECT_EQ(test, a->store(&f->job->cg.cg_item, c->in,
 					       strlen(c->in)),
 				(ssize_t)strlen(c->in));
 		return;
@@ -467,7 +473,7 @@ static void test_defaults(struct kunit *test)
 		{ "allow_write", "0\n" }, { "hipri", "0\n" },
 		{ "disable_lat", "0\n" }, { "io_timeout_ms", "0\n" },
 		{ "scramble_buffers", "1\n" }, { "enable", "0\n" },
-		{ "shared", "0\n" }, { "group", "\n" },
+		{ "shared", "0\n" }, { "group", "\n" }, { "loops", "1\n" },
 		{ "state", "idle\n" }, { "error", "0\n" },
 	};
 	struct cfg_fixture *f = test->priv;

@@ -51,7 +51,7 @@ static void test_read_share(struct kunit *test)
 
 	w->mixed = true;
 	w->fixed_dir = SSDLOAD_DIR_WRITE;	/* must not matter */
-	w->job->cfg.rwmixread = pct;
+	w->rwmixread = pct;
 	ssdload_rng_seed(w, 0x5d5d + pct);
 	for (i = 0; i < MIX_DRAWS; i++) {
 		u8 dir = ssdload_next_dir(w);
@@ -103,7 +103,7 @@ static void test_fixed_direction(struct kunit *test)
 	KUNIT_ASSERT_FALSE(test, ssdload_rw_is_mixed(c->rw));
 	w->mixed = ssdload_rw_is_mixed(c->rw);
 	w->fixed_dir = c->dir;
-	w->job->cfg.rwmixread = 50;
+	w->rwmixread = 50;
 	memcpy(rng, w->rng, sizeof(rng));
 	for (i = 0; i < 1000; i++)
 		KUNIT_EXPECT_EQ(test, ssdload_next_dir(w), c->dir);

@@ -605,6 +605,56 @@ class Series:
         return [r for r in self.records if r["worker"] == w]
 
 
+STEPS_HDR = struct.Struct("=IHHIIIIIIIIQ")
+STEPS_HDR_KEYS = ("magic", "version", "header_size", "record_size", "nr_steps", "loops",
+                  "nr_workers", "hist_sub_bits", "hist_max_shift", "hist_buckets", "pad",
+                  "hist_bytes")
+STEPS_DIR = struct.Struct("=" + "Q" * 15 + "II")
+STEPS_DIR_KEYS = ("ios", "bytes", "errors", "done", "lat_min_ns", "lat_max_ns", "lat_sum_ns",
+                  "lat_sumsq_hi", "lat_sumsq_lo", "overflow", "intended_ios",
+                  "intended_lat_min_ns", "intended_lat_max_ns", "intended_lat_sum_ns",
+                  "late_ios", "flags", "pad")
+STEPS_REC_HEAD = struct.Struct("=IIIIIIII" + "Q" * 14)
+STEPS_REC_KEYS = ("step", "flags", "rw", "rwmixread", "iodepth", "bs_min", "bs_max",
+                  "loops_done", "runtime_ms", "ramp_ms", "number_ios", "idle_ms",
+                  "rate_iops_read", "rate_iops_write", "rate_iops_trim",
+                  "rate_read", "rate_write", "rate_trim",
+                  "runtime_ns", "gap_max_ns", "gap_sum_ns", "gaps")
+
+
+class Steps:
+    """A parsed debugfs steps file (uapi/ssdload.h, struct ssdload_steps_*):
+    .hdr, and .steps, one dict per step with its read/write/trim dicts, each
+    with "hist" (the bucket counts, a list) and "ihist" where present."""
+
+    def __init__(self, blob):
+        self.hdr = dict(zip(STEPS_HDR_KEYS, STEPS_HDR.unpack_from(blob, 0)))
+        hd = self.hdr
+        assert hd["magic"] == uapi_define("SSDLOAD_STEPS_MAGIC"), "bad magic %#x" % hd["magic"]
+        assert hd["version"] == uapi_define("SSDLOAD_STEPS_VERSION")
+        rs = hd["record_size"]
+        assert rs >= STEPS_REC_HEAD.size + 3 * STEPS_DIR.size
+        expect = hd["header_size"] + hd["nr_steps"] * rs + hd["hist_bytes"]
+        assert len(blob) == expect, "steps is %d bytes, expected %d" % (len(blob), expect)
+        nb = hd["hist_buckets"]
+        off = hd["header_size"]
+        hoff = off + hd["nr_steps"] * rs
+        self.steps = []
+        for _ in range(hd["nr_steps"]):
+            r = dict(zip(STEPS_REC_KEYS, STEPS_REC_HEAD.unpack_from(blob, off)))
+            for k, d in enumerate(DIRS):
+                dd = dict(zip(STEPS_DIR_KEYS, STEPS_DIR.unpack_from(
+                    blob, off + STEPS_REC_HEAD.size + k * STEPS_DIR.size)))
+                for key, flag in (("hist", 1), ("ihist", 2)):
+                    if dd["flags"] & flag:
+                        dd[key] = list(struct.unpack_from("=%dQ" % nb, blob, hoff))
+                        hoff += 8 * nb
+                r[d] = dd
+            self.steps.append(r)
+            off += rs
+        assert hoff == len(blob), "histograms do not add up to hist_bytes"
+
+
 class Hist:
     """A parsed hist_read/hist_write file."""
 
@@ -767,8 +817,21 @@ class Job:
         with open(os.path.join(self.dbg, "series"), "rb") as f:
             return Series(f.read())
 
+    def steps(self):
+        with open(os.path.join(self.dbg, "steps"), "rb") as f:
+            return Steps(f.read())
+
+    def add_step(self, nr, **attrs):
+        """mkdir steps/NR and store @attrs in it; returns its path."""
+        d = os.path.join(self.dir, "steps", str(nr))
+        os.mkdir(d)
+        for k, v in attrs.items():
+            write_attr(os.path.join(d, k), v)
+        return d
+
     def remove(self, timeout=30):
         if os.path.isdir(self.dir):
+            remove_steps(self.dir)
             bounded(lambda: os.rmdir(self.dir), timeout, "rmdir job " + self.name)
 
 
@@ -916,6 +979,18 @@ KNOWN_JOBS = set()
 LEAKED_JOBS = set()
 
 
+def remove_steps(jobdir):
+    """rmdir the steps of a job (its rmdir is refused while it has some)."""
+    sd = os.path.join(jobdir, "steps")
+    try:
+        names = os.listdir(sd)
+    except FileNotFoundError:
+        return
+    for n in names:
+        p = os.path.join(sd, n)
+        bounded(lambda: os.rmdir(p), 5, "rmdir " + p)
+
+
 def cleanup_jobs():
     """Stop and remove every job (bounded); returns the names removed.
 
@@ -935,6 +1010,7 @@ def cleanup_jobs():
                     time.sleep(0.05)
         except OSError:
             pass
+        remove_steps(d)
         bounded(lambda: os.rmdir(d), 5, "rmdir job " + name)
         if name not in KNOWN_JOBS:
             LEAKED_JOBS.add(name)

@@ -1,0 +1,277 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Steps: one job, several phases back to back (jobs/NAME/steps/N), loops.
+
+- a queue-depth sweep (16, 4, 1) on a 2 ms timer device: each step keeps
+  its own iodepth (Little's law: IOPS x mean latency = QD within 10%), its
+  own counts and histogram, and they add up to the job's totals bucket by
+  bucket; the gap between steps is far below one I/O's latency;
+- an idle step issues no I/O (the series records inside it are empty and
+  say which step they belong to);
+- loops=3 runs the list three times: count-limited steps give exactly 3x
+  their number_ios, and so does a job without steps;
+- a step overrides rw, bs and rate; the rest is inherited;
+- bad steps are refused with an errno and a message naming steps/N/attr,
+  steps cannot change while the job runs, a job with steps cannot be
+  removed before its steps.
+
+Kernels: all three (the rate figure only on the stock kernels).
+"""
+
+import errno
+import os
+
+import pytest
+
+import ssdload_env as env
+
+MS = 10**6
+
+
+def _need_steps(job):
+    if not os.path.isdir(job.path("steps")):
+        pytest.skip("this ssdload has no steps")
+
+
+def _mean(d):
+    return d["lat_sum_ns"] / d["ios"]
+
+
+@pytest.fixture
+def slow_dev(null_blk):
+    """A null_blk whose every I/O takes 2 ms (timer completions)."""
+    return null_blk(irqmode=2, completion_nsec=2000000, hw_queue_depth=256)[0]
+
+
+@pytest.mark.quick
+def test_qd_sweep(slow_dev, jobs):
+    j = jobs("sweep", filename=slow_dev.path, rw="randread", bs=4096, iodepth=1,
+             numjobs=1, runtime_ms=1000)
+    _need_steps(j)
+    for n, qd in enumerate((16, 4, 1), 1):
+        j.add_step(n, iodepth=qd)
+    s = j.run(60)
+    st = j.steps()
+    assert s["steps"] == 3 and st.hdr["nr_steps"] == 3 and st.hdr["loops"] == 1
+    assert [r["step"] for r in st.steps] == [1, 2, 3]
+    assert [r["iodepth"] for r in st.steps] == [16, 4, 1]
+    total = [0] * st.hdr["hist_buckets"]
+    for r in st.steps:
+        rd = r["read"]
+        assert rd["ios"] > 0 and rd["errors"] == 0
+        assert r["write"]["ios"] == 0 and not r["write"]["flags"]
+        iops = rd["ios"] / (r["runtime_ns"] / 1e9)
+        little = iops * _mean(rd) / 1e9 / r["iodepth"]
+        assert 0.9 <= little <= 1.02, (r["iodepth"], iops, _mean(rd), little)
+        # a 1 s step: measured from its start to its last completion
+        assert 1000 * MS <= r["runtime_ns"] <= 1200 * MS, r["runtime_ns"]
+        assert sum(rd["hist"]) == rd["ios"]
+        total = [a + b for a, b in zip(total, rd["hist"])]
+        assert r["loops_done"] == 1
+    assert sum(r["read"]["ios"] for r in st.steps) == s["read_ios"]
+    assert sum(r["read"]["bytes"] for r in st.steps) == s["read_bytes"]
+    assert total == j.hist("read").counts
+    # step 1 has no gap; the next steps start as soon as the drain lets them,
+    # far less than one I/O's 2 ms (the worker's wakeup under TCG included)
+    assert st.steps[0]["gaps"] == 0
+    for r in st.steps[1:]:
+        assert r["gaps"] == 1
+        assert r["gap_max_ns"] < 2 * MS, r
+    # three 1 s steps back to back
+    assert 3000 * MS <= s["runtime_ns"] <= 3600 * MS
+
+
+@pytest.mark.quick
+def test_idle_step(null_blk, jobs):
+    dev = null_blk(irqmode=0)[0]
+    j = jobs("idle", filename=dev.path, rw="randread", bs=4096, iodepth=4,
+             numjobs=1, runtime_ms=400, log_interval_ms=100)
+    _need_steps(j)
+    j.add_step(1)
+    j.add_step(2, idle_ms=600)
+    j.add_step(3)
+    assert j.get("steps/1/runtime_ms") == "" and j.get("steps/2/idle_ms") == "600"
+    s = j.run(60)
+    st = j.steps()
+    assert st.steps[1]["flags"] & 1 and st.steps[1]["idle_ms"] == 600
+    assert st.steps[1]["read"]["ios"] == 0 and not st.steps[1]["read"]["flags"]
+    assert 600 * MS <= st.steps[1]["runtime_ns"] <= 700 * MS
+    assert st.steps[0]["read"]["ios"] > 0 and st.steps[2]["read"]["ios"] > 0
+    ser = j.series()
+    inside = [r for r in ser.records if r["start_ns"] >= 500 * MS and r["end_ns"] <= 1000 * MS]
+    assert inside, [(r["start_ns"], r["end_ns"]) for r in ser.records]
+    for r in inside:
+        assert r["read"]["ios"] == 0, r
+        assert r["step"] == 2, r
+    assert any(r["step"] == 3 and r["read"]["ios"] for r in ser.records)
+    assert sum(r["read"]["ios"] for r in ser.records) == s["read_ios"]
+    # 400 + 600 + 400 ms
+    assert 1400 * MS <= s["runtime_ns"] <= 1800 * MS
+
+
+@pytest.mark.quick
+def test_loops(null_blk, jobs):
+    dev = null_blk(irqmode=0)[0]
+    j = jobs("loops", filename=dev.path, rw="randread", bs=4096, numjobs=2, loops=3)
+    _need_steps(j)
+    j.add_step(1, iodepth=2, number_ios=200)
+    j.add_step(2, iodepth=4, number_ios=401)
+    s = j.run(60)
+    st = j.steps()
+    assert st.hdr["loops"] == 3 and s["loops"] == 3
+    assert [r["read"]["ios"] for r in st.steps] == [600, 1203], (st.steps, s)
+    assert [r["loops_done"] for r in st.steps] == [3, 3]
+    assert s["read_ios"] == 1803
+    # the gaps: each worker, each step but the very first
+    assert st.steps[0]["gaps"] == 2 * 2 and st.steps[1]["gaps"] == 2 * 3
+
+
+@pytest.mark.quick
+def test_loops_without_steps(null_blk, jobs):
+    dev = null_blk(irqmode=0)[0]
+    j = jobs("loops0", filename=dev.path, rw="randread", bs=4096, iodepth=4,
+             numjobs=1, number_ios=1000, loops=3)
+    _need_steps(j)
+    s = j.run(60)
+    assert s["read_ios"] == 3000 and s["steps"] == 0
+    assert j.steps().hdr["nr_steps"] == 0
+
+
+@pytest.mark.quick
+def test_overrides(null_blk, jobs):
+    dev = null_blk(irqmode=0)[0]
+    j = jobs("ovr", filename=dev.path, rw="randread", bs=4096, iodepth=4, numjobs=1,
+             runtime_ms=1000, allow_write=1)
+    _need_steps(j)
+    j.add_step(1)
+    j.add_step(2, rw="randwrite", bs=65536, iodepth=2)
+    j.add_step(3, rate_iops=2000)
+    j.add_step(4, rw="randrw", rwmixread=70, bssplit="4k/50:8k/50", number_ios=2000)
+    assert j.get("steps/2/rw") == "randwrite" and j.get("steps/3/rw") == ""
+    j.write("steps/1/bs", "\n")
+    assert j.get("steps/1/bs") == ""
+    s = j.run(60)
+    st = j.steps()
+    a, b, c, d = st.steps
+    assert a["read"]["ios"] and a["read"]["bytes"] == 4096 * a["read"]["ios"]
+    assert not a["write"]["ios"]
+    assert b["write"]["ios"] and b["write"]["bytes"] == 65536 * b["write"]["ios"]
+    assert not b["read"]["ios"] and b["bs_max"] == 65536 and b["iodepth"] == 2
+    assert c["rate_iops_read"] == 2000 and c["read"]["flags"] == 3
+    assert c["read"]["intended_ios"] == c["read"]["ios"]
+    assert d["read"]["ios"] + d["write"]["ios"] == 2000
+    assert 0.6 < d["read"]["ios"] / 2000 < 0.8
+    assert d["bs_min"] == 4096 and d["bs_max"] == 8192
+    assert s["read_ios"] == sum(r["read"]["ios"] for r in st.steps)
+    assert s["write_ios"] == sum(r["write"]["ios"] for r in st.steps)
+    env.need_timing_kernel()
+    iops = c["read"]["ios"] / (c["runtime_ns"] / 1e9)
+    assert abs(iops / 2000 - 1) < 0.02, iops
+
+
+def _refused(j, kmsg, err, name):
+    mark = kmsg.mark()
+    with pytest.raises(OSError) as ei:
+        j.enable()
+    assert ei.value.errno == err, ei.value
+    assert any(name in l for l in kmsg.since(mark) if "ssdload" in l), kmsg.since(mark)
+    assert j.state == "error"
+    assert not env.ssdload_kthreads()
+
+
+@pytest.mark.quick
+@pytest.mark.parametrize("job,steps,err,name", [
+    ({}, [{"iodepth": 4}], errno.EINVAL, "steps/1/runtime_ms"),
+    ({"runtime_ms": 100}, [{"idle_ms": 100, "bs": 8192}, {}], errno.EINVAL,
+     "steps/1/idle_ms"),
+    ({"runtime_ms": 100}, [{"idle_ms": 100}], errno.EINVAL, "steps"),
+    ({"runtime_ms": 100}, [{}, {"rw": "randwrite"}], errno.EPERM, "steps/2/rw"),
+    ({"runtime_ms": 100, "allow_write": 1}, [{"rw": "trimwrite"}], errno.EINVAL,
+     "steps/1/rw"),
+    ({"runtime_ms": 100, "disable_lat": 1}, [{}], errno.EINVAL, "disable_lat"),
+    ({"log_interval_ms": 10}, [{"runtime_ms": 100}, {"number_ios": 100}],
+     errno.EINVAL, "log_interval_ms"),
+    ({"runtime_ms": 100}, [{"rate_iops": 100, "rate": 1000000}], errno.EINVAL,
+     "steps/1/rate_iops"),
+    ({"number_ios": 100, "loops": 2, "size": 0}, [], None, None),
+    ({"loops": 2}, [], errno.EINVAL, "loops"),
+], ids=["no-end", "idle-and-bs", "all-idle", "write-no-opt-in", "trimwrite",
+        "disable-lat", "series-count-step", "two-rates", "loops-count-ok",
+        "loops-one-pass"])
+def test_refused(nullb, jobs, kmsg, job, steps, err, name):
+    j = jobs("badstep", filename=nullb.path, rw="randread", bs=4096, **job)
+    _need_steps(j)
+    for n, attrs in enumerate(steps, 1):
+        j.add_step(n, **attrs)
+    if err is None:
+        j.run(60)
+        return
+    _refused(j, kmsg, err, name)
+
+
+@pytest.mark.quick
+@pytest.mark.parametrize("name,err", [
+    ("0", errno.EINVAL), ("01", errno.EINVAL), ("x", errno.EINVAL),
+    ("4097", errno.EINVAL), ("-1", errno.EINVAL), ("4096", None)])
+def test_step_names(jobs, kmsg, name, err):
+    j = jobs("names")
+    _need_steps(j)
+    p = os.path.join(j.path("steps"), name)
+    if err is None:
+        os.mkdir(p)
+        assert sorted(os.listdir(p)) == sorted(
+            ["rw", "rwmixread", "bs", "bssplit", "iodepth", "rate_iops", "rate",
+             "runtime_ms", "ramp_ms", "number_ios", "idle_ms"])
+        return
+    mark = kmsg.mark()
+    with pytest.raises(OSError) as ei:
+        os.mkdir(p)
+    assert ei.value.errno == err
+    assert any("steps/" in l for l in kmsg.since(mark) if "ssdload" in l)
+
+
+@pytest.mark.quick
+@pytest.mark.parametrize("attr,value,err", [
+    ("iodepth", "0", errno.ERANGE), ("bs", "1000", errno.EINVAL),
+    ("rw", "sideways", errno.EINVAL), ("rate_iops", "x", errno.EINVAL),
+    ("runtime_ms", "-1", errno.EINVAL), ("bssplit", "4k/200", errno.ERANGE),
+    ("rwmixread", "101", errno.ERANGE), ("idle_ms", "0", errno.ERANGE)])
+def test_step_bad_values(jobs, kmsg, attr, value, err):
+    j = jobs("badval")
+    _need_steps(j)
+    j.add_step(1)
+    mark = kmsg.mark()
+    with pytest.raises(OSError) as ei:
+        j.write("steps/1/" + attr, value)
+    assert ei.value.errno == err, ei.value
+    assert any("step 1" in l and attr in l for l in kmsg.since(mark)), kmsg.since(mark)
+    assert j.get("steps/1/" + attr) == ""
+
+
+@pytest.mark.quick
+def test_steps_fixed_while_running(null_blk, jobs):
+    dev = null_blk(irqmode=0)[0]
+    j = jobs("busy", filename=dev.path, rw="randread", bs=4096, iodepth=4, numjobs=1,
+             runtime_ms=20000)
+    _need_steps(j)
+    j.add_step(1, iodepth=2)
+    j.enable()
+    try:
+        with pytest.raises(OSError) as ei:
+            j.write("steps/1/iodepth", 8)
+        assert ei.value.errno == errno.EBUSY
+        with pytest.raises(OSError) as ei:
+            j.add_step(2)
+        assert ei.value.errno == errno.EBUSY
+        with pytest.raises(OSError) as ei:
+            j.write("loops", 2)
+        assert ei.value.errno == errno.EBUSY
+        # the steps file is readable live
+        st = j.steps()
+        assert st.hdr["nr_steps"] == 1
+    finally:
+        j.stop()
+    # a job with steps cannot be removed before them
+    with pytest.raises(OSError) as ei:
+        os.rmdir(j.dir)
+    assert ei.value.errno == errno.ENOTEMPTY
+    assert j.get("steps/1/iodepth") == "2"
