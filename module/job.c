@@ -285,9 +285,8 @@ static const char *ssdload_open_reason(int err)
 }
 
 /* Refuse a start: remember the reason and log it with the attribute. */
-int ssdload_job_refuse(struct ssdload_job *job, int err,
-					     const char *attr,
-					     const char *fmt, ...)
+int ssdload_job_refuse(struct ssdload_job *job, int err, const char *attr,
+		       const char *fmt, ...)
 {
 	va_list args;
 

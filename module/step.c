@@ -51,17 +51,19 @@ struct ssdload_step {
 	struct list_head node;		/* on job->steps, under job->lock */
 	u32 nr;				/* N */
 	u32 set;			/* BIT(enum ssdload_step_field) */
-	u64 rw;
-	u64 rwmixread;
-	u64 bs;
-	struct ssdload_bsspec *bssplit;
-	u64 iodepth;
-	u64 rate_iops[SSDLOAD_DIR_NR];
-	u64 rate[SSDLOAD_DIR_NR];
-	u64 runtime_ms;
-	u64 ramp_ms;
-	u64 number_ios;
-	u64 idle_ms;
+	struct {			/* the values set */
+		u64 rw;
+		u64 rwmixread;
+		u64 bs;
+		struct ssdload_bsspec *bssplit;
+		u64 iodepth;
+		u64 rate_iops[SSDLOAD_DIR_NR];
+		u64 rate[SSDLOAD_DIR_NR];
+		u64 runtime_ms;
+		u64 ramp_ms;
+		u64 number_ios;
+		u64 idle_ms;
+	} v;
 };
 
 static inline struct ssdload_step *to_step(struct config_item *item)
@@ -126,7 +128,7 @@ static ssize_t ssdload_step_##NAME##_show(struct config_item *item,	\
 									\
 	if (!(st->set & BIT(FIELD)))					\
 		return sysfs_emit(page, "\n");				\
-	return sysfs_emit(page, "%llu\n", st->NAME);			\
+	return sysfs_emit(page, "%llu\n", st->v.NAME);			\
 }									\
 									\
 static ssize_t ssdload_step_##NAME##_store(struct config_item *item,	\
@@ -144,7 +146,7 @@ static ssize_t ssdload_step_##NAME##_store(struct config_item *item,	\
 	if (!ret && blank) {						\
 		st->set &= ~BIT(FIELD);					\
 	} else if (!ret) {						\
-		st->NAME = val;						\
+		st->v.NAME = val;						\
 		st->set |= BIT(FIELD);					\
 	}								\
 	mutex_unlock(&st->job->lock);					\
@@ -172,7 +174,7 @@ static ssize_t ssdload_step_rw_show(struct config_item *item, char *page)
 	if (!(st->set & BIT(SSDLOAD_STEP_RW)))
 		return sysfs_emit(page, "\n");
 	return sysfs_emit(page, "%s\n",
-			  ssdload_enum_name(ssdload_rw_names, st->rw));
+			  ssdload_enum_name(ssdload_rw_names, st->v.rw));
 }
 
 static ssize_t ssdload_step_rw_store(struct config_item *item,
@@ -190,7 +192,7 @@ static ssize_t ssdload_step_rw_store(struct config_item *item,
 	if (!ret && blank) {
 		st->set &= ~BIT(SSDLOAD_STEP_RW);
 	} else if (!ret) {
-		st->rw = val;
+		st->v.rw = val;
 		st->set |= BIT(SSDLOAD_STEP_RW);
 	}
 	mutex_unlock(&st->job->lock);
@@ -209,7 +211,7 @@ static ssize_t ssdload_step_bssplit_show(struct config_item *item,
 	if (!(st->set & BIT(SSDLOAD_STEP_BSSPLIT)))
 		len = sysfs_emit(page, "\n");
 	else
-		len = ssdload_bsspec_show(st->bssplit, false, page);
+		len = ssdload_bsspec_show(st->v.bssplit, false, page);
 	mutex_unlock(&st->job->lock);
 	return len;
 }
@@ -231,7 +233,7 @@ static ssize_t ssdload_step_bssplit_store(struct config_item *item,
 	mutex_lock(&st->job->lock);
 	ret = ssdload_step_store_check(st, "bssplit", page, ret);
 	if (!ret) {
-		swap(st->bssplit, spec);
+		swap(st->v.bssplit, spec);
 		if (blank)
 			st->set &= ~BIT(SSDLOAD_STEP_BSSPLIT);
 		else
@@ -255,7 +257,7 @@ static ssize_t ssdload_step_##NAME##_show(struct config_item *item,	\
 									\
 	if (!(st->set & BIT(FIELD)))					\
 		return sysfs_emit(page, "\n");				\
-	return ssdload_rate_show(st->NAME, page);			\
+	return ssdload_rate_show(st->v.NAME, page);			\
 }									\
 									\
 static ssize_t ssdload_step_##NAME##_store(struct config_item *item,	\
@@ -273,7 +275,7 @@ static ssize_t ssdload_step_##NAME##_store(struct config_item *item,	\
 	if (!ret && blank) {						\
 		st->set &= ~BIT(FIELD);					\
 	} else if (!ret) {						\
-		memcpy(st->NAME, v, sizeof(v));				\
+		memcpy(st->v.NAME, v, sizeof(v));				\
 		st->set |= BIT(FIELD);					\
 	}								\
 	mutex_unlock(&st->job->lock);					\
@@ -304,7 +306,7 @@ static void ssdload_step_release(struct config_item *item)
 {
 	struct ssdload_step *st = to_step(item);
 
-	kfree(st->bssplit);
+	kfree(st->v.bssplit);
 	kfree(st);
 }
 
@@ -332,7 +334,7 @@ static struct config_item *ssdload_steps_make_item(struct config_group *group,
 	u32 nr;
 
 	if (ssdload_step_parse_name(name, &nr)) {
-		ssdload_job_pr_err(job, "job %s: steps/%s: a step is named by its number, 1 to %u\n",
+		ssdload_job_pr_err(job, "job %s: steps/%s: a step is named 1 to %u\n",
 				   ssdload_job_name(job), name,
 				   SSDLOAD_MAX_STEPS);
 		return ERR_PTR(-EINVAL);
@@ -388,41 +390,44 @@ const struct config_item_type ssdload_steps_type = {
 
 /* ---- compiling the phases at enable ------------------------------------ */
 
+#define SSDLOAD_TRIMWRITE_PACE \
+	" (its trims, the third value: each write follows its trim)"
+
 /* @c is the job's configuration with the overrides of @st. */
 static void ssdload_step_apply(const struct ssdload_step *st,
 			       struct ssdload_cfg *c)
 {
 	if (st->set & BIT(SSDLOAD_STEP_RW))
-		c->rw = st->rw;
+		c->rw = st->v.rw;
 	if (st->set & BIT(SSDLOAD_STEP_RWMIXREAD))
-		c->rwmixread = st->rwmixread;
+		c->rwmixread = st->v.rwmixread;
 	if (st->set & BIT(SSDLOAD_STEP_BS)) {
 		/* a step's bs is its size: the job's lists do not apply */
-		c->bs = st->bs;
+		c->bs = st->v.bs;
 		c->bssplit = NULL;
 		c->bsrange = NULL;
 	}
 	if (st->set & BIT(SSDLOAD_STEP_BSSPLIT))
-		c->bssplit = st->bssplit;
+		c->bssplit = st->v.bssplit;
 	if (st->set & BIT(SSDLOAD_STEP_IODEPTH))
-		c->iodepth = st->iodepth;
+		c->iodepth = st->v.iodepth;
 	if (st->set & BIT(SSDLOAD_STEP_RATE_IOPS)) {
-		memcpy(c->rate_iops, st->rate_iops, sizeof(c->rate_iops));
+		memcpy(c->rate_iops, st->v.rate_iops, sizeof(c->rate_iops));
 		/* one cap per direction: the step's replaces the job's */
 		if (!(st->set & BIT(SSDLOAD_STEP_RATE)))
 			memset(c->rate, 0, sizeof(c->rate));
 	}
 	if (st->set & BIT(SSDLOAD_STEP_RATE)) {
-		memcpy(c->rate, st->rate, sizeof(c->rate));
+		memcpy(c->rate, st->v.rate, sizeof(c->rate));
 		if (!(st->set & BIT(SSDLOAD_STEP_RATE_IOPS)))
 			memset(c->rate_iops, 0, sizeof(c->rate_iops));
 	}
 	if (st->set & BIT(SSDLOAD_STEP_RUNTIME_MS))
-		c->runtime_ms = st->runtime_ms;
+		c->runtime_ms = st->v.runtime_ms;
 	if (st->set & BIT(SSDLOAD_STEP_RAMP_MS))
-		c->ramp_ms = st->ramp_ms;
+		c->ramp_ms = st->v.ramp_ms;
 	if (st->set & BIT(SSDLOAD_STEP_NUMBER_IOS))
-		c->number_ios = st->number_ios;
+		c->number_ios = st->v.number_ios;
 }
 
 static bool ssdload_cfg_writes(const struct ssdload_cfg *c)
@@ -447,7 +452,7 @@ static int ssdload_phase_compile(struct ssdload_job *job,
 			return ssdload_job_refuse(job, -EINVAL, attr,
 						  "an idle step sets nothing but idle_ms");
 		ph->idle = true;
-		ph->idle_ms = st->idle_ms;
+		ph->idle_ms = st->v.idle_ms;
 		return 0;
 	}
 	if (st && ssdload_rw_is_trimwrite(c->rw)) {
@@ -643,8 +648,7 @@ int ssdload_steps_plan_rate(struct ssdload_job *job, unsigned int nr)
 						  ssdload_enum_name(ssdload_rw_names,
 								    ph->rw),
 						  ssdload_rw_is_trimwrite(ph->rw) ?
-						  " (its trims, the third value: each write follows its trim)" :
-						  "");
+						  SSDLOAD_TRIMWRITE_PACE : "");
 	}
 	return 0;
 }
