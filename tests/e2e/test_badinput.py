@@ -65,6 +65,7 @@ BAD = {
     "log_hist": NUM_BAD + ["2", "-0", "1x"],
     "shared": NUM_BAD + ["2", "-0", "1x"],
     "group": ["a b", "a/b", "a:b", "x" * 64, "a\n\n", " ", "-1 2", "*", "a,b"],
+    "loops": NUM_BAD + ["0", "4294967296"],
     "enable": NUM_BAD + ["2"],
 }
 # in-range edge values that must be accepted and read back
@@ -110,6 +111,7 @@ GOOD = {
     "shared": [("1", "1"), ("0", "0")],
     # the last one clears it: a job with a group would only be armed by enable
     "group": [("oltp", "oltp"), ("x" * 63, "x" * 63), ("A-z_0.9\n", "A-z_0.9"), ("\n", "")],
+    "loops": [("1", "1"), ("4294967295", "4294967295"), ("360\n", "360"), ("1", "1")],
     "offset": [("0", "0"), ("512", "512"), ("25%", "25.0000%")],
 }
 
@@ -125,7 +127,9 @@ def test_features_lists_contract_attributes(ssdload):
     j = env.Job("e2e-features")
     env.KNOWN_JOBS.add(j.name)
     try:
-        assert set(os.listdir(j.dir)) == set(f)
+        # and the steps/ group (configfs.rst, Steps)
+        assert set(os.listdir(j.dir)) == set(f) | {"steps"}
+        assert os.path.isdir(os.path.join(j.dir, "steps"))
         assert j.state == "idle" and j.error == "0"
         assert j.get("rw") == "read" and j.get("rwmixread") == "50"
         assert j.get("size") == "0" and j.get("allow_write") == "0"
@@ -231,7 +235,7 @@ def test_store_while_running_busy(nullb, jobs):
              "buffer_pattern": "0xab", "zero_buffers": "1", "refill_buffers": "1",
              "file_service_type": "random", "numjobs": "2", "rate_iops": "1000",
              "rate": "1000000", "rate_process": "poisson", "log_interval_ms": "100",
-             "log_hist": "1", "shared": "1", "group": "g"}
+             "log_hist": "1", "shared": "1", "group": "g", "loops": "2"}
     assert set(valid) | {"enable"} == set(BAD)
     j.enable()
     for attr, v in valid.items():
