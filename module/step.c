@@ -387,6 +387,7 @@ const struct config_item_type ssdload_steps_type = {
 	.ct_group_ops	= &ssdload_steps_group_ops,
 	.ct_owner	= THIS_MODULE,
 };
+EXPORT_SYMBOL_IF_KUNIT(ssdload_steps_type);
 
 /* ---- compiling the phases at enable ------------------------------------ */
 
@@ -597,6 +598,7 @@ out_free:
 	job->nr_phases = 0;
 	return ret;
 }
+EXPORT_SYMBOL_IF_KUNIT(ssdload_steps_compile);
 
 /*
  * Start step: rate_iops and rate of each phase.  One of them per

@@ -84,6 +84,12 @@ static const char *const run_usage[] = {
 	"                         --offset/--size)",
 	"  --group=NAME           arm the job instead of starting it: it starts with",
 	"                         the other jobs of NAME on 'ssdload start NAME'",
+	"  --step=SPEC            one step of the run (repeatable, run in order): key=value",
+	"                         pairs separated by commas: rw, rwmixread, bs, bssplit,",
+	"                         iodepth, rate_iops, rate, runtime, ramp_time, number_ios",
+	"                         (as the options), or idle=TIME; the rest is the job's",
+	"  --steps=FILE           steps from FILE, one a line as --step ('#' comments)",
+	"  --loops=N              run the list of steps (or the job) N times (default 1)",
 	"  --time_based           accepted for fio compatibility (runtime is time based)",
 	"  --direct=1             accepted for fio compatibility (I/O is always direct)",
 	"  --group_reporting      one report for all workers (default with --numjobs>1:",
@@ -115,7 +121,7 @@ enum run_opt_id {
 	O_BUFFER_COMPRESS_PERCENTAGE, O_BUFFER_COMPRESS_CHUNK, O_DEDUPE_PERCENTAGE,
 	O_BUFFER_PATTERN, O_ZERO_BUFFERS, O_REFILL_BUFFERS, O_FILE_SERVICE_TYPE,
 	O_RATE_IOPS, O_RATE, O_RATE_PROCESS, O_LOG_INTERVAL_MS, O_LOG_HIST,
-	O_SHARED, O_GROUP,
+	O_SHARED, O_GROUP, O_STEP, O_STEPS, O_LOOPS,
 	O_NR
 };
 
@@ -171,6 +177,9 @@ static const struct ssl_opt run_opts[] = {
 	{ "log_hist",		SSL_ARG_FLAG, O_LOG_HIST },
 	{ "shared",		SSL_ARG_FLAG, O_SHARED },
 	{ "group",		SSL_ARG_REQUIRED, O_GROUP },
+	{ "step",		SSL_ARG_REQUIRED, O_STEP },
+	{ "steps",		SSL_ARG_REQUIRED, O_STEPS },
+	{ "loops",		SSL_ARG_REQUIRED, O_LOOPS },
 	{ NULL, 0, 0 },
 };
 
@@ -178,6 +187,30 @@ static const struct ssl_opt run_opts[] = {
 struct attr_write {
 	const char *attr;
 	char val[4096];
+};
+
+/* one attribute of a step (steps/N/attr) */
+struct step_attr {
+	const char *attr;
+	char *val;
+};
+
+#define STEP_ATTRS_MAX	16
+
+/* one step, as given by --step or a line of --steps */
+struct step_def {
+	char *where;			/* "--step=SPEC" or "FILE:LINE" */
+	struct step_attr a[STEP_ATTRS_MAX];
+	int na;
+	int idle;			/* idle=TIME */
+	int runtime_set, nios_set;	/* the step sets runtime / number_ios */
+	uint64_t runtime_ms, nios;
+};
+
+/* a --step or --steps argument, in the order given */
+struct step_src {
+	int file;			/* --steps=FILE */
+	const char *arg;
 };
 
 struct run_ctx {
@@ -206,6 +239,11 @@ struct run_ctx {
 	int nw;
 	struct ssl_job_option opts[O_NR + 1];
 	int nopts;
+	const char *where;		/* a step's origin, for messages (or NULL) */
+	struct step_src *src;		/* --step and --steps, in order */
+	int nsrc;
+	struct step_def *steps;		/* the steps, steps/1 first */
+	unsigned int nsteps;
 };
 
 #define POLL_MS		200	/* progress/state polling period */
@@ -224,8 +262,18 @@ static volatile sig_atomic_t sig_last;	/* latest one but SIGPIPE */
 static volatile sig_atomic_t sig_count;	/* signals caught but SIGPIPE */
 static volatile sig_atomic_t job_busy;	/* enabled and not yet ended */
 static volatile sig_atomic_t sig_pipe;	/* a SIGPIPE came */
-static char leave_msg[1024];		/* written by the handler on exit */
+static char leave_msg[2048];		/* written by the handler on exit */
 static size_t leave_len;
+
+/* "rmdir ROOT/jobs/NAME", with its steps/N first when it has steps */
+static void rmdir_cmd(const struct run_ctx *c, char *buf, size_t len)
+{
+	if (c->nsteps)
+		snprintf(buf, len, "rmdir %s/jobs/%s/%s/* %s/jobs/%s", ssl_configfs_root(),
+			 c->name, SSDLOAD_CONFIGFS_STEPS, ssl_configfs_root(), c->name);
+	else
+		snprintf(buf, len, "rmdir %s/jobs/%s", ssl_configfs_root(), c->name);
+}
 
 static void on_signal(int sig)
 {
@@ -283,15 +331,16 @@ static void catch_one(int sig, const struct sigaction *sa)
 static void catch_signals(const struct run_ctx *c)
 {
 	struct sigaction sa;
+	char rm[600];
 	size_t i;
 	int sig, r;
 
+	rmdir_cmd(c, rm, sizeof(rm));
 	r = snprintf(leave_msg, sizeof(leave_msg),
 		     "ssdload: leaving job '%s' to the kernel: it stops once its "
 		     "in-flight I/O has completed; read its results with ssdload "
 		     "show %s, wait for it with ssdload stop %s, remove it with "
-		     "rmdir %s/jobs/%s\n", c->name, c->name, c->name,
-		     ssl_configfs_root(), c->name);
+		     "%s\n", c->name, c->name, c->name, rm);
 	leave_len = r < 0 ? 0 : (size_t)r < sizeof(leave_msg) ? (size_t)r :
 		    sizeof(leave_msg) - 1;
 
@@ -316,7 +365,10 @@ static const char *const rw_names[] = {
 
 static int bad_value(const struct run_ctx *c, int id, const char *why)
 {
-	ssl_err("--%s=%s: %s", c->raw_name[id], c->raw[id], why);
+	if (c->where)	/* a key of a step */
+		ssl_err("%s: %s=%s: %s", c->where, c->raw_name[id], c->raw[id], why);
+	else
+		ssl_err("--%s=%s: %s", c->raw_name[id], c->raw[id], why);
 	return -1;
 }
 
@@ -572,9 +624,11 @@ static int rate_series_opts(struct run_ctx *c)
 	both = iops[0] && bps[0] ? rate_dirs(iops) & rate_dirs(bps) : 0;
 	for (d = 0; d < 3; d++)
 		if (both & (1U << d)) {
-			ssl_err("--%s=%s and --%s=%s both cap %s: set one of them per "
-				"direction", c->raw_name[O_RATE_IOPS], c->raw[O_RATE_IOPS],
-				c->raw_name[O_RATE], c->raw[O_RATE], dirs[d]);
+			ssl_err("%s%s%s=%s and %s%s=%s both cap %s: set one of them per "
+				"direction", c->where ? c->where : "", c->where ? ": " : "--",
+				c->raw_name[O_RATE_IOPS], c->raw[O_RATE_IOPS],
+				c->where ? "" : "--", c->raw_name[O_RATE], c->raw[O_RATE],
+				dirs[d]);
 			return -1;
 		}
 	if (c->raw[O_RATE_PROCESS]) {
@@ -610,6 +664,431 @@ static int rate_series_opts(struct run_ctx *c)
 	return 0;
 }
 
+/* --rw: the attribute, and whether the job writes or trims */
+static int rw_opt(struct run_ctx *c)
+{
+	size_t i;
+
+	if (!c->raw[O_RW])
+		return 0;
+	for (i = 0; i < ARRAY_SIZE(rw_names); i++)
+		if (!strcmp(c->raw[O_RW], rw_names[i]))
+			break;
+	if (!strcmp(c->raw[O_RW], "readwrite"))
+		i = 4;
+	if (i == ARRAY_SIZE(rw_names))
+		return bad_value(c, O_RW,
+				 "must be read, write, randread, randwrite, rw, randrw, "
+				 "trim, randtrim, trimwrite or randtrimwrite");
+	add_write(c, SSDLOAD_ATTR_RW, rw_names[i]);
+	c->trims = strstr(rw_names[i], "trim") != NULL;
+	c->writes = i != 0 && i != 2 && (!c->trims || strstr(rw_names[i], "write"));
+	return 0;
+}
+
+/* --rwmixread, --rwmixwrite: the rwmixread attribute */
+static int mix_opt(struct run_ctx *c)
+{
+	uint64_t v, mix;
+	int id;
+
+	if (!c->raw[O_RWMIXREAD] && !c->raw[O_RWMIXWRITE])
+		return 0;
+	id = c->raw[O_RWMIXREAD] ? O_RWMIXREAD : O_RWMIXWRITE;
+	if (ssl_parse_u64(c->raw[id], &mix) || mix > 100)
+		return bad_value(c, id, "must be a percentage, 0 to 100");
+	if (id == O_RWMIXWRITE)
+		mix = 100 - mix;
+	if (c->raw[O_RWMIXREAD] && c->raw[O_RWMIXWRITE]) {
+		if (ssl_parse_u64(c->raw[O_RWMIXWRITE], &v) || v > 100)
+			return bad_value(c, O_RWMIXWRITE, "must be a percentage, 0 to 100");
+		if (v + mix != 100) {
+			ssl_err("%s%s%s=%s and %s%s=%s do not add up to 100",
+				c->where ? c->where : "", c->where ? ": " : "--",
+				c->raw_name[O_RWMIXREAD], c->raw[O_RWMIXREAD],
+				c->where ? "" : "--", c->raw_name[O_RWMIXWRITE],
+				c->raw[O_RWMIXWRITE]);
+			return -1;
+		}
+	}
+	add_write_u64(c, SSDLOAD_ATTR_RWMIXREAD, mix);
+	return 0;
+}
+
+/* ---- steps: --step, --steps, --loops ------------------------------------ */
+
+#define STEP_IDLE	(-1)	/* the idle key: no option of the job */
+
+/* the keys of a step: the options of the same name ('-' = '_') */
+static const struct {
+	const char *key;
+	int id;
+} step_keys[] = {
+	{ "rw", O_RW }, { "readwrite", O_RW }, { "rwmixread", O_RWMIXREAD },
+	{ "rwmixwrite", O_RWMIXWRITE }, { "bs", O_BS }, { "blocksize", O_BS },
+	{ "bssplit", O_BSSPLIT }, { "iodepth", O_IODEPTH }, { "rate_iops", O_RATE_IOPS },
+	{ "rate", O_RATE }, { "runtime", O_RUNTIME }, { "ramp_time", O_RAMP_TIME },
+	{ "number_ios", O_NUMBER_IOS }, { "idle", STEP_IDLE },
+};
+
+static int step_key_id(const char *key, const char **name)
+{
+	char k[64];
+	size_t i;
+
+	if (strlen(key) >= sizeof(k))
+		return -2;
+	for (i = 0; key[i]; i++)
+		k[i] = key[i] == '-' ? '_' : key[i];
+	k[i] = '\0';
+	for (i = 0; i < ARRAY_SIZE(step_keys); i++)
+		if (!strcmp(k, step_keys[i].key)) {
+			*name = step_keys[i].key;
+			return step_keys[i].id;
+		}
+	return -2;
+}
+
+/*
+ * Split @buf (modified) into key=value pairs.  Whitespace separates
+ * pairs; so does a comma followed by another key=, a space or the end:
+ * the other commas belong to the value (fio's lists: rate_iops=100,200,
+ * and rate_iops=100,, for reads only).
+ * Returns the number of pairs, or -1 with @bad pointing at what is not
+ * a key=value.
+ */
+static int step_split(char *buf, char **keys, char **vals, int max, char **bad)
+{
+	char *p = buf, *q, *r;
+	int n = 0;
+
+	for (;;) {
+		while (*p == ',' || *p == ' ' || *p == '\t')
+			p++;
+		if (!*p)
+			return n;
+		for (q = p; *q && *q != '=' && *q != ',' && *q != ' ' && *q != '\t'; q++)
+			;
+		if (*q != '=' || q == p || n == max) {
+			*q = '\0';
+			*bad = p;
+			return -1;
+		}
+		*q++ = '\0';
+		keys[n] = p;
+		vals[n++] = q;
+		for (;;) {
+			while (*q && *q != ',' && *q != ' ' && *q != '\t')
+				q++;
+			if (*q != ',' || !q[1] || q[1] == ' ' || q[1] == '\t')
+				break;		/* a comma before a space or the end separates */
+			for (r = q + 1; *r && *r != ',' && *r != ' ' && *r != '\t' &&
+			     *r != '='; r++)
+				;
+			if (*r == '=')
+				break;		/* the comma starts the next pair */
+			q++;
+		}
+		p = q;
+		if (*p)
+			*p++ = '\0';
+	}
+}
+
+static int step_add(struct step_def *st, const char *attr, const char *val)
+{
+	if (st->na == STEP_ATTRS_MAX)
+		return -1;
+	st->a[st->na].attr = attr;
+	st->a[st->na].val = strdup(val);
+	if (!st->a[st->na].val)
+		return -1;
+	st->na++;
+	return 0;
+}
+
+/*
+ * One step from @spec (its origin in @where, for messages), converted
+ * with the same converters as the job's options through the scratch
+ * context @sc.  0, or -1 with a message.
+ */
+static int step_parse(struct run_ctx *c, struct run_ctx *sc, const char *spec,
+		      const char *where, struct step_def *st)
+{
+	char *buf, *keys[32], *vals[32], *bad = NULL;
+	const char *name = NULL;
+	int n, i, id, ret = -1;
+	uint64_t v;
+
+	memset(st, 0, sizeof(*st));
+	st->where = strdup(where);
+	buf = strdup(spec);
+	if (!st->where || !buf) {
+		ssl_err("out of memory");
+		goto out;
+	}
+	memset(sc->raw, 0, sizeof(sc->raw));
+	memset(sc->raw_name, 0, sizeof(sc->raw_name));
+	sc->nw = 0;
+	sc->writes = sc->trims = 0;
+	sc->where = where;
+	n = step_split(buf, keys, vals, (int)ARRAY_SIZE(keys), &bad);
+	if (n < 0) {
+		ssl_err("%s: '%s' is not key=value", where, bad);
+		goto out;
+	}
+	if (!n) {
+		ssl_err("%s: an empty step (give key=value pairs, or idle=TIME)", where);
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		id = step_key_id(keys[i], &name);
+		if (id == -2) {
+			ssl_err("%s: unknown key '%s' (a step takes rw, rwmixread, bs, bssplit, "
+				"iodepth, rate_iops, rate, runtime, ramp_time, number_ios or "
+				"idle)", where, keys[i]);
+			goto out;
+		}
+		if (!*vals[i]) {
+			ssl_err("%s: %s=: empty value", where, keys[i]);
+			goto out;
+		}
+		if (id == STEP_IDLE) {
+			if (st->idle) {
+				ssl_err("%s: %s given twice", where, keys[i]);
+				goto out;
+			}
+			if (ssl_parse_time_ms(vals[i], 1000, &v) || !v) {
+				ssl_err("%s: %s=%s: not a time over 0 (seconds, or with "
+					"ms/s/m/h suffix)", where, keys[i], vals[i]);
+				goto out;
+			}
+			st->idle = 1;
+			snprintf(sc->w[0].val, sizeof(sc->w[0].val), "%" PRIu64, v);
+			if (step_add(st, SSDLOAD_STEP_ATTR_IDLE_MS, sc->w[0].val))
+				goto oom;
+			continue;
+		}
+		if (sc->raw[id] && !strcmp(sc->raw_name[id], name)) {
+			ssl_err("%s: %s given twice", where, keys[i]);
+			goto out;
+		}
+		if (sc->raw[id] && id != O_RWMIXREAD && id != O_RWMIXWRITE) {
+			ssl_err("%s: %s and %s are the same key", where, sc->raw_name[id], keys[i]);
+			goto out;
+		}
+		sc->raw[id] = vals[i];
+		sc->raw_name[id] = name;
+	}
+	if (st->idle) {
+		if (n > 1) {
+			ssl_err("%s: idle takes no other key (an idle step does no I/O)", where);
+			goto out;
+		}
+		ret = 0;
+		goto out;
+	}
+	for (i = 0; i < 2; i++) {	/* "0" uncaps a step of a capped job */
+		id = i ? O_RATE : O_RATE_IOPS;
+		if (sc->raw[id] && !strcmp(sc->raw[id], "0")) {
+			if (step_add(st, i ? SSDLOAD_ATTR_RATE : SSDLOAD_ATTR_RATE_IOPS, "0"))
+				goto oom;
+			sc->raw[id] = NULL;
+		}
+	}
+	if (sc->raw[O_RW] && strstr(sc->raw[O_RW], "trimwrite")) {
+		bad_value(sc, O_RW, "not in a step (a step runs no trimwrite)");
+		goto out;
+	}
+	if (sc->raw[O_BS] && strchr(sc->raw[O_BS], ',')) {
+		bad_value(sc, O_BS, "a step takes one block size (per direction: "
+			  "bssplit=4k/100,16k/100)");
+		goto out;
+	}
+	if (rw_opt(sc) || mix_opt(sc) || block_size_opts(sc) ||
+	    u64_opt(sc, O_IODEPTH, SSDLOAD_ATTR_IODEPTH, NULL) ||
+	    rate_series_opts(sc) ||
+	    time_opt(sc, O_RUNTIME, SSDLOAD_ATTR_RUNTIME_MS) ||
+	    time_opt(sc, O_RAMP_TIME, SSDLOAD_ATTR_RAMP_MS) ||
+	    u64_opt(sc, O_NUMBER_IOS, SSDLOAD_ATTR_NUMBER_IOS, &st->nios))
+		goto out;
+	st->nios_set = sc->raw[O_NUMBER_IOS] != NULL;
+	st->runtime_set = sc->raw[O_RUNTIME] != NULL;
+	if (st->runtime_set)
+		ssl_parse_time_ms(sc->raw[O_RUNTIME], 1000, &st->runtime_ms);
+	for (i = 0; i < sc->nw; i++)
+		if (step_add(st, sc->w[i].attr, sc->w[i].val))
+			goto oom;
+	c->writes |= sc->writes;
+	c->trims |= sc->trims;
+	ret = 0;
+	goto out;
+oom:
+	ssl_err("out of memory");
+out:
+	free(buf);
+	sc->where = NULL;
+	return ret;
+}
+
+static void free_steps(struct run_ctx *c)
+{
+	unsigned int i;
+	int k;
+
+	for (i = 0; i < c->nsteps; i++) {
+		for (k = 0; k < c->steps[i].na; k++)
+			free(c->steps[i].a[k].val);
+		free(c->steps[i].where);
+	}
+	free(c->steps);
+	c->steps = NULL;
+	c->nsteps = 0;
+	free(c->src);
+	c->src = NULL;
+	c->nsrc = 0;
+}
+
+/* room for one more step; NULL (message printed) past SSDLOAD_MAX_STEPS */
+static struct step_def *step_next(struct run_ctx *c, unsigned int *cap)
+{
+	struct step_def *n;
+
+	if (c->nsteps == SSDLOAD_MAX_STEPS) {
+		ssl_err("too many steps (at most %u)", SSDLOAD_MAX_STEPS);
+		return NULL;
+	}
+	if (c->nsteps == *cap) {
+		*cap = *cap ? *cap * 2 : 8;
+		n = realloc(c->steps, *cap * sizeof(*n));
+		if (!n) {
+			ssl_err("out of memory");
+			return NULL;
+		}
+		c->steps = n;
+	}
+	return &c->steps[c->nsteps];
+}
+
+/* --steps=FILE: one step a line, '#' comments and blank lines ignored */
+static int steps_file(struct run_ctx *c, struct run_ctx *sc, const char *path,
+		      unsigned int *cap)
+{
+	char *text, *line, *next, *hash, where[4200];
+	unsigned int nr = 0, before = c->nsteps;
+	struct step_def *st;
+	int err;
+
+	err = ssl_read_file(path, &text, NULL);
+	if (err) {
+		ssl_err("--steps=%s: %s", path, strerror(-err));
+		return -1;
+	}
+	for (line = text; line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		nr++;
+		hash = strchr(line, '#');
+		if (hash)
+			*hash = '\0';
+		if (line[strspn(line, " \t\r,")] == '\0')
+			continue;
+		line[strcspn(line, "\r")] = '\0';
+		snprintf(where, sizeof(where), "%s:%u", path, nr);
+		st = step_next(c, cap);
+		if (!st || step_parse(c, sc, line, where, st)) {
+			free(text);
+			return -1;
+		}
+		c->nsteps++;
+	}
+	free(text);
+	if (c->nsteps == before) {
+		ssl_err("--steps=%s: no steps in the file", path);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * --step, --steps and --loops: the steps in the order given, each
+ * converted, and every one bounded by its own or the job's runtime or
+ * number_ios (the module refuses an unbounded step at enable).
+ */
+static int steps_opts(struct run_ctx *c)
+{
+	uint64_t job_rt = 0, job_nios = 0, loops;
+	unsigned int cap = 0, i;
+	struct run_ctx *sc;
+	char where[4200];
+	int k, r = 0;
+
+	if (c->raw[O_LOOPS]) {
+		if (ssl_parse_u64(c->raw[O_LOOPS], &loops) || !loops || loops > UINT32_MAX)
+			return bad_value(c, O_LOOPS, "must be a number of loops, 1 or more");
+		if (!c->nsrc && loops > 1 && !c->raw[O_RUNTIME] && !c->raw[O_NUMBER_IOS]) {
+			ssl_err("--%s=%s repeats a timed or counted run: give --runtime or "
+				"--number_ios (a single pass runs once)", c->raw_name[O_LOOPS],
+				c->raw[O_LOOPS]);
+			return -1;
+		}
+		add_write_u64(c, SSDLOAD_ATTR_LOOPS, loops);
+	}
+	if (!c->nsrc)
+		return 0;
+	sc = calloc(1, sizeof(*sc));
+	if (!sc) {
+		ssl_err("out of memory");
+		return -1;
+	}
+	for (k = 0; k < c->nsrc && !r; k++) {
+		struct step_def *st;
+
+		if (c->src[k].file) {
+			r = steps_file(c, sc, c->src[k].arg, &cap);
+			continue;
+		}
+		st = step_next(c, &cap);
+		snprintf(where, sizeof(where), "--step=%s", c->src[k].arg);
+		if (!st || step_parse(c, sc, c->src[k].arg, where, st))
+			r = -1;
+		else
+			c->nsteps++;
+	}
+	free(sc);
+	if (r)
+		return -1;
+	if (c->raw[O_DISABLE_LAT] && (!*c->raw[O_DISABLE_LAT] ||
+				      (!ssl_parse_bool(c->raw[O_DISABLE_LAT], &k) && k))) {
+		ssl_err("--%s: not with steps (their gaps and times come from the "
+			"completion stamps)", c->raw_name[O_DISABLE_LAT]);
+		return -1;
+	}
+	for (i = 0; i < c->nsteps && c->steps[i].idle; i++)
+		;
+	if (i == c->nsteps) {
+		ssl_err("only idle steps: give at least one step that does I/O");
+		return -1;
+	}
+	if (c->raw[O_RUNTIME])
+		ssl_parse_time_ms(c->raw[O_RUNTIME], 1000, &job_rt);
+	if (c->raw[O_NUMBER_IOS])
+		ssl_parse_u64(c->raw[O_NUMBER_IOS], &job_nios);
+	for (i = 0; i < c->nsteps; i++) {
+		const struct step_def *st = &c->steps[i];
+		uint64_t rt = st->runtime_set ? st->runtime_ms : job_rt;
+		uint64_t nios = st->nios_set ? st->nios : job_nios;
+
+		if (st->idle || rt || nios)
+			continue;
+		ssl_err("%s: step %u never ends: give it runtime= or number_ios=, or the "
+			"job --runtime or --number_ios", st->where, i + 1);
+		return -1;
+	}
+	return 0;
+}
+
 static int parse_args(struct run_ctx *c, int argc, const char **argv)
 {
 	const struct ssl_opt *opt;
@@ -631,6 +1110,17 @@ static int parse_args(struct run_ctx *c, int argc, const char **argv)
 				argv[i - 1]);
 			return -1;
 		}
+		if (opt->id == O_STEP || opt->id == O_STEPS) {
+			struct step_src *n = realloc(c->src, (size_t)(c->nsrc + 1) * sizeof(*n));
+
+			if (!n) {
+				ssl_err("out of memory");
+				return -1;
+			}
+			c->src = n;
+			c->src[c->nsrc].file = opt->id == O_STEPS;
+			c->src[c->nsrc++].arg = val ? val : "";
+		}
 		if (!c->raw[opt->id])
 			c->order[c->nr_order++] = opt->id;
 		c->raw[opt->id] = val ? val : "";
@@ -641,7 +1131,7 @@ static int parse_args(struct run_ctx *c, int argc, const char **argv)
 
 static int check_args(struct run_ctx *c)
 {
-	uint64_t v, mix;
+	uint64_t v;
 	size_t i;
 	int b;
 
@@ -685,42 +1175,7 @@ static int check_args(struct run_ctx *c)
 	if (filename_opt(c))
 		return -1;
 
-	if (c->raw[O_RW]) {
-		for (i = 0; i < ARRAY_SIZE(rw_names); i++)
-			if (!strcmp(c->raw[O_RW], rw_names[i]))
-				break;
-		if (!strcmp(c->raw[O_RW], "readwrite"))
-			i = 4;
-		if (i == ARRAY_SIZE(rw_names))
-			return bad_value(c, O_RW,
-					 "must be read, write, randread, randwrite, rw, randrw, "
-					 "trim, randtrim, trimwrite or randtrimwrite");
-		add_write(c, SSDLOAD_ATTR_RW, rw_names[i]);
-		c->trims = strstr(rw_names[i], "trim") != NULL;
-		c->writes = i != 0 && i != 2 && (!c->trims || strstr(rw_names[i], "write"));
-	}
-
-	if (c->raw[O_RWMIXREAD] || c->raw[O_RWMIXWRITE]) {
-		int id = c->raw[O_RWMIXREAD] ? O_RWMIXREAD : O_RWMIXWRITE;
-
-		if (ssl_parse_u64(c->raw[id], &mix) || mix > 100)
-			return bad_value(c, id, "must be a percentage, 0 to 100");
-		if (id == O_RWMIXWRITE)
-			mix = 100 - mix;
-		if (c->raw[O_RWMIXREAD] && c->raw[O_RWMIXWRITE]) {
-			if (ssl_parse_u64(c->raw[O_RWMIXWRITE], &v) || v > 100)
-				return bad_value(c, O_RWMIXWRITE,
-						 "must be a percentage, 0 to 100");
-			if (v + mix != 100) {
-				ssl_err("--rwmixread=%s and --rwmixwrite=%s do not add up to 100",
-					c->raw[O_RWMIXREAD], c->raw[O_RWMIXWRITE]);
-				return -1;
-			}
-		}
-		add_write_u64(c, SSDLOAD_ATTR_RWMIXREAD, mix);
-	}
-
-	if (block_size_opts(c))
+	if (rw_opt(c) || mix_opt(c) || block_size_opts(c))
 		return -1;
 	if (u64_opt(c, O_IODEPTH, SSDLOAD_ATTR_IODEPTH, &c->iodepth))
 		return -1;
@@ -766,6 +1221,8 @@ static int check_args(struct run_ctx *c)
 					 "A-Z a-z 0-9 _ . -)");
 		add_write(c, SSDLOAD_ATTR_GROUP, c->raw[O_GROUP]);
 	}
+	if (steps_opts(c))
+		return -1;
 
 	/* fio's "job options": what was given, as given */
 	c->opts[c->nopts].key = "name";
@@ -776,6 +1233,8 @@ static int check_args(struct run_ctx *c)
 		/* fio's command-line options are not job options */
 		if (id == O_NAME || id == O_OUTPUT_FORMAT || id == O_PARSE_ONLY ||
 		    id == O_ETA || id == O_STATUS_INTERVAL)
+			continue;
+		if (id == O_STEP)	/* repeated: the steps are in "steps" */
 			continue;
 		c->opts[c->nopts].key = c->raw_name[id];
 		c->opts[c->nopts++].val = c->raw[id];
@@ -895,6 +1354,7 @@ static int print_results(struct run_ctx *c)
 			.hist = res.hist,
 			.ihist = res.ihist,
 			.series = &res.series,
+			.steps = &res.steps,
 			.plist = c->plist,
 			.np = c->np,
 			.opts = c->opts,
@@ -1006,14 +1466,61 @@ static int wait_job(struct run_ctx *c, char *state, size_t len)
 	return 0;
 }
 
-static void attr_error(const struct attr_write *w, int err)
+static void attr_error(const char *attr, const char *val, int err)
 {
 	if (err == -ENOENT)
 		ssl_err("%s=%s: %s (the loaded ssdload.ko has no '%s' attribute: "
-			"is it older than this CLI?)", w->attr, w->val, strerror(-err),
-			w->attr);
+			"is it older than this CLI?)", attr, val, strerror(-err), attr);
 	else
-		ssl_err("%s=%s: %s", w->attr, w->val, strerror(-err));
+		ssl_err("%s=%s: %s", attr, val, strerror(-err));
+}
+
+/* Does the loaded module run steps?  0, or -1 with a message. */
+static int check_steps_feature(void)
+{
+	int r = cfs_has_feature(SSDLOAD_ATTR_LOOPS);
+
+	if (r > 0)
+		return 0;
+	if (r < 0)
+		ssl_err("%s/%s: %s: cannot tell whether the loaded ssdload.ko runs steps",
+			ssl_configfs_root(), SSDLOAD_FEATURES, strerror(-r));
+	else
+		ssl_err("the loaded ssdload.ko has no steps (no '%s' in %s/%s): --step, "
+			"--steps and --loops need a newer module", SSDLOAD_ATTR_LOOPS,
+			ssl_configfs_root(), SSDLOAD_FEATURES);
+	return -1;
+}
+
+/* steps/1..N of the job, each with its attributes: 0, or -1 with a message */
+static int create_steps(struct run_ctx *c)
+{
+	char attr[128];
+	unsigned int i;
+	int k, err;
+
+	for (i = 0; i < c->nsteps; i++) {
+		const struct step_def *st = &c->steps[i];
+
+		err = cfs_step_create(c->name, i + 1);
+		if (err) {
+			ssl_err("mkdir %s/jobs/%s/%s/%u: %s (%s)", ssl_configfs_root(), c->name,
+				SSDLOAD_CONFIGFS_STEPS, i + 1, strerror(-err), st->where);
+			return -1;
+		}
+		for (k = 0; k < st->na; k++) {
+			snprintf(attr, sizeof(attr), "%s/%u/%s", SSDLOAD_CONFIGFS_STEPS, i + 1,
+				 st->a[k].attr);
+			err = cfs_write(c->name, attr, st->a[k].val);
+			if (err) {
+				attr_error(attr, st->a[k].val, err);
+				return -1;
+			}
+		}
+		if (sig_first)
+			return 0;
+	}
+	return 0;
 }
 
 /*
@@ -1045,6 +1552,8 @@ static int run_job(struct run_ctx *c)
 	c->lease = -1;
 	if (cfs_check_module() || ssl_check_debugfs())
 		return 1;
+	if (c->nsteps && check_steps_feature())
+		return 1;
 	catch_signals(c);
 
 	err = cfs_job_create(c->name);
@@ -1060,10 +1569,12 @@ static int run_job(struct run_ctx *c)
 	for (i = 0; i < c->nw; i++) {
 		err = cfs_write(c->name, c->w[i].attr, c->w[i].val);
 		if (err) {
-			attr_error(&c->w[i], err);
+			attr_error(c->w[i].attr, c->w[i].val, err);
 			goto out_remove;
 		}
 	}
+	if (create_steps(c))
+		goto out_remove;
 	if (!c->iodepth) {
 		char buf[32];
 
@@ -1094,9 +1605,11 @@ static int run_job(struct run_ctx *c)
 		 * Results that did not reach the user stay with the job; but
 		 * a reader that closed its pipe (head, grep -m) had enough.
 		 */
+		char rm[600];
+
+		rmdir_cmd(c, rm, sizeof(rm));
 		ssl_err("job '%s' is kept with its results: read them with ssdload show %s, "
-			"then rmdir %s/jobs/%s", c->name, c->name, ssl_configfs_root(),
-			c->name);
+			"then %s", c->name, c->name, rm);
 		goto out;
 	}
 	status = strcmp(state, "error") ? 0 : 1;
@@ -1121,6 +1634,7 @@ static void free_ctx(struct run_ctx *c)
 
 	for (i = 0; i < c->ndevs; i++)
 		free(c->devs[i]);
+	free_steps(c);
 	free(c);
 }
 
@@ -1146,6 +1660,13 @@ int cmd_run(int argc, const char **argv)
 		printf("name=%s\n", c->name);
 		for (i = 0; i < c->nw; i++)
 			printf("%s=%s\n", c->w[i].attr, c->w[i].val);
+		for (i = 0; i < (int)c->nsteps; i++) {
+			int k;
+
+			for (k = 0; k < c->steps[i].na; k++)
+				printf("%s/%d/%s=%s\n", SSDLOAD_CONFIGFS_STEPS, i + 1,
+				       c->steps[i].a[k].attr, c->steps[i].a[k].val);
+		}
 		free_ctx(c);
 		return 0;
 	}

@@ -173,6 +173,7 @@ int cmd_show(int argc, const char **argv)
 			.hist = res.hist,
 			.ihist = res.ihist,
 			.series = &res.series,
+			.steps = &res.steps,
 			.plist = plist,
 			.np = np,
 			.opts = opts,

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Access to the configfs job directories of ssdload.ko. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -71,14 +72,99 @@ int cfs_job_create(const char *job)
 	return mkdir(path, 0755) ? -errno : 0;
 }
 
+/*
+ * rmdir every steps/N of @job: 0, or the first -errno.  The names are
+ * read first, then removed: no rmdir while the directory is read.
+ */
+static int remove_steps(const char *job)
+{
+	char path[4096], sub[4200];
+	unsigned int *nr = NULL, *more, n = 0, cap = 0, i;
+	struct dirent *de;
+	int err = 0;
+	DIR *d;
+
+	if (cfs_path(path, sizeof(path), job, SSDLOAD_CONFIGFS_STEPS))
+		return 0;
+	d = opendir(path);
+	if (!d)
+		return errno == ENOENT || errno == ENOTDIR ? 0 : -errno;
+	while ((de = readdir(d))) {
+		const char *p = de->d_name;
+
+		if (*p < '1' || *p > '9' || strspn(p, "0123456789") != strlen(p) ||
+		    strlen(p) > 9)
+			continue;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 16;
+			more = realloc(nr, cap * sizeof(*nr));
+			if (!more) {
+				err = -ENOMEM;
+				break;
+			}
+			nr = more;
+		}
+		nr[n++] = (unsigned int)strtoul(p, NULL, 10);
+	}
+	closedir(d);
+	for (i = 0; i < n; i++) {
+		snprintf(sub, sizeof(sub), "%s/%u", path, nr[i]);
+		if (rmdir(sub) && errno != ENOENT && !err)
+			err = -errno;
+	}
+	free(nr);
+	return err;
+}
+
 int cfs_job_remove(const char *job)
 {
 	char path[4096];
-	int err = cfs_path(path, sizeof(path), job, NULL);
+	int err = cfs_path(path, sizeof(path), job, NULL), serr, saved;
 
 	if (err)
 		return err;
-	return rmdir(path) ? -errno : 0;
+	saved = errno;	/* a job without steps/ leaves errno as it was */
+	serr = remove_steps(job);
+	if (!rmdir(path)) {
+		errno = saved;
+		return 0;
+	}
+	err = -errno;
+	/* a step that would not go says more than the job's ENOTEMPTY */
+	return serr && err == -ENOTEMPTY ? serr : err;
+}
+
+int cfs_step_create(const char *job, unsigned int n)
+{
+	char attr[64], path[4096];
+	int err;
+
+	snprintf(attr, sizeof(attr), "%s/%u", SSDLOAD_CONFIGFS_STEPS, n);
+	err = cfs_path(path, sizeof(path), job, attr);
+	if (err)
+		return err;
+	return mkdir(path, 0755) ? -errno : 0;
+}
+
+int cfs_has_feature(const char *name)
+{
+	char path[4096], *text, *line, *next;
+	int r, found = 0;
+
+	r = snprintf(path, sizeof(path), "%s/%s", ssl_configfs_root(), SSDLOAD_FEATURES);
+	if (r < 0 || (size_t)r >= sizeof(path))
+		return -ENAMETOOLONG;
+	r = ssl_read_file(path, &text, NULL);
+	if (r)
+		return r;
+	for (line = text; line && !found; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		found = !strcmp(line, name);
+	}
+	free(text);
+	return found;
 }
 
 /* One write(2) of @val to @path, as echo does: 0 or -errno. */

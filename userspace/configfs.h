@@ -12,9 +12,18 @@ int cfs_check_module(void);
 int cfs_path(char *buf, size_t len, const char *job, const char *attr);
 
 int cfs_job_exists(const char *job);
-/* mkdir/rmdir of a job: 0 or -errno. */
+/*
+ * mkdir/rmdir of a job: 0 or -errno.  The removal takes the job's
+ * steps/N directories first (configfs refuses a job that has any).
+ */
 int cfs_job_create(const char *job);
 int cfs_job_remove(const char *job);
+
+/* mkdir of the job's steps/@n: 0 or -errno. */
+int cfs_step_create(const char *job, unsigned int n);
+
+/* Is @name a line of the root's features file?  1, 0, or -errno. */
+int cfs_has_feature(const char *name);
 
 /* Write @val to an attribute: 0 or -errno. */
 int cfs_write(const char *job, const char *attr, const char *val);

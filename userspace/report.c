@@ -38,6 +38,7 @@ struct dir_view {
 	/* rate control: NULL unless the direction is rate controlled */
 	const struct ssl_rate_stats *rate;
 	const struct dir_view *intended; /* latency from the intended time */
+	int no_stddev;			/* stddev unknown: left out of the JSON */
 };
 
 /* The latency fields of @v, from histogram @h or else the summary's figures. */
@@ -109,6 +110,99 @@ static void dir_view(const struct ssl_report *r, int d, struct dir_view *v)
 		v->bw_bytes = (uint64_t)((long double)v->bytes * 1e9L / (long double)rt);
 		v->runtime_ms = (rt + 500000) / 1000000;
 	}
+}
+
+/* ------------------------------------------------------------------ */
+/* steps (the debugfs steps file)                                      */
+
+/* One direction of a step, in the shapes lat_view() and the reports read. */
+struct step_dir {
+	struct ssl_hist h, ih;
+	struct ssl_dir_stats ds, ids;
+	struct ssl_rate_stats rate;
+	struct dir_view v, iv;
+};
+
+static int have_steps(const struct ssl_report *r)
+{
+	return r->steps && r->steps->present && r->steps->hdr.nr_steps;
+}
+
+/* Is direction @d of a step rate controlled?  As results_dir_rated(). */
+static int step_dir_rated(const struct ssdload_steps_rec *rec, int d)
+{
+	if (!rec->rate_iops[d] && !rec->rate[d])
+		return 0;
+	return rec->dir[d].intended_ios || !rec->dir[d].ios;
+}
+
+/* a histogram of a step as an ssl_hist (the header's figures from the record) */
+static void step_hist(struct ssl_hist *h, const uint64_t *counts, uint64_t min,
+		      uint64_t max, uint64_t sum, uint64_t sumsq_hi, uint64_t sumsq_lo)
+{
+	if (!counts)
+		return;
+	h->present = 1;
+	h->counts = (uint64_t *)counts;
+	h->hdr.nr_buckets = SSDLOAD_HIST_BUCKETS;
+	h->hdr.samples = ssl_hist_total(counts, SSDLOAD_HIST_BUCKETS);
+	h->hdr.min_ns = min;
+	h->hdr.max_ns = max;
+	h->hdr.sum_ns = sum;
+	h->hdr.sumsq_hi = sumsq_hi;
+	h->hdr.sumsq_lo = sumsq_lo;
+}
+
+static void step_dir_view(const struct ssl_report *r, const struct ssl_step *st, int d,
+			  struct step_dir *sd)
+{
+	const struct ssdload_steps_rec *rec = &st->rec;
+	const struct ssdload_steps_dir *x = &rec->dir[d];
+	struct dir_view *v = &sd->v;
+	uint64_t rt = rec->runtime_ns;
+
+	memset(sd, 0, sizeof(*sd));
+	sd->ds.ios = x->ios;
+	sd->ds.bytes = x->bytes;
+	sd->ds.errors = x->errors;
+	sd->ds.lat_min_ns = x->lat_min_ns;
+	sd->ds.lat_max_ns = x->lat_max_ns;
+	sd->ds.lat_sum_ns = x->lat_sum_ns;
+	sd->ds.lat_sumsq_ns2 = ssl_u128_to_ld(x->lat_sumsq_hi, x->lat_sumsq_lo);
+	sd->ds.have_sums = 1;
+	step_hist(&sd->h, st->hist[d], x->lat_min_ns, x->lat_max_ns, x->lat_sum_ns,
+		  x->lat_sumsq_hi, x->lat_sumsq_lo);
+	v->ios = x->ios;
+	v->bytes = x->bytes;
+	v->errors = x->errors;
+	lat_view(r, &sd->h, &sd->ds, v);
+	if (rt && (v->ios || v->errors)) {
+		v->iops = (double)v->ios * 1e9 / (double)rt;
+		v->bw_bytes = (uint64_t)((long double)v->bytes * 1e9L / (long double)rt);
+		v->runtime_ms = (rt + 500000) / 1000000;
+	}
+	if (!step_dir_rated(rec, d))
+		return;
+	/* the step keeps no sum of squares nor lag of its intended times */
+	sd->rate.have = 1;
+	sd->rate.no_behind = 1;
+	sd->rate.iops = rec->rate_iops[d];
+	sd->rate.bps = rec->rate[d];
+	sd->rate.ios = x->intended_ios;
+	sd->rate.lat_min_ns = x->intended_lat_min_ns;
+	sd->rate.lat_max_ns = x->intended_lat_max_ns;
+	sd->rate.lat_sum_ns = x->intended_lat_sum_ns;
+	sd->rate.late_ios = x->late_ios;
+	sd->ids.ios = x->intended_ios;
+	sd->ids.lat_min_ns = x->intended_lat_min_ns;
+	sd->ids.lat_max_ns = x->intended_lat_max_ns;
+	sd->ids.lat_mean_ns = (uint64_t)ssl_mean(x->intended_lat_sum_ns, x->intended_ios);
+	step_hist(&sd->ih, st->ihist[d], x->intended_lat_min_ns, x->intended_lat_max_ns,
+		  x->intended_lat_sum_ns, 0, 0);
+	lat_view(r, &sd->ih, &sd->ids, &sd->iv);
+	sd->iv.no_stddev = 1;
+	v->rate = &sd->rate;
+	v->intended = &sd->iv;
 }
 
 /*
@@ -429,6 +523,175 @@ static void print_cpu(FILE *f, const struct ssl_summary *s)
 		s->ctx.v, s->cpu_ns_per_io.v);
 }
 
+/* a size as the CLI takes it: 4k, 1m, or bytes */
+static void size_str(char *buf, size_t len, uint64_t b)
+{
+	if (b && !(b % (1ULL << 30)))
+		snprintf(buf, len, "%" PRIu64 "g", b >> 30);
+	else if (b && !(b % (1ULL << 20)))
+		snprintf(buf, len, "%" PRIu64 "m", b >> 20);
+	else if (b && !(b % 1024))
+		snprintf(buf, len, "%" PRIu64 "k", b >> 10);
+	else
+		snprintf(buf, len, "%" PRIu64, b);
+}
+
+/* a time in ms as the CLI takes it: 5s, 1500ms */
+static void ms_str(char *buf, size_t len, uint64_t ms)
+{
+	if (ms && !(ms % 1000))
+		snprintf(buf, len, "%" PRIu64 "s", ms / 1000);
+	else
+		snprintf(buf, len, "%" PRIu64 "ms", ms);
+}
+
+static const char *const rw_names[SSDLOAD_RW_NR] = {
+	"read", "write", "randread", "randwrite", "rw", "randrw",
+	"trim", "randtrim", "trimwrite", "randtrimwrite",
+};
+
+static const char *step_rw_name(uint32_t rw)
+{
+	return rw < SSDLOAD_RW_NR ? rw_names[rw] : "?";
+}
+
+/* a rate list as --rate_iops/--rate take it: "1000", or "r,w,t" with blanks */
+static void rate_list(char *buf, size_t len, const uint64_t v[3], int bw)
+{
+	size_t n = 0;
+	int d;
+
+	buf[0] = '\0';
+	if (v[0] == v[1] && v[1] == v[2]) {
+		if (bw)
+			size_str(buf, len, v[0]);
+		else
+			snprintf(buf, len, "%" PRIu64, v[0]);
+		return;
+	}
+	for (d = 0; d < 3 && n < len; d++) {
+		char one[32] = "";
+
+		if (v[d] && bw)
+			size_str(one, sizeof(one), v[d]);
+		else if (v[d])
+			snprintf(one, sizeof(one), "%" PRIu64, v[d]);
+		n += (size_t)snprintf(buf + n, len - n, "%s%s", d ? "," : "", one);
+	}
+}
+
+/* what a step ran: "randread bs=4k iodepth=8 rate_iops=1000", or "idle 5s" */
+static void step_what(char *buf, size_t len, const struct ssdload_steps_rec *rec)
+{
+	char a[32], b[32], rate[128] = "", mix[32] = "";
+
+	if (rec->flags & SSDLOAD_STEPS_IDLE) {
+		ms_str(a, sizeof(a), rec->idle_ms);
+		snprintf(buf, len, "idle %s", a);
+		return;
+	}
+	size_str(a, sizeof(a), rec->bs_min);
+	size_str(b, sizeof(b), rec->bs_max);
+	if (rec->rw == SSDLOAD_RW_RW || rec->rw == SSDLOAD_RW_RANDRW)
+		snprintf(mix, sizeof(mix), " rwmixread=%u", rec->rwmixread);
+	if (rec->rate_iops[0] || rec->rate_iops[1] || rec->rate_iops[2]) {
+		strcpy(rate, " rate_iops=");
+		rate_list(rate + strlen(rate), sizeof(rate) - strlen(rate),
+			  (const uint64_t *)rec->rate_iops, 0);
+	}
+	if (rec->rate[0] || rec->rate[1] || rec->rate[2]) {
+		snprintf(rate + strlen(rate), sizeof(rate) - strlen(rate), " rate=");
+		rate_list(rate + strlen(rate), sizeof(rate) - strlen(rate),
+			  (const uint64_t *)rec->rate, 1);
+	}
+	snprintf(buf, len, "%s%s bs=%s%s%s iodepth=%u%s", step_rw_name(rec->rw), mix, a,
+		 rec->bs_min != rec->bs_max ? "-" : "",
+		 rec->bs_min != rec->bs_max ? b : "", rec->iodepth, rate);
+}
+
+/*
+ * The per-step table: what each step ran, and over its measured time its
+ * I/Os per second and MiB/s (all directions), its mean and p99 latency
+ * (all directions; p99 from the step's histograms), and the gap before it.
+ */
+static void print_steps(FILE *f, const struct ssl_report *r)
+{
+	const struct ssl_steps *st = r->steps;
+	uint64_t *sum = NULL;
+	int wide = 4;
+	uint32_t i;
+	int d;
+
+	if (!have_steps(r))
+		return;
+	for (i = 0; i < st->hdr.nr_steps; i++) {
+		char what[256];
+
+		step_what(what, sizeof(what), &st->step[i].rec);
+		if ((int)strlen(what) > wide)
+			wide = (int)strlen(what);
+	}
+	sum = malloc(SSDLOAD_HIST_BUCKETS * sizeof(*sum));
+	fprintf(f, "\nSteps: %u, loops=%u, workers=%u\n", st->hdr.nr_steps, st->hdr.loops,
+		st->hdr.nr_workers);
+	fprintf(f, "  %4s  %-*s  %8s  %9s  %9s  %9s  %9s  %9s\n", "step", wide, "what",
+		"IOPS", "MiB/s", "lat mean", "lat p99", "gap max", "gap mean");
+	for (i = 0; i < st->hdr.nr_steps; i++) {
+		const struct ssl_step *sp = &st->step[i];
+		const struct ssdload_steps_rec *rec = &sp->rec;
+		uint64_t ios = 0, bytes = 0, lsum = 0, min = 0, max = 0, n = 0;
+		char what[256], iops[32] = "-", mibs[32] = "-", mean[32] = "-", p99[32] = "-";
+		char gmax[32] = "-", gmean[32] = "-";
+		int hist = 0;
+		uint32_t k;
+
+		step_what(what, sizeof(what), rec);
+		if (sum)
+			memset(sum, 0, SSDLOAD_HIST_BUCKETS * sizeof(*sum));
+		for (d = 0; d < SSDLOAD_DIR_NR; d++) {
+			const struct ssdload_steps_dir *x = &rec->dir[d];
+
+			ios += x->ios;
+			bytes += x->bytes;
+			lsum += x->lat_sum_ns;
+			if (x->ios && (!min || x->lat_min_ns < min))
+				min = x->lat_min_ns;
+			if (x->lat_max_ns > max)
+				max = x->lat_max_ns;
+			if (sp->hist[d] && sum) {
+				for (k = 0; k < SSDLOAD_HIST_BUCKETS; k++)
+					sum[k] += sp->hist[d][k];
+				hist = 1;
+			}
+		}
+		if (!(rec->flags & SSDLOAD_STEPS_IDLE)) {
+			double secs = (double)rec->runtime_ns / 1e9;
+
+			if (secs > 0) {
+				num2str(iops, sizeof(iops), (uint64_t)((double)ios / secs + 0.5),
+					4, 0, N2S_NONE);
+				snprintf(mibs, sizeof(mibs), "%.1f",
+					 (double)bytes / 1048576.0 / secs);
+			}
+			if (ios && lsum)
+				lat_str(mean, sizeof(mean), ssl_mean(lsum, ios));
+			if (hist)
+				n = ssl_hist_total(sum, SSDLOAD_HIST_BUCKETS);
+			if (n)
+				lat_str(p99, sizeof(p99), (double)ssl_hist_percentile(
+					sum, SSDLOAD_HIST_BUCKETS, 99.0, min, max));
+		}
+		if (rec->gaps) {
+			secs_str(gmax, sizeof(gmax), rec->gap_max_ns);
+			secs_str(gmean, sizeof(gmean),
+				 (uint64_t)(ssl_mean(rec->gap_sum_ns, rec->gaps) + 0.5));
+		}
+		fprintf(f, "  %4u  %-*s  %8s  %9s  %9s  %9s  %9s  %9s\n", rec->step, wide,
+			what, iops, mibs, mean, p99, gmax, gmean);
+	}
+	free(sum);
+}
+
 static void print_normal(FILE *f, const struct ssl_report *r,
 			 const struct dir_view v[SSDLOAD_DIR_NR])
 {
@@ -512,7 +775,7 @@ static void print_normal(FILE *f, const struct ssl_report *r,
 		fprintf(f, "%7s: bw=%s (%s), %s-%s (%s-%s), io=%s (%s), run=%" PRIu64
 			"-%" PRIu64 "msec\n", dir_upper[d], a, b, a, a, b, b, io, c,
 			dv->runtime_ms, dv->runtime_ms);
-	}
+	}	print_steps(f, r);
 }
 
 /* ------------------------------------------------------------------ */
@@ -543,7 +806,8 @@ static json_object *json_lat(const struct ssl_report *r, const struct dir_view *
 	jint(o, "min", (int64_t)v->min);
 	jint(o, "max", (int64_t)v->max);
 	jdbl(o, "mean", v->mean);
-	jdbl(o, "stddev", v->stddev);
+	if (!v->no_stddev)
+		jdbl(o, "stddev", v->stddev);
 	jint(o, "N", (int64_t)v->n);
 	if (v->n && v->counts && r->np) {
 		json_object *p = json_object_new_object();
@@ -582,6 +846,8 @@ static json_object *json_rate(const struct ssl_report *r, const struct ssl_rate_
 		jstr(o, "process", r->sum->rate_process);
 	jint(o, "late_ios", (int64_t)rs->late_ios);
 	jopt(o, "late_threshold_ns", &r->sum->late_threshold_ns);
+	if (rs->no_behind)
+		return o;
 	jint(o, "behind_ns", (int64_t)rs->behind_ns);
 	jint(o, "behind_ios", (int64_t)rs->behind_ios);
 	jint(o, "behind_bytes", (int64_t)rs->behind_bytes);
@@ -964,6 +1230,76 @@ static json_object *json_time_series(const struct ssl_report *r, long worker)
 	return o;
 }
 
+/* a read,write,trim triple as a JSON array */
+static json_object *json_triple(const uint64_t v[3])
+{
+	json_object *a = json_object_new_array();
+	int d;
+
+	for (d = 0; d < 3; d++)
+		json_object_array_add(a, json_object_new_int64((int64_t)v[d]));
+	return a;
+}
+
+/* the parameters a step ran with (the job's where it inherits them) */
+static json_object *json_step_params(const struct ssdload_steps_rec *rec)
+{
+	json_object *o = json_object_new_object();
+
+	jstr(o, "rw", step_rw_name(rec->rw));
+	jint(o, "rwmixread", rec->rwmixread);
+	jint(o, "iodepth", rec->iodepth);
+	jint(o, "bs_min", rec->bs_min);
+	jint(o, "bs_max", rec->bs_max);
+	jint(o, "runtime_ms", (int64_t)rec->runtime_ms);
+	jint(o, "ramp_ms", (int64_t)rec->ramp_ms);
+	jint(o, "number_ios", (int64_t)rec->number_ios);
+	json_object_object_add(o, "rate_iops", json_triple((const uint64_t *)rec->rate_iops));
+	json_object_object_add(o, "rate", json_triple((const uint64_t *)rec->rate));
+	return o;
+}
+
+/*
+ * jobs[].steps: one entry per step, in the order they ran, each with its
+ * parameters, measured time, gap, and read/write/trim objects shaped as
+ * the job's own (summed over the workers and loops).
+ */
+static json_object *json_steps(const struct ssl_report *r)
+{
+	const struct ssl_steps *st = r->steps;
+	json_object *arr = json_object_new_array();
+	struct step_dir sd;
+	uint32_t i;
+	int d;
+
+	for (i = 0; i < st->hdr.nr_steps; i++) {
+		const struct ssl_step *sp = &st->step[i];
+		const struct ssdload_steps_rec *rec = &sp->rec;
+		json_object *o = json_object_new_object(), *gap;
+
+		jint(o, "step", rec->step);
+		jint(o, "idle_ms", (int64_t)rec->idle_ms);
+		jint(o, "loops_done", rec->loops_done);
+		json_object_object_add(o, "params", json_step_params(rec));
+		jint(o, "runtime_ns", (int64_t)rec->runtime_ns);
+		gap = json_object_new_object();
+		jint(gap, "max", (int64_t)rec->gap_max_ns);
+		jdbl(gap, "mean", ssl_mean(rec->gap_sum_ns, rec->gaps));
+		jint(gap, "count", (int64_t)rec->gaps);
+		json_object_object_add(o, "gap_ns", gap);
+		for (d = 0; d < SSDLOAD_DIR_NR; d++) {
+			json_object *x;
+
+			step_dir_view(r, sp, d, &sd);
+			x = json_dir(r, &sd.v);
+			jint(x, "errors", (int64_t)rec->dir[d].errors);
+			json_object_object_add(o, dir_names[d], x);
+		}
+		json_object_array_add(arr, o);
+	}
+	return arr;
+}
+
 /* jobname ... "job options": the keys every entry starts with */
 static json_object *json_job_head(const struct ssl_report *r)
 {
@@ -1075,6 +1411,8 @@ static json_object *json_job(const struct ssl_report *r,
 		}
 		json_object_object_add(job, "time_series", ts);
 	}
+	if (have_steps(r))
+		json_object_object_add(job, "steps", json_steps(r));
 	return job;
 }
 
@@ -1184,6 +1522,8 @@ static json_object *json_clone(const struct ssl_report *r, unsigned int i,
 	json_object_object_add(job, "ssdload", ext);
 	if (r->series && r->series->present)
 		json_object_object_add(job, "time_series", json_time_series(r, i));
+	if (i == 0 && have_steps(r))	/* job-wide: once, in the first entry */
+		json_object_object_add(job, "steps", json_steps(r));
 	return job;
 }
 

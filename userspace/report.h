@@ -26,6 +26,7 @@ struct ssl_report {
 						 * or NULL
 						 */
 	const struct ssl_series *series;	/* time series, or NULL */
+	const struct ssl_steps *steps;		/* per-step results, or NULL */
 	const double *plist;			/* percentiles to report */
 	int np;
 	const struct ssl_job_option *opts;	/* "job options" */

@@ -394,12 +394,73 @@ static int read_dbg(const char *job, const char *file, char **buf, size_t *len)
 	return err;
 }
 
+/*
+ * The framing shared by the series and steps files: a header of
+ * header_size bytes, nr records of record_size bytes, then hist_bytes of
+ * histograms.  0, or -1 with @err set.
+ */
+struct bin_frame {
+	uint32_t magic, want_magic;
+	unsigned int version, want_version;
+	size_t header_size, min_header;
+	size_t record_size, min_record;
+	uint64_t nr, hist_bytes;
+};
+
+static int check_frame(const struct bin_frame *b, size_t len, char *err, size_t errlen)
+{
+	uint64_t left;
+
+	if (b->magic != b->want_magic) {
+		snprintf(err, errlen, "bad magic 0x%08x (want 0x%08x)", b->magic, b->want_magic);
+		return -1;
+	}
+	if (b->version != b->want_version) {
+		snprintf(err, errlen, "unsupported version %u (want %u)", b->version,
+			 b->want_version);
+		return -1;
+	}
+	if (b->header_size < b->min_header || b->header_size % 8 || b->header_size > len) {
+		snprintf(err, errlen, "bad header_size %zu", b->header_size);
+		return -1;
+	}
+	if (b->record_size < b->min_record || b->record_size % 8) {
+		snprintf(err, errlen, "bad record_size %zu (at least %zu)", b->record_size,
+			 b->min_record);
+		return -1;
+	}
+	left = len - b->header_size;
+	if (b->nr > left / b->record_size || left - b->nr * b->record_size != b->hist_bytes) {
+		snprintf(err, errlen, "size %zu bytes does not match %llu records of %zu "
+			 "bytes and %llu bytes of histograms", len,
+			 (unsigned long long)b->nr, b->record_size,
+			 (unsigned long long)b->hist_bytes);
+		return -1;
+	}
+	return 0;
+}
+
+/* A histogram geometry other than this CLI's: -1 with @err set. */
+static int check_geometry(uint32_t sub_bits, uint32_t max_shift, uint32_t buckets,
+			  char *err, size_t errlen)
+{
+	if (sub_bits == SSDLOAD_HIST_SUB_BITS && max_shift == SSDLOAD_HIST_MAX_SHIFT &&
+	    buckets == SSDLOAD_HIST_BUCKETS)
+		return 0;
+	snprintf(err, errlen,
+		 "histogram geometry sub_bits=%u max_shift=%u buckets=%u differs from this CLI's %u/%u/%u",
+		 sub_bits, max_shift, buckets, SSDLOAD_HIST_SUB_BITS, SSDLOAD_HIST_MAX_SHIFT,
+		 SSDLOAD_HIST_BUCKETS);
+	return -1;
+}
+
 int results_parse_series(const void *buf, size_t len, struct ssl_series *s,
 			 char *err, size_t errlen)
 {
 	const struct ssdload_series_header *hdr = buf;
 	struct ssl_bucket *scratch = NULL;
-	uint64_t recs, hoff, left;
+	struct bin_frame frame;
+	uint64_t recs, hoff;
 	unsigned long max_pairs = 0;
 	size_t i;
 	int d;
@@ -410,47 +471,19 @@ int results_parse_series(const void *buf, size_t len, struct ssl_series *s,
 			 len, sizeof(*hdr));
 		return -1;
 	}
-	if (hdr->magic != SSDLOAD_SERIES_MAGIC) {
-		snprintf(err, errlen, "bad magic 0x%08x (want 0x%08x)",
-			 hdr->magic, SSDLOAD_SERIES_MAGIC);
+	frame = (struct bin_frame){
+		.magic = hdr->magic, .want_magic = SSDLOAD_SERIES_MAGIC,
+		.version = hdr->version, .want_version = SSDLOAD_SERIES_VERSION,
+		.header_size = hdr->header_size, .min_header = sizeof(*hdr),
+		.record_size = hdr->record_size,
+		.min_record = sizeof(struct ssdload_series_rec),
+		.nr = hdr->nr_records, .hist_bytes = hdr->hist_bytes,
+	};
+	if (check_frame(&frame, len, err, errlen) ||
+	    (hdr->log_hist && check_geometry(hdr->hist_sub_bits, hdr->hist_max_shift,
+					     hdr->hist_buckets, err, errlen)))
 		return -1;
-	}
-	if (hdr->version != SSDLOAD_SERIES_VERSION) {
-		snprintf(err, errlen, "unsupported version %u (want %u)",
-			 hdr->version, SSDLOAD_SERIES_VERSION);
-		return -1;
-	}
-	if (hdr->header_size < sizeof(*hdr) || hdr->header_size % 8 ||
-	    hdr->header_size > len) {
-		snprintf(err, errlen, "bad header_size %u", hdr->header_size);
-		return -1;
-	}
-	if (hdr->record_size < sizeof(struct ssdload_series_rec) ||
-	    hdr->record_size % 8) {
-		snprintf(err, errlen, "bad record_size %u (at least %zu)",
-			 hdr->record_size, sizeof(struct ssdload_series_rec));
-		return -1;
-	}
-	if (hdr->log_hist && (hdr->hist_sub_bits != SSDLOAD_HIST_SUB_BITS ||
-			      hdr->hist_max_shift != SSDLOAD_HIST_MAX_SHIFT ||
-			      hdr->hist_buckets != SSDLOAD_HIST_BUCKETS)) {
-		snprintf(err, errlen,
-			 "histogram geometry sub_bits=%u max_shift=%u buckets=%u differs from this CLI's %u/%u/%u",
-			 hdr->hist_sub_bits, hdr->hist_max_shift, hdr->hist_buckets,
-			 SSDLOAD_HIST_SUB_BITS, SSDLOAD_HIST_MAX_SHIFT,
-			 SSDLOAD_HIST_BUCKETS);
-		return -1;
-	}
-	left = len - hdr->header_size;
 	recs = hdr->nr_records;
-	if (recs > left / hdr->record_size ||
-	    left - recs * hdr->record_size != hdr->hist_bytes) {
-		snprintf(err, errlen, "size %zu bytes does not match %llu records of %u "
-			 "bytes and %llu bytes of histograms", len,
-			 (unsigned long long)recs, hdr->record_size,
-			 (unsigned long long)hdr->hist_bytes);
-		return -1;
-	}
 	s->blob = malloc(len ? len : 1);
 	s->rec = calloc(recs ? (size_t)recs : 1, sizeof(*s->rec));
 	if (!s->blob || !s->rec) {
@@ -544,8 +577,99 @@ void results_free_series(struct ssl_series *s)
 	memset(s, 0, sizeof(*s));
 }
 
+int results_parse_steps(const void *buf, size_t len, struct ssl_steps *s,
+			char *err, size_t errlen)
+{
+	const struct ssdload_steps_header *hdr = buf;
+	uint64_t n, nhist = 0, off;
+	struct bin_frame frame;
+	size_t i, rsz;
+	int d;
+
+	memset(s, 0, sizeof(*s));
+	if (len < sizeof(*hdr)) {
+		snprintf(err, errlen, "short file (%zu bytes, header is %zu)",
+			 len, sizeof(*hdr));
+		return -1;
+	}
+	frame = (struct bin_frame){
+		.magic = hdr->magic, .want_magic = SSDLOAD_STEPS_MAGIC,
+		.version = hdr->version, .want_version = SSDLOAD_STEPS_VERSION,
+		.header_size = hdr->header_size, .min_header = sizeof(*hdr),
+		.record_size = hdr->record_size,
+		.min_record = sizeof(struct ssdload_steps_rec),
+		.nr = hdr->nr_steps, .hist_bytes = hdr->hist_bytes,
+	};
+	if (check_frame(&frame, len, err, errlen) ||
+	    (hdr->hist_bytes && check_geometry(hdr->hist_sub_bits, hdr->hist_max_shift,
+					       hdr->hist_buckets, err, errlen)))
+		return -1;
+	n = hdr->nr_steps;
+	s->step = calloc(n ? (size_t)n : 1, sizeof(*s->step));
+	s->counts = malloc(hdr->hist_bytes ? (size_t)hdr->hist_bytes : 1);
+	if (!s->step || !s->counts) {
+		snprintf(err, errlen, "out of memory");
+		goto fail;
+	}
+	memcpy(&s->hdr, hdr, sizeof(*hdr));
+	memcpy(s->counts, (const char *)buf + hdr->header_size + n * hdr->record_size,
+	       (size_t)hdr->hist_bytes);
+	rsz = hdr->record_size < sizeof(struct ssdload_steps_rec) ?
+	      hdr->record_size : sizeof(struct ssdload_steps_rec);
+	for (i = 0; i < n; i++) {
+		struct ssl_step *st = &s->step[i];
+
+		memcpy(&st->rec, (const char *)buf + hdr->header_size + i * hdr->record_size,
+		       rsz);
+		for (d = 0; d < SSDLOAD_DIR_NR; d++) {
+			uint32_t f = st->rec.dir[d].flags;
+
+			if (f & SSDLOAD_STEPS_INTENDED_HIST && !(f & SSDLOAD_STEPS_HIST)) {
+				snprintf(err, errlen, "step %u: %s: an intended histogram "
+					 "without its histogram", st->rec.step, dir_names[d]);
+				goto fail;
+			}
+			nhist += !!(f & SSDLOAD_STEPS_HIST) + !!(f & SSDLOAD_STEPS_INTENDED_HIST);
+		}
+	}
+	if (nhist * SSDLOAD_HIST_BUCKETS * sizeof(uint64_t) != hdr->hist_bytes) {
+		snprintf(err, errlen, "%llu bytes of histograms, the records flag %llu "
+			 "histograms of %zu bytes", (unsigned long long)hdr->hist_bytes,
+			 (unsigned long long)nhist,
+			 (size_t)SSDLOAD_HIST_BUCKETS * sizeof(uint64_t));
+		goto fail;
+	}
+	off = 0;
+	for (i = 0; i < n; i++)
+		for (d = 0; d < SSDLOAD_DIR_NR; d++) {
+			uint32_t f = s->step[i].rec.dir[d].flags;
+
+			if (f & SSDLOAD_STEPS_HIST) {
+				s->step[i].hist[d] = s->counts + off;
+				off += SSDLOAD_HIST_BUCKETS;
+			}
+			if (f & SSDLOAD_STEPS_INTENDED_HIST) {
+				s->step[i].ihist[d] = s->counts + off;
+				off += SSDLOAD_HIST_BUCKETS;
+			}
+		}
+	s->present = 1;
+	return 0;
+
+fail:
+	results_free_steps(s);
+	return -1;
+}
+
+void results_free_steps(struct ssl_steps *s)
+{
+	free(s->step);
+	free(s->counts);
+	memset(s, 0, sizeof(*s));
+}
+
 /*
- * One binary file of the job: hist_*, hist_intended_* or series.  A
+ * One binary file of the job: hist_*, hist_intended_*, series or steps.  A
  * missing file is fine when @optional (0, nothing read).  0, or -1 with a
  * message.
  */
@@ -577,6 +701,13 @@ static int parse_hist_cb(const void *buf, size_t len, void *out, int dir,
 			 char *err, size_t errlen)
 {
 	return results_parse_hist(buf, len, dir, out, err, errlen);
+}
+
+static int parse_steps_cb(const void *buf, size_t len, void *out, int unused,
+			  char *err, size_t errlen)
+{
+	(void)unused;
+	return results_parse_steps(buf, len, out, err, errlen);
 }
 
 static int parse_series_cb(const void *buf, size_t len, void *out, int unused,
@@ -634,6 +765,8 @@ int results_read(const char *job, struct ssl_results *res)
 	    read_binary(job, SSDLOAD_DBG_SERIES, !s->series_records.v,
 			parse_series_cb, &res->series, 0))
 		goto fail;
+	if (read_binary(job, SSDLOAD_DBG_STEPS, 1, parse_steps_cb, &res->steps, 0))
+		goto fail;
 	return 0;
 
 fail:
@@ -651,6 +784,7 @@ void results_free(struct ssl_results *r)
 		results_free_hist(&r->ihist[d]);
 	}
 	results_free_series(&r->series);
+	results_free_steps(&r->steps);
 }
 
 int results_read_progress(const char *job, struct ssl_progress *p)

@@ -26,6 +26,7 @@ struct ssl_rate_stats {
 	uint64_t late_ios;		/* sent over late_threshold_ns late */
 	uint64_t behind_ns;		/* the largest lag of a worker */
 	uint64_t behind_ios, behind_bytes; /* that lag times the rate */
+	int no_behind;			/* behind_* unknown (a step's figures) */
 };
 
 struct ssl_dir_stats {
@@ -126,6 +127,21 @@ struct ssl_series {
 	unsigned long max_pairs;	/* buckets in the largest delta */
 };
 
+/* One step of the debugfs steps file (struct ssdload_steps_rec), validated. */
+struct ssl_step {
+	struct ssdload_steps_rec rec;	/* as read (fields past record_size: 0) */
+	const uint64_t *hist[SSDLOAD_DIR_NR];	/* hist_buckets counts, or NULL */
+	const uint64_t *ihist[SSDLOAD_DIR_NR];	/* from the intended time, or NULL */
+};
+
+/* The debugfs steps file (a job with steps/), validated. */
+struct ssl_steps {
+	int present;			/* the file was read */
+	struct ssdload_steps_header hdr;
+	struct ssl_step *step;		/* hdr.nr_steps, in the order they run */
+	uint64_t *counts;		/* the histograms (the steps point into it) */
+};
+
 struct ssl_hist {
 	int present;			/* the file existed and was valid */
 	struct ssdload_hist_header hdr;
@@ -138,6 +154,7 @@ struct ssl_results {
 	struct ssl_hist hist[SSDLOAD_DIR_NR];	/* hist_<dir> */
 	struct ssl_hist ihist[SSDLOAD_DIR_NR];	/* hist_intended_<dir> */
 	struct ssl_series series;		/* with log_interval_ms > 0 */
+	struct ssl_steps steps;			/* a job with steps (else absent) */
 };
 
 struct ssl_progress {
@@ -163,6 +180,11 @@ int results_parse_series(const void *buf, size_t len, struct ssl_series *s,
 			 char *err, size_t errlen);
 void results_free_series(struct ssl_series *s);
 
+/* Validate and copy a steps file image; 0 or -1 with @err set. */
+int results_parse_steps(const void *buf, size_t len, struct ssl_steps *s,
+			char *err, size_t errlen);
+void results_free_steps(struct ssl_steps *s);
+
 /*
  * Is direction @d rate controlled?  Its cap is set and its I/Os have
  * intended times (trimwrite's writes follow their trims: not scheduled).
@@ -174,7 +196,8 @@ int results_dir_rated(const struct ssl_summary *s, int d);
  * hist_intended_<dir>, and with log_interval_ms > 0 the series, of @job
  * from debugfs.  Prints a message and returns -1 on failure.  A missing
  * hist file is accepted (present = 0) when the summary counts no I/O for
- * it; a missing series file when the summary counts no record.
+ * it; a missing series file when the summary counts no record; a
+ * missing steps file always (a job without steps, or an older module).
  */
 int results_read(const char *job, struct ssl_results *r);
 void results_free(struct ssl_results *r);

@@ -633,7 +633,9 @@ def test_run_existing_job_name(cli, tmp_path):
 # $SSDLOAD_CONFIGFS/jobs/ (the attributes and their first values come from
 # $FAKE_JOB_ATTRS); FakeModule, a thread, plays the module: it starts the
 # job at enable=1, reports stopping then stopped after enable=0, and keeps
-# debugfs progress current.
+# debugfs progress current.  With $FAKE_STEP_ATTRS a job also gets its
+# default group steps/, each steps/N its attributes, and the job's rmdir
+# fails with ENOTEMPTY while any steps/N is left, as configfs does.
 
 FAKE_CONFIGFS_SHIM = r"""
 #define _GNU_SOURCE
@@ -646,27 +648,41 @@ FAKE_CONFIGFS_SHIM = r"""
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* 1 for a job directory, 2 for a steps/N, 0 for anything else */
 static int in_jobs(const char *path)
 {
-	const char *root = getenv("SSDLOAD_CONFIGFS");
+	const char *root = getenv("SSDLOAD_CONFIGFS"), *rel, *slash;
 	char jobs[4096];
 
 	if (!root)
 		return 0;
 	snprintf(jobs, sizeof(jobs), "%s/jobs/", root);
-	return !strncmp(path, jobs, strlen(jobs));
+	if (strncmp(path, jobs, strlen(jobs)))
+		return 0;
+	rel = path + strlen(jobs);
+	slash = strchr(rel, '/');
+	if (!slash)
+		return 1;
+	return !strncmp(slash, "/steps/", 7) && slash[7] && !strchr(slash + 7, '/') ? 2 : 0;
 }
 
 int mkdir(const char *path, mode_t mode)
 {
 	int (*real)(const char *, mode_t);
-	const char *spec = getenv("FAKE_JOB_ATTRS");
+	const char *spec = getenv("FAKE_JOB_ATTRS"), *steps = getenv("FAKE_STEP_ATTRS");
 	char buf[8192], file[4096], *tok, *save, *eq;
-	int r, fd;
+	int r, fd, kind;
 
 	*(void **)&real = dlsym(RTLD_NEXT, "mkdir");
 	r = real(path, mode);
-	if (r || !in_jobs(path) || !spec)
+	kind = r ? 0 : in_jobs(path);
+	if (kind == 1 && steps) {
+		snprintf(file, sizeof(file), "%s/steps", path);
+		real(file, 0755);
+	}
+	if (kind == 2)
+		spec = steps;
+	if (!kind || !spec)
 		return r;
 	snprintf(buf, sizeof(buf), "%s", spec);
 	for (tok = strtok_r(buf, ";", &save); tok; tok = strtok_r(NULL, ";", &save)) {
@@ -688,14 +704,21 @@ int rmdir(const char *path)
 {
 	int (*real)(const char *);
 	struct dirent *de;
+	char steps[4096];
+	int kind;
 	DIR *d;
 
 	*(void **)&real = dlsym(RTLD_NEXT, "rmdir");
-	if (in_jobs(path) && (d = opendir(path))) {
+	kind = in_jobs(path);
+	if (kind && (d = opendir(path))) {
 		while ((de = readdir(d)))
 			if (de->d_name[0] != '.')
 				unlinkat(dirfd(d), de->d_name, 0);
 		closedir(d);
+	}
+	if (kind == 1) {	/* the default group goes with its job, if empty */
+		snprintf(steps, sizeof(steps), "%s/steps", path);
+		real(steps);
 	}
 	return real(path);
 }
@@ -835,7 +858,7 @@ class FakeRun:
     """`ssdload run --name=NAME` on the fake module, as a child process."""
 
     def __init__(self, cli, shim, geo, root, name="fakerun", attrs=FAKE_ATTRS, lease=True,
-                 summary=True, **module_kw):
+                 summary=True, step_attrs=None, **module_kw):
         (root / "cfs" / "jobs").mkdir(parents=True)
         FakeJob(geo, str(root / "dbg"), name, lognormal(5, 300, 20_000, 0.4), [],
                 workers=(0,), state="running")
@@ -848,6 +871,8 @@ class FakeRun:
                         SSDLOAD_DEBUGFS=str(root / "dbg"), LD_PRELOAD=shim,
                         FAKE_JOB_ATTRS=";".join("%s=%s" % (a, FIRST_VALUES.get(a, ""))
                                                 for a in attrs))
+        if step_attrs is not None:
+            self.env["FAKE_STEP_ATTRS"] = ";".join(step_attrs)
         self.cli = cli
         self.module = FakeModule(root, name, **module_kw)
         self.proc = None

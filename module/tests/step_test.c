@@ -1,0 +1,308 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suite ssdload_steps: the steps of a job (jobs/NAME/steps/N),
+ * created, stored and shown through the module's own configfs operations,
+ * and compiled into the phases of a run (ssdload_steps_compile()): what a
+ * step inherits, what it overrides, the run's aggregates, and what enable
+ * refuses, naming steps/N/ATTR.
+ */
+#include <linux/gfp.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "ssdload_test.h"
+
+#define STEP_MAX	8
+
+struct step_fixture {
+	struct ssdload_job *job;
+	struct config_item *steps[STEP_MAX];	/* by creation order */
+	unsigned int nr;
+	char *page;
+};
+
+static int ssdload_steps_init(struct kunit *test)
+{
+	struct step_fixture *f;
+
+	f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	test->priv = f;
+	f->page = (char *)get_zeroed_page(GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, f->page);
+	f->job = ssdload_job_alloc("kunit-steps");
+	KUNIT_ASSERT_NOT_NULL(test, f->job);
+	config_group_init_type_name(&f->job->cg, "kunit-steps", NULL);
+	config_group_init_type_name(&f->job->steps_group, "steps",
+				    &ssdload_steps_type);
+	f->job->cfg.rw = SSDLOAD_RW_RANDREAD;
+	f->job->cfg.bs = 4096;
+	f->job->cfg.iodepth = 8;
+	f->job->cfg.runtime_ms = 1000;
+	return 0;
+}
+
+static void ssdload_steps_exit(struct kunit *test)
+{
+	struct step_fixture *f = test->priv;
+	const struct configfs_group_operations *ops =
+		ssdload_steps_type.ct_group_ops;
+	unsigned int i;
+
+	if (!f)
+		return;
+	for (i = 0; i < f->nr; i++)
+		ops->drop_item(&f->job->steps_group, f->steps[i]);
+	if (f->job)
+		ssdload_job_put(f->job);
+	free_page((unsigned long)f->page);
+}
+
+/* mkdir steps/@name: the item, or an ERR_PTR. */
+static struct config_item *step_mkdir(struct kunit *test, const char *name)
+{
+	struct step_fixture *f = test->priv;
+	struct config_item *item;
+
+	item = ssdload_steps_type.ct_group_ops->make_item(&f->job->steps_group,
+							   name);
+	if (!IS_ERR(item)) {
+		KUNIT_ASSERT_LT(test, f->nr, STEP_MAX);
+		f->steps[f->nr++] = item;
+	}
+	return item;
+}
+
+static struct configfs_attribute *step_attr(struct config_item *item,
+					    const char *name)
+{
+	struct configfs_attribute **a;
+
+	for (a = item->ci_type->ct_attrs; *a; a++)
+		if (!strcmp((*a)->ca_name, name))
+			return *a;
+	return NULL;
+}
+
+static ssize_t step_store(struct kunit *test, struct config_item *item,
+			  const char *attr, const char *val)
+{
+	struct configfs_attribute *a = step_attr(item, attr);
+
+	KUNIT_ASSERT_NOT_NULL_MSG(test, a, "%s", attr);
+	return a->store(item, val, strlen(val));
+}
+
+static const char *step_show(struct kunit *test, struct config_item *item,
+			     const char *attr)
+{
+	struct step_fixture *f = test->priv;
+	struct configfs_attribute *a = step_attr(item, attr);
+
+	KUNIT_ASSERT_NOT_NULL_MSG(test, a, "%s", attr);
+	memset(f->page, 0, PAGE_SIZE);
+	KUNIT_ASSERT_GE(test, a->show(item, f->page), 0);
+	return f->page;
+}
+
+static int step_compile(struct ssdload_job *job)
+{
+	int ret;
+
+	mutex_lock(&job->lock);
+	ret = ssdload_steps_compile(job);
+	mutex_unlock(&job->lock);
+	return ret;
+}
+
+/* Names: 1..SSDLOAD_MAX_STEPS in decimal, nothing else. */
+static void test_step_names(struct kunit *test)
+{
+	static const char * const bad[] = { "0", "01", "4097", "-1", "x", "1x",
+					    "", "99999999999999999999" };
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++)
+		KUNIT_EXPECT_EQ_MSG(test, PTR_ERR(step_mkdir(test, bad[i])),
+				    -EINVAL, "%s", bad[i]);
+	KUNIT_EXPECT_FALSE(test, IS_ERR(step_mkdir(test, "4096")));
+	KUNIT_EXPECT_FALSE(test, IS_ERR(step_mkdir(test, "1")));
+}
+
+/* Unset reads empty, a blank line unsets, a bad value changes nothing. */
+static void test_step_attrs(struct kunit *test)
+{
+	struct step_fixture *f = test->priv;
+	struct config_item *st = step_mkdir(test, "3");
+
+	KUNIT_ASSERT_FALSE(test, IS_ERR(st));
+	KUNIT_EXPECT_STREQ(test, step_show(test, st, "iodepth"), "\n");
+	KUNIT_EXPECT_EQ(test, step_store(test, st, "iodepth", "32\n"), 3);
+	KUNIT_EXPECT_STREQ(test, step_show(test, st, "iodepth"), "32\n");
+	KUNIT_EXPECT_EQ(test, step_store(test, st, "iodepth", "0"), -ERANGE);
+	KUNIT_EXPECT_STREQ(test, step_show(test, st, "iodepth"), "32\n");
+	KUNIT_EXPECT_EQ(test, step_store(test, st, "iodepth", "\n"), 1);
+	KUNIT_EXPECT_STREQ(test, step_show(test, st, "iodepth"), "\n");
+	KUNIT_EXPECT_EQ(test, step_store(test, st, "rw", "randrw"), 6);
+	KUNIT_EXPECT_STREQ(test, step_show(test, st, "rw"), "randrw\n");
+	KUNIT_EXPECT_EQ(test, step_store(test, st, "rw", "sideways"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, step_store(test, st, "bs", "1000"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, step_store(test, st, "bssplit", "4k/50:8k/50"),
+			11);
+	KUNIT_EXPECT_STREQ(test, step_show(test, st, "bssplit"),
+			   "4096/50:8192/50\n");
+	KUNIT_EXPECT_EQ(test, step_store(test, st, "rate_iops", "0"), 1);
+	KUNIT_EXPECT_STREQ(test, step_show(test, st, "rate_iops"), "0,0,0\n");
+	KUNIT_EXPECT_EQ(test, step_store(test, st, "idle_ms", "0"), -ERANGE);
+	/* fixed while a run is set up */
+	f->job->state = SSDLOAD_STATE_RUNNING;
+	KUNIT_EXPECT_EQ(test, step_store(test, st, "iodepth", "4"), -EBUSY);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(step_mkdir(test, "5")), -EBUSY);
+	f->job->state = SSDLOAD_STATE_DONE;
+	KUNIT_EXPECT_EQ(test, step_store(test, st, "iodepth", "4"), 1);
+}
+
+/* Steps run by N, inherit what they do not set, and the run adds up. */
+static void test_compile(struct kunit *test)
+{
+	struct step_fixture *f = test->priv;
+	struct ssdload_job *job = f->job;
+	struct config_item *s3, *s1, *s2;
+	const struct ssdload_phase *ph;
+
+	s3 = step_mkdir(test, "30");
+	s1 = step_mkdir(test, "10");
+	s2 = step_mkdir(test, "20");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(s1) || IS_ERR(s2) || IS_ERR(s3));
+	step_store(test, s1, "iodepth", "32");
+	step_store(test, s2, "idle_ms", "500");
+	step_store(test, s3, "rw", "randwrite");
+	step_store(test, s3, "bs", "65536");
+	step_store(test, s3, "number_ios", "1000");
+	job->cfg.allow_write = 1;
+	job->cfg.loops = 2;
+	KUNIT_ASSERT_EQ(test, step_compile(job), 0);
+	KUNIT_ASSERT_EQ(test, job->nr_phases, 3U);
+	ph = job->phases;
+	KUNIT_EXPECT_EQ(test, ph[0].step, 10U);
+	KUNIT_EXPECT_EQ(test, ph[0].iodepth, 32U);
+	KUNIT_EXPECT_EQ(test, ph[0].rw, (u32)SSDLOAD_RW_RANDREAD);
+	KUNIT_EXPECT_EQ(test, ph[0].bs_max, 4096U);
+	KUNIT_EXPECT_EQ(test, ph[0].runtime_ms, 1000ULL);
+	KUNIT_EXPECT_EQ(test, ph[0].dirs, (u8)BIT(SSDLOAD_DIR_READ));
+	KUNIT_EXPECT_TRUE(test, ph[1].idle);
+	KUNIT_EXPECT_EQ(test, ph[1].idle_ms, 500ULL);
+	KUNIT_EXPECT_EQ(test, ph[1].dirs, 0);
+	KUNIT_EXPECT_EQ(test, ph[2].rw, (u32)SSDLOAD_RW_RANDWRITE);
+	KUNIT_EXPECT_EQ(test, ph[2].iodepth, 8U);
+	KUNIT_EXPECT_EQ(test, ph[2].bs_min, 65536U);
+	KUNIT_EXPECT_EQ(test, ph[2].number_ios, 1000ULL);
+	KUNIT_EXPECT_EQ(test, job->depth, 32U);
+	KUNIT_EXPECT_EQ(test, job->dirs,
+			(u8)(BIT(SSDLOAD_DIR_READ) | BIT(SSDLOAD_DIR_WRITE)));
+	KUNIT_EXPECT_TRUE(test, job->writes);
+	KUNIT_EXPECT_FALSE(test, job->mixed);
+	KUNIT_EXPECT_EQ(test, job->run_loops, 2U);
+	/* step 30 keeps the job's runtime too: 2 x (1000 + 500 + 1000) ms */
+	KUNIT_EXPECT_EQ(test, job->run_ms, 5000ULL);
+
+	/* a step's rate replaces the job's other kind of cap */
+	job->cfg.rate[SSDLOAD_DIR_READ] = 1 << 20;
+	step_store(test, s1, "rate_iops", "100");
+	KUNIT_ASSERT_EQ(test, step_compile(job), 0);
+	KUNIT_EXPECT_EQ(test, job->phases[0].rate_iops[SSDLOAD_DIR_READ], 100ULL);
+	KUNIT_EXPECT_EQ(test, job->phases[0].rate[SSDLOAD_DIR_READ], 0ULL);
+	KUNIT_EXPECT_TRUE(test, job->phases[0].rated);
+	/* "0" uncaps the step */
+	step_store(test, s1, "rate_iops", "0");
+	KUNIT_ASSERT_EQ(test, step_compile(job), 0);
+	KUNIT_EXPECT_FALSE(test, job->phases[0].rated);
+	/* a count-limited step: the run has no fixed length */
+	step_store(test, s3, "runtime_ms", "\n");
+	KUNIT_ASSERT_EQ(test, step_compile(job), 0);
+	KUNIT_EXPECT_EQ(test, job->run_ms, 0ULL);
+}
+
+/* A job without steps is one phase: itself. */
+static void test_compile_no_steps(struct kunit *test)
+{
+	struct ssdload_job *job = ((struct step_fixture *)test->priv)->job;
+
+	job->cfg.rw = SSDLOAD_RW_RANDRW;
+	job->cfg.ramp_ms = 200;
+	KUNIT_ASSERT_EQ(test, step_compile(job), 0);
+	KUNIT_EXPECT_EQ(test, job->nr_phases, 1U);
+	KUNIT_EXPECT_EQ(test, job->phases[0].step, 0U);
+	KUNIT_EXPECT_EQ(test, job->phases[0].iodepth, 8U);
+	KUNIT_EXPECT_TRUE(test, job->mixed);
+	KUNIT_EXPECT_EQ(test, job->run_ms, 1200ULL);
+	/* loops of a single pass: refused */
+	job->cfg.runtime_ms = 0;
+	job->cfg.loops = 3;
+	KUNIT_EXPECT_EQ(test, step_compile(job), -EINVAL);
+	KUNIT_EXPECT_STREQ(test, job->errmsg,
+			   "loops needs runtime_ms or number_ios (a pass over the span runs once)");
+}
+
+/* What enable refuses, naming the step and the attribute. */
+static void test_compile_refused(struct kunit *test)
+{
+	struct step_fixture *f = test->priv;
+	struct ssdload_job *job = f->job;
+	struct config_item *s1 = step_mkdir(test, "1");
+	struct config_item *s2 = step_mkdir(test, "2");
+
+	KUNIT_ASSERT_FALSE(test, IS_ERR(s1) || IS_ERR(s2));
+	/* no end */
+	job->cfg.runtime_ms = 0;
+	KUNIT_EXPECT_EQ(test, step_compile(job), -EINVAL);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(job->errmsg, "step 1 has no end"));
+	step_store(test, s1, "number_ios", "10");
+	step_store(test, s2, "runtime_ms", "10");
+	KUNIT_EXPECT_EQ(test, step_compile(job), 0);
+	/* writes without the opt-in */
+	step_store(test, s2, "rw", "write");
+	KUNIT_EXPECT_EQ(test, step_compile(job), -EPERM);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(job->errmsg, "steps/2/rw"));
+	job->cfg.allow_write = 1;
+	KUNIT_EXPECT_EQ(test, step_compile(job), 0);
+	/* trimwrite cannot be a step */
+	step_store(test, s2, "rw", "trimwrite");
+	KUNIT_EXPECT_EQ(test, step_compile(job), -EINVAL);
+	step_store(test, s2, "rw", "\n");
+	/* an idle step sets nothing else */
+	step_store(test, s2, "idle_ms", "5");
+	KUNIT_EXPECT_EQ(test, step_compile(job), -EINVAL);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(job->errmsg, "idle_ms"));
+	step_store(test, s2, "runtime_ms", "\n");
+	KUNIT_EXPECT_EQ(test, step_compile(job), 0);
+	/* only idle steps */
+	step_store(test, s1, "number_ios", "\n");
+	step_store(test, s1, "idle_ms", "5");
+	KUNIT_EXPECT_EQ(test, step_compile(job), -EINVAL);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(job->errmsg, "every step is idle"));
+	KUNIT_EXPECT_NULL(test, job->phases);
+	/* steps need latencies */
+	step_store(test, s1, "idle_ms", "\n");
+	step_store(test, s1, "number_ios", "10");
+	job->cfg.disable_lat = 1;
+	KUNIT_EXPECT_EQ(test, step_compile(job), -EINVAL);
+}
+
+static struct kunit_case ssdload_steps_cases[] = {
+	KUNIT_CASE(test_step_names),
+	KUNIT_CASE(test_step_attrs),
+	KUNIT_CASE(test_compile),
+	KUNIT_CASE(test_compile_no_steps),
+	KUNIT_CASE(test_compile_refused),
+	{}
+};
+
+static struct kunit_suite ssdload_steps_suite = {
+	.name = "ssdload_steps",
+	.init = ssdload_steps_init,
+	.exit = ssdload_steps_exit,
+	.test_cases = ssdload_steps_cases,
+};
+
+kunit_test_suite(ssdload_steps_suite);
