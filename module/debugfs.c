@@ -299,6 +299,39 @@ static int ssdload_job_errno(struct ssdload_job *job)
 	return err;
 }
 
+/*
+ * What the run will do: its ramp and measured time (ramp_ns + runtime_ns
+ * is its length: with steps or loops, of all of them, 0 when a count
+ * ends some step), its number_ios (0 with steps), and where it is: the
+ * step of the first worker and its loop (0 without steps).
+ */
+static void ssdload_progress_plan(struct seq_file *m, struct ssdload_job *job)
+{
+	u64 ramp = job->cfg.ramp_ms * NSEC_PER_MSEC;
+	u64 runtime = job->cfg.runtime_ms * NSEC_PER_MSEC;
+	u64 nios = job->cfg.number_ios;
+	u32 step = 0, loop = 0;
+
+	if (job->nr_workers && job->phases) {
+		const struct ssdload_worker *w = job->workers[0];
+
+		ramp = job->phases[0].ramp_ms * NSEC_PER_MSEC;
+		runtime = job->run_ms ? job->run_ms * NSEC_PER_MSEC - ramp : 0;
+		if (job->nr_phases > 1 || job->phases[0].step) {
+			nios = 0;
+			step = job->phases[READ_ONCE(w->phase)].step;
+			loop = READ_ONCE(w->loop);
+		} else if (job->run_loops > 1) {
+			nios *= job->run_loops;
+		}
+	}
+	seq_printf(m, "ramp_ns=%llu\n", ramp);
+	seq_printf(m, "runtime_ns=%llu\n", runtime);
+	seq_printf(m, "number_ios=%llu\n", nios);
+	seq_printf(m, "step=%u\n", step);
+	seq_printf(m, "loop=%u\n", loop);
+}
+
 /* The workers' counters, summed. */
 static void ssdload_job_counts(struct ssdload_job *job, struct ssdload_wcount *t)
 {
@@ -413,9 +446,7 @@ static int ssdload_progress_show(struct seq_file *m, void *unused)
 		   ssdload_enum_name(ssdload_state_names,
 				     READ_ONCE(job->state)));
 	seq_printf(m, "elapsed_ns=%llu\n", elapsed);
-	seq_printf(m, "ramp_ns=%llu\n", job->cfg.ramp_ms * NSEC_PER_MSEC);
-	seq_printf(m, "runtime_ns=%llu\n", job->cfg.runtime_ms * NSEC_PER_MSEC);
-	seq_printf(m, "number_ios=%llu\n", job->cfg.number_ios);
+	ssdload_progress_plan(m, job);
 	seq_printf(m, "read_ios=%llu\n", done[SSDLOAD_DIR_READ]);
 	seq_printf(m, "write_ios=%llu\n", done[SSDLOAD_DIR_WRITE]);
 	seq_printf(m, "trim_ios=%llu\n", done[SSDLOAD_DIR_TRIM]);

@@ -244,6 +244,7 @@ struct run_ctx {
 	int nsrc;
 	struct step_def *steps;		/* the steps, steps/1 first */
 	unsigned int nsteps;
+	uint64_t loops;			/* --loops, 0 if not given */
 };
 
 #define POLL_MS		200	/* progress/state polling period */
@@ -643,7 +644,8 @@ static int rate_series_opts(struct run_ctx *c)
 					 "not a time (milliseconds, or with ms/s/m/h suffix)");
 		if (c->raw[O_RUNTIME])
 			ssl_parse_time_ms(c->raw[O_RUNTIME], 1000, &runtime);
-		if (ms && !runtime)
+		/* with steps the module checks that every step is timed */
+		if (ms && !runtime && !c->nsrc)
 			return bad_value(c, O_LOG_INTERVAL_MS,
 					 "a time series needs a timed run: give --runtime");
 		add_write_u64(c, SSDLOAD_ATTR_LOG_INTERVAL_MS, ms);
@@ -1034,6 +1036,7 @@ static int steps_opts(struct run_ctx *c)
 			return -1;
 		}
 		add_write_u64(c, SSDLOAD_ATTR_LOOPS, loops);
+		c->loops = loops;
 	}
 	if (!c->nsrc)
 		return 0;
@@ -1277,8 +1280,14 @@ static void progress_line(const struct run_ctx *c, const struct ssl_progress *p,
 	double dt = (double)(p->elapsed_ns - prev->elapsed_ns) / 1e9;
 	double riops = 0, wiops = 0, tiops = 0;
 	char total[64] = "", eta[64] = "", ios[64] = "", late[64] = "", left[32];
-	char trim[48] = "";
+	char trim[48] = "", step[48] = "";
 
+	if (p->step)
+		snprintf(step, sizeof(step), " step %" PRIu64 "%s", p->step,
+			 c->loops > 1 ? "" : ",");
+	if (p->step && c->loops > 1)
+		snprintf(step + strlen(step), sizeof(step) - strlen(step),
+			 " loop %" PRIu64 "/%" PRIu64 ",", p->loop + 1, c->loops);
 	if (dt > 0 && p->elapsed_ns >= prev->elapsed_ns) {
 		riops = (double)(p->ios[0] - prev->ios[0]) / dt;
 		wiops = (double)(p->ios[1] - prev->ios[1]) / dt;
@@ -1300,9 +1309,9 @@ static void progress_line(const struct run_ctx *c, const struct ssl_progress *p,
 	if (p->timed_out_ios.v)
 		snprintf(late, sizeof(late), ", %" PRIu64 " I/Os over io_timeout_ms",
 			 p->timed_out_ios.v);
-	fprintf(stderr, "%s%s: [%.1fs%s]%s%s read %.0f IOPS, write %.0f IOPS%s%s%s%s",
+	fprintf(stderr, "%s%s: [%.1fs%s]%s%s%s read %.0f IOPS, write %.0f IOPS%s%s%s%s",
 		inplace ? "\r" : "", c->name, (double)p->elapsed_ns / 1e9, total, eta,
-		p->elapsed_ns < p->ramp_ns ? " ramp," : "", riops, wiops, trim, ios, late,
+		step, p->elapsed_ns < p->ramp_ns ? " ramp," : "", riops, wiops, trim, ios, late,
 		inplace ? "\033[K" : "\n");
 	fflush(stderr);
 }

@@ -815,6 +815,8 @@ int results_read_progress(const char *job, struct ssl_progress *p)
 	opt_u64(&kv, "cpu_ns", &p->cpu_ns);
 	opt_u64(&kv, "inflight", &p->inflight);
 	opt_u64(&kv, "timed_out_ios", &p->timed_out_ios);
+	ssl_kv_u64(&kv, "step", &p->step);	/* 0 when absent (no steps) */
+	ssl_kv_u64(&kv, "loop", &p->loop);
 	ssl_kv_free(&kv);
 	free(buf);
 	return 0;

@@ -164,6 +164,7 @@ struct ssl_progress {
 	struct ssl_opt_u64 inflight;	/* the job's I/Os in flight now */
 	struct ssl_opt_u64 timed_out_ios; /* in flight longer than io_timeout_ms */
 	struct ssl_opt_u64 cpu_ns;	/* the workers' CPU time so far */
+	uint64_t step, loop;		/* steps: where the first worker is */
 };
 
 /* Parse the summary text (modified in place); 0 or -1 with @err set. */

@@ -22,6 +22,7 @@ SUMMARY_KEYS = (["version", "state", "error", "workers", "runtime_ns", "ramp_ns"
                  "nowait_retries", "io_timeout_ms", "timed_out_ios", "randseed",
                  "numjobs", "bs_min", "bs_max", "blockalign", "rate_process",
                  "late_threshold_ns", "log_interval_ms", "log_hist", "series_records",
+                 "steps", "loops",
                  "cpu_ns", "usr_cpu_ns",
                  "sys_cpu_ns", "ctx", "cpu_ns_per_io"] +
                 [d + "_" + k for d in DIRS for k in DIR_KEYS] + ["devices"])
@@ -32,9 +33,9 @@ WORKER_KEYS = (["cpu", "ran_on", "pid", "cpu_ns", "ctx"] +
                 for k in ("ios", "bytes", "errors", "lat_min_ns", "lat_max_ns", "lat_sum_ns")])
 PROGRESS_KEYS = {"state", "elapsed_ns", "ramp_ns", "runtime_ns", "number_ios",
                  "read_ios", "write_ios", "trim_ios", "inflight", "timed_out_ios",
-                 "stuck_ios", "cpu_ns"}
+                 "stuck_ios", "cpu_ns", "step", "loop"}
 FILES = {"summary", "progress", "hist_read", "hist_write", "hist_trim", "hist_intended_read",
-         "hist_intended_write", "hist_intended_trim", "series", "lease"}
+         "hist_intended_write", "hist_intended_trim", "series", "steps", "lease"}
 POINTER = re.compile(r"(0x)?ffff[0-9a-f]{12}", re.I)
 
 
