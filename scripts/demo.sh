@@ -8,7 +8,8 @@
 # --guest.  In the guest: loads ssdload.ko, creates a null_blk
 # (memory_backed=0, irqmode=0), and runs 4k randread, 4k randwrite, 64k
 # read and 64k write for a few seconds on each device with the ssdload CLI,
-# printing each normal report and then a table.
+# printing each normal report and then a table; then a queue-depth sweep
+# (1, 4, 16, 64) as the steps of one job on each device.
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -71,6 +72,19 @@ for dev in "${devs[@]}"; do
 			rc=1
 		fi
 	done
+done
+
+# A queue-depth sweep, back to back: one job, one step per depth.
+for dev in "${devs[@]}"; do
+	echo
+	echo "=== $dev qd-sweep: ssdload run --filename=$dev --rw=randread --bs=4k" \
+		"--runtime=${RUNTIME}s --step=iodepth=1 --step=iodepth=4 --step=iodepth=16 --step=iodepth=64"
+	if ! timeout $((4 * RUNTIME + 60)) "$cli" run --name=demo --filename="$dev" \
+		--rw=randread --bs=4k --runtime="${RUNTIME}s" --step=iodepth=1 --step=iodepth=4 \
+		--step=iodepth=16 --step=iodepth=64 | sed -n '/^Steps:/,$p'; then
+		echo "demo: ssdload run (steps) failed on $dev" >&2
+		rc=1
+	fi
 done
 
 # Compact table from the normal reports (fio's layout).
