@@ -175,6 +175,9 @@ def targets(rows):
 	    find(rows, 'ssdload rate 50%', 32), 0.91, 'cpu_ns_per_io')
 	add('cpu/IO: 4k randread / log_interval_ms=100 (QD32)', find(rows, 'ssdload', 32),
 	    find(rows, 'ssdload log 100ms', 32), 0.97, 'cpu_ns_per_io')
+	# steps: per-step accounting and the hand-overs, against the plain row
+	add('cpu/IO: 4k randread / 4 steps (QD32)', find(rows, 'ssdload', 32),
+	    find(rows, 'ssdload 4 steps', 32), 0.95, 'cpu_ns_per_io')
 	# calibration, not targets: the platform's own limits
 	add('calibration: floor / fio pvsync2 (QD1)', floor, pv, None)
 	add('calibration: floor 2 CPUs / floor (the platform)', find(rows, 'floor 2 CPUs', 1),

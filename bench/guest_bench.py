@@ -99,14 +99,21 @@ def features():
         return set()
 
 
-def ssdload_point(qd, cpus="0", hipri=0, disable_lat=0, rw="randread", more=()):
+def ssdload_point(qd, cpus="0", hipri=0, disable_lat=0, rw="randread", more=(), steps=0):
+    """One ssdload run; with @steps, the same time split into that many
+    steps (jobs/NAME/steps/N) that inherit everything."""
     name = "bench"
     jd = os.path.join(CONFIGFS_JOBS, name)
     os.mkdir(jd)
+    made = []
     try:
+        total_ms = int((RAMP + SECONDS + TAIL) * 1000)
         attrs = [("filename", DEV), ("rw", rw), ("bs", 4096),
                  ("iodepth", qd), ("cpus_allowed", cpus),
-                 ("runtime_ms", int((RAMP + SECONDS + TAIL) * 1000))]
+                 ("runtime_ms", total_ms // steps if steps else total_ms)]
+        for n in range(1, steps + 1):
+            made.append(os.path.join(jd, "steps", str(n)))
+            os.mkdir(made[-1])
         if "write" in rw:
             attrs.append(("allow_write", 1))
         attrs.extend(more)
@@ -142,6 +149,8 @@ def ssdload_point(qd, cpus="0", hipri=0, disable_lat=0, rw="randread", more=()):
             extra["error"] = read(os.path.join(jd, "error")).strip()
         return ios, wall, cpu, extra
     finally:
+        for d in reversed(made):
+            os.rmdir(d)
         os.rmdir(jd)
 
 
@@ -243,6 +252,9 @@ ROWS = [
     ("ssdload log 100ms", [32],
      lambda qd: ssdload_point(qd, more=[("log_interval_ms", 100), ("log_hist", 1)]),
      "log_interval_ms"),
+    # steps: the same run as 4 back-to-back steps (per-step histograms and
+    # three hand-overs), CPU per I/O against the plain row
+    ("ssdload 4 steps", [32], lambda qd: ssdload_point(qd, steps=4), "loops"),
     # the platform's own scaling: two floor loops, one per CPU, at once
     ("floor 2 CPUs", [1], lambda qd: floor_point(nr_cpus=2), None),
     ("ssdload 2 workers", [1], lambda qd: ssdload_point(qd, cpus="0-1"), None),
@@ -257,7 +269,7 @@ RUN_ORDER = [
     ("floor", 1), ("ssdload", 1), ("fio pvsync2", 1), ("fio pvsync2 hipri", 1),
     ("ssdload hipri", 1), ("floor 2 CPUs", 1), ("ssdload 2 workers", 1),
     ("ssdload disable_lat", 32), ("ssdload log 100ms", 32), ("ssdload", 32),
-    ("ssdload rate 50%", 32), ("ssdload bssplit+zipf", 32),
+    ("ssdload rate 50%", 32), ("ssdload 4 steps", 32), ("ssdload bssplit+zipf", 32),
     ("ssdload bssplit ECW+zoned", 32), ("ssdload randwrite", 32),
     ("ssdload randwrite refill_buffers", 32), ("ssdload 2 workers", 32),
     ("ssdload hipri", 32), ("fio io_uring fixedbufs+regfiles+hipri", 32),

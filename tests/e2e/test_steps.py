@@ -62,8 +62,9 @@ def test_qd_sweep(slow_dev, jobs):
         iops = rd["ios"] / (r["runtime_ns"] / 1e9)
         little = iops * _mean(rd) / 1e9 / r["iodepth"]
         assert 0.9 <= little <= 1.02, (r["iodepth"], iops, _mean(rd), little)
-        # a 1 s step: measured from its start to its last completion
-        assert 1000 * MS <= r["runtime_ns"] <= 1200 * MS, r["runtime_ns"]
+        # a 1 s step: measured from its start to its last completion (which may
+        # come just before the deadline when nothing was sent in its last 2 ms)
+        assert 990 * MS <= r["runtime_ns"] <= 1200 * MS, r["runtime_ns"]
         assert sum(rd["hist"]) == rd["ios"]
         total = [a + b for a, b in zip(total, rd["hist"])]
         assert r["loops_done"] == 1
