@@ -321,8 +321,9 @@ static void ssdload_progress_plan(struct seq_file *m, struct ssdload_job *job)
 			nios = 0;
 			step = job->phases[READ_ONCE(w->phase)].step;
 			loop = READ_ONCE(w->loop);
-		} else if (job->run_loops > 1) {
-			nios *= job->run_loops;
+		} else if (check_mul_overflow(nios, (u64)job->run_loops,
+					      &nios)) {
+			nios = U64_MAX;
 		}
 	}
 	seq_printf(m, "ramp_ns=%llu\n", ramp);
@@ -692,13 +693,25 @@ static u64 *ssdload_steps_fill(struct ssdload_job *job, unsigned int p,
 		r->rate[d] = ph->rate[d];
 	}
 	for (i = 0; i < job->nr_workers; i++) {
-		const struct ssdload_pstat *ps = &job->workers[i]->pst[p];
-		u64 start = READ_ONCE(ps->start_ns), last = READ_ONCE(ps->last_ns);
-		u64 ns = READ_ONCE(ps->ns);
+		const struct ssdload_worker *w = job->workers[i];
+		const struct ssdload_pstat *ps = &w->pst[p];
+		enum ssdload_state state = READ_ONCE(job->state);
+		u64 start, last, ns;
+		unsigned int seq;
+		u32 entries;
 
-		/* a live step: up to now */
-		if (!last && ssdload_state_busy(READ_ONCE(job->state)) &&
-		    READ_ONCE(job->workers[i]->phase) == p)
+		/* the loop fold of ssdload_phase_enter() is one write section */
+		do {
+			seq = read_seqcount_begin(&w->seq);
+			start = ps->start_ns;
+			last = ps->last_ns;
+			ns = ps->ns;
+			entries = ps->entries;
+		} while (read_seqcount_retry(&w->seq, seq));
+		/* the step in progress (a live run, not one still armed): up to now */
+		if (!last && start && READ_ONCE(w->phase) == p &&
+		    (state == SSDLOAD_STATE_RUNNING ||
+		     state == SSDLOAD_STATE_STOPPING))
 			last = ktime_get_ns();
 		if (last > start)
 			ns += last - start;
@@ -706,7 +719,7 @@ static u64 *ssdload_steps_fill(struct ssdload_job *job, unsigned int p,
 		r->gap_max_ns = max(r->gap_max_ns, READ_ONCE(ps->gap_max_ns));
 		r->gap_sum_ns += READ_ONCE(ps->gap_sum_ns);
 		r->gaps += READ_ONCE(ps->gaps);
-		r->loops_done = max(r->loops_done, READ_ONCE(ps->entries));
+		r->loops_done = max(r->loops_done, entries);
 	}
 	for (d = 0; d < SSDLOAD_DIR_NR; d++) {
 		struct ssdload_steps_dir *rd = &r->dir[d];

@@ -448,22 +448,31 @@ static u64 ssdload_ppm_of(u64 bytes, u64 ppm, u32 align)
 static int ssdload_job_check_lbs(struct ssdload_job *job,
 				 struct ssdload_dev *dev, u32 lbs)
 {
-	const char *attr = job->cfg.bsrange ? "bsrange" : "bs";
 	unsigned int p;
+	char attr[40];
 	u32 i;
 	int d;
 
 	for (p = 0; p < job->nr_phases; p++) {
 		const struct ssdload_phase *ph = &job->phases[p];
+		const char *pfx = ph->step ? "steps/" : "";
 
 		for (d = 0; d < SSDLOAD_DIR_NR; d++) {
 			const struct ssdload_bsdist *b = &ph->bsd[d];
 
 			if (!(ph->dirs & BIT(d)))
 				continue;
+			/* the step's own attribute, else the job's */
+			if (ph->step)
+				snprintf(attr, sizeof(attr), "%s%u/%s", pfx,
+					 ph->step, b->nr ? "bssplit" : "bs");
+			else
+				snprintf(attr, sizeof(attr), "%s", b->nr ?
+					 "bssplit" : job->cfg.bsrange ?
+					 "bsrange" : "bs");
 			for (i = 0; i < b->nr; i++)
 				if (b->bs[i] % lbs)
-					return ssdload_job_refuse(job, -EINVAL, "bssplit",
+					return ssdload_job_refuse(job, -EINVAL, attr,
 								  "block size %u is not a multiple of the logical block size %u of %s",
 								  b->bs[i], lbs, dev->path);
 			if (b->min % lbs || b->max % lbs ||
@@ -785,7 +794,7 @@ static int ssdload_job_plan_series(struct ssdload_job *job)
 		return ssdload_job_refuse(job, -EINVAL, "log_interval_ms",
 					  "a time series needs runtime_ms%s (its records are allocated for the run's length)",
 					  job->nr_steps ?
-					  " or idle_ms in every step" : "");
+					  " (or idle_ms) in every step" : "");
 	if (cfg->log_hist && !cfg->log_interval_ms)
 		return ssdload_job_refuse(job, -EINVAL, "log_hist",
 					  "log_hist needs log_interval_ms");

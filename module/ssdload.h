@@ -309,6 +309,7 @@ struct ssdload_worker {
 	bool uniform_bs;		/* phase: one block size (bs) */
 	bool paced;			/* phase: rate controlled */
 	bool gap_open;			/* phase: the first submission is due */
+	bool ph_issued;			/* phase: a new I/O was planned */
 	u32 bs;				/* phase: its block size if uniform */
 	u32 rwmixread;			/* phase: percent of reads if mixed */
 	unsigned int spare;		/* phase: free I/Os beyond its iodepth */
@@ -619,6 +620,7 @@ void ssdload_steps_free(struct ssdload_worker *w);
 void ssdload_phase_enter(struct ssdload_worker *w, unsigned int idx, u64 t0);
 bool ssdload_phase_next(struct ssdload_worker *w, u64 now);
 void ssdload_step_gap(struct ssdload_worker *w, u64 now);
+void ssdload_pstat_update(struct ssdload_worker *w, unsigned int idx, u64 end);
 void ssdload_record_step(struct ssdload_worker *w,
 			 const struct ssdload_io *io);
 

@@ -76,7 +76,8 @@ static int ssdload_step_parse_name(const char *name, u32 *nr)
 {
 	u64 v;
 
-	if (name[0] < '1' || name[0] > '9')
+	if (name[0] < '1' || name[0] > '9' ||
+	    strspn(name, "0123456789") != strlen(name))
 		return -EINVAL;
 	if (ssdload_parse_u64(name, 1, SSDLOAD_MAX_STEPS, 0, &v))
 		return -EINVAL;
@@ -158,11 +159,11 @@ SSDLOAD_STEP_NUM_ATTR(rwmixread, SSDLOAD_STEP_RWMIXREAD, 0, 100, 0);
 SSDLOAD_STEP_NUM_ATTR(bs, SSDLOAD_STEP_BS, SSDLOAD_MIN_BS, SSDLOAD_MAX_BS,
 		      SSDLOAD_MIN_BS);
 SSDLOAD_STEP_NUM_ATTR(iodepth, SSDLOAD_STEP_IODEPTH, 1, SSDLOAD_MAX_IODEPTH, 0);
-SSDLOAD_STEP_NUM_ATTR(runtime_ms, SSDLOAD_STEP_RUNTIME_MS, 1,
+SSDLOAD_STEP_NUM_ATTR(runtime_ms, SSDLOAD_STEP_RUNTIME_MS, 0,
 		      U64_MAX / NSEC_PER_MSEC / 4, 0);
 SSDLOAD_STEP_NUM_ATTR(ramp_ms, SSDLOAD_STEP_RAMP_MS, 0,
 		      U64_MAX / NSEC_PER_MSEC / 4, 0);
-SSDLOAD_STEP_NUM_ATTR(number_ios, SSDLOAD_STEP_NUMBER_IOS, 1, U64_MAX, 0);
+SSDLOAD_STEP_NUM_ATTR(number_ios, SSDLOAD_STEP_NUMBER_IOS, 0, U64_MAX, 0);
 SSDLOAD_STEP_NUM_ATTR(idle_ms, SSDLOAD_STEP_IDLE_MS, 1,
 		      U64_MAX / NSEC_PER_MSEC / 4, 0);
 
@@ -572,6 +573,14 @@ int ssdload_steps_compile(struct ssdload_job *job)
 	}
 	job->writes = job->dirs & (BIT(SSDLOAD_DIR_WRITE) |
 				   BIT(SSDLOAD_DIR_TRIM));
+	/*
+	 * Reads and writes in different steps need two buffers too: a read
+	 * step must not overwrite the data (pattern, zeros, compressibility)
+	 * that the write steps send.
+	 */
+	if ((job->dirs & BIT(SSDLOAD_DIR_READ)) &&
+	    (job->dirs & BIT(SSDLOAD_DIR_WRITE)))
+		job->mixed = true;
 	if (!job->dirs) {
 		ret = ssdload_job_refuse(job, -EINVAL, "steps",
 					 "every step is idle: the run would issue no I/O");
@@ -608,8 +617,8 @@ EXPORT_SYMBOL_IF_KUNIT(ssdload_steps_compile);
  */
 int ssdload_steps_plan_rate(struct ssdload_job *job, unsigned int nr)
 {
+	char attr[24], name[40];
 	unsigned int p;
-	char attr[40];
 	int d;
 
 	job->rated = false;
@@ -629,22 +638,27 @@ int ssdload_steps_plan_rate(struct ssdload_job *job, unsigned int nr)
 			any |= ph->rate_iops[d] || ph->rate[d];
 			if (!(ph->rated_dirs & BIT(d)))
 				continue;
-			if (ph->rate_iops[d] && ph->rate[d])
-				return ssdload_job_refuse(job, -EINVAL, "rate_iops",
+			if (ph->rate_iops[d] && ph->rate[d]) {
+				snprintf(name, sizeof(name), "%srate_iops", pfx);
+				return ssdload_job_refuse(job, -EINVAL, name,
 							  "%srate_iops and rate both cap %s: set one of them",
 							  pfx, ssdload_dir_names[d]);
-			if (!ssdload_sched_fits(r, bw, nr, ph->bs_max))
-				return ssdload_job_refuse(job, -ERANGE,
-							  bw ? "rate" : "rate_iops",
+			}
+			if (!ssdload_sched_fits(r, bw, nr, ph->bs_max)) {
+				snprintf(name, sizeof(name), "%s%s", pfx,
+					 bw ? "rate" : "rate_iops");
+				return ssdload_job_refuse(job, -ERANGE, name,
 							  "%s%llu %s per second shared by %u workers is too slow to schedule",
 							  pfx, r, bw ? "bytes" : "I/Os",
 							  nr);
+			}
 			job->rated = true;
 		}
+		snprintf(name, sizeof(name), "%s%s", pfx,
+			 ph->rate_iops[0] || ph->rate_iops[1] ||
+			 ph->rate_iops[2] ? "rate_iops" : "rate");
 		if (any && !ph->rated && !ph->idle)
-			return ssdload_job_refuse(job, -EINVAL,
-						  ph->rate_iops[0] || ph->rate_iops[1] ||
-						  ph->rate_iops[2] ? "rate_iops" : "rate",
+			return ssdload_job_refuse(job, -EINVAL, name,
 						  "%sthe rate caps no direction that rw=%s paces%s",
 						  pfx,
 						  ssdload_enum_name(ssdload_rw_names,

@@ -557,7 +557,8 @@ static void ssdload_drop_retries(struct ssdload_worker *w)
 
 		w->retry = w->retry->next;
 		if (io->measured && !(w->trimwrite &&
-				      io->dir == SSDLOAD_DIR_WRITE))
+				      io->dir == SSDLOAD_DIR_WRITE) &&
+		    w->submitted)
 			w->submitted--;
 		w->free[w->nr_free++] = io;
 	}
@@ -946,11 +947,18 @@ void ssdload_phase_enter(struct ssdload_worker *w, unsigned int idx, u64 t0)
 
 	if (w->ph) {
 		w->epoch++;
-		/* the gap runs from the previous I/O phase's drain */
-		w->gap_open = !w->ph->idle && !ph->idle;
+		/*
+		 * The gap runs from the drain of the previous phase's I/O: a
+		 * phase in which this worker issued some (not idle, not a
+		 * share of number_ios of 0) to one that issues.
+		 */
+		w->gap_open = w->ph_issued && !ph->idle;
 		w->old_inflight = w->inflight;
 		w->old_last_ns = w->last_reap_ns;
+		if (w->pst && w->ph->idle)	/* the idle phase ends here */
+			ssdload_pstat_update(w, w->phase, t0);
 	}
+	w->ph_issued = false;
 	w->ph = ph;
 	w->phase = idx;
 	w->random = ssdload_rw_is_random(ph->rw);
@@ -976,29 +984,47 @@ void ssdload_phase_enter(struct ssdload_worker *w, unsigned int idx, u64 t0)
 	w->rate_drawn = false;
 	w->paced = w->sched && ph->rated;
 	w->rate_mix = w->mixed && ph->rwmixread > 0 && ph->rwmixread < 100;
-	for (d = 0; w->paced && d < SSDLOAD_DIR_NR; d++) {
+	for (d = 0; w->sched && d < SSDLOAD_DIR_NR; d++) {
 		bool bw = !ph->rate_iops[d];
 
-		if (!(ph->rated_dirs & BIT(d))) {
+		/* a phase without a rate in @d: its schedule is off */
+		if (!w->paced || !(ph->rated_dirs & BIT(d))) {
 			w->sched[d].on = false;
 			continue;
 		}
+		/* each phase and loop its own arrivals */
 		ssdload_sched_init(&w->sched[d],
 				   bw ? ph->rate[d] : ph->rate_iops[d], bw,
 				   job->cfg.rate_process == SSDLOAD_RATE_POISSON,
 				   job->nr_workers, w->idx, ph->bs_max, t0,
-				   job->cfg.randseed + d + (u64)idx * SSDLOAD_DIR_NR);
+				   job->cfg.randseed + d +
+				   ((u64)w->loop * job->nr_phases + idx) *
+				   SSDLOAD_DIR_NR);
 	}
 	if (w->pst) {
 		struct ssdload_pstat *ps = &w->pst[idx];
 
 		/* the loops of a step add up */
+		preempt_disable();
+		write_seqcount_begin(&w->seq);
 		if (ps->last_ns > ps->start_ns)
-			WRITE_ONCE(ps->ns, ps->ns + ps->last_ns - ps->start_ns);
-		WRITE_ONCE(ps->start_ns, ph->idle ? t0 : w->ramp_end_ns);
-		WRITE_ONCE(ps->last_ns, ph->idle ? w->deadline_ns : 0);
-		WRITE_ONCE(ps->entries, ps->entries + 1);
+			ps->ns += ps->last_ns - ps->start_ns;
+		ps->start_ns = ph->idle ? t0 : w->ramp_end_ns;
+		ps->last_ns = 0;
+		ps->entries++;
+		write_seqcount_end(&w->seq);
+		preempt_enable();
 	}
+}
+
+/*
+ * The measured end of the current loop of phase @idx: @end (an idle
+ * phase's end; an I/O phase's is its last measured completion, kept by
+ * ssdload_record_step()).
+ */
+void ssdload_pstat_update(struct ssdload_worker *w, unsigned int idx, u64 end)
+{
+	WRITE_ONCE(w->pst[idx].last_ns, end);
 }
 
 /*
@@ -1017,6 +1043,8 @@ bool ssdload_phase_next(struct ssdload_worker *w, u64 now)
 	if (READ_ONCE(job->stop) || READ_ONCE(job->failed) ||
 	    kthread_should_stop() || w->one_pass)
 		return false;
+	/* phases without a share of number_ios may follow by the thousand */
+	cond_resched();
 	if (next == job->nr_phases) {
 		if (++w->loop >= job->run_loops)
 			return false;
@@ -1111,6 +1139,7 @@ static struct ssdload_io *ssdload_next_io(struct ssdload_worker *w, u64 now,
 	io->measured = ssdload_measuring(w, now);
 	io->phase = w->phase;
 	io->epoch = w->epoch;
+	w->ph_issued = true;
 	ssdload_plan_io(w, io, dir, io->measured);
 	if (w->paced)
 		ssdload_rate_stamp(w, io);
@@ -1377,6 +1406,10 @@ int ssdload_worker_fn(void *data)
 	/* with disable_lat, the precise end of the measured phase */
 	if (w->nolat && w->last_done_ns)
 		w->last_done_ns = ktime_get_ns();
+	/* a run that ended (or was stopped) in an idle step */
+	if (w->pst && w->ph->idle)
+		ssdload_pstat_update(w, w->phase,
+				     min(ktime_get_ns(), w->deadline_ns));
 	/* the last record, after the last completion: the sums are exact */
 	if (w->ser)
 		ssdload_series_close(w, ktime_get_ns(), true);

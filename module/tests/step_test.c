@@ -154,6 +154,12 @@ static void test_step_attrs(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, step_store(test, st, "rate_iops", "0"), 1);
 	KUNIT_EXPECT_STREQ(test, step_show(test, st, "rate_iops"), "0,0,0\n");
 	KUNIT_EXPECT_EQ(test, step_store(test, st, "idle_ms", "0"), -ERANGE);
+	/* 0: none, overriding the job's */
+	KUNIT_EXPECT_EQ(test, step_store(test, st, "runtime_ms", "0"), 1);
+	KUNIT_EXPECT_STREQ(test, step_show(test, st, "runtime_ms"), "0\n");
+	KUNIT_EXPECT_EQ(test, step_store(test, st, "runtime_ms", "\n"), 1);
+	/* names are digits only ("1\n" would duplicate 1) */
+	KUNIT_EXPECT_EQ(test, PTR_ERR(step_mkdir(test, "1\n")), -EINVAL);
 	/* fixed while a run is set up */
 	f->job->state = SSDLOAD_STATE_RUNNING;
 	KUNIT_EXPECT_EQ(test, step_store(test, st, "iodepth", "4"), -EBUSY);
@@ -253,7 +259,12 @@ static void test_compile_refused(struct kunit *test)
 	struct config_item *s2 = step_mkdir(test, "2");
 
 	KUNIT_ASSERT_FALSE(test, IS_ERR(s1) || IS_ERR(s2));
-	/* no end */
+	/* no end: the step turns the job's runtime off */
+	step_store(test, s1, "runtime_ms", "0");
+	KUNIT_EXPECT_EQ(test, step_compile(job), -EINVAL);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(job->errmsg, "step 1 has no end"));
+	step_store(test, s1, "runtime_ms", "\n");
+	/* no end: neither the job nor the step */
 	job->cfg.runtime_ms = 0;
 	KUNIT_EXPECT_EQ(test, step_compile(job), -EINVAL);
 	KUNIT_EXPECT_NOT_NULL(test, strstr(job->errmsg, "step 1 has no end"));

@@ -22,6 +22,7 @@ import os
 
 import pytest
 
+import blktrace
 import ssdload_env as env
 
 MS = 10**6
@@ -110,6 +111,35 @@ def test_idle_step(null_blk, jobs):
 
 
 @pytest.mark.quick
+def test_idle_step_on_the_device(null_blk, jobs):
+    """What the device saw (block_rq_issue): every I/O of the job, and one
+    pause, of the idle step's length, between the two bursts."""
+    dev = null_blk(irqmode=0)[0]
+    try:
+        t = blktrace.BlockTrace(dev, clock="mono")
+    except blktrace.Unavailable as e:
+        pytest.skip(str(e))
+    j = jobs("idledev", filename=dev.path, rw="randread", bs=4096, iodepth=4,
+             numjobs=1, runtime_ms=300)
+    _need_steps(j)
+    j.add_step(1)
+    j.add_step(2, idle_ms=500)
+    j.add_step(3)
+    with t:
+        s = j.run(60)
+    ts = sorted(e.ts for e in t.events)
+    assert len(ts) == s["read_ios"]
+    gaps = [(b - a, a) for a, b in zip(ts, ts[1:])]
+    long = [g for g in gaps if g[0] >= 0.2]
+    assert len(long) == 1, long
+    # the pause: from the last issue of step 1 (at most one I/O's time before
+    # its deadline) to the first of step 3 (its start, plus the wakeup)
+    assert long[0][0] >= 0.499, long
+    env.need_timing_kernel()
+    assert long[0][0] <= 0.53, long
+
+
+@pytest.mark.quick
 def test_loops(null_blk, jobs):
     dev = null_blk(irqmode=0)[0]
     j = jobs("loops", filename=dev.path, rw="randread", bs=4096, numjobs=2, loops=3)
@@ -124,6 +154,22 @@ def test_loops(null_blk, jobs):
     assert s["read_ios"] == 1803
     # the gaps: each worker, each step but the very first
     assert st.steps[0]["gaps"] == 2 * 2 and st.steps[1]["gaps"] == 2 * 3
+
+
+@pytest.mark.quick
+def test_no_gap_without_io(null_blk, jobs):
+    """A worker whose share of a step's number_ios is 0 issues nothing in it:
+    no gap is measured for it after that step (there is no drain)."""
+    dev = null_blk(irqmode=0)[0]
+    j = jobs("share0", filename=dev.path, rw="randread", bs=4096, iodepth=2, numjobs=2)
+    _need_steps(j)
+    j.add_step(1, number_ios=1)
+    j.add_step(2, number_ios=100)
+    j.run(60)
+    a, b = j.steps().steps
+    assert a["read"]["ios"] == 1 and b["read"]["ios"] == 100
+    assert b["gaps"] == 1, b
+    assert b["gap_max_ns"] < 100 * MS, b
 
 
 @pytest.mark.quick
