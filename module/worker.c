@@ -568,8 +568,9 @@ static void ssdload_reap_one(struct ssdload_worker *w, struct ssdload_io *io)
 {
 	if (unlikely(w->pst)) {
 		/* steps: the drain of the previous phases, for the gap */
-		if (io->epoch != w->epoch && w->old_inflight) {
-			w->old_inflight--;
+		if (io->epoch != w->epoch) {
+			if (w->old_inflight)
+				w->old_inflight--;
 			w->old_last_ns = max(w->old_last_ns, io->done_ns);
 		}
 		w->last_reap_ns = max(w->last_reap_ns, io->done_ns);
@@ -1121,11 +1122,13 @@ static struct ssdload_io *ssdload_next_io(struct ssdload_worker *w, u64 now,
 	}
 	if (!*issuing || w->nr_free <= w->spare)
 		return NULL;
-	if (!ssdload_may_submit(w, now)) {
-		/* the phase ended: the next one, if any, goes on the next pass */
-		*issuing = ssdload_phase_next(w, now);
+	if (!ssdload_may_submit(w, now))
+		/*
+		 * The phase ended: the worker loop enters the next one, if
+		 * any, on its next pass, once this batch was submitted (its
+		 * I/Os are then the previous phase's in flight).
+		 */
 		return NULL;
-	}
 	if (unlikely(w->ph->idle)) {
 		/* an idle step: sleep until its end */
 		w->rate_wake_ns = w->deadline_ns;

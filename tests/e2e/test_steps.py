@@ -114,12 +114,13 @@ def test_idle_step(null_blk, jobs):
 def test_idle_step_on_the_device(null_blk, jobs):
     """What the device saw (block_rq_issue): every I/O of the job, and one
     pause, of the idle step's length, between the two bursts."""
-    dev = null_blk(irqmode=0)[0]
+    # 1 ms I/Os at QD1: a few hundred events, no trace buffer overrun
+    dev = null_blk(irqmode=2, completion_nsec=1000000)[0]
     try:
         t = blktrace.BlockTrace(dev, clock="mono")
     except blktrace.Unavailable as e:
         pytest.skip(str(e))
-    j = jobs("idledev", filename=dev.path, rw="randread", bs=4096, iodepth=4,
+    j = jobs("idledev", filename=dev.path, rw="randread", bs=4096, iodepth=1,
              numjobs=1, runtime_ms=300)
     _need_steps(j)
     j.add_step(1)
@@ -132,9 +133,9 @@ def test_idle_step_on_the_device(null_blk, jobs):
     gaps = [(b - a, a) for a, b in zip(ts, ts[1:])]
     long = [g for g in gaps if g[0] >= 0.2]
     assert len(long) == 1, long
-    # the pause: from the last issue of step 1 (at most one I/O's time before
-    # its deadline) to the first of step 3 (its start, plus the wakeup)
-    assert long[0][0] >= 0.499, long
+    # the pause: from the last issue of step 1 (before its deadline, at most
+    # one I/O's time) to the first of step 3 (its start, plus the wakeup)
+    assert long[0][0] >= 0.5, long
     env.need_timing_kernel()
     assert long[0][0] <= 0.53, long
 
