@@ -258,6 +258,8 @@ static ssize_t ssdload_step_##NAME##_show(struct config_item *item,	\
 									\
 	if (!(st->set & BIT(FIELD)))					\
 		return sysfs_emit(page, "\n");				\
+	if (!memchr_inv(st->v.NAME, 0, sizeof(st->v.NAME)))		\
+		return sysfs_emit(page, "0\n");	/* uncapped */	\
 	return ssdload_rate_show(st->v.NAME, page);			\
 }									\
 									\

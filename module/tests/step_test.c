@@ -152,7 +152,9 @@ static void test_step_attrs(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, step_show(test, st, "bssplit"),
 			   "4096/50:8192/50\n");
 	KUNIT_EXPECT_EQ(test, step_store(test, st, "rate_iops", "0"), 1);
-	KUNIT_EXPECT_STREQ(test, step_show(test, st, "rate_iops"), "0,0,0\n");
+	KUNIT_EXPECT_STREQ(test, step_show(test, st, "rate_iops"), "0\n");
+	KUNIT_EXPECT_EQ(test, step_store(test, st, "rate_iops", "100,200"), 7);
+	KUNIT_EXPECT_STREQ(test, step_show(test, st, "rate_iops"), "100,200,200\n");
 	KUNIT_EXPECT_EQ(test, step_store(test, st, "idle_ms", "0"), -ERANGE);
 	/* 0: none, overriding the job's */
 	KUNIT_EXPECT_EQ(test, step_store(test, st, "runtime_ms", "0"), 1);
@@ -207,7 +209,8 @@ static void test_compile(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, job->dirs,
 			(u8)(BIT(SSDLOAD_DIR_READ) | BIT(SSDLOAD_DIR_WRITE)));
 	KUNIT_EXPECT_TRUE(test, job->writes);
-	KUNIT_EXPECT_FALSE(test, job->mixed);
+	/* a read step and a write step: two buffers, as a mixed job */
+	KUNIT_EXPECT_TRUE(test, job->mixed);
 	KUNIT_EXPECT_EQ(test, job->run_loops, 2U);
 	/* step 30 keeps the job's runtime too: 2 x (1000 + 500 + 1000) ms */
 	KUNIT_EXPECT_EQ(test, job->run_ms, 5000ULL);
@@ -224,7 +227,7 @@ static void test_compile(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, step_compile(job), 0);
 	KUNIT_EXPECT_FALSE(test, job->phases[0].rated);
 	/* a count-limited step: the run has no fixed length */
-	step_store(test, s3, "runtime_ms", "\n");
+	step_store(test, s3, "runtime_ms", "0");
 	KUNIT_ASSERT_EQ(test, step_compile(job), 0);
 	KUNIT_EXPECT_EQ(test, job->run_ms, 0ULL);
 }
@@ -235,6 +238,7 @@ static void test_compile_no_steps(struct kunit *test)
 	struct ssdload_job *job = ((struct step_fixture *)test->priv)->job;
 
 	job->cfg.rw = SSDLOAD_RW_RANDRW;
+	job->cfg.allow_write = 1;
 	job->cfg.ramp_ms = 200;
 	KUNIT_ASSERT_EQ(test, step_compile(job), 0);
 	KUNIT_EXPECT_EQ(test, job->nr_phases, 1U);
