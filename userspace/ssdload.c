@@ -22,6 +22,7 @@ static const struct cmd_struct commands[] = {
 	{ "show", cmd_show, "print the results of a job" },
 	{ "stop", cmd_stop, "stop a running job" },
 	{ "start", cmd_start, "launch the armed jobs of a group at one instant" },
+	{ "pts",  cmd_pts,  "SNIA PTS: the steady-state check (ss-check); tests to come" },
 };
 
 static const char *const main_usage[] = {
