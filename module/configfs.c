@@ -142,12 +142,6 @@ CONFIGFS_ATTR(ssdload_job_, NAME)
 SSDLOAD_SPAN_ATTR(offset);
 SSDLOAD_SPAN_ATTR(size);
 
-/* Is @buf empty but for one trailing newline? */
-static bool ssdload_blank(const char *buf)
-{
-	return !buf[0] || (buf[0] == '\n' && !buf[1]);
-}
-
 /*
  * A string attribute parsed into an allocated object of @TYPE by @PARSE
  * (the empty string clears it: NULL) and printed by @SHOW.

@@ -317,7 +317,7 @@ static void ssdload_progress_plan(struct seq_file *m, struct ssdload_job *job)
 
 		ramp = job->phases[0].ramp_ms * NSEC_PER_MSEC;
 		runtime = job->run_ms ? job->run_ms * NSEC_PER_MSEC - ramp : 0;
-		if (job->nr_phases > 1 || job->phases[0].step) {
+		if (ssdload_steps_ran(job)) {
 			nios = 0;
 			step = job->phases[READ_ONCE(w->phase)].step;
 			loop = READ_ONCE(w->loop);
@@ -549,8 +549,8 @@ SSDLOAD_HIST_FILE(hist_intended_read, SSDLOAD_DIR_READ, true);
 SSDLOAD_HIST_FILE(hist_intended_write, SSDLOAD_DIR_WRITE, true);
 SSDLOAD_HIST_FILE(hist_intended_trim, SSDLOAD_DIR_TRIM, true);
 
-/* The series file: a snapshot built at open, freed at release. */
-struct ssdload_series_snap {
+/* The series and steps files: a snapshot built at open, freed at release. */
+struct ssdload_snap {
 	size_t len;			/* bytes in buf */
 	u8 buf[];			/* header, records, deltas */
 };
@@ -573,7 +573,7 @@ static int ssdload_series_open(struct inode *inode, struct file *file)
 {
 	struct ssdload_job *job = inode->i_private;
 	struct ssdload_series_header *hdr;
-	struct ssdload_series_snap *snap;
+	struct ssdload_snap *snap;
 	u64 nrec = 0, hbytes = 0, size;
 	u32 *nr = NULL;
 	unsigned int i;
@@ -645,15 +645,15 @@ out_unlock:
 	return ret ? ret : nonseekable_open(inode, file);
 }
 
-static ssize_t ssdload_series_read(struct file *file, char __user *buf,
-				   size_t count, loff_t *ppos)
+static ssize_t ssdload_snap_read(struct file *file, char __user *buf,
+				 size_t count, loff_t *ppos)
 {
-	struct ssdload_series_snap *snap = file->private_data;
+	struct ssdload_snap *snap = file->private_data;
 
 	return simple_read_from_buffer(buf, count, ppos, snap->buf, snap->len);
 }
 
-static int ssdload_series_release(struct inode *inode, struct file *file)
+static int ssdload_snap_release(struct inode *inode, struct file *file)
 {
 	kvfree(file->private_data);
 	return 0;
@@ -662,8 +662,8 @@ static int ssdload_series_release(struct inode *inode, struct file *file)
 static const struct file_operations ssdload_series_fops = {
 	.owner		= THIS_MODULE,
 	.open		= ssdload_series_open,
-	.read		= ssdload_series_read,
-	.release	= ssdload_series_release,
+	.read		= ssdload_snap_read,
+	.release	= ssdload_snap_release,
 };
 
 /* The steps file: a snapshot built at open, as the series'. */
@@ -757,7 +757,7 @@ static int ssdload_steps_open(struct inode *inode, struct file *file)
 {
 	struct ssdload_job *job = inode->i_private;
 	struct ssdload_steps_header *hdr;
-	struct ssdload_series_snap *snap;
+	struct ssdload_snap *snap;
 	struct ssdload_steps_rec *r;
 	unsigned int p, nr = 0;
 	u64 nhist = 0, size;
@@ -808,8 +808,8 @@ out_unlock:
 static const struct file_operations ssdload_steps_fops = {
 	.owner		= THIS_MODULE,
 	.open		= ssdload_steps_open,
-	.read		= ssdload_series_read,
-	.release	= ssdload_series_release,
+	.read		= ssdload_snap_read,
+	.release	= ssdload_snap_release,
 };
 
 /*

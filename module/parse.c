@@ -317,3 +317,12 @@ int ssdload_parse_group(const char *buf, char *out, size_t outlen)
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(ssdload_parse_group);
+
+/*
+ * Is @buf empty but for one trailing newline?  (Clears a list attribute
+ * of a job; makes a step's attribute inherit the job's again.)
+ */
+bool ssdload_blank(const char *buf)
+{
+	return !buf[0] || (buf[0] == '\n' && !buf[1]);
+}

@@ -577,6 +577,7 @@ int ssdload_parse_bytes_or_pct(const char *buf, u64 *bytes, u64 *ppm,
 int ssdload_parse_fst(const char *buf, u32 *fst, u32 *n);
 int ssdload_parse_group(const char *buf, char *out, size_t outlen);
 void ssdload_safe_value(const char *buf, char *out, size_t outlen);
+bool ssdload_blank(const char *buf);
 
 /* configfs.c */
 int ssdload_configfs_init(void);

@@ -111,12 +111,6 @@ static int ssdload_step_store_check(struct ssdload_step *st, const char *attr,
 	return parse_ret;
 }
 
-/* Is @page an empty line (the attribute goes back to inheriting)? */
-static bool ssdload_step_blank(const char *page)
-{
-	return !page[0] || (page[0] == '\n' && !page[1]);
-}
-
 /*
  * A numeric override: empty = inherit, else MIN..MAX as the job's
  * attribute of the same name.
@@ -136,7 +130,7 @@ static ssize_t ssdload_step_##NAME##_store(struct config_item *item,	\
 					   const char *page, size_t count) \
 {									\
 	struct ssdload_step *st = to_step(item);			\
-	bool blank = ssdload_step_blank(page);				\
+	bool blank = ssdload_blank(page);				\
 	u64 val = 0;							\
 	int ret = 0;							\
 									\
@@ -182,7 +176,7 @@ static ssize_t ssdload_step_rw_store(struct config_item *item,
 				     const char *page, size_t count)
 {
 	struct ssdload_step *st = to_step(item);
-	bool blank = ssdload_step_blank(page);
+	bool blank = ssdload_blank(page);
 	u32 val = 0;
 	int ret = 0;
 
@@ -221,7 +215,7 @@ static ssize_t ssdload_step_bssplit_store(struct config_item *item,
 					  const char *page, size_t count)
 {
 	struct ssdload_step *st = to_step(item);
-	bool blank = ssdload_step_blank(page);
+	bool blank = ssdload_blank(page);
 	struct ssdload_bsspec *spec = NULL;
 	int ret = 0;
 
@@ -267,7 +261,7 @@ static ssize_t ssdload_step_##NAME##_store(struct config_item *item,	\
 					   const char *page, size_t count) \
 {									\
 	struct ssdload_step *st = to_step(item);			\
-	bool blank = ssdload_step_blank(page);				\
+	bool blank = ssdload_blank(page);				\
 	u64 v[SSDLOAD_DIR_NR] = {};					\
 	int ret = 0;							\
 									\

@@ -264,14 +264,14 @@ static struct ssdload_io *ssdload_io_alloc(struct ssdload_worker *w,
 					   unsigned int maxvecs, int node)
 {
 	u32 bs = w->job->bs_max;
-	bool sep = ssdload_io_sep_table(w->mixed, w->job->fixed_len);
+	bool sep = ssdload_io_sep_table(w->job->mixed, w->job->fixed_len);
 	unsigned int n, nr = 0, table;
 	struct ssdload_io *io;
 
 	n = ssdload_chunks_alloc(bs, tmp, node);
 	if (!n)
 		return NULL;
-	if (w->mixed) {
+	if (w->job->mixed) {
 		nr = ssdload_chunks_alloc(bs, tmp + maxvecs, node);
 		if (!nr)
 			goto out_free_wbuf;
@@ -287,8 +287,8 @@ static struct ssdload_io *ssdload_io_alloc(struct ssdload_worker *w,
 		memcpy(io->bvec + table, tmp, n * sizeof(*tmp));
 		memcpy(io->bvec + table + n, tmp + maxvecs, nr * sizeof(*tmp));
 		io->wbuf = io->bvec + table;
-		io->rbuf = w->mixed ? io->bvec + table + n : io->wbuf;
-		io->nr_rvecs = w->mixed ? nr : n;
+		io->rbuf = w->job->mixed ? io->bvec + table + n : io->wbuf;
+		io->nr_rvecs = w->job->mixed ? nr : n;
 	} else {
 		memcpy(io->bvec, tmp, n * sizeof(*tmp));
 		io->wbuf = io->bvec;
@@ -380,11 +380,9 @@ struct ssdload_worker *ssdload_worker_alloc(struct ssdload_job *job,
 	cpumask_set_cpu(cpu, w->ran_on);
 	w->nolat = job->cfg.disable_lat;
 	w->polled = job->polled;
-	/* the buffers serve every phase; the rest is the first phase's */
+	/* planning the slices needs the first phase's pattern (the rest: begin) */
 	w->random = ssdload_rw_is_random(ph0->rw);
-	w->mixed = job->mixed;
 	w->trimwrite = ssdload_rw_is_trimwrite(ph0->rw);
-	w->fixed_dir = ssdload_rw_dir(ph0->rw);
 	ssdload_data_init(&w->dg, &job->dcfg, idx);
 	w->timeout_ns = job->cfg.io_timeout_ms * NSEC_PER_MSEC;
 	w->cookie = BLK_QC_T_NONE;
@@ -426,7 +424,7 @@ struct ssdload_worker *ssdload_worker_alloc(struct ssdload_job *job,
 	ret = -ENOMEM;
 	w->ios = kvcalloc(depth, sizeof(*w->ios), gfp);
 	w->free = kvcalloc(depth, sizeof(*w->free), gfp);
-	tmp = kvmalloc_array(w->mixed ? 2 * maxvecs : maxvecs, sizeof(*tmp),
+	tmp = kvmalloc_array(job->mixed ? 2 * maxvecs : maxvecs, sizeof(*tmp),
 			     gfp);
 	if (!w->ios || !w->free || !tmp)
 		goto out_free_tmp;
