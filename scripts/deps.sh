@@ -14,7 +14,8 @@ PKGS=(
 	kmod cpio xz-utils zstd rsync util-linux procps e2fsprogs
 	qemu-system-x86 qemu-utils busybox-static
 	fio sparse python3 python3-pytest python3-docutils dmsetup
-	libjson-c-dev libinih-dev
+	libjson-c-dev libinih-dev libnvme-dev fdisk
+	python3-matplotlib chromium
 )
 
 # One dpkg-query for all: a package that is absent or half-installed is missing.

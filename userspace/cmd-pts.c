@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ssdload pts TEST: the SNIA Solid State Storage Performance Test
- * Specification.  So far only "ss-check": the steady-state rule by itself,
- * over a series of values (Documentation/pts.rst).  The tests (iops,
- * throughput, ...) are listed but not implemented yet.
+ * Specification (Documentation/pts.rst).  "ss-check" applies the
+ * steady-state rule by itself to a series of values; the tests run in
+ * pts.c.
  */
 #include <errno.h>
 #include <math.h>
@@ -16,12 +16,9 @@
 
 #include "builtin.h"
 #include "options.h"
+#include "pts.h"
 #include "ss.h"
 #include "util.h"
-
-/* exit status of every pts subcommand */
-#define PTS_EXIT_NOT_STEADY	1	/* ss-check: steady state not reached */
-#define PTS_EXIT_USAGE		2	/* bad usage or bad input */
 
 #define SS_MAX_WINDOW		1000	/* --window at most */
 #define SS_MAX_MAX_ROUNDS	1000000	/* --max-rounds at most */
@@ -32,12 +29,17 @@ static const char *const pts_usage[] = {
 	"The SNIA Solid State Storage Performance Test Specification (SSS PTS),",
 	"version " SSL_SS_SPEC_VERSION " (Enterprise and Client in one document).",
 	"",
+	"   iops        IOPS: RND, 7 R/W mixes x 8 block sizes, to steady state",
+	"   throughput  Throughput: SEQ 1024KiB (or 128KiB), 100% read and 100% write",
+	"   latency     Latency: RND T1Q1, 3 R/W mixes x 3 block sizes",
 	"   ss-check    the steady-state rule (" SSL_SS_CLAUSE ") over a series of values",
+	"   purge       purge a device as the tests do, and say how",
 	"",
-	"Not implemented yet: iops, throughput, latency, wsat, hir, xsr, ecw and dirth",
-	"(the tests themselves, with purge, preconditioning and report).",
+	"Not implemented yet: wsat, hir, xsr, ecw and dirth.",
 	"",
-	"See 'ssdload pts TEST --help' for a test's options.",
+	"   ssdload pts --resume=DIR   continues an interrupted test",
+	"See 'ssdload pts TEST --help' for a test's options; 'ssdload report DIR'",
+	"renders a test's report again from its pts.json.",
 	NULL,
 };
 
@@ -441,11 +443,27 @@ struct pts_test {
 	int (*fn)(int argc, const char **argv);	/* NULL: not implemented yet */
 };
 
+static int pts_iops(int argc, const char **argv)
+{
+	return pts_run("iops", argc, argv);
+}
+
+static int pts_throughput(int argc, const char **argv)
+{
+	return pts_run("throughput", argc, argv);
+}
+
+static int pts_latency(int argc, const char **argv)
+{
+	return pts_run("latency", argc, argv);
+}
+
 static const struct pts_test pts_tests[] = {
 	{ "ss-check",	pts_ss_check },
-	{ "iops",	NULL },
-	{ "throughput",	NULL },
-	{ "latency",	NULL },
+	{ "purge",	pts_purge },
+	{ "iops",	pts_iops },
+	{ "throughput",	pts_throughput },
+	{ "latency",	pts_latency },
 	{ "wsat",	NULL },
 	{ "hir",	NULL },
 	{ "xsr",	NULL },
@@ -465,6 +483,8 @@ int cmd_pts(int argc, const char **argv)
 		ssl_usage(stdout, pts_usage);
 		return 0;
 	}
+	if (!strncmp(argv[1], "--resume", 8))
+		return pts_run(NULL, argc, argv);
 	for (i = 0; i < ARRAY_SIZE(pts_tests); i++) {
 		if (strcmp(argv[1], pts_tests[i].name))
 			continue;

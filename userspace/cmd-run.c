@@ -101,6 +101,8 @@ static const char *const run_usage[] = {
 	"  --status-interval=TIME print the full report so far on stdout every TIME",
 	"                         (bare number = seconds; at least 200ms)",
 	"  --parse-only           print the configfs attributes that would be written",
+	"  --keep-job             leave the finished job in configfs and debugfs (read",
+	"                         it with ssdload show NAME; remove it with rmdir)",
 	"",
 	"Without --runtime and --number_ios the job makes one pass over the span.",
 	"A signal (SIGINT, SIGTERM, SIGHUP, SIGQUIT, ...) stops the job, prints what",
@@ -121,7 +123,7 @@ enum run_opt_id {
 	O_BUFFER_COMPRESS_PERCENTAGE, O_BUFFER_COMPRESS_CHUNK, O_DEDUPE_PERCENTAGE,
 	O_BUFFER_PATTERN, O_ZERO_BUFFERS, O_REFILL_BUFFERS, O_FILE_SERVICE_TYPE,
 	O_RATE_IOPS, O_RATE, O_RATE_PROCESS, O_LOG_INTERVAL_MS, O_LOG_HIST,
-	O_SHARED, O_GROUP, O_STEP, O_STEPS, O_LOOPS,
+	O_SHARED, O_GROUP, O_STEP, O_STEPS, O_LOOPS, O_KEEP_JOB,
 	O_NR
 };
 
@@ -156,6 +158,7 @@ static const struct ssl_opt run_opts[] = {
 	{ "eta",		SSL_ARG_REQUIRED, O_ETA },
 	{ "status-interval",	SSL_ARG_REQUIRED, O_STATUS_INTERVAL },
 	{ "parse-only",		SSL_ARG_FLAG, O_PARSE_ONLY },
+	{ "keep-job",		SSL_ARG_FLAG, O_KEEP_JOB },
 	{ "bssplit",		SSL_ARG_REQUIRED, O_BSSPLIT },
 	{ "bsrange",		SSL_ARG_REQUIRED, O_BSRANGE },
 	{ "blocksize_range",	SSL_ARG_REQUIRED, O_BSRANGE },
@@ -230,6 +233,7 @@ struct run_ctx {
 	double plist[SSL_MAX_PERCENTILES];
 	int np;
 	int parse_only;
+	int keep_job;			/* --keep-job: leave the done job in place */
 	int writes;			/* rw includes writes */
 	int trims;			/* rw includes trims */
 	int group_reporting;		/* --group_reporting */
@@ -1157,6 +1161,7 @@ static int check_args(struct run_ctx *c)
 					 "must be at least 200ms (the polling period)");
 	}
 	if (flag_opt(c, O_PARSE_ONLY, NULL, &c->parse_only) ||
+	    flag_opt(c, O_KEEP_JOB, NULL, &c->keep_job) ||
 	    flag_opt(c, O_TIME_BASED, NULL, NULL) ||
 	    flag_opt(c, O_GROUP_REPORTING, NULL, &c->group_reporting))
 		return -1;
@@ -1235,7 +1240,7 @@ static int check_args(struct run_ctx *c)
 
 		/* fio's command-line options are not job options */
 		if (id == O_NAME || id == O_OUTPUT_FORMAT || id == O_PARSE_ONLY ||
-		    id == O_ETA || id == O_STATUS_INTERVAL)
+		    id == O_ETA || id == O_STATUS_INTERVAL || id == O_KEEP_JOB)
 			continue;
 		if (id == O_STEP)	/* repeated: the steps are in "steps" */
 			continue;
@@ -1622,6 +1627,8 @@ static int run_job(struct run_ctx *c)
 		goto out;
 	}
 	status = strcmp(state, "error") ? 0 : 1;
+	if (c->keep_job && !sig_first)
+		goto out;
 
 out_remove:
 	drop_lease(c);

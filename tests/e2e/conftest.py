@@ -310,18 +310,30 @@ def fio():
     return p
 
 
-@pytest.fixture
-def nvme():
-    dev = os.environ.get("SSDLOAD_NVME")
+def _nvme_dev(var):
+    dev = os.environ.get(var)
     if not dev:
-        pytest.skip("SSDLOAD_NVME is not set (no emulated NVMe attached)")
+        pytest.skip("%s is not set (no emulated NVMe attached)" % var)
     name = os.path.basename(dev)
     d = env.BlockDev(name)
     deadline = time.monotonic() + 10
     while not d.exists():
         if time.monotonic() > deadline:
-            pytest.fail("SSDLOAD_NVME=%s but /sys/block/%s does not exist" % (dev, name))
+            pytest.fail("%s=%s but /sys/block/%s does not exist" % (var, dev, name))
         time.sleep(0.1)
     d.wait_for_node()
     d.no_merges()
     return d
+
+
+@pytest.fixture
+def nvme():
+    """qemu's emulated NVMe (1 GiB, serial ssdload0): $SSDLOAD_NVME."""
+    return _nvme_dev("SSDLOAD_NVME")
+
+
+@pytest.fixture
+def pts_nvme():
+    """The second emulated NVMe (256 MiB, serial ssdload-pts) for the PTS
+    tests, which purge and fill it: $SSDLOAD_NVME_PTS."""
+    return _nvme_dev("SSDLOAD_NVME_PTS")

@@ -50,7 +50,7 @@ stamp() { read -r up _ < /proc/uptime; echo "$up" > "/out/$1"; }
 stamp booted
 mount -t 9p -o "$O9P,ro,cache=loose" hostroot /host || fail "cannot mount the host root"
 [ -f /out/guest.conf ] || fail "no guest.conf in the output share"
-. /out/guest.conf	# OUT MODDIR TMPFS_DIRS TMPDIR_GUEST NVME_SERIAL SHELL_MODE
+. /out/guest.conf	# OUT MODDIR TMPFS_DIRS TMPDIR_GUEST NVME_SERIALS SHELL_MODE
 
 m() { mount "$@" || fail "mount $*"; }
 m -t proc proc /host/proc
@@ -102,13 +102,41 @@ fi
 mkdir -p "/host/lib/modules/$kver"
 m --bind "/host$MODDIR" "/host/lib/modules/$kver"
 
-if [ -n "$NVME_SERIAL" ]; then
-	chroot /host /sbin/modprobe nvme || log "modprobe nvme failed"
-	i=0
-	while [ ! -b /host/dev/nvme0n1 ] && [ $i -lt 100 ]; do
-		sleep 0.1; i=$((i + 1))
+# NVME_SERIALS="serial=VAR ...": wait for each emulated NVMe and write
+# VAR=/dev/NAME for the command (the probe order, and with multipath the
+# subsystem numbering, decide the names: find them by serial).
+nvme_by_serial() {
+	for b in /host/sys/block/nvme*; do
+		[ -e "$b" ] || continue
+		d=$(readlink -f "$b")
+		while [ "$d" != /host/sys ] && [ -n "$d" ] && [ ! -f "$d/serial" ]; do
+			d=${d%/*}
+		done
+		[ -f "$d/serial" ] || continue
+		s=$(cat "$d/serial")
+		s=${s%% *}
+		[ "$s" = "$1" ] && echo "/dev/${b##*/}" && return 0
 	done
-	[ -b /host/dev/nvme0n1 ] || log "no /dev/nvme0n1 after modprobe nvme"
+	return 1
+}
+if [ -n "$NVME_SERIALS" ]; then
+	chroot /host /sbin/modprobe nvme || log "modprobe nvme failed"
+	: > /out/nvme.env
+	for pair in $NVME_SERIALS; do
+		serial=${pair%%=*}
+		i=0
+		while ! dev=$(nvme_by_serial "$serial") && [ $i -lt 100 ]; do
+			sleep 0.1; i=$((i + 1))
+		done
+		while [ -n "$dev" ] && [ ! -b "/host$dev" ] && [ $i -lt 100 ]; do
+			sleep 0.1; i=$((i + 1))
+		done
+		if [ -n "$dev" ] && [ -b "/host$dev" ]; then
+			echo "export ${pair#*=}=$dev" >> /out/nvme.env
+		else
+			log "no NVMe with serial $serial after modprobe nvme"
+		fi
+	done
 fi
 
 cd /host || fail "no /host"

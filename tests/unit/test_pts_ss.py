@@ -440,10 +440,46 @@ def test_pts_usage(cli):
     assert "Exit status: 0 steady state reached, 1 not reached, 2 bad" in p.stdout
     p = subprocess.run([cli, "pts", "ss-check"], capture_output=True, text=True)
     assert p.returncode == 2 and "usage: ssdload pts ss-check" in p.stderr
-    for t in ("iops", "throughput", "latency", "wsat"):
+    for t in ("wsat", "hir", "xsr", "ecw", "dirth"):
         p = subprocess.run([cli, "pts", t], capture_output=True, text=True)
         one_error(p, "pts %s: not implemented yet" % t)
+    for t in ("iops", "throughput", "latency"):
+        p = subprocess.run([cli, "pts", t], capture_output=True, text=True)
+        one_error(p, "pts %s: --filename=DEV is required" % t)
+        p = subprocess.run([cli, "pts", t, "--help"], capture_output=True, text=True)
+        assert p.returncode == 0 and "--resume=DIR" in p.stdout and "--point-time" in p.stdout
     one_error(subprocess.run([cli, "pts", "frob"], capture_output=True, text=True),
               "'frob' is not a test")
     p = subprocess.run([cli, "--help"], capture_output=True, text=True)
     assert re.search(r"^\s+pts\s", p.stdout, re.M), p.stdout
+
+
+# ---------------------------------------------------------------------------
+# the tests' refusals that need no device (the rest: tests/e2e/test_pts.py)
+
+@pytest.mark.parametrize("args,needle", [
+    (["--filename=/dev/nonexistent-ssdload"], "--allow_write"),
+    (["--filename=/dev/null", "--allow_write"], "not a block device"),
+    (["--filename=/dev/null", "--allow_write", "--purge=shred"], "--purge=shred"),
+    (["--filename=/dev/null", "--allow_write", "--write-cache=2"], "--write-cache=2"),
+    (["--filename=/dev/null", "--allow_write", "--point-time=50ms"], "--point-time"),
+    (["--filename=/dev/null", "--allow_write", "--max-rounds=4"], "--max-rounds"),
+    (["--filename=/dev/null", "--allow_write", "--wipc=x"], "--wipc"),
+    (["--filename=/dev/null", "--allow_write", "--iodepth=0"], "--iodepth"),
+    (["--filename=/dev/null", "--allow_write", "--bs=1m"], "--bs is an option of the throughput"),
+    (["--filename=/dev/null", "--allow_write", "extra"], "unexpected argument"),
+])
+def test_pts_refusals(cli, tmp_path, args, needle):
+    out = tmp_path / "out"
+    p = subprocess.run([cli, "pts", "iops", "--output-dir=%s" % out] + args,
+                       capture_output=True, text=True)
+    one_error(p, needle)
+    assert not out.exists()
+
+
+def test_pts_resume_refusals(cli, tmp_path):
+    p = subprocess.run([cli, "pts", "--resume=%s" % tmp_path], capture_output=True, text=True)
+    one_error(p, "is not the state of a pts run")
+    p = subprocess.run([cli, "pts", "iops", "--resume=%s" % tmp_path, "--threads=2"],
+                       capture_output=True, text=True)
+    one_error(p, "--resume continues with the options")

@@ -733,6 +733,16 @@ class Job:
         if attrs:
             self.set(**attrs)
 
+    @classmethod
+    def existing(cls, name):
+        """The Job of a configfs job made elsewhere (e.g. kept by the CLI)."""
+        job = cls.__new__(cls)
+        job.name = name
+        job.dir = os.path.join(JOBS, name)
+        job.dbg = os.path.join(DEBUGFS, name)
+        assert os.path.isdir(job.dir), "no job " + name
+        return job
+
     def __repr__(self):
         return "Job(%s)" % self.name
 

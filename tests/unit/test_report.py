@@ -1,0 +1,731 @@
+# SPDX-License-Identifier: GPL-2.0
+"""userspace/ssdload-report.py: the report of an `ssdload pts` run.
+
+Synthetic pts.json files (format_version 1, Documentation/pts.rst) of the
+iops (56 points x 6 rounds), throughput, latency and wsat tests are
+rendered in temporary directories; the tests check every plot (well-formed
+SVG with its data drawn), report.html (it parses, refers only to files that
+exist, has the banners, and its tables hold the JSON's values), the CSV
+tables, the refusal of bad input (exit 2, one line, no traceback), partial
+and null data ("n/a", nothing invented) and that two renderings are
+byte-identical.
+
+The renderer needs Debian's python3-matplotlib: it runs with
+$SSDLOAD_PYTHON (default /usr/bin/python3), as `ssdload report` does.
+"""
+import copy
+import csv
+import functools
+import json
+import math
+import os
+import re
+import subprocess
+import xml.etree.ElementTree as ET
+from html.parser import HTMLParser
+
+import pytest
+
+TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SCRIPT = os.path.join(TOP, "userspace", "ssdload-report.py")
+PYTHON = os.environ.get("SSDLOAD_PYTHON") or "/usr/bin/python3"
+SVG = "{http://www.w3.org/2000/svg}"
+
+IOPS_BS = [1048576, 131072, 65536, 32768, 16384, 8192, 4096, 512]
+MIXES = [100, 95, 65, 50, 35, 5, 0]
+PCT_KEYS = ["50.000000", "90.000000", "99.000000", "99.900000", "99.990000", "99.999000"]
+
+
+@functools.lru_cache(maxsize=None)
+def have_matplotlib():
+    try:
+        r = subprocess.run([PYTHON, "-c", "import matplotlib, mpl_toolkits.mplot3d"],
+                           capture_output=True, timeout=60)
+    except OSError:
+        return False
+    return r.returncode == 0
+
+
+def without_matplotlib(test):
+    """Mark @test as one that runs without matplotlib (input checks)."""
+    test.without_matplotlib = True
+    return test
+
+
+@pytest.fixture(autouse=True)
+def matplotlib_present(request):
+    if not getattr(request.function, "without_matplotlib", False) and not have_matplotlib():
+        pytest.skip("%s has no matplotlib (apt install python3-matplotlib)" % PYTHON)
+
+
+# --------------------------------------------------------------------------
+# synthetic pts.json documents
+
+def direction(ios_per_s, bs, lat_ns, runtime_ms):
+    """DIR of a point: @ios_per_s I/Os per second, or none."""
+    ios = int(round(ios_per_s * runtime_ms / 1000.0))
+    if not ios:
+        return {"ios": 0, "bytes": 0, "iops": 0.0, "bw_bytes": 0.0, "lat_min_ns": None,
+                "lat_mean_ns": None, "lat_max_ns": None, "percentiles": None}
+    pct = {k: int(lat_ns * (1 + i * 0.75)) for i, k in enumerate(PCT_KEYS)}
+    return {"ios": ios, "bytes": ios * bs, "iops": float(ios_per_s),
+            "bw_bytes": float(ios_per_s * bs), "lat_min_ns": int(lat_ns / 3),
+            "lat_mean_ns": float(lat_ns), "lat_max_ns": int(lat_ns * 9), "percentiles": pct}
+
+
+def point(bs, mix, iops, lat_ns, pattern="random", runtime_ms=1000):
+    rd, wr = iops * mix / 100.0, iops * (100 - mix) / 100.0
+    r = direction(rd, bs, lat_ns * 0.8, runtime_ms)
+    w = direction(wr, bs, lat_ns * 1.2, runtime_ms)
+    n = r["ios"] + w["ios"]
+    mean = (r["ios"] * (r["lat_mean_ns"] or 0) + w["ios"] * (w["lat_mean_ns"] or 0)) / n
+    return {"bs": bs, "rwmixread": mix, "pattern": pattern, "runtime_ms": runtime_ms,
+            "iops": r["iops"] + w["iops"], "bw_bytes": r["bw_bytes"] + w["bw_bytes"],
+            "lat_mean_ns": mean, "lat_max_ns": max(x["lat_max_ns"] or 0 for x in (r, w)),
+            "read": r, "write": w}
+
+
+def health(rnd):
+    return {"temperature_k": 310 + rnd, "data_units_written": 1000 * rnd,
+            "data_units_read": 500 * rnd, "host_write_commands": 10000 * rnd,
+            "host_read_commands": 5000 * rnd, "percentage_used": 0, "critical_warning": 0,
+            "media_errors": 0, "power_on_hours": 1, "available_spare": 100}
+
+
+def steady_state(values, first, max_rounds=25, reached=True):
+    """steady_state of the window @values starting at round @first."""
+    n = len(values)
+    xs = list(range(first, first + n))
+    xm, ym = sum(xs) / n, sum(values) / n
+    slope = sum((x - xm) * (y - ym) for x, y in zip(xs, values)) / \
+        sum((x - xm) ** 2 for x in xs)
+    rng = max(values) - min(values)
+    exc = abs(slope) * (n - 1)
+    return {"reached": reached, "round": first + n - 1 if reached else None,
+            "window": [first, first + n - 1], "values": values, "average": ym,
+            "min": min(values), "max": max(values), "range": rng,
+            "range_pct": rng / ym * 100, "range_pass": rng <= 0.2 * ym,
+            "slope": slope, "intercept": ym - slope * xm, "slope_excursion": exc,
+            "slope_excursion_pct": exc / ym * 100, "slope_pass": exc <= 0.1 * ym,
+            "range_limit_pct": 20.0, "slope_limit_pct": 10.0,
+            "rounds_run": first + n - 1, "max_rounds": max_rounds}
+
+
+def results(rounds, first, last):
+    """The measurement window as pts.c computes it: means, max of maxima."""
+    win = [r for r in rounds if first <= r["round"] <= last]
+    out = []
+    for k, p0 in enumerate(win[0]["points"]):
+        ps = [r["points"][k] for r in win]
+        pt = {"bs": p0["bs"], "rwmixread": p0["rwmixread"], "pattern": p0["pattern"]}
+        for key in ("iops", "bw_bytes", "lat_mean_ns"):
+            pt[key] = sum(p[key] for p in ps) / len(ps)
+        pt["lat_max_ns"] = max(p["lat_max_ns"] for p in ps)
+        for d in ("read", "write"):
+            x = {key: sum(p[d][key] for p in ps) / len(ps) for key in ("iops", "bw_bytes")}
+            lat = [p[d]["lat_mean_ns"] for p in ps if p[d]["lat_mean_ns"] is not None]
+            x["lat_mean_ns"] = sum(lat) / len(lat) if lat else None
+            x["lat_max_ns"] = max(p[d]["lat_max_ns"] for p in ps) if lat else None
+            x["percentiles"] = ({key: max(p[d]["percentiles"][key] for p in ps)
+                                 for key in PCT_KEYS} if lat else None)
+            pt[d] = x
+        out.append(pt)
+    return {"window": [first, last], "points": out}
+
+
+def base_doc(test, title, scaled=True):
+    devs = ["point time 1000 ms (spec: 60000 ms)", "purge: none"] if scaled else []
+    return {
+        "format": "ssdload-pts", "format_version": 1, "spec": "SNIA SSS PTS 2.0.2",
+        "ssdload_version": "0.9", "test": test, "title": title, "variant": "Enterprise",
+        "command": ["ssdload", "pts", test, "--filename=/dev/nvme0n1", "--allow_write"],
+        "state": "complete", "started": "2026-12-04T12:00:00Z",
+        "updated": "2026-12-04T12:30:00Z", "finished": "2026-12-04T12:30:00Z",
+        "conformant": not scaled, "deviations": devs, "scaled": scaled,
+        "device": {
+            "path": "/dev/nvme0n1", "kind": "nvme", "model": "QEMU NVMe Ctrl",
+            "serial": "deadbeef", "firmware": "8.0.0", "capacity_bytes": 268435456,
+            "logical_block_size": 512, "physical_block_size": 512,
+            "lba_format": {"index": 0, "data_bytes": 512, "metadata_bytes": 0},
+            "write_cache": {"present": True, "requested": "off", "before": "enabled",
+                            "during": "disabled"}},
+        "settings": {
+            "threads": 4, "iodepth": 32, "offset_bytes": 0,
+            "active_range_bytes": 268435456, "active_range_pct": 100.0,
+            "point_ms": 1000, "spec_point_ms": 60000, "max_rounds": 25, "window": 5,
+            "range_limit_pct": 20, "slope_limit_pct": 10, "blockalign": 4096,
+            "pattern": "random"},
+        "purge": {"method": "format", "detail": "Format NVM, SES=1 (user data erase), LBAF 0",
+                  "duration_ms": 120, "conformant": True},
+        "wipc": {"bytes": 536870912, "bs": 131072, "duration_ms": 5000},
+        "wdpc": {"rounds": 6, "duration_ms": 336000},
+        "health_before": health(0), "health_after": health(7),
+        "rounds": [], "steady_state": None, "results": None,
+    }
+
+
+def round_doc(r, points, tracking):
+    return {"round": r, "started": "2026-12-04T12:%02d:00Z" % r, "duration_ms": 56000 + r,
+            "tracking": tracking, "health_before": health(r - 1), "health_after": health(r),
+            "run_file": "rounds/round-%03d.json" % r, "points": points}
+
+
+def iops_value(bs, mix, r):
+    """A plausible IOPS: falls with the block size and with writes, round 1 FOB."""
+    base = 400000.0 * 4096 / max(bs, 4096) * (0.35 + 0.65 * mix / 100.0)
+    return round(base * (1.6 if r == 1 else 1.0 + 0.01 * ((r * 7 + bs // 512 + mix) % 5)), 3)
+
+
+def iops_doc(nrounds=6, scaled=True):
+    doc = base_doc("iops", "IOPS", scaled)
+    s = doc["settings"]
+    s.update(block_sizes=IOPS_BS, rwmixread=MIXES,
+             tracking={"label": "RND 4KiB 0/100 IOPS", "bs": 4096, "rwmixread": 0,
+                       "metric": "iops", "unit": "IOPS"})
+    for r in range(1, nrounds + 1):
+        pts = [point(bs, m, iops_value(bs, m, r), 50000.0 + bs / 10.0)
+               for m in MIXES for bs in IOPS_BS]
+        tr = [p["iops"] for p in pts if p["bs"] == 4096 and p["rwmixread"] == 0][0]
+        doc["rounds"].append(round_doc(r, pts, tr))
+    if nrounds >= 5:
+        first = nrounds - 4
+        doc["steady_state"] = steady_state([r["tracking"] for r in doc["rounds"][first - 1:]],
+                                           first)
+        doc["results"] = results(doc["rounds"], first, nrounds)
+    else:
+        doc["state"] = "running"
+        doc["finished"] = None
+    return doc
+
+
+def throughput_doc(bs=1048576):
+    doc = base_doc("throughput", "Throughput")
+    s = doc["settings"]
+    s.update(threads=1, pattern="sequential", blockalign=None, block_sizes=[bs],
+             rwmixread=[100, 0],
+             tracking={"label": "SEQ 1024KiB 0/100 bandwidth", "bs": bs, "rwmixread": 0,
+                       "metric": "bw_bytes", "unit": "B/s"})
+    for r in range(1, 7):
+        pts = [point(bs, 100, 2900.0 + r, 300000.0, "sequential"),
+               point(bs, 0, 1500.0 - (r % 2) * 10, 600000.0, "sequential")]
+        doc["rounds"].append(round_doc(r, pts, pts[1]["bw_bytes"]))
+    doc["steady_state"] = steady_state([r["tracking"] for r in doc["rounds"][1:]], 2)
+    doc["results"] = results(doc["rounds"], 2, 6)
+    return doc
+
+
+def latency_doc():
+    doc = base_doc("latency", "Latency")
+    s = doc["settings"]
+    s.update(threads=1, iodepth=1, block_sizes=[8192, 4096, 512], rwmixread=[100, 65, 0],
+             tracking={"label": "RND 4KiB 0/100 average latency", "bs": 4096, "rwmixread": 0,
+                       "metric": "lat_mean_ns", "unit": "ns"})
+    for r in range(1, 8):
+        pts = [point(bs, m, 20000.0 - bs, 40000.0 + bs + (100 - m) * 100 + r % 3 * 50)
+               for m in (100, 65, 0) for bs in (8192, 4096, 512)]
+        tr = [p["lat_mean_ns"] for p in pts if p["bs"] == 4096 and p["rwmixread"] == 0][0]
+        doc["rounds"].append(round_doc(r, pts, tr))
+    doc["steady_state"] = steady_state([r["tracking"] for r in doc["rounds"][2:]], 3)
+    doc["results"] = results(doc["rounds"], 3, 7)
+    return doc
+
+
+def wsat_doc():
+    doc = base_doc("wsat", "Write Saturation")
+    s = doc["settings"]
+    s.update(block_sizes=[4096], rwmixread=[0], sample_ms=60000, duration_ms=21600000,
+             max_written_bytes=4 * 268435456,
+             tracking={"label": "RND 4KiB 0/100 IOPS", "bs": 4096, "rwmixread": 0,
+                       "metric": "iops", "unit": "IOPS"})
+    del doc["rounds"], doc["steady_state"], doc["wdpc"]
+    series, written = [], 0
+    for i in range(1, 41):
+        iops = 90000.0 if i < 10 else 30000.0 + (i % 4) * 250
+        written += int(iops * 60 * 4096)
+        series.append({"t_ms": 60000 * i, "iops": iops, "bw_bytes": iops * 4096,
+                       "lat_mean_ns": 1e9 * 128 / iops, "lat_max_ns": 5000000,
+                       "written_bytes": written})
+    doc["series"] = series
+    doc["results"] = {"steady_iops": sum(x["iops"] for x in series[-5:]) / 5}
+    return doc
+
+
+DOCS = {"iops": iops_doc, "throughput": throughput_doc, "latency": latency_doc,
+        "wsat": wsat_doc}
+
+PLOTS = {
+    "iops": ["ss_convergence.svg", "ss_window.svg", "iops_2d.svg", "iops_3d.svg"],
+    "throughput": ["ss_convergence.svg", "ss_window.svg", "throughput_bw.svg"],
+    "latency": ["ss_convergence.svg", "ss_window.svg", "latency_avg.svg", "latency_max.svg",
+                "latency_percentiles.svg"],
+    "wsat": ["wsat_time.svg", "wsat_tgbw.svg"],
+}
+
+
+# --------------------------------------------------------------------------
+# helpers
+
+def render(d, doc=None, raw=None):
+    """Write @doc (or @raw, text or bytes) to d/pts.json and run the renderer."""
+    os.makedirs(str(d), exist_ok=True)
+    if raw is None and doc is not None:
+        raw = json.dumps(doc, indent=1)
+    if raw is not None:
+        with open(os.path.join(str(d), "pts.json"), "wb") as f:
+            f.write(raw.encode() if isinstance(raw, str) else raw)
+    return subprocess.run([PYTHON, SCRIPT, str(d)], capture_output=True, text=True,
+                          timeout=120)
+
+
+def rendered(tmp_path, test, doc=None):
+    """Render the synthetic @test (or @doc); assert success; the directory."""
+    d = tmp_path / test
+    p = render(d, doc if doc is not None else DOCS[test]())
+    assert p.returncode == 0, p.stderr
+    assert p.stderr == "" and p.stdout == ""
+    return d
+
+
+class Html(HTMLParser):
+    """report.html: its <img> sources, links, text and table cells."""
+
+    def __init__(self, text):
+        super().__init__(convert_charrefs=True)
+        self.imgs, self.links, self.text, self.tables = [], [], [], {}
+        self.scripts = 0
+        self._table, self._row, self._cell = None, None, None
+        self.feed(text)
+        self.close()
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "img":
+            self.imgs.append(a.get("src"))
+        elif tag == "a" and "href" in a:
+            self.links.append(a["href"])
+        elif tag == "script":
+            self.scripts += 1
+        elif tag == "table" and a.get("id"):
+            self._table = self.tables.setdefault(a["id"], [])
+        elif tag == "tr" and self._table is not None:
+            self._row = []
+            self._table.append(self._row)
+        elif tag in ("td", "th") and self._row is not None:
+            self._cell = {"tag": tag, "value": a.get("data-value"), "text": ""}
+            self._row.append(self._cell)
+
+    def handle_endtag(self, tag):
+        if tag == "table":
+            self._table = self._row = None
+        elif tag in ("td", "th"):
+            self._cell = None
+
+    def handle_data(self, data):
+        self.text.append(data)
+        if self._cell is not None:
+            self._cell["text"] += data
+
+
+def page(d):
+    with open(os.path.join(str(d), "report.html"), encoding="utf-8") as f:
+        text = f.read()
+    return text, Html(text)
+
+
+def data_paths(svg_path, min_vertices):
+    """Paths of plotted lines / bars (not glyphs, not ticks) with at least
+    @min_vertices vertices, after checking that the file is an SVG."""
+    root = ET.parse(str(svg_path)).getroot()
+    assert root.tag == SVG + "svg", root.tag
+    n = 0
+    for g in root.iter(SVG + "g"):
+        gid = g.get("id") or ""
+        if not re.match(r"(line2d|patch|Poly3DCollection|PolyCollection|LineCollection)_",
+                        gid):
+            continue
+        for p in g.iter(SVG + "path"):
+            if len(re.findall(r"[MLC]", p.get("d") or "")) >= min_vertices:
+                n += 1
+    return n
+
+
+def read_csv(path):
+    with open(str(path), newline="") as f:
+        return list(csv.reader(f))
+
+
+def snapshot(d):
+    """{relative path: bytes} of every file the renderer wrote in @d."""
+    out = {}
+    for root, _, files in os.walk(str(d)):
+        for f in files:
+            if f != "pts.json":
+                p = os.path.join(root, f)
+                with open(p, "rb") as fh:
+                    out[os.path.relpath(p, str(d))] = fh.read()
+    return out
+
+
+def check_page(d, test):
+    """Common checks of a rendered report; returns (text, parsed)."""
+    text, h = page(d)
+    assert h.scripts == 0, "the report must not need JavaScript"
+    assert "SNIA SSS PTS 2.0.2" in text
+    for src in h.imgs + h.links:
+        assert not re.match(r"[a-z]+:", src) and not src.startswith("/"), \
+            "not a relative reference: " + src
+        assert os.path.isfile(os.path.join(str(d), src)), "report.html refers to missing " + src
+    for name in PLOTS[test]:
+        assert "plots/" + name in h.imgs, name + " is not shown"
+    assert sorted(os.listdir(str(d / "plots"))) == sorted(s[len("plots/"):] for s in h.imgs), \
+        "plots/ holds other files than the report shows"
+    return text, h
+
+
+def cell_num(c):
+    return float(c["text"].split()[0].replace(",", ""))
+
+
+# --------------------------------------------------------------------------
+# the four tests
+
+def test_iops(tmp_path):
+    doc = iops_doc()
+    d = rendered(tmp_path, "iops", doc)
+    text, h = check_page(d, "iops")
+    # plots: the convergence plot has 8 block sizes + tracking, 6 rounds each
+    assert data_paths(d / "plots/ss_convergence.svg", 6) >= 9
+    assert data_paths(d / "plots/ss_window.svg", 5) >= 1
+    assert data_paths(d / "plots/iops_2d.svg", 8) >= 7	# one line per mix
+    assert data_paths(d / "plots/iops_3d.svg", 4) >= 56 * 3	# visible bar faces
+    # banners of a scaled run
+    assert "NOT CONFORMANT" in text and "SCALED RUN" in text
+    for dev in doc["deviations"]:
+        assert dev in text
+    assert "Steady state reached at round 6" in text
+    # the 56-cell table, rows R/W mix, columns block size (ascending)
+    t = h.tables["measurement"]
+    assert [c["text"] for c in t[0][1:]] == ["0.5 KiB", "4 KiB", "8 KiB", "16 KiB", "32 KiB",
+                                             "64 KiB", "128 KiB", "1024 KiB"]
+    assert [r[0]["text"] for r in t[1:]] == ["%d/%d" % (m, 100 - m) for m in MIXES]
+    cells = [c for r in t[1:] for c in r[1:]]
+    assert len(cells) == 56 and all(c["value"] is not None for c in cells)
+    res = {(p["rwmixread"], p["bs"]): p["iops"] for p in doc["results"]["points"]}
+    bss = sorted(IOPS_BS)
+    for i, m in enumerate(MIXES):
+        for j, bs in enumerate(bss):
+            c = t[1 + i][1 + j]
+            assert float(c["value"]) == res[(m, bs)]
+            assert cell_num(c) == pytest.approx(res[(m, bs)], abs=0.51)
+    assert float(t[1 + MIXES.index(0)][1 + bss.index(4096)]["value"]) == \
+        pytest.approx(doc["steady_state"]["average"])
+    # health per round
+    assert len(h.tables["health"]) == 1 + 6 + 1
+    assert "311 K (38 \u00b0C)" in text
+    # CSV
+    rounds = read_csv(d / "rounds.csv")
+    assert rounds[0] == ["round", "tracking", "duration_ms"]
+    assert [(int(r[0]), float(r[1]), int(r[2])) for r in rounds[1:]] == \
+        [(r["round"], r["tracking"], r["duration_ms"]) for r in doc["rounds"]]
+    pts = read_csv(d / "points.csv")
+    assert pts[0] == ["round", "bs", "rwmixread", "iops", "bw_bytes", "lat_mean_ns",
+                      "lat_max_ns", "read_iops", "write_iops"]
+    assert len(pts) == 1 + 6 * 56
+    p = doc["rounds"][2]["points"][17]
+    row = pts[1 + 2 * 56 + 17]
+    assert [float(x) for x in row] == [3, p["bs"], p["rwmixread"], p["iops"], p["bw_bytes"],
+                                       p["lat_mean_ns"], p["lat_max_ns"], p["read"]["iops"],
+                                       p["write"]["iops"]]
+    meas = read_csv(d / "measurement.csv")
+    assert meas[0] == ["metric", "rwmixread"] + [str(b) for b in bss]
+    assert len(meas) == 1 + 7
+    for i, m in enumerate(MIXES):
+        assert meas[1 + i][:2] == ["iops", str(m)]
+        assert [float(x) for x in meas[1 + i][2:]] == [res[(m, b)] for b in bss]
+
+
+def test_throughput(tmp_path):
+    doc = throughput_doc()
+    d = rendered(tmp_path, "throughput", doc)
+    text, h = check_page(d, "throughput")
+    assert data_paths(d / "plots/ss_convergence.svg", 6) >= 3
+    assert data_paths(d / "plots/throughput_bw.svg", 4) >= 2
+    t = h.tables["measurement"]
+    assert [c["text"] for c in t[0][1:]] == ["1024 KiB"]
+    assert [r[0]["text"] for r in t[1:]] == ["100/0 (read)", "0/100 (write)"]
+    res = {p["rwmixread"]: p["bw_bytes"] for p in doc["results"]["points"]}
+    assert cell_num(t[1][1]) == pytest.approx(res[100] / 1e6, abs=0.51)
+    assert cell_num(t[2][1]) == pytest.approx(res[0] / 1e6, abs=0.51)
+    assert "MB/s" in text
+    meas = read_csv(d / "measurement.csv")
+    assert meas == [["metric", "rwmixread", "1048576"], ["bw_bytes", "100", repr(res[100])],
+                    ["bw_bytes", "0", repr(res[0])]]
+    assert len(read_csv(d / "points.csv")) == 1 + 6 * 2
+
+
+def test_latency(tmp_path):
+    doc = latency_doc()
+    d = rendered(tmp_path, "latency", doc)
+    text, h = check_page(d, "latency")
+    assert data_paths(d / "plots/latency_avg.svg", 4) >= 9
+    assert data_paths(d / "plots/latency_max.svg", 4) >= 9
+    # 3 mixes x 3 sizes, read and/or write: 4 read + ... = 12 curves of 6 percentiles
+    assert data_paths(d / "plots/latency_percentiles.svg", 6) >= 12
+    res = {(p["rwmixread"], p["bs"]): p for p in doc["results"]["points"]}
+    for tid, key in (("measurement", "lat_mean_ns"), ("measurement-max", "lat_max_ns")):
+        t = h.tables[tid]
+        assert [c["text"] for c in t[0][1:]] == ["0.5 KiB", "4 KiB", "8 KiB"]
+        cells = [c for r in t[1:] for c in r[1:]]
+        assert len(cells) == 9
+        for i, m in enumerate((100, 65, 0)):
+            for j, bs in enumerate((512, 4096, 8192)):
+                assert float(t[1 + i][1 + j]["value"]) == res[(m, bs)][key]
+                assert cell_num(t[1 + i][1 + j]) == \
+                    pytest.approx(res[(m, bs)][key] / 1e3, rel=1e-3)
+    pt = h.tables["percentiles"]
+    assert len(pt) == 1 + 12
+    assert [c["text"] for c in pt[0][1:]] == ["p50", "p90", "p99", "p99.9", "p99.99",
+                                              "p99.999"]
+    assert pt[1][0]["text"] == "0.5 KiB 100/0 read"
+    assert float(pt[1][-1]["value"]) == res[(100, 512)]["read"]["percentiles"]["99.999000"]
+    assert "\u00b5s" in text
+    meas = read_csv(d / "measurement.csv")
+    assert [r[:2] for r in meas[1:]] == [["lat_mean_ns", "100"], ["lat_mean_ns", "65"],
+                                         ["lat_mean_ns", "0"], ["lat_max_ns", "100"],
+                                         ["lat_max_ns", "65"], ["lat_max_ns", "0"]]
+
+
+def test_wsat(tmp_path):
+    doc = wsat_doc()
+    d = rendered(tmp_path, "wsat", doc)
+    text, h = check_page(d, "wsat")
+    assert data_paths(d / "plots/wsat_time.svg", 40) >= 1
+    assert data_paths(d / "plots/wsat_tgbw.svg", 40) >= 1
+    series = read_csv(d / "series.csv")
+    assert series[0] == ["t_ms", "iops", "bw_bytes", "lat_mean_ns", "lat_max_ns",
+                         "written_bytes"]
+    assert len(series) == 41 and int(series[-1][-1]) == doc["series"][-1]["written_bytes"]
+    assert not os.path.exists(d / "rounds.csv") and not os.path.exists(d / "measurement.csv")
+    assert float(h.tables["wsat"][1][3]["value"]) == doc["results"]["steady_iops"]
+    assert "Steady state" not in text
+
+
+# --------------------------------------------------------------------------
+# states, nulls, conformance
+
+def test_conformant_run_has_no_red_banner(tmp_path):
+    d = rendered(tmp_path, "iops", iops_doc(scaled=False))
+    text, _ = page(d)
+    assert "NOT CONFORMANT" not in text and "SCALED RUN" not in text
+    assert "conformant" in text
+
+
+def test_running_partial_report(tmp_path):
+    doc = iops_doc(nrounds=3)
+    d = rendered(tmp_path, "iops", doc)
+    text, h = page(d)
+    assert "RUNNING" in text and "partial report" in text
+    assert "Steady state: not evaluated yet (3 rounds; the window needs 5)" in text
+    assert h.imgs == ["plots/ss_convergence.svg"]
+    assert "No measurement window yet" in text
+    assert not os.path.exists(d / "measurement.csv")
+    assert len(read_csv(d / "rounds.csv")) == 4
+    assert len(h.tables["rounds"]) == 4
+
+
+def test_interrupted_then_complete_drops_stale_files(tmp_path):
+    """A complete rendering, then an interrupted state of 4 rounds in the same
+    directory: the plots and tables of the window go; nothing refers to them."""
+    d = rendered(tmp_path, "iops")
+    assert os.path.exists(d / "plots/iops_3d.svg")
+    doc = iops_doc(nrounds=4)
+    doc["state"] = "interrupted"
+    rendered(tmp_path, "iops", doc)
+    text, h = check_page_loose(d)
+    assert "INTERRUPTED" in text and "--resume" in text
+    assert sorted(os.listdir(d / "plots")) == ["ss_convergence.svg"]
+    assert not os.path.exists(d / "measurement.csv")
+
+
+def check_page_loose(d):
+    text, h = page(d)
+    for src in h.imgs + h.links:
+        assert os.path.isfile(os.path.join(str(d), src)), src
+    return text, h
+
+
+def test_nulls_print_na(tmp_path):
+    """Unknown values are "n/a" in the page and empty in the CSV: none invented."""
+    doc = iops_doc()
+    doc["device"].update(model=None, firmware=None, lba_format=None)
+    doc["device"]["write_cache"]["before"] = "unknown"
+    doc["purge"] = None
+    doc["wipc"] = None
+    doc["rounds"][0]["tracking"] = None
+    doc["rounds"][0]["health_before"] = doc["rounds"][0]["health_after"] = None
+    p = doc["results"]["points"][MIXES.index(50) * 8 + IOPS_BS.index(65536)]
+    p["iops"] = None
+    doc["steady_state"]["slope"] = None
+    doc["steady_state"]["range_pass"] = None
+    d = rendered(tmp_path, "iops", doc)
+    text, h = page(d)
+    hdr = re.search(r'<div class="hdr">.*?</div></div>', text, re.S).group(0)
+    assert '<td class="k">Model</td><td>n/a</td>' in hdr
+    assert '<td class="k">LBA format</td><td>n/a</td>' in hdr
+    assert '<td class="k">Purge</td><td>n/a</td>' in hdr
+    t = h.tables["measurement"]
+    c = t[1 + MIXES.index(50)][1 + sorted(IOPS_BS).index(65536)]
+    assert c["text"] == "n/a" and c["value"] is None
+    assert sum(1 for r in t[1:] for c in r[1:] if c["value"] is not None) == 55
+    assert h.tables["rounds"][1][3]["text"] == "n/a"
+    assert "least-squares" not in open(d / "plots/ss_window.svg").read()
+    meas = read_csv(d / "measurement.csv")
+    assert meas[1 + MIXES.index(50)][2 + sorted(IOPS_BS).index(65536)] == ""
+    assert read_csv(d / "rounds.csv")[1][1] == ""
+
+
+def test_strings_are_shown_literally(tmp_path):
+    """Text from the JSON is escaped in HTML and not mathtext in the plots."""
+    doc = iops_doc()
+    doc["device"]["model"] = "$\\nosuchmacro$ <script>alert(1)</script> & \"co\""
+    doc["settings"]["tracking"]["label"] = "IOPS $_{4k}$ <b>"
+    doc["deviations"].append("<img src=x>")
+    d = rendered(tmp_path, "iops", doc)
+    text, h = page(d)
+    assert h.scripts == 0 and "<img src=x>" not in text
+    assert "&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;co&quot;" in text
+    assert "&lt;img src=x&gt;" in text
+    assert h.imgs == ["plots/" + p for p in PLOTS["iops"]]
+
+
+def test_unknown_test_renders_generic_parts(tmp_path):
+    doc = iops_doc()
+    doc["test"], doc["title"] = "hir", "Host Idle Recovery"
+    d = rendered(tmp_path, "hir", doc)
+    text, h = page(d)
+    assert "no tables for the hir test" in text
+    assert sorted(h.imgs) == ["plots/ss_convergence.svg", "plots/ss_window.svg"]
+
+
+# --------------------------------------------------------------------------
+# bad input
+
+def _no_device(doc):
+    del doc["device"]
+
+
+def _bad_bs(doc):
+    doc["rounds"][1]["points"][3]["bs"] = "4k"
+
+
+def _bad_window(doc):
+    doc["steady_state"]["window"] = [6, 2]
+
+
+def _bad_pct(doc):
+    doc["rounds"][0]["points"][0]["read"]["percentiles"] = {"p99": 1}
+
+
+BAD = [
+    ("missing", None, "pts.json: No such file or directory"),
+    ("empty", "", "not JSON"),
+    ("not-json", "{\"format\": ", "not JSON"),
+    ("array", "[1, 2]", "not a JSON object"),
+    ("binary", b"\xff\xfe{}", "not UTF-8"),
+    ("format", lambda d: d.update(format="fio"), "\"format\" is \"fio\""),
+    ("no-format", lambda d: d.pop("format"), "\"format\" is null"),
+    ("version", lambda d: d.update(format_version=2), "unknown format_version 2"),
+    ("version-str", lambda d: d.update(format_version="1"), "unknown format_version \"1\""),
+    ("no-device", _no_device, "no key \"device\""),
+    ("no-rounds", lambda d: d.pop("rounds"), "no key \"rounds\""),
+    ("bad-bs", _bad_bs, "pts.json.rounds[1].points[3].bs: \"4k\" is not a number"),
+    ("bad-window", _bad_window, "first round 6 after last round 2"),
+    ("huge-window", lambda d: d["steady_state"].update(window=[1, 10 ** 9]),
+     "a window of 1000000000 rounds"),
+    ("bad-percentile", _bad_pct, "key \"p99\" is not a percentile"),
+    ("bool-number", lambda d: d["settings"].update(threads=True), "settings.threads"),
+    ("nan", "NaN", "a number must be finite"),
+]
+
+
+@without_matplotlib
+@pytest.mark.parametrize("name,bad,needle", BAD, ids=[b[0] for b in BAD])
+def test_bad_input(tmp_path, name, bad, needle):
+    d = tmp_path / name
+    if bad is None:
+        d.mkdir()
+        p = render(d)
+    elif callable(bad):
+        doc = iops_doc()
+        bad(doc)
+        p = render(d, doc)
+    elif name == "nan":
+        doc = iops_doc()
+        raw = json.dumps(doc).replace('"tracking": %s' % json.dumps(doc["rounds"][0]["tracking"]),
+                                      '"tracking": NaN', 1)
+        assert "NaN" in raw
+        p = render(d, raw=raw)
+    else:
+        p = render(d, raw=bad)
+    assert p.returncode == 2, (p.returncode, p.stderr)
+    lines = p.stderr.splitlines()
+    assert len(lines) == 1, p.stderr
+    assert lines[0].startswith("ssdload-report: "), lines[0]
+    assert needle in lines[0], lines[0]
+    assert "Traceback" not in p.stderr and p.stdout == ""
+    assert not os.path.exists(d / "report.html")
+
+
+@without_matplotlib
+@pytest.mark.parametrize("args", [[], ["a", "b"], ["--bogus"]], ids=["none", "two", "option"])
+def test_usage(args):
+    p = subprocess.run([PYTHON, SCRIPT] + args, capture_output=True, text=True, timeout=60)
+    assert p.returncode == 2 and p.stderr.startswith("usage: ssdload-report.py DIR")
+
+
+@without_matplotlib
+def test_script_is_executable_with_header():
+    assert os.access(SCRIPT, os.X_OK)
+    with open(SCRIPT) as f:
+        head = f.read(200).splitlines()
+    assert head[0] == "#!/usr/bin/python3"
+    assert head[1] == "# SPDX-License-Identifier: GPL-2.0"
+
+
+# --------------------------------------------------------------------------
+# determinism
+
+@pytest.mark.parametrize("test", sorted(DOCS))
+def test_deterministic(tmp_path, test):
+    """Twice in one directory and once in another: the same bytes."""
+    doc = DOCS[test]()
+    d1 = rendered(tmp_path / "a", test, doc)
+    first = snapshot(d1)
+    assert rendered(tmp_path / "a", test, doc) == d1
+    assert snapshot(d1) == first
+    d2 = rendered(tmp_path / "b", test, copy.deepcopy(doc))
+    assert snapshot(d2) == first
+    assert "report.html" in first and any(k.endswith(".svg") for k in first)
+    for k, v in first.items():
+        if k.endswith(".svg"):
+            assert b"<dc:date>" not in v, k + " has a date"
+    assert not [k for k in first if k.endswith(".tmp")]
+
+
+@without_matplotlib
+def test_math_helpers_match_steady_state():
+    """The synthetic windows obey the rule they claim (guards the fixtures)."""
+    ss = iops_doc()["steady_state"]
+    assert ss["range_pass"] and ss["slope_pass"]
+    assert math.isclose(ss["intercept"] + ss["slope"] * 4, sum(ss["values"]) / 5)
+
+
+def test_shared_output_dir_unaffected_by_other_files(tmp_path):
+    """Files that are not the renderer's stay (only its own names are pruned)."""
+    d = tmp_path / "iops"
+    (d / "plots").mkdir(parents=True)
+    (d / "plots" / "mine.svg").write_text("<svg/>")
+    (d / "rounds").mkdir()
+    (d / "notes.txt").write_text("x")
+    rendered(tmp_path, "iops")
+    assert (d / "plots" / "mine.svg").exists() and (d / "notes.txt").exists()

@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ssdload report DIR: render DIR/pts.json (a pts run) into DIR/report.html,
+ * its SVG plots (DIR/plots/) and CSV tables, from the JSON alone, with the
+ * matplotlib renderer ssdload-report.py.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "builtin.h"
+#include "pts.h"
+#include "util.h"
+
+static const char *const report_usage[] = {
+	"usage: ssdload report DIR",
+	"",
+	"Render the report of the pts run in DIR from DIR/pts.json alone:",
+	"DIR/report.html with its SVG plots in DIR/plots/, and CSV tables next to",
+	"the JSON (rounds.csv, points.csv, measurement.csv).  The renderer is",
+	"ssdload-report.py (next to the ssdload binary, or $SSDLOAD_REPORT), run",
+	"by $SSDLOAD_PYTHON (default /usr/bin/python3, with python3-matplotlib).",
+	"",
+	"Exit status: 0 rendered, 2 bad usage or input, other: the renderer failed.",
+	NULL,
+};
+
+int cmd_report(int argc, const char **argv)
+{
+	int r;
+
+	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		ssl_usage(stdout, report_usage);
+		return 0;
+	}
+	if (argc != 2 || argv[1][0] == '-') {
+		ssl_usage(stderr, report_usage);
+		return PTS_EXIT_USAGE;
+	}
+	r = pts_render_report(argv[1], 0);
+	if (r < 0)
+		return PTS_EXIT_FAILED;
+	if (!r)
+		printf("%s/report.html\n", argv[1]);
+	return r;
+}

@@ -1,0 +1,1919 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ssdload pts TEST: the tests of the SNIA Solid State Storage Performance
+ * Test Specification (SSS PTS 2.0.2, Enterprise), end to end:
+ *
+ *   safety checks (before any write) -> purge -> write cache -> WIPC ->
+ *   rounds of the test's stimulus (WDPC and measurement in one) until
+ *   steady state or the round limit -> the measurement window -> report.
+ *
+ * Each round is one `ssdload run` of this same binary, with one --step per
+ * point of the test's matrix: the points of a round run back to back in the
+ * kernel, and the round's fio-style JSON is kept in DIR/rounds/.  The whole
+ * state of the test is DIR/pts.json, rewritten atomically after every
+ * phase and every round, so that --resume=DIR continues after a crash or
+ * a signal without losing a finished round.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/fs.h>
+
+#include <json-c/json.h>
+
+#include "builtin.h"
+#include "configfs.h"
+#include "device.h"
+#include "options.h"
+#include "pts.h"
+#include "ss.h"
+#include "util.h"
+
+extern char **environ;
+
+#define PTS_FORMAT		"ssdload-pts"
+#define PTS_FORMAT_VERSION	1
+#define PTS_JSON		"pts.json"
+#define PTS_SPEC_POINT_MS	60000	/* every test's point: one minute */
+#define PTS_WIPC_BS		131072	/* WIPC: SEQ 128KiB writes ... */
+#define PTS_WIPC_LOOPS		2	/* ... twice the user capacity */
+#define PTS_WIPC_QD		32
+#define PTS_MAX_POINTS		64
+#define PTS_MAX_ARGS		(PTS_MAX_POINTS + 48)
+#define PTS_MAX_THREADS		256
+#define PTS_MAX_QD		1024
+/* clat percentiles every round keeps (fio's list, and the spec's five 9s) */
+#define PTS_PERCENTILES		"1:5:10:20:30:40:50:60:70:80:90:95:99:99.5:99.9:" \
+				"99.95:99.99:99.999:99.9999"
+
+enum pts_metric { PTS_IOPS, PTS_BW, PTS_LAT_MEAN };
+
+static const char *const metric_key[] = {
+	[PTS_IOPS] = "iops", [PTS_BW] = "bw_bytes", [PTS_LAT_MEAN] = "lat_mean_ns",
+};
+
+static const char *const metric_unit[] = {
+	[PTS_IOPS] = "IOPS", [PTS_BW] = "B/s", [PTS_LAT_MEAN] = "ns",
+};
+
+/* One test of the specification: its stimulus matrix and tracking variable. */
+struct pts_def {
+	const char *name;		/* command-line name */
+	const char *title;
+	const char *clause;		/* section of SSS PTS 2.0.2 */
+	bool random;			/* RND, else SEQ */
+	unsigned int threads, iodepth;	/* defaults (TC, QD per thread) */
+	bool fixed_load;		/* TC/QD fixed by the spec (latency: T1Q1) */
+	unsigned int nbs, nmix;
+	unsigned int bs[8];		/* bytes, in the order they run (inner loop) */
+	unsigned int mix[7];		/* % reads, in the order they run (outer loop) */
+	unsigned int track_bs, track_mix;
+	enum pts_metric metric;
+	const char *track_label;
+};
+
+static const struct pts_def pts_defs[] = {
+	{
+		.name = "iops", .title = "IOPS", .clause = "7 (IOPS test)",
+		.random = true, .threads = 4, .iodepth = 32,
+		.nbs = 8, .bs = { 1048576, 131072, 65536, 32768, 16384, 8192, 4096, 512 },
+		.nmix = 7, .mix = { 100, 95, 65, 50, 35, 5, 0 },
+		.track_bs = 4096, .track_mix = 0, .metric = PTS_IOPS,
+		.track_label = "RND 4KiB 0/100 (100% write) IOPS",
+	},
+	{
+		.name = "throughput", .title = "Throughput", .clause = "8 (Throughput test)",
+		.random = false, .threads = 1, .iodepth = 32,
+		.nbs = 1, .bs = { 1048576 },
+		.nmix = 2, .mix = { 100, 0 },
+		.track_bs = 1048576, .track_mix = 0, .metric = PTS_BW,
+		.track_label = "SEQ 1024KiB 0/100 (100% write) bandwidth",
+	},
+	{
+		.name = "latency", .title = "Latency", .clause = "9 (Latency test)",
+		.random = true, .threads = 1, .iodepth = 1, .fixed_load = true,
+		.nbs = 3, .bs = { 8192, 4096, 512 },
+		.nmix = 3, .mix = { 100, 65, 0 },
+		.track_bs = 4096, .track_mix = 0, .metric = PTS_LAT_MEAN,
+		.track_label = "RND 4KiB 0/100 (100% write) average latency",
+	},
+};
+
+static const struct pts_def *pts_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(pts_defs); i++)
+		if (!strcmp(pts_defs[i].name, name))
+			return &pts_defs[i];
+	return NULL;
+}
+
+int pts_is_test(const char *name)
+{
+	return pts_find(name) != NULL;
+}
+
+static int pts_purge_cmd(int argc, const char **argv);
+
+int pts_purge(int argc, const char **argv)
+{
+	return pts_purge_cmd(argc, argv);
+}
+
+enum pts_wc_req { PTS_WC_OFF, PTS_WC_ON, PTS_WC_LEAVE };
+static const char *const wc_req_name[] = { "off", "on", "leave" };
+
+/* Everything the command line says, and the run's state. */
+struct pts_ctx {
+	const struct pts_def *def;
+	unsigned int bs[8];		/* the test's block sizes (throughput: --bs) */
+	unsigned int nbs;
+	unsigned int track_bs;
+	const char *filename;
+	const char *dir;		/* output directory */
+	char dirbuf[PATH_MAX];
+	bool allow_write, allow_partition, keep_last_job, no_report;
+	enum ssl_purge purge;
+	enum pts_wc_req wc;
+	unsigned int threads, iodepth;
+	uint64_t point_ms;
+	unsigned int max_rounds;
+	const char *size;		/* --size as given (active range), NULL: 100% */
+	uint64_t active_bytes;
+	double wipc_factor;		/* WIPC bytes / active range; 0: no WIPC */
+	const char *eta;
+	unsigned int nopts;		/* options given but --resume and --eta */
+	unsigned int given;		/* 1 << P_* of each option given */
+	int argc;			/* the command line, for the JSON and --resume */
+	const char **argv;
+
+	struct ssl_dev dev;
+	json_object *doc;		/* pts.json */
+	unsigned int points;		/* points per round */
+	uint64_t t0_ms;			/* the test's start (this process) */
+};
+
+static volatile sig_atomic_t pts_sig;	/* first signal caught */
+static volatile pid_t pts_child;	/* the running `ssdload run`, or 0 */
+
+static void pts_on_signal(int sig)
+{
+	if (!pts_sig)
+		pts_sig = sig;
+	/* a signal sent to us alone (kill PID) stops the round as well */
+	if (pts_child > 0)
+		kill(pts_child, sig);
+}
+
+static void pts_catch_signals(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+	struct sigaction sa;
+	size_t i;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = pts_on_signal;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < ARRAY_SIZE(sigs); i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
+/* ---- JSON helpers ---- */
+
+static void jset(json_object *o, const char *k, json_object *v)
+{
+	json_object_object_add(o, k, v);
+}
+
+static json_object *jget(json_object *o, const char *k)
+{
+	json_object *v = NULL;
+
+	if (!o || !json_object_object_get_ex(o, k, &v))
+		return NULL;
+	return v;
+}
+
+static double jnum(json_object *o, const char *k, double def)
+{
+	json_object *v = jget(o, k);
+
+	if (!v || (!json_object_is_type(v, json_type_int) &&
+		   !json_object_is_type(v, json_type_double)))
+		return def;
+	return json_object_get_double(v);
+}
+
+/* a string member, "" if absent or not a string */
+static const char *jstring(json_object *o, const char *k)
+{
+	json_object *v = jget(o, k);
+
+	return v && json_object_is_type(v, json_type_string) ? json_object_get_string(v) : "";
+}
+
+static json_object *jdouble_or_null(double v)
+{
+	return isfinite(v) ? json_object_new_double(v) : NULL;
+}
+
+static void now_iso(char *buf, size_t len)
+{
+	struct tm tm;
+	time_t t = time(NULL);
+
+	gmtime_r(&t, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+static json_object *jnow(void)
+{
+	char buf[32];
+
+	now_iso(buf, sizeof(buf));
+	return json_object_new_string(buf);
+}
+
+/* Write @o to @path atomically (tmp, fsync, rename); 0 or -1 after a message. */
+static int json_save(json_object *o, const char *path)
+{
+	char tmp[PATH_MAX];
+	const char *s;
+	FILE *f;
+	int ok;
+
+	s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
+					   JSON_C_TO_STRING_SPACED |
+					   JSON_C_TO_STRING_NOSLASHESCAPE);
+	if (!s) {
+		ssl_err("pts: out of memory");
+		return -1;
+	}
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp)) {
+		ssl_err("pts: %s: path too long", path);
+		return -1;
+	}
+	f = fopen(tmp, "w");
+	if (!f) {
+		ssl_err("pts: %s: %s", tmp, strerror(errno));
+		return -1;
+	}
+	ok = fputs(s, f) >= 0 && fputc('\n', f) != EOF && !fflush(f) && !fsync(fileno(f));
+	if (fclose(f) || !ok) {
+		ssl_err("pts: writing %s: %s", tmp, strerror(errno));
+		unlink(tmp);
+		return -1;
+	}
+	if (rename(tmp, path)) {
+		ssl_err("pts: rename %s: %s", tmp, strerror(errno));
+		unlink(tmp);
+		return -1;
+	}
+	return 0;
+}
+
+static int pts_path(const struct pts_ctx *c, char *buf, size_t len, const char *rel)
+{
+	if (snprintf(buf, len, "%s/%s", c->dir, rel) >= (int)len) {
+		ssl_err("pts: %s/%s: path too long", c->dir, rel);
+		return -1;
+	}
+	return 0;
+}
+
+static int pts_save(struct pts_ctx *c)
+{
+	char path[PATH_MAX];
+
+	jset(c->doc, "updated", jnow());
+	if (pts_path(c, path, sizeof(path), PTS_JSON))
+		return -1;
+	return json_save(c->doc, path);
+}
+
+/* ---- options ---- */
+
+static const char *const pts_test_usage[] = {
+	"usage: ssdload pts TEST --filename=DEV --allow_write [options]",
+	"       ssdload pts [TEST] --resume=DIR",
+	"",
+	"TEST: iops, throughput or latency (SNIA SSS PTS " SSL_SS_SPEC_VERSION ", Enterprise).",
+	"The test purges DEV, preconditions it and runs rounds of its stimulus until",
+	"steady state; DEV's data is destroyed.  Results go to DIR/pts.json, with each",
+	"round's ssdload run JSON in DIR/rounds/ and the report (report.html, plots/,",
+	"CSV tables) rendered from the JSON.",
+	"",
+	"  --filename=DEV        the device under test (a whole device: see --allow-partition)",
+	"  --allow_write         required: the test writes to and purges DEV",
+	"  --allow-partition     accept a partition as DEV (the spec tests whole devices)",
+	"  --output-dir=DIR      where results go (default pts-TEST-YYYYmmdd-HHMMSS)",
+	"  --resume=DIR          continue the test of DIR after its last finished round",
+	"  --purge=METHOD        auto (default), sanitize, format, secdiscard, discard,",
+	"                        overwrite or none (none: the run is not conformant)",
+	"  --write-cache=MODE    off (default: Enterprise runs with the volatile write",
+	"                        cache disabled), on, or leave",
+	"  --threads=N           thread count TC (default per test; workers beyond the",
+	"                        CPUs are numjobs workers sharing CPUs)",
+	"  --iodepth=N           outstanding I/Os per thread QD (default per test)",
+	"  --bs=SIZE             throughput only: 1m (default) or 128k",
+	"Scaling (each marks the run as scaled, and not conformant):",
+	"  --point-time=TIME     duration of each point (spec: 1m); bare number = s",
+	"  --size=SIZE|P%        the active range from the start of DEV (spec: 100%)",
+	"  --wipc=F              WIPC writes F x the active range (spec: 2; 0 = none)",
+	"  --max-rounds=N        the round limit (spec: 25)",
+	"Other:",
+	"  --eta=WHEN            progress line of each round: auto, always, never",
+	"  --no-report           do not render the report (ssdload report DIR does)",
+	"  --keep-last-job       leave the last round's job in configfs/debugfs",
+	"",
+	"Exit status: 0 steady state reached, 1 not reached, 2 bad usage or a refusal",
+	"(nothing written), 3 the run failed, 128+N after signal N (resume it).",
+	NULL,
+};
+
+enum {
+	P_FILENAME, P_ALLOW_WRITE, P_ALLOW_PARTITION, P_OUTPUT_DIR, P_RESUME, P_PURGE,
+	P_WRITE_CACHE, P_THREADS, P_IODEPTH, P_BS, P_POINT_TIME, P_SIZE, P_WIPC,
+	P_MAX_ROUNDS, P_ETA, P_NO_REPORT, P_KEEP_LAST_JOB,
+};
+
+static const struct ssl_opt pts_opts[] = {
+	{ "filename",		SSL_ARG_REQUIRED, P_FILENAME },
+	{ "allow_write",	SSL_ARG_FLAG, P_ALLOW_WRITE },
+	{ "allow-partition",	SSL_ARG_FLAG, P_ALLOW_PARTITION },
+	{ "output-dir",		SSL_ARG_REQUIRED, P_OUTPUT_DIR },
+	{ "resume",		SSL_ARG_REQUIRED, P_RESUME },
+	{ "purge",		SSL_ARG_REQUIRED, P_PURGE },
+	{ "write-cache",	SSL_ARG_REQUIRED, P_WRITE_CACHE },
+	{ "threads",		SSL_ARG_REQUIRED, P_THREADS },
+	{ "numjobs",		SSL_ARG_REQUIRED, P_THREADS },
+	{ "iodepth",		SSL_ARG_REQUIRED, P_IODEPTH },
+	{ "bs",			SSL_ARG_REQUIRED, P_BS },
+	{ "point-time",		SSL_ARG_REQUIRED, P_POINT_TIME },
+	{ "size",		SSL_ARG_REQUIRED, P_SIZE },
+	{ "wipc",		SSL_ARG_REQUIRED, P_WIPC },
+	{ "max-rounds",		SSL_ARG_REQUIRED, P_MAX_ROUNDS },
+	{ "eta",		SSL_ARG_REQUIRED, P_ETA },
+	{ "no-report",		SSL_ARG_FLAG, P_NO_REPORT },
+	{ "keep-last-job",	SSL_ARG_FLAG, P_KEEP_LAST_JOB },
+	{ NULL, 0, 0 },
+};
+
+static int flag_val(const char *name, const char *val, bool *out)
+{
+	int b = 1;
+
+	if (val && ssl_parse_bool(val, &b)) {
+		ssl_err("pts: --%s=%s: must be 0 or 1", name, val);
+		return -1;
+	}
+	*out = b;
+	return 0;
+}
+
+static int uint_val(const char *name, const char *val, unsigned int lo, unsigned int hi,
+		    unsigned int *out)
+{
+	uint64_t u;
+
+	if (ssl_parse_u64(val, &u) || u < lo || u > hi) {
+		ssl_err("pts: --%s=%s: must be an integer from %u to %u", name, val, lo, hi);
+		return -1;
+	}
+	*out = u;
+	return 0;
+}
+
+/* Parse the test's options into @c; 0, 1 (help printed) or -1. */
+static int pts_parse(struct pts_ctx *c, int argc, const char **argv, const char **resume)
+{
+	const struct ssl_opt *opt;
+	const char *val;
+	int i = 1, r, dashdash = 0;
+	uint64_t u;
+	char *end;
+
+	c->purge = SSL_PURGE_AUTO;
+	c->wc = PTS_WC_OFF;
+	c->point_ms = PTS_SPEC_POINT_MS;
+	c->max_rounds = SSL_SS_MAX_ROUNDS;
+	c->wipc_factor = PTS_WIPC_LOOPS;
+	c->eta = "auto";
+	while (i < argc) {
+		r = ssl_next_opt(argc, argv, &i, pts_opts, &opt, &val, &dashdash);
+		if (r < 0)
+			return -1;
+		if (r == 2) {
+			ssl_usage(stdout, pts_test_usage);
+			return 1;
+		}
+		if (r == 3)
+			continue;
+		if (r == 0) {
+			ssl_err("pts: unexpected argument '%s' (options are --name=value)",
+				argv[i - 1]);
+			return -1;
+		}
+		if (opt->id != P_RESUME && opt->id != P_ETA)
+			c->nopts++;
+		c->given |= 1u << opt->id;
+		switch (opt->id) {
+		case P_FILENAME:
+			c->filename = val;
+			break;
+		case P_ALLOW_WRITE:
+			if (flag_val(opt->name, val, &c->allow_write))
+				return -1;
+			break;
+		case P_ALLOW_PARTITION:
+			if (flag_val(opt->name, val, &c->allow_partition))
+				return -1;
+			break;
+		case P_NO_REPORT:
+			if (flag_val(opt->name, val, &c->no_report))
+				return -1;
+			break;
+		case P_KEEP_LAST_JOB:
+			if (flag_val(opt->name, val, &c->keep_last_job))
+				return -1;
+			break;
+		case P_OUTPUT_DIR:
+			c->dir = val;
+			break;
+		case P_RESUME:
+			*resume = val;
+			break;
+		case P_PURGE:
+			if (ssl_purge_parse(val, &c->purge)) {
+				ssl_err("pts: --purge=%s: must be auto, sanitize, format, "
+					"secdiscard, discard, overwrite or none", val);
+				return -1;
+			}
+			break;
+		case P_WRITE_CACHE:
+			for (u = 0; u < ARRAY_SIZE(wc_req_name); u++)
+				if (!strcmp(val, wc_req_name[u]))
+					break;
+			if (u == ARRAY_SIZE(wc_req_name)) {
+				ssl_err("pts: --write-cache=%s: must be off, on or leave", val);
+				return -1;
+			}
+			c->wc = (enum pts_wc_req)u;
+			break;
+		case P_THREADS:
+			if (uint_val(opt->name, val, 1, PTS_MAX_THREADS, &c->threads))
+				return -1;
+			break;
+		case P_IODEPTH:
+			if (uint_val(opt->name, val, 1, PTS_MAX_QD, &c->iodepth))
+				return -1;
+			break;
+		case P_BS:
+			if (ssl_parse_size(val, &u) || (u != 131072 && u != 1048576)) {
+				ssl_err("pts: --bs=%s: the throughput test runs 128k or 1m", val);
+				return -1;
+			}
+			c->bs[0] = u;
+			break;
+		case P_POINT_TIME:
+			if (ssl_parse_time_ms(val, 1000, &u) || u < 100 || u > 3600000) {
+				ssl_err("pts: --point-time=%s: must be 100ms to 1h", val);
+				return -1;
+			}
+			c->point_ms = u;
+			break;
+		case P_SIZE:
+			c->size = val;
+			break;
+		case P_WIPC:
+			errno = 0;
+			c->wipc_factor = strtod(val, &end);
+			if (end == val || *end || errno || !isfinite(c->wipc_factor) ||
+			    c->wipc_factor < 0 || c->wipc_factor > 16) {
+				ssl_err("pts: --wipc=%s: must be a factor from 0 to 16", val);
+				return -1;
+			}
+			break;
+		case P_MAX_ROUNDS:
+			if (uint_val(opt->name, val, SSL_SS_WINDOW, 1000, &c->max_rounds))
+				return -1;
+			break;
+		case P_ETA:
+			if (strcmp(val, "auto") && strcmp(val, "always") && strcmp(val, "never")) {
+				ssl_err("pts: --eta=%s: must be auto, always or never", val);
+				return -1;
+			}
+			c->eta = val;
+			break;
+		}
+	}
+	return 0;
+}
+
+/* ---- running `ssdload run` ---- */
+
+struct pts_argv {
+	const char *v[PTS_MAX_ARGS + 1];
+	char *own[PTS_MAX_ARGS];	/* strings to free */
+	int n, nown;
+};
+
+static void av_add(struct pts_argv *a, const char *s)
+{
+	if (a->n < PTS_MAX_ARGS)
+		a->v[a->n++] = s;
+}
+
+static void av_addf(struct pts_argv *a, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void av_addf(struct pts_argv *a, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	s = n < 0 ? NULL : malloc((size_t)n + 1);
+	if (s) {
+		va_start(ap, fmt);
+		vsnprintf(s, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+	}
+	if (!s || a->nown >= PTS_MAX_ARGS) {
+		free(s);
+		return;
+	}
+	a->own[a->nown++] = s;
+	av_add(a, s);
+}
+
+static void av_free(struct pts_argv *a)
+{
+	int i;
+
+	for (i = 0; i < a->nown; i++)
+		free(a->own[i]);
+	a->n = a->nown = 0;
+}
+
+/*
+ * Run `ssdload ARGS` (this binary) with its stdout into @out_path (NULL:
+ * ours).  Returns its exit status, 128+N if a signal ended it, or -1.
+ */
+static int pts_spawn(struct pts_argv *a, const char *out_path)
+{
+	posix_spawn_file_actions_t fa;
+	int status, r;
+	pid_t pid;
+
+	a->v[a->n] = NULL;
+	if (a->n >= PTS_MAX_ARGS) {
+		ssl_err("pts: too many arguments for ssdload run");
+		return -1;
+	}
+	posix_spawn_file_actions_init(&fa);
+	if (out_path)
+		posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, out_path,
+						 O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	fflush(stdout);
+	fflush(stderr);
+	r = posix_spawn(&pid, "/proc/self/exe", &fa, NULL, (char *const *)a->v, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (r) {
+		ssl_err("pts: cannot run ssdload run: %s", strerror(r));
+		return -1;
+	}
+	pts_child = pid;
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR) {
+			ssl_err("pts: waitpid: %s", strerror(errno));
+			pts_child = 0;
+			return -1;
+		}
+	}
+	pts_child = 0;
+	if (WIFSIGNALED(status))
+		return SSL_EXIT_SIGNAL(WTERMSIG(status));
+	return WEXITSTATUS(status);
+}
+
+/* The options every run of the test shares. */
+static void av_common(const struct pts_ctx *c, struct pts_argv *a, const char *name)
+{
+	av_add(a, "ssdload");
+	av_add(a, "run");
+	av_addf(a, "--name=%s", name);
+	av_addf(a, "--filename=%s", c->filename);
+	av_add(a, "--allow_write=1");
+	av_addf(a, "--eta=%s", c->eta);
+	av_add(a, "--output-format=json");
+	av_add(a, "--group_reporting");
+}
+
+/* Read a run's JSON output; the object or NULL after a message. */
+static json_object *pts_read_run(const char *path)
+{
+	json_object *o = json_object_from_file(path);
+
+	if (!o)
+		ssl_err("pts: %s: not the JSON of a run (%s)", path, json_util_get_last_err());
+	return o;
+}
+
+static json_object *run_job0(json_object *run)
+{
+	json_object *jobs = jget(run, "jobs");
+
+	if (!jobs || !json_object_is_type(jobs, json_type_array) ||
+	    !json_object_array_length(jobs))
+		return NULL;
+	return json_object_array_get_idx(jobs, 0);
+}
+
+/* ---- device facts, health ---- */
+
+static json_object *health_json(const struct ssl_health *h)
+{
+	json_object *o;
+
+	if (!h->have)
+		return NULL;
+	o = json_object_new_object();
+	jset(o, "temperature_k", json_object_new_int(h->temperature_k));
+	jset(o, "data_units_written", json_object_new_int64((int64_t)h->data_units_written));
+	jset(o, "data_units_read", json_object_new_int64((int64_t)h->data_units_read));
+	jset(o, "host_write_commands", json_object_new_int64((int64_t)h->host_write_commands));
+	jset(o, "host_read_commands", json_object_new_int64((int64_t)h->host_read_commands));
+	jset(o, "percentage_used", json_object_new_int((int)h->percentage_used));
+	jset(o, "critical_warning", json_object_new_int((int)h->critical_warning));
+	jset(o, "media_errors", json_object_new_int64((int64_t)h->media_errors));
+	jset(o, "power_on_hours", json_object_new_int64((int64_t)h->power_on_hours));
+	jset(o, "available_spare", json_object_new_int((int)h->available_spare));
+	return o;
+}
+
+static json_object *health_now(const struct pts_ctx *c)
+{
+	struct ssl_health h;
+
+	memset(&h, 0, sizeof(h));
+	ssl_dev_health(&c->dev, &h);
+	return health_json(&h);
+}
+
+static json_object *jstr_or_null(const char *s)
+{
+	return s && *s ? json_object_new_string(s) : NULL;
+}
+
+static json_object *device_json(const struct pts_ctx *c)
+{
+	const struct ssl_dev *d = &c->dev;
+	json_object *o = json_object_new_object(), *l, *wc;
+
+	jset(o, "path", json_object_new_string(c->filename));
+	jset(o, "name", jstr_or_null(d->name));
+	jset(o, "kind", json_object_new_string(d->is_nvme ? "nvme" : "block"));
+	jset(o, "model", jstr_or_null(d->model));
+	jset(o, "serial", jstr_or_null(d->serial));
+	jset(o, "firmware", jstr_or_null(d->firmware));
+	jset(o, "capacity_bytes", json_object_new_int64((int64_t)d->capacity_bytes));
+	jset(o, "logical_block_size", json_object_new_int((int)d->logical_block_size));
+	jset(o, "physical_block_size", json_object_new_int((int)d->physical_block_size));
+	jset(o, "partition", json_object_new_boolean(d->is_partition));
+	if (d->lbaf_index >= 0) {
+		l = json_object_new_object();
+		jset(l, "index", json_object_new_int(d->lbaf_index));
+		jset(l, "data_bytes", json_object_new_int(d->lbaf_data_bytes));
+		jset(l, "metadata_bytes", json_object_new_int(d->lbaf_metadata_bytes));
+		jset(o, "lba_format", l);
+	} else {
+		jset(o, "lba_format", NULL);
+	}
+	wc = json_object_new_object();
+	jset(wc, "present", d->vwc_present < 0 ? NULL : json_object_new_boolean(d->vwc_present));
+	jset(wc, "requested", json_object_new_string(wc_req_name[c->wc]));
+	jset(wc, "before", json_object_new_string(ssl_wc_name(d->wc)));
+	jset(wc, "during", json_object_new_string(ssl_wc_name(d->wc)));
+	jset(o, "write_cache", wc);
+	return o;
+}
+
+static void deviation(struct pts_ctx *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void deviation(struct pts_ctx *c, const char *fmt, ...)
+{
+	json_object *a = jget(c->doc, "deviations");
+	char buf[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	json_object_array_add(a, json_object_new_string(buf));
+	jset(c->doc, "conformant", json_object_new_boolean(false));
+}
+
+static void size_str(char *buf, size_t len, uint64_t b)
+{
+	static const char *const unit[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB" };
+	double v = b;
+	int i = 0;
+
+	while (v >= 1024 && i < 5) {
+		v /= 1024;
+		i++;
+	}
+	snprintf(buf, len, i ? "%.4g %s" : "%.0f %s", v, unit[i]);
+}
+
+static json_object *settings_json(const struct pts_ctx *c)
+{
+	const struct pts_def *t = c->def;
+	json_object *o = json_object_new_object(), *a, *tr;
+	unsigned int i;
+
+	jset(o, "threads", json_object_new_int((int)c->threads));
+	jset(o, "iodepth", json_object_new_int((int)c->iodepth));
+	jset(o, "offset_bytes", json_object_new_int64(0));
+	jset(o, "active_range_bytes", json_object_new_int64((int64_t)c->active_bytes));
+	jset(o, "active_range_pct",
+	     json_object_new_double(100.0 * c->active_bytes / c->dev.capacity_bytes));
+	jset(o, "point_ms", json_object_new_int64((int64_t)c->point_ms));
+	jset(o, "spec_point_ms", json_object_new_int64(PTS_SPEC_POINT_MS));
+	jset(o, "max_rounds", json_object_new_int((int)c->max_rounds));
+	jset(o, "window", json_object_new_int(SSL_SS_WINDOW));
+	jset(o, "range_limit_pct", json_object_new_double(SSL_SS_RANGE_PCT));
+	jset(o, "slope_limit_pct", json_object_new_double(SSL_SS_SLOPE_PCT));
+	jset(o, "blockalign", t->random ? json_object_new_int(4096) : NULL);
+	jset(o, "pattern", json_object_new_string(t->random ? "random" : "sequential"));
+	jset(o, "wipc_factor", json_object_new_double(c->wipc_factor));
+	a = json_object_new_array();
+	for (i = 0; i < c->nbs; i++)
+		json_object_array_add(a, json_object_new_int((int)c->bs[i]));
+	jset(o, "block_sizes", a);
+	a = json_object_new_array();
+	for (i = 0; i < t->nmix; i++)
+		json_object_array_add(a, json_object_new_int((int)t->mix[i]));
+	jset(o, "rwmixread", a);
+	tr = json_object_new_object();
+	jset(tr, "label", json_object_new_string(t->track_label));
+	jset(tr, "bs", json_object_new_int((int)c->track_bs));
+	jset(tr, "rwmixread", json_object_new_int((int)t->track_mix));
+	jset(tr, "metric", json_object_new_string(metric_key[t->metric]));
+	jset(tr, "unit", json_object_new_string(metric_unit[t->metric]));
+	jset(o, "tracking", tr);
+	jset(o, "percentile_list", json_object_new_string(PTS_PERCENTILES));
+	return o;
+}
+
+/* ---- one point of a round, from a step of the run's JSON ---- */
+
+/* DIR object of a point from the run's read/write object */
+static json_object *point_dir(json_object *x, uint64_t *ios, double *lat_sum, uint64_t *lat_max)
+{
+	json_object *o = json_object_new_object(), *clat = jget(x, "clat_ns"), *p;
+	double n = jnum(x, "total_ios", 0), mean = jnum(clat, "mean", NAN);
+
+	jset(o, "ios", json_object_new_int64((int64_t)n));
+	jset(o, "bytes", json_object_new_int64((int64_t)jnum(x, "io_bytes", 0)));
+	jset(o, "iops", json_object_new_double(jnum(x, "iops", 0)));
+	jset(o, "bw_bytes", json_object_new_double(jnum(x, "bw_bytes", 0)));
+	if (n > 0) {
+		jset(o, "lat_min_ns", json_object_new_int64((int64_t)jnum(clat, "min", 0)));
+		jset(o, "lat_mean_ns", jdouble_or_null(mean));
+		jset(o, "lat_max_ns", json_object_new_int64((int64_t)jnum(clat, "max", 0)));
+		p = jget(clat, "percentile");
+		jset(o, "percentiles", p ? json_object_get(p) : NULL);
+		*ios += (uint64_t)n;
+		*lat_sum += mean * n;
+		if ((uint64_t)jnum(clat, "max", 0) > *lat_max)
+			*lat_max = (uint64_t)jnum(clat, "max", 0);
+	} else {
+		jset(o, "lat_min_ns", NULL);
+		jset(o, "lat_mean_ns", NULL);
+		jset(o, "lat_max_ns", NULL);
+		jset(o, "percentiles", NULL);
+	}
+	return o;
+}
+
+static json_object *point_json(const struct pts_ctx *c, json_object *step, unsigned int bs,
+			       unsigned int mix)
+{
+	json_object *o = json_object_new_object(), *rd, *wr;
+	double lat_sum = 0;
+	uint64_t ios = 0, lat_max = 0;
+
+	jset(o, "bs", json_object_new_int((int)bs));
+	jset(o, "rwmixread", json_object_new_int((int)mix));
+	jset(o, "pattern", json_object_new_string(c->def->random ? "random" : "sequential"));
+	jset(o, "runtime_ms", json_object_new_double(jnum(step, "runtime_ns", 0) / 1e6));
+	rd = point_dir(jget(step, "read"), &ios, &lat_sum, &lat_max);
+	wr = point_dir(jget(step, "write"), &ios, &lat_sum, &lat_max);
+	jset(o, "iops", json_object_new_double(jnum(rd, "iops", 0) + jnum(wr, "iops", 0)));
+	jset(o, "bw_bytes", json_object_new_double(jnum(rd, "bw_bytes", 0) +
+						    jnum(wr, "bw_bytes", 0)));
+	jset(o, "lat_mean_ns", ios ? jdouble_or_null(lat_sum / ios) : NULL);
+	jset(o, "lat_max_ns", ios ? json_object_new_int64((int64_t)lat_max) : NULL);
+	jset(o, "read", rd);
+	jset(o, "write", wr);
+	return o;
+}
+
+/* The tracking variable of a round's points; NaN if missing. */
+static double round_tracking(const struct pts_ctx *c, json_object *points)
+{
+	size_t i, n = json_object_array_length(points);
+
+	for (i = 0; i < n; i++) {
+		json_object *p = json_object_array_get_idx(points, i);
+
+		if ((unsigned int)jnum(p, "bs", 0) != c->track_bs ||
+		    (unsigned int)jnum(p, "rwmixread", -1) != c->def->track_mix)
+			continue;
+		if (c->def->metric == PTS_LAT_MEAN)
+			return jnum(jget(p, "write"), "lat_mean_ns", NAN);
+		return jnum(p, metric_key[c->def->metric], NAN);
+	}
+	return NAN;
+}
+
+/* ---- phases ---- */
+
+static const char *job_prefix = "pts";
+
+static void job_name(char *buf, size_t len, const struct pts_ctx *c, const char *what)
+{
+	snprintf(buf, len, "%s-%s-%d-%s", job_prefix, c->def->name, (int)getpid(), what);
+}
+
+/* A finished phase object in the doc, or NULL. */
+static json_object *phase_done(const struct pts_ctx *c, const char *key)
+{
+	json_object *p = jget(c->doc, key);
+
+	return p && jget(p, "duration_ms") ? p : NULL;
+}
+
+static int spawn_status(int st, const char *what)
+{
+	if (st == 0)
+		return 0;
+	if (pts_sig || st > 128)
+		return st > 128 ? st : SSL_EXIT_SIGNAL(pts_sig);
+	ssl_err("pts: %s failed (ssdload run exited %d)", what, st);
+	return PTS_EXIT_FAILED;
+}
+
+/* One sequential write pass (or @loops) of 128KiB over @bytes from 0. */
+static int seq_fill(struct pts_ctx *c, const char *what, unsigned int bs, uint64_t bytes,
+		    unsigned int loops, const char *out, json_object *rec)
+{
+	struct pts_argv a = { 0 };
+	char name[128];
+	uint64_t t0 = ssl_now_ms();
+	json_object *run, *job;
+	int st;
+
+	job_name(name, sizeof(name), c, what);
+	av_common(c, &a, name);
+	av_add(&a, "--rw=write");
+	av_addf(&a, "--bs=%u", bs);
+	av_addf(&a, "--iodepth=%u", PTS_WIPC_QD);
+	av_addf(&a, "--size=%llu", (unsigned long long)bytes);
+	if (loops > 1)
+		av_addf(&a, "--loops=%u", loops);
+	st = pts_spawn(&a, out);
+	av_free(&a);
+	st = spawn_status(st, what);
+	if (st)
+		return st;
+	run = pts_read_run(out);
+	if (!run)
+		return PTS_EXIT_FAILED;
+	job = run_job0(run);
+	jset(rec, "bytes", json_object_new_int64((int64_t)jnum(jget(job, "write"),
+								 "io_bytes", 0)));
+	jset(rec, "bs", json_object_new_int((int)bs));
+	jset(rec, "iodepth", json_object_new_int(PTS_WIPC_QD));
+	jset(rec, "duration_ms", json_object_new_int64((int64_t)(ssl_now_ms() - t0)));
+	json_object_put(run);
+	return 0;
+}
+
+/*
+ * Purge through the exclusive @fd; it is closed (*fd = -1) before the
+ * engine opens the device itself (an overwrite).
+ */
+static int do_purge(struct pts_ctx *c, int *fd)
+{
+	json_object *p;
+	enum ssl_purge used = SSL_PURGE_NONE;
+	char detail[256] = "", out[PATH_MAX];
+	uint64_t t0 = ssl_now_ms();
+	int st;
+
+	if (phase_done(c, "purge"))
+		return 0;
+	fprintf(stderr, "pts: purge (%s) of %s\n", ssl_purge_name(c->purge), c->filename);
+	if (ssl_dev_purge(&c->dev, *fd, c->purge, &used, detail, sizeof(detail)))
+		return PTS_EXIT_FAILED;
+	ioctl(*fd, BLKFLSBUF, 0);	/* no stale cached pages of the old data */
+	p = json_object_new_object();
+	if (used == SSL_PURGE_OVERWRITE) {
+		/* no erase command: one full write pass with the engine */
+		if (pts_path(c, out, sizeof(out), "rounds/purge-overwrite.json"))
+			return PTS_EXIT_FAILED;
+		close(*fd);
+		*fd = -1;
+		st = seq_fill(c, "purge", PTS_WIPC_BS, c->dev.capacity_bytes, 1, out, p);
+		if (st) {
+			json_object_put(p);
+			return st;
+		}
+		snprintf(detail, sizeof(detail), "one sequential 128KiB write pass over %llu bytes",
+			 (unsigned long long)c->dev.capacity_bytes);
+	}
+	jset(p, "method", json_object_new_string(ssl_purge_name(used)));
+	jset(p, "detail", json_object_new_string(detail));
+	jset(p, "conformant", json_object_new_boolean(used != SSL_PURGE_NONE));
+	jset(p, "duration_ms", json_object_new_int64((int64_t)(ssl_now_ms() - t0)));
+	jset(c->doc, "purge", p);
+	if (used == SSL_PURGE_NONE)
+		deviation(c, "purge: none (--purge=none): the device was not purged");
+	return pts_save(c) ? PTS_EXIT_FAILED : 0;
+}
+
+static int do_write_cache(struct pts_ctx *c)
+{
+	json_object *wc = jget(jget(c->doc, "device"), "write_cache");
+
+	if (c->wc != PTS_WC_LEAVE && c->dev.vwc_present == 1 &&
+	    c->dev.wc != (c->wc == PTS_WC_ON ? SSL_WC_ENABLED : SSL_WC_DISABLED)) {
+		if (ssl_dev_set_write_cache(&c->dev, c->wc == PTS_WC_ON))
+			return PTS_EXIT_FAILED;
+	}
+	jset(wc, "during", json_object_new_string(ssl_wc_name(c->dev.wc)));
+	if (c->dev.wc == SSL_WC_ENABLED)
+		deviation(c, "write cache: enabled during the test (Enterprise: disabled)");
+	else if (c->dev.wc == SSL_WC_UNKNOWN)
+		deviation(c, "write cache: state unknown (Enterprise: disabled)");
+	return 0;
+}
+
+static int do_wipc(struct pts_ctx *c)
+{
+	json_object *w;
+	char out[PATH_MAX], sz[32];
+	uint64_t bytes = c->active_bytes;
+	/* throughput: each block size is its own test, preconditioned with it */
+	unsigned int bs = c->def->random ? PTS_WIPC_BS : c->bs[0];
+	int st;
+
+	if (phase_done(c, "wipc"))
+		return 0;
+	if (c->wipc_factor == 0) {
+		jset(c->doc, "wipc", NULL);
+		return 0;
+	}
+	size_str(sz, sizeof(sz), (uint64_t)(c->wipc_factor * bytes));
+	fprintf(stderr, "pts: WIPC: %s of SEQ %uKiB writes (%g x the active range)\n", sz,
+		bs / 1024, c->wipc_factor);
+	if (pts_path(c, out, sizeof(out), "rounds/wipc.json"))
+		return PTS_EXIT_FAILED;
+	w = json_object_new_object();
+	/* whole passes: --loops; a fraction of a pass is a shorter span */
+	if (c->wipc_factor == floor(c->wipc_factor))
+		st = seq_fill(c, "wipc", bs, bytes, (unsigned int)c->wipc_factor, out, w);
+	else
+		st = seq_fill(c, "wipc", bs, (uint64_t)(c->wipc_factor * bytes / bs) * bs, 1,
+			      out, w);
+	if (st) {
+		json_object_put(w);
+		return st;
+	}
+	jset(w, "factor", json_object_new_double(c->wipc_factor));
+	jset(c->doc, "wipc", w);
+	return pts_save(c) ? PTS_EXIT_FAILED : 0;
+}
+
+static unsigned int rounds_done(const struct pts_ctx *c)
+{
+	return json_object_array_length(jget(c->doc, "rounds"));
+}
+
+static void eta_str(char *buf, size_t len, uint64_t secs)
+{
+	if (secs >= 3600)
+		snprintf(buf, len, "%lluh%02llum", (unsigned long long)secs / 3600,
+			 (unsigned long long)secs % 3600 / 60);
+	else
+		snprintf(buf, len, "%llum%02llus", (unsigned long long)secs / 60,
+			 (unsigned long long)secs % 60);
+}
+
+/* Run round @r; appends it to the doc.  0 or an exit status. */
+static int do_round(struct pts_ctx *c, unsigned int r)
+{
+	const struct pts_def *t = c->def;
+	struct pts_argv a = { 0 };
+	json_object *run, *job, *steps, *rd, *points, *hb;
+	char name[128], rel[64], out[PATH_MAX], eta[32], eta_min[32];
+	uint64_t t0 = ssl_now_ms(), left;
+	unsigned int m, b, k = 0;
+	char started[32];
+	double tr;
+	int st;
+
+	/* the test ends at round 5 at the earliest, at max_rounds at the latest */
+	left = (uint64_t)c->points * c->point_ms / 1000;
+	eta_str(eta, sizeof(eta), left * (c->max_rounds - r + 1));
+	eta_str(eta_min, sizeof(eta_min), left * (r <= SSL_SS_WINDOW ? SSL_SS_WINDOW - r + 1 : 1));
+	fprintf(stderr, "pts %s: round %u of at most %u: %u points of %llu ms "
+		"(%s to %s left)\n", t->name, r, c->max_rounds, c->points,
+		(unsigned long long)c->point_ms, eta_min, eta);
+	snprintf(rel, sizeof(rel), "rounds/round-%03u.json", r);
+	if (pts_path(c, out, sizeof(out), rel))
+		return PTS_EXIT_FAILED;
+	snprintf(rel, sizeof(rel), "r%u", r);
+	job_name(name, sizeof(name), c, rel);
+	snprintf(rel, sizeof(rel), "rounds/round-%03u.json", r);
+	av_common(c, &a, name);
+	av_add(&a, t->random ? "--rw=randrw" : "--rw=rw");
+	if (t->random)
+		av_add(&a, "--blockalign=4096");
+	av_addf(&a, "--numjobs=%u", c->threads);
+	av_addf(&a, "--iodepth=%u", c->iodepth);
+	av_addf(&a, "--size=%llu", (unsigned long long)c->active_bytes);
+	av_addf(&a, "--randseed=%u", 0x5d5 + r);
+	av_add(&a, "--percentile_list=" PTS_PERCENTILES);
+	if (c->keep_last_job)
+		av_add(&a, "--keep-job");
+	for (m = 0; m < t->nmix; m++)
+		for (b = 0; b < c->nbs; b++)
+			av_addf(&a, "--step=rwmixread=%u,bs=%u,runtime=%llums", t->mix[m],
+				c->bs[b], (unsigned long long)c->point_ms);
+	hb = health_now(c);
+	now_iso(started, sizeof(started));
+	st = pts_spawn(&a, out);
+	av_free(&a);
+	st = spawn_status(st, "the round");
+	if (st) {
+		json_object_put(hb);
+		return st;
+	}
+	run = pts_read_run(out);
+	if (!run) {
+		json_object_put(hb);
+		return PTS_EXIT_FAILED;
+	}
+	job = run_job0(run);
+	steps = jget(job, "steps");
+	if (!steps || !json_object_is_type(steps, json_type_array) ||
+	    json_object_array_length(steps) != c->points) {
+		ssl_err("pts: %s: %u steps expected", out, c->points);
+		json_object_put(run);
+		json_object_put(hb);
+		return PTS_EXIT_FAILED;
+	}
+	points = json_object_new_array();
+	for (m = 0; m < t->nmix; m++)
+		for (b = 0; b < c->nbs; b++)
+			json_object_array_add(points, point_json(c,
+						json_object_array_get_idx(steps, k++),
+						c->bs[b], t->mix[m]));
+	json_object_put(run);
+	rd = json_object_new_object();
+	jset(rd, "round", json_object_new_int((int)r));
+	jset(rd, "started", json_object_new_string(started));
+	jset(rd, "duration_ms", json_object_new_int64((int64_t)(ssl_now_ms() - t0)));
+	tr = round_tracking(c, points);
+	jset(rd, "tracking", jdouble_or_null(tr));
+	jset(rd, "health_before", hb);
+	jset(rd, "health_after", health_now(c));
+	jset(rd, "run_file", json_object_new_string(rel));
+	jset(rd, "points", points);
+	json_object_array_add(jget(c->doc, "rounds"), rd);
+	if (c->keep_last_job && r > 1) {
+		/* only the last round's job stays */
+		snprintf(rel, sizeof(rel), "r%u", r - 1);
+		job_name(name, sizeof(name), c, rel);
+		cfs_job_remove(name);
+	}
+	fprintf(stderr, "pts %s: round %u: %s = %.6g %s\n", t->name, r, t->track_label, tr,
+		metric_unit[t->metric]);
+	return 0;
+}
+
+static json_object *window_json(const struct ssl_ss_window *w, const double *y,
+				bool reached, unsigned int rounds_run, unsigned int max_rounds)
+{
+	json_object *o = json_object_new_object(), *win, *vals;
+	unsigned int r;
+
+	jset(o, "reached", json_object_new_boolean(reached));
+	jset(o, "round", reached ? json_object_new_int((int)w->last) : NULL);
+	win = json_object_new_array();
+	json_object_array_add(win, json_object_new_int((int)w->first));
+	json_object_array_add(win, json_object_new_int((int)w->last));
+	jset(o, "window", win);
+	vals = json_object_new_array();
+	for (r = w->first; r <= w->last; r++)
+		json_object_array_add(vals, json_object_new_double(y[r - 1]));
+	jset(o, "values", vals);
+	jset(o, "average", jdouble_or_null((double)w->avg));
+	jset(o, "min", jdouble_or_null((double)w->min));
+	jset(o, "max", jdouble_or_null((double)w->max));
+	jset(o, "range", jdouble_or_null((double)w->range));
+	jset(o, "range_pct", jdouble_or_null((double)w->range_pct));
+	jset(o, "range_pass", json_object_new_boolean(w->range_ok));
+	jset(o, "slope", jdouble_or_null((double)w->slope));
+	jset(o, "intercept", jdouble_or_null((double)w->intercept));
+	jset(o, "slope_excursion", jdouble_or_null((double)w->slope_exc));
+	jset(o, "slope_excursion_pct", jdouble_or_null((double)w->slope_exc_pct));
+	jset(o, "slope_pass", json_object_new_boolean(w->slope_ok));
+	jset(o, "range_limit_pct", json_object_new_double(SSL_SS_RANGE_PCT));
+	jset(o, "slope_limit_pct", json_object_new_double(SSL_SS_SLOPE_PCT));
+	jset(o, "rounds_run", json_object_new_int((int)rounds_run));
+	jset(o, "max_rounds", json_object_new_int((int)max_rounds));
+	return o;
+}
+
+/*
+ * The steady-state check after the rounds so far: updates steady_state in
+ * the doc.  Returns 1 when the test ends (steady, or the round limit).
+ */
+static int check_steady(struct pts_ctx *c)
+{
+	json_object *rounds = jget(c->doc, "rounds");
+	unsigned int n = json_object_array_length(rounds), i, steady;
+	struct ssl_ss_limits l;
+	struct ssl_ss_window w;
+	double y[1000];
+
+	if (n < SSL_SS_WINDOW)
+		return 0;
+	for (i = 0; i < n && i < ARRAY_SIZE(y); i++) {
+		y[i] = jnum(json_object_array_get_idx(rounds, i), "tracking", NAN);
+		if (!isfinite(y[i]))
+			y[i] = 0;
+	}
+	ssl_ss_limits_default(&l);
+	l.max_rounds = c->max_rounds;
+	steady = ssl_ss_scan(y, n, &l, &w, NULL, NULL);
+	jset(c->doc, "steady_state", window_json(&w, y, steady != 0, n, c->max_rounds));
+	return steady || n >= c->max_rounds;
+}
+
+/* The measurement window: each point averaged over the window's rounds. */
+static void do_results(struct pts_ctx *c)
+{
+	json_object *ss = jget(c->doc, "steady_state"), *rounds = jget(c->doc, "rounds");
+	json_object *res, *pts, *win = jget(ss, "window");
+	unsigned int first, last, r, k, d;
+	static const char *const dirs[] = { "read", "write" };
+	static const char *const avg_keys[] = { "iops", "bw_bytes", "lat_mean_ns" };
+
+	if (!ss || !win)
+		return;
+	first = json_object_get_int(json_object_array_get_idx(win, 0));
+	last = json_object_get_int(json_object_array_get_idx(win, 1));
+	res = json_object_new_object();
+	jset(res, "window", json_object_get(win));
+	pts = json_object_new_array();
+	for (k = 0; k < c->points; k++) {
+		json_object *p0, *pt = json_object_new_object();
+		double sum[2][3] = { { 0 } }, tot[3] = { 0 };
+		double lmax[2] = { -1, -1 }, tmax = -1;
+		unsigned int nlat[2] = { 0 }, ntlat = 0, i;
+
+		p0 = json_object_array_get_idx(jget(json_object_array_get_idx(rounds, first - 1),
+						    "points"), k);
+		jset(pt, "bs", json_object_get(jget(p0, "bs")));
+		jset(pt, "rwmixread", json_object_get(jget(p0, "rwmixread")));
+		jset(pt, "pattern", json_object_get(jget(p0, "pattern")));
+		for (r = first; r <= last; r++) {
+			json_object *p = json_object_array_get_idx(jget(json_object_array_get_idx(
+						rounds, r - 1), "points"), k);
+			double v;
+
+			for (i = 0; i < 2; i++)
+				tot[i] += jnum(p, avg_keys[i], 0);
+			v = jnum(p, "lat_mean_ns", NAN);
+			if (isfinite(v)) {
+				tot[2] += v;
+				ntlat++;
+			}
+			tmax = fmax(tmax, jnum(p, "lat_max_ns", -1));
+			for (d = 0; d < 2; d++) {
+				json_object *x = jget(p, dirs[d]);
+
+				sum[d][0] += jnum(x, "iops", 0);
+				sum[d][1] += jnum(x, "bw_bytes", 0);
+				v = jnum(x, "lat_mean_ns", NAN);
+				if (isfinite(v)) {
+					sum[d][2] += v;
+					nlat[d]++;
+				}
+				lmax[d] = fmax(lmax[d], jnum(x, "lat_max_ns", -1));
+			}
+		}
+		r = last - first + 1;
+		jset(pt, "iops", json_object_new_double(tot[0] / r));
+		jset(pt, "bw_bytes", json_object_new_double(tot[1] / r));
+		jset(pt, "lat_mean_ns", ntlat ? json_object_new_double(tot[2] / ntlat) : NULL);
+		jset(pt, "lat_max_ns", tmax >= 0 ? json_object_new_int64((int64_t)tmax) : NULL);
+		for (d = 0; d < 2; d++) {
+			json_object *x = json_object_new_object(), *pc = NULL;
+
+			jset(x, "iops", json_object_new_double(sum[d][0] / r));
+			jset(x, "bw_bytes", json_object_new_double(sum[d][1] / r));
+			jset(x, "lat_mean_ns", nlat[d] ?
+			     json_object_new_double(sum[d][2] / nlat[d]) : NULL);
+			jset(x, "lat_max_ns", lmax[d] >= 0 ?
+			     json_object_new_int64((int64_t)lmax[d]) : NULL);
+			/* percentiles: the highest of the window's rounds */
+			for (r = first; r <= last; r++) {
+				json_object *p = jget(jget(json_object_array_get_idx(jget(
+					json_object_array_get_idx(rounds, r - 1), "points"), k),
+					dirs[d]), "percentiles");
+
+				if (!p)
+					continue;
+				if (!pc)
+					pc = json_object_new_object();
+				json_object_object_foreach(p, key, val) {
+					json_object *cur = jget(pc, key);
+
+					if (!cur || json_object_get_int64(val) >
+						    json_object_get_int64(cur))
+						jset(pc, key, json_object_new_int64(
+							json_object_get_int64(val)));
+				}
+			}
+			jset(x, "percentiles", pc);
+			jset(pt, dirs[d], x);
+		}
+		json_object_array_add(pts, pt);
+	}
+	jset(res, "points", pts);
+	jset(c->doc, "results", res);
+}
+
+/* ---- the report ---- */
+
+int pts_report_script(char *buf, size_t len)
+{
+	const char *env = getenv("SSDLOAD_REPORT");
+	char exe[PATH_MAX];
+	ssize_t n;
+	char *slash;
+
+	if (env && *env) {
+		snprintf(buf, len, "%s", env);
+		return 0;
+	}
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		exe[n] = '\0';
+		slash = strrchr(exe, '/');
+		if (slash) {
+			*slash = '\0';
+			if (snprintf(buf, len, "%s/ssdload-report.py", exe) < (int)len &&
+			    !access(buf, R_OK))
+				return 0;
+		}
+	}
+	snprintf(buf, len, "%s", "/usr/local/share/ssdload/ssdload-report.py");
+	return access(buf, R_OK) ? -1 : 0;
+}
+
+int pts_render_report(const char *dir, int quiet)
+{
+	const char *py = getenv("SSDLOAD_PYTHON");
+	char script[PATH_MAX];
+	posix_spawn_file_actions_t fa;
+	const char *argv[4];
+	int status, r;
+	pid_t pid;
+
+	if (pts_report_script(script, sizeof(script))) {
+		ssl_err("report: the renderer ssdload-report.py is not installed (set "
+			"SSDLOAD_REPORT to its path)");
+		return -1;
+	}
+	if (!py || !*py)
+		py = "/usr/bin/python3";
+	argv[0] = py;
+	argv[1] = script;
+	argv[2] = dir;
+	argv[3] = NULL;
+	posix_spawn_file_actions_init(&fa);
+	if (quiet)
+		posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+	fflush(stdout);
+	fflush(stderr);
+	r = posix_spawn(&pid, py, &fa, NULL, (char *const *)argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (r) {
+		ssl_err("report: cannot run %s: %s", py, strerror(r));
+		return -1;
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	if (WIFSIGNALED(status))
+		return SSL_EXIT_SIGNAL(WTERMSIG(status));
+	return WEXITSTATUS(status);
+}
+
+/* ---- the text summary ---- */
+
+static void bs_label(char *buf, size_t len, unsigned int bs)
+{
+	if (bs % 1024)
+		snprintf(buf, len, "%.1fK", bs / 1024.0);
+	else
+		snprintf(buf, len, "%uK", bs / 1024);
+}
+
+static void print_summary(const struct pts_ctx *c)
+{
+	const struct pts_def *t = c->def;
+	json_object *ss = jget(c->doc, "steady_state");
+	json_object *pts = jget(jget(c->doc, "results"), "points");
+	unsigned int m, b, k = 0;
+	char lab[16];
+
+	printf("%s: %s test, %s\n", SSL_SS_SPEC, t->title, c->filename);
+	if (ss) {
+		json_object *win = jget(ss, "window");
+
+		printf("steady state: %s (window rounds %d..%d, average %.6g %s, range %.2f%%, "
+		       "slope excursion %.2f%%)\n",
+		       json_object_get_boolean(jget(ss, "reached")) ? "reached" : "NOT achieved",
+		       json_object_get_int(json_object_array_get_idx(win, 0)),
+		       json_object_get_int(json_object_array_get_idx(win, 1)),
+		       jnum(ss, "average", NAN), metric_unit[t->metric],
+		       jnum(ss, "range_pct", NAN), jnum(ss, "slope_excursion_pct", NAN));
+	}
+	if (!json_object_get_boolean(jget(c->doc, "conformant"))) {
+		json_object *dev = jget(c->doc, "deviations");
+		size_t i;
+
+		printf("NOT CONFORMANT:\n");
+		for (i = 0; i < json_object_array_length(dev); i++)
+			printf("  - %s\n", json_object_get_string(json_object_array_get_idx(dev, i)));
+	}
+	if (!pts)
+		return;
+	printf("\n%-8s", t->metric == PTS_LAT_MEAN ? "avg lat" : "R/W mix");
+	for (b = 0; b < c->nbs; b++) {
+		bs_label(lab, sizeof(lab), c->bs[b]);
+		printf(" %12s", lab);
+	}
+	printf("\n");
+	for (m = 0; m < t->nmix; m++) {
+		printf("%3u/%-4u", t->mix[m], 100 - t->mix[m]);
+		for (b = 0; b < c->nbs; b++) {
+			json_object *p = json_object_array_get_idx(pts, k++);
+
+			if (t->metric == PTS_IOPS)
+				printf(" %12.1f", jnum(p, "iops", NAN));
+			else if (t->metric == PTS_BW)
+				printf(" %9.1f MB/s", jnum(p, "bw_bytes", NAN) / 1e6);
+			else
+				printf(" %9.1f us", jnum(p, "lat_mean_ns", NAN) / 1e3);
+		}
+		printf("\n");
+	}
+	printf("\nreport: %s/report.html, data: %s/%s\n", c->dir, c->dir, PTS_JSON);
+}
+
+/* ---- set-up ---- */
+
+/* The active range in bytes from --size (SIZE or P%). */
+static int active_range(struct pts_ctx *c)
+{
+	uint64_t cap = c->dev.capacity_bytes, v;
+	double pct;
+	char *end;
+
+	c->active_bytes = cap;
+	if (!c->size)
+		return 0;
+	if (c->size[0] && c->size[strlen(c->size) - 1] == '%') {
+		errno = 0;
+		pct = strtod(c->size, &end);
+		if (end == c->size || *end != '%' || errno || !(pct > 0 && pct <= 100)) {
+			ssl_err("pts: --size=%s: a percentage must be in (0, 100]", c->size);
+			return -1;
+		}
+		v = (uint64_t)(cap * pct / 100);
+	} else if (ssl_parse_size(c->size, &v) || !v || v > cap) {
+		ssl_err("pts: --size=%s: must be a size up to the capacity (%llu bytes) or P%%",
+			c->size, (unsigned long long)cap);
+		return -1;
+	}
+	c->active_bytes = v / 1048576 * 1048576;
+	if (!c->active_bytes) {
+		ssl_err("pts: --size=%s: the active range must be at least 1 MiB", c->size);
+		return -1;
+	}
+	return 0;
+}
+
+static int make_dirs(struct pts_ctx *c)
+{
+	char path[PATH_MAX];
+
+	if (!c->dir) {
+		struct tm tm;
+		time_t now = time(NULL);
+		char stamp[32];
+
+		localtime_r(&now, &tm);
+		strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
+		snprintf(c->dirbuf, sizeof(c->dirbuf), "pts-%s-%s", c->def->name, stamp);
+		c->dir = c->dirbuf;
+	}
+	if (mkdir(c->dir, 0755) && errno != EEXIST) {
+		ssl_err("pts: mkdir %s: %s", c->dir, strerror(errno));
+		return -1;
+	}
+	if (pts_path(c, path, sizeof(path), PTS_JSON))
+		return -1;
+	if (!access(path, F_OK)) {
+		ssl_err("pts: %s exists: continue it with --resume=%s, or choose another "
+			"--output-dir", path, c->dir);
+		return -1;
+	}
+	if (pts_path(c, path, sizeof(path), "rounds") ||
+	    (mkdir(path, 0755) && errno != EEXIST)) {
+		ssl_err("pts: mkdir %s: %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static void new_doc(struct pts_ctx *c)
+{
+	json_object *d = json_object_new_object(), *cmd;
+	int i;
+
+	c->doc = d;
+	jset(d, "format", json_object_new_string(PTS_FORMAT));
+	jset(d, "format_version", json_object_new_int(PTS_FORMAT_VERSION));
+	jset(d, "spec", json_object_new_string(SSL_SS_SPEC));
+	jset(d, "ssdload_version", json_object_new_string(SSDLOAD_CLI_VERSION));
+	jset(d, "test", json_object_new_string(c->def->name));
+	jset(d, "title", json_object_new_string(c->def->title));
+	jset(d, "clause", json_object_new_string(c->def->clause));
+	jset(d, "variant", json_object_new_string("Enterprise"));
+	cmd = json_object_new_array();
+	json_object_array_add(cmd, json_object_new_string("ssdload"));
+	json_object_array_add(cmd, json_object_new_string("pts"));
+	for (i = 0; i < c->argc; i++)
+		json_object_array_add(cmd, json_object_new_string(c->argv[i]));
+	jset(d, "command", cmd);
+	jset(d, "state", json_object_new_string("running"));
+	jset(d, "started", jnow());
+	jset(d, "updated", jnow());
+	jset(d, "finished", NULL);
+	jset(d, "conformant", json_object_new_boolean(true));
+	jset(d, "deviations", json_object_new_array());
+	jset(d, "scaled", json_object_new_boolean(false));
+	jset(d, "resumed", json_object_new_array());
+	jset(d, "device", device_json(c));
+	jset(d, "settings", settings_json(c));
+	jset(d, "purge", NULL);
+	jset(d, "wipc", NULL);
+	jset(d, "health_before", health_now(c));
+	jset(d, "health_after", NULL);
+	jset(d, "rounds", json_object_new_array());
+	jset(d, "steady_state", NULL);
+	jset(d, "results", NULL);
+}
+
+/* Deviations from the specification that the options make. */
+static void scale_deviations(struct pts_ctx *c)
+{
+	const struct pts_def *t = c->def;
+	char a[32], b[32];
+	bool scaled = false;
+
+	if (c->point_ms != PTS_SPEC_POINT_MS) {
+		deviation(c, "point time %llu ms (spec: %u ms)", (unsigned long long)c->point_ms,
+			  PTS_SPEC_POINT_MS);
+		scaled = true;
+	}
+	if (c->active_bytes != c->dev.capacity_bytes) {
+		size_str(a, sizeof(a), c->active_bytes);
+		size_str(b, sizeof(b), c->dev.capacity_bytes);
+		deviation(c, "active range %s of %s (Enterprise: 100%%)", a, b);
+		scaled = true;
+	}
+	if (c->wipc_factor != PTS_WIPC_LOOPS) {
+		deviation(c, "WIPC %g x the active range (spec: %d x)", c->wipc_factor,
+			  PTS_WIPC_LOOPS);
+		scaled = true;
+	}
+	if (c->max_rounds != SSL_SS_MAX_ROUNDS) {
+		deviation(c, "round limit %u (spec: %d)", c->max_rounds, SSL_SS_MAX_ROUNDS);
+		scaled = true;
+	}
+	if (t->fixed_load && (c->threads != t->threads || c->iodepth != t->iodepth))
+		deviation(c, "T%uQ%u (spec: T%uQ%u)", c->threads, c->iodepth, t->threads,
+			  t->iodepth);
+	if (c->dev.is_partition)
+		deviation(c, "a partition, not the whole device");
+	jset(c->doc, "scaled", json_object_new_boolean(scaled));
+}
+
+/* Restore the options of DIR's run from its command; 0 or exit status. */
+static int load_resume(struct pts_ctx *c, const char *dir, const char *test,
+		       const char ***argv_out)
+{
+	char path[PATH_MAX];
+	json_object *doc, *cmd;
+	const char **argv;
+	size_t i, n;
+
+	if (snprintf(path, sizeof(path), "%s/%s", dir, PTS_JSON) >= (int)sizeof(path)) {
+		ssl_err("pts: --resume=%s: path too long", dir);
+		return PTS_EXIT_USAGE;
+	}
+	doc = json_object_from_file(path);
+	if (!doc || strcmp(jstring(doc, "format"), PTS_FORMAT) ||
+	    jnum(doc, "format_version", 0) != PTS_FORMAT_VERSION) {
+		ssl_err("pts: --resume=%s: %s is not the state of a pts run", dir, path);
+		json_object_put(doc);
+		return PTS_EXIT_USAGE;
+	}
+	if (!strcmp(jstring(doc, "state"), "complete")) {
+		ssl_err("pts: --resume=%s: the test is complete already", dir);
+		json_object_put(doc);
+		return PTS_EXIT_USAGE;
+	}
+	c->def = pts_find(jstring(doc, "test"));
+	if (!c->def || (test && strcmp(test, c->def->name))) {
+		ssl_err("pts: --resume=%s: that directory holds a %s test", dir,
+			json_object_get_string(jget(doc, "test")));
+		json_object_put(doc);
+		return PTS_EXIT_USAGE;
+	}
+	cmd = jget(doc, "command");
+	n = json_object_array_length(cmd);
+	argv = calloc(n + 1, sizeof(*argv));
+	if (!argv || n < 3) {
+		free(argv);
+		json_object_put(doc);
+		ssl_err("pts: --resume=%s: no command recorded", dir);
+		return PTS_EXIT_USAGE;
+	}
+	/* "ssdload pts TEST ...": argv[0] is the test */
+	for (i = 2; i < n; i++)
+		argv[i - 2] = strdup(json_object_get_string(json_object_array_get_idx(cmd, i)));
+	c->argc = (int)(n - 2);
+	*argv_out = argv;
+	c->doc = doc;
+	return 0;
+}
+
+static void free_argv(const char **argv, int argc)
+{
+	int i;
+
+	if (!argv)
+		return;
+	for (i = 0; i < argc; i++)
+		free((char *)argv[i]);
+	free(argv);
+}
+
+static int finish(struct pts_ctx *c, const char *state, int status)
+{
+	jset(c->doc, "state", json_object_new_string(state));
+	if (!strcmp(state, "complete")) {
+		jset(c->doc, "finished", jnow());
+		jset(c->doc, "health_after", health_now(c));
+	}
+	if (pts_save(c))
+		return PTS_EXIT_FAILED;
+	if (!strcmp(state, "interrupted"))
+		fprintf(stderr, "pts: interrupted after %u finished round%s: continue with "
+			"ssdload pts --resume=%s\n", rounds_done(c), rounds_done(c) == 1 ? "" : "s",
+			c->dir);
+	return status;
+}
+
+static const struct pts_def purge_def = { .name = "purge", .title = "Purge" };
+
+static const char *const pts_purge_usage[] = {
+	"usage: ssdload pts purge --filename=DEV --allow_write [--purge=METHOD]",
+	"                         [--allow-partition]",
+	"",
+	"Purge DEV as a test does before its preconditioning, and say how: on NVMe",
+	"Sanitize (block erase, else crypto erase) where the controller supports it,",
+	"else Format NVM with user data erase; elsewhere BLKSECDISCARD, BLKDISCARD, or",
+	"one sequential write pass.  --purge=METHOD asks for one of sanitize, format,",
+	"secdiscard, discard or overwrite (refused where DEV lacks it).",
+	NULL,
+};
+
+/* The refusals every writing command makes before any write; the fd or -1. */
+static int pts_gate(struct pts_ctx *c)
+{
+	int fd;
+
+	if (!c->filename) {
+		ssl_err("pts %s: --filename=DEV is required", c->def->name);
+		return -1;
+	}
+	if (!c->allow_write) {
+		ssl_err("pts %s: the test purges and writes %s, destroying its data: pass "
+			"--allow_write", c->def->name, c->filename);
+		return -1;
+	}
+	if (ssl_dev_probe(c->filename, &c->dev))
+		return -1;
+	fd = ssl_dev_open_excl(&c->dev, c->allow_partition);
+	if (fd < 0)
+		return -1;
+	if (cfs_check_module() || ssl_check_debugfs()) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static int pts_purge_cmd(int argc, const char **argv)
+{
+	struct pts_ctx ctx, *c = &ctx;
+	const char *resume = NULL;
+	enum ssl_purge used = SSL_PURGE_NONE;
+	char detail[256] = "", sz[32], tmp[] = "/tmp/ssdload-purge-XXXXXX";
+	uint64_t t0;
+	int fd, r, st = 0;
+
+	memset(c, 0, sizeof(*c));
+	c->def = &purge_def;
+	c->dev.lbaf_index = -1;
+	for (r = 1; r < argc; r++)
+		if (!strcmp(argv[r], "--help") || !strcmp(argv[r], "-h")) {
+			ssl_usage(stdout, pts_purge_usage);
+			return 0;
+		}
+	r = pts_parse(c, argc, argv, &resume);
+	if (r)
+		return r > 0 ? 0 : PTS_EXIT_USAGE;
+	if (c->given & ~(1u << P_FILENAME | 1u << P_ALLOW_WRITE | 1u << P_ALLOW_PARTITION |
+			 1u << P_PURGE | 1u << P_ETA)) {
+		ssl_err("pts purge: takes --filename, --allow_write, --allow-partition and "
+			"--purge only");
+		return PTS_EXIT_USAGE;
+	}
+	fd = pts_gate(c);
+	if (fd < 0)
+		return PTS_EXIT_USAGE;
+	t0 = ssl_now_ms();
+	if (ssl_dev_purge(&c->dev, fd, c->purge, &used, detail, sizeof(detail))) {
+		close(fd);
+		return PTS_EXIT_FAILED;
+	}
+	ioctl(fd, BLKFLSBUF, 0);	/* no stale cached pages of the old data */
+	close(fd);
+	if (used == SSL_PURGE_OVERWRITE) {
+		json_object *rec = json_object_new_object();
+		int tfd = mkstemp(tmp);
+
+		if (tfd < 0) {
+			ssl_err("pts purge: mkstemp: %s", strerror(errno));
+			json_object_put(rec);
+			return PTS_EXIT_FAILED;
+		}
+		close(tfd);
+		c->eta = "auto";
+		pts_catch_signals();
+		st = seq_fill(c, "purge", PTS_WIPC_BS, c->dev.capacity_bytes, 1, tmp, rec);
+		unlink(tmp);
+		json_object_put(rec);
+		if (st)
+			return st;
+		snprintf(detail, sizeof(detail), "one sequential 128KiB write pass over %llu bytes",
+			 (unsigned long long)c->dev.capacity_bytes);
+	}
+	size_str(sz, sizeof(sz), c->dev.capacity_bytes);
+	printf("device: %s (%s, serial %s, firmware %s, %s)\n", c->filename,
+	       *c->dev.model ? c->dev.model : "model unknown",
+	       *c->dev.serial ? c->dev.serial : "unknown",
+	       *c->dev.firmware ? c->dev.firmware : "unknown", sz);
+	printf("method: %s\n", ssl_purge_name(used));
+	printf("detail: %s\n", detail);
+	printf("duration: %.3f s\n", (ssl_now_ms() - t0) / 1000.0);
+	return 0;
+}
+
+int pts_run(const char *test, int argc, const char **argv)
+{
+	struct pts_ctx ctx, *c = &ctx;
+	const char *resume = NULL, **rargv = NULL;
+	int st, fd, r;
+	unsigned int round;
+	json_object *ss;
+
+	memset(c, 0, sizeof(*c));
+	c->dev.lbaf_index = -1;
+	if (test) {
+		c->def = pts_find(test);
+		c->argc = argc;
+		c->argv = argv;
+		r = pts_parse(c, argc, argv, &resume);
+		if (r)
+			return r > 0 ? 0 : PTS_EXIT_USAGE;
+	} else {
+		r = pts_parse(c, argc, argv, &resume);
+		if (r)
+			return r > 0 ? 0 : PTS_EXIT_USAGE;
+	}
+	if (resume) {
+		const char *rdir = resume;
+
+		const char *eta = c->eta;
+
+		if (c->nopts) {
+			ssl_err("pts: --resume continues with the options of the run it "
+				"continues: give it alone (or with --eta)");
+			return PTS_EXIT_USAGE;
+		}
+		memset(c, 0, sizeof(*c));
+		c->dev.lbaf_index = -1;
+		st = load_resume(c, rdir, test, &rargv);
+		if (st)
+			return st;
+		c->argv = rargv;
+		r = pts_parse(c, c->argc, c->argv, &resume);
+		if (r) {
+			st = PTS_EXIT_USAGE;
+			goto out;
+		}
+		c->dir = rdir;
+		c->eta = eta;
+	} else if (!test) {
+		ssl_usage(stderr, pts_test_usage);
+		return PTS_EXIT_USAGE;
+	}
+
+	/* ---- refusals: all before any write ---- */
+	if (!c->threads)
+		c->threads = c->def->threads;
+	if (!c->iodepth)
+		c->iodepth = c->def->iodepth;
+	if (c->bs[0] && strcmp(c->def->name, "throughput")) {
+		ssl_err("pts %s: --bs is an option of the throughput test only", c->def->name);
+		st = PTS_EXIT_USAGE;
+		goto out;
+	}
+	c->nbs = c->def->nbs;
+	if (c->bs[0]) {
+		c->track_bs = c->bs[0];
+	} else {
+		memcpy(c->bs, c->def->bs, sizeof(c->bs));
+		c->track_bs = c->def->track_bs;
+	}
+	c->points = c->nbs * c->def->nmix;
+	fd = pts_gate(c);
+	if (fd < 0) {
+		st = PTS_EXIT_USAGE;
+		goto out;
+	}
+	if (active_range(c)) {
+		close(fd);
+		st = PTS_EXIT_USAGE;
+		goto out;
+	}
+	if (rargv) {
+		json_object *dev = jget(c->doc, "device");
+		const char *serial = json_object_get_string(jget(dev, "serial"));
+		json_object *ev = json_object_new_object();
+
+		if ((serial && strcmp(serial, c->dev.serial)) ||
+		    (uint64_t)jnum(dev, "capacity_bytes", 0) != c->dev.capacity_bytes) {
+			ssl_err("pts: --resume=%s: %s is not the device the test started on "
+				"(serial or capacity differ)", c->dir, c->filename);
+			close(fd);
+			st = PTS_EXIT_USAGE;
+			goto out;
+		}
+		jset(ev, "at", jnow());
+		jset(ev, "after_round", json_object_new_int((int)rounds_done(c)));
+		json_object_array_add(jget(c->doc, "resumed"), ev);
+		fprintf(stderr, "pts %s: resuming %s after round %u\n", c->def->name, c->dir,
+			rounds_done(c));
+	} else {
+		if (make_dirs(c)) {
+			close(fd);
+			st = PTS_EXIT_USAGE;
+			goto out;
+		}
+		new_doc(c);
+		scale_deviations(c);
+		if (pts_save(c)) {
+			close(fd);
+			st = PTS_EXIT_FAILED;
+			goto out;
+		}
+	}
+	pts_catch_signals();
+
+	/*
+	 * A crash during the purge or the WIPC leaves them unfinished: they
+	 * start over (a WIPC on an unknown state needs its purge first).
+	 */
+	if (!phase_done(c, "wipc") && c->wipc_factor > 0)
+		jset(c->doc, "purge", NULL);
+	st = do_purge(c, &fd);
+	if (fd >= 0)
+		close(fd);
+	if (st)
+		goto interrupted;
+	st = do_write_cache(c);
+	if (st)
+		goto failed;
+	st = do_wipc(c);
+	if (st)
+		goto interrupted;
+
+	ss = NULL;
+	for (round = rounds_done(c) + 1; ; round++) {
+		if (rounds_done(c) >= SSL_SS_WINDOW && check_steady(c))
+			break;
+		if (pts_sig) {
+			st = SSL_EXIT_SIGNAL(pts_sig);
+			goto interrupted;
+		}
+		st = do_round(c, round);
+		if (st)
+			goto interrupted;
+		check_steady(c);
+		if (pts_save(c)) {
+			st = PTS_EXIT_FAILED;
+			goto out;
+		}
+	}
+	ss = jget(c->doc, "steady_state");
+	do_results(c);
+	{
+		json_object *wd = json_object_new_object(), *rs = jget(c->doc, "rounds");
+		int64_t ms = 0;
+		size_t i;
+
+		for (i = 0; i < json_object_array_length(rs); i++)
+			ms += (int64_t)jnum(json_object_array_get_idx(rs, i), "duration_ms", 0);
+		jset(wd, "rounds", json_object_new_int((int)json_object_array_length(rs)));
+		jset(wd, "duration_ms", json_object_new_int64(ms));
+		jset(c->doc, "wdpc", wd);
+	}
+	st = finish(c, "complete", json_object_get_boolean(jget(ss, "reached")) ? 0 :
+		    PTS_EXIT_NOT_STEADY);
+	if (st == PTS_EXIT_FAILED)
+		goto out;
+	if (!c->no_report && pts_render_report(c->dir, 1))
+		ssl_err("pts: the report was not rendered; the data is in %s/%s (render it "
+			"with ssdload report %s)", c->dir, PTS_JSON, c->dir);
+	print_summary(c);
+	goto out;
+
+interrupted:
+	if (st > 128 || pts_sig) {
+		st = finish(c, "interrupted", st > 128 ? st : SSL_EXIT_SIGNAL(pts_sig));
+		goto out;
+	}
+failed:
+	finish(c, "failed", st);
+out:
+	json_object_put(c->doc);
+	free_argv(rargv, rargv ? c->argc : 0);
+	return st;
+}

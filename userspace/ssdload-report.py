@@ -1,0 +1,1360 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""ssdload-report.py DIR: the report of an `ssdload pts TEST` run.
+
+Reads DIR/pts.json alone (format "ssdload-pts", format_version 1, see
+Documentation/pts.rst) and writes into DIR:
+
+  report.html       self-contained page (inline CSS, no JavaScript) laid out
+                    like the report pages of SNIA SSS PTS 2.0.2: every page
+                    starts with the same header block (device, test,
+                    settings, preconditioning)
+  plots/*.svg       its plots (matplotlib, Agg backend), referenced by
+                    relative path
+  rounds.csv        round,tracking,duration_ms: one row per round
+  points.csv        round,bs,rwmixread,iops,bw_bytes,lat_mean_ns,lat_max_ns,
+                    read_iops,write_iops: every point of every round
+  measurement.csv   metric,rwmixread,<bs>,<bs>...: the measurement window's
+                    table (iops, throughput, latency), one row per metric and
+                    R/W mix, one column per block size (bytes, ascending);
+                    metric: iops; bw_bytes; lat_mean_ns and lat_max_ns
+  series.csv        t_ms,iops,bw_bytes,lat_mean_ns,lat_max_ns,written_bytes:
+                    the samples of a wsat run
+
+The CSV values are the JSON's, in its units (bytes, ns, per second), and
+an empty cell where the JSON has null.  The page shows them in MB/s
+(10^6 bytes/s) and microseconds.
+
+A running, interrupted or failed run renders what it has.  Unknown (null)
+values print as "n/a"; nothing is invented.  The output depends on
+pts.json alone: two renderings of the same file are byte-identical.
+
+Exit status: 0 rendered; 2 bad usage or a missing or invalid pts.json (one
+line on stderr); 3 the rendering failed (matplotlib missing, a write
+error).  ssdload runs this script for `ssdload report DIR` and at the end of
+`ssdload pts TEST` (userspace/pts.c, pts_render_report()).
+"""
+import csv
+import html
+import json
+import math
+import os
+import sys
+
+PROG = "ssdload-report"
+FORMAT, FORMAT_VERSION = "ssdload-pts", 1
+EXIT_OK, EXIT_USAGE, EXIT_FAILED = 0, 2, 3
+NA = "n/a"
+
+# every file this script may write; stale ones are removed on each rendering
+# so that DIR always holds exactly what report.html describes
+PLOTS = ("ss_convergence.svg", "ss_window.svg", "iops_2d.svg", "iops_3d.svg",
+         "throughput_bw.svg", "latency_avg.svg", "latency_max.svg",
+         "latency_percentiles.svg", "wsat_time.svg", "wsat_tgbw.svg")
+CSVS = ("rounds.csv", "points.csv", "measurement.csv", "series.csv")
+
+# the tests with a rows = R/W mix, columns = block size results table
+MATRIX_TESTS = ("iops", "throughput", "latency")
+
+# default tracking metric of each test, when settings.tracking lacks one
+TEST_METRIC = {"iops": "iops", "throughput": "bw_bytes", "latency": "lat_mean_ns"}
+
+# how a metric is shown: (divisor from the JSON unit, display unit, name)
+METRICS = {
+    "iops": (1.0, "IOPS", "IOPS"),
+    "bw_bytes": (1e6, "MB/s", "bandwidth"),
+    "lat_mean_ns": (1e3, "\u00b5s", "average latency"),
+    "lat_max_ns": (1e3, "\u00b5s", "maximum latency"),
+}
+
+# percentiles shown in the latency table (all of them are plotted)
+TABLE_PERCENTILES = (50.0, 90.0, 99.0, 99.9, 99.99, 99.999, 99.9999)
+
+
+class BadInput(Exception):
+    """pts.json is missing or not a valid result file: exit 2."""
+
+
+# --------------------------------------------------------------------------
+# validation: every value the renderer reads is checked here, so that the
+# rendering below never meets a wrong type (no traceback for bad input)
+
+def _is_num(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+
+
+def _fail(path, what):
+    raise BadInput("%s: %s" % (path, what))
+
+
+def num(null=True, minimum=None, maximum=None, integer=False):
+    def check(v, path):
+        if v is None:
+            if not null:
+                _fail(path, "is null (a number is needed)")
+            return
+        if not _is_num(v):
+            _fail(path, "%s is not a number" % json.dumps(v)[:40])
+        if integer and v != int(v):
+            _fail(path, "%s is not an integer" % v)
+        if minimum is not None and v < minimum:
+            _fail(path, "%s is below %s" % (v, minimum))
+        if maximum is not None and v > maximum:
+            _fail(path, "%s is above %s" % (v, maximum))
+    return check
+
+
+def string(null=True):
+    def check(v, path):
+        if v is None and null:
+            return
+        if not isinstance(v, str):
+            _fail(path, "%s is not a string" % json.dumps(v)[:40])
+    return check
+
+
+def boolean(v, path):
+    if v is not None and not isinstance(v, bool):
+        _fail(path, "%s is not true, false or null" % json.dumps(v)[:40])
+
+
+def array(item, null=True, length=None):
+    def check(v, path):
+        if v is None and null:
+            return
+        if not isinstance(v, list):
+            _fail(path, "is not an array")
+        if length is not None and len(v) != length:
+            _fail(path, "has %d entries, not %d" % (len(v), length))
+        for i, x in enumerate(v):
+            item(x, "%s[%d]" % (path, i))
+    return check
+
+
+def obj(fields, required=(), null=True):
+    """An object: @fields maps key -> checker; unknown keys are allowed."""
+    def check(v, path):
+        if v is None and null:
+            return
+        if not isinstance(v, dict):
+            _fail(path, "is not an object")
+        for k in required:
+            if k not in v:
+                _fail(path, "no key \"%s\"" % k)
+        for k, c in fields.items():
+            if k in v:
+                c(v[k], "%s.%s" % (path, k))
+    return check
+
+
+def anything(v, path):  # pylint: disable=unused-argument
+    pass
+
+
+def percentiles(v, path):
+    if v is None:
+        return
+    if not isinstance(v, dict):
+        _fail(path, "is not an object")
+    for k, x in v.items():
+        try:
+            p = float(k)
+        except ValueError:
+            p = -1.0
+        if not 0 <= p <= 100:
+            _fail(path, "key \"%s\" is not a percentile" % k[:40])
+        num()(x, "%s.\"%s\"" % (path, k))
+
+
+MAX_WINDOW = 10000	# rounds in a window: more is not a pts run (and would not plot)
+
+
+def window(v, path):
+    array(num(null=False, minimum=1, integer=True), null=False, length=2)(v, path)
+    if v[0] > v[1]:
+        _fail(path, "first round %d after last round %d" % (v[0], v[1]))
+    if v[1] - v[0] >= MAX_WINDOW:
+        _fail(path, "a window of %d rounds (at most %d)" % (v[1] - v[0] + 1, MAX_WINDOW))
+
+
+N = num()
+HEALTH = obj({k: N for k in ("temperature_k", "data_units_written", "data_units_read",
+                             "host_write_commands", "host_read_commands", "percentage_used",
+                             "critical_warning", "media_errors", "power_on_hours",
+                             "available_spare")})
+DIRECTION = obj({"ios": N, "bytes": N, "iops": N, "bw_bytes": N, "lat_min_ns": N,
+                 "lat_mean_ns": N, "lat_max_ns": N, "percentiles": percentiles})
+POINT = obj({"bs": num(null=False, minimum=1, integer=True),
+             "rwmixread": num(null=False, minimum=0, maximum=100),
+             "pattern": string(), "runtime_ms": N, "iops": N, "bw_bytes": N,
+             "lat_mean_ns": N, "lat_max_ns": N, "read": DIRECTION, "write": DIRECTION},
+            required=("bs", "rwmixread"), null=False)
+ROUND = obj({"round": num(null=False, minimum=1, integer=True), "started": string(),
+             "duration_ms": N, "tracking": N, "health_before": HEALTH,
+             "health_after": HEALTH, "run_file": string(), "points": array(POINT)},
+            required=("round",), null=False)
+SAMPLE = obj({"t_ms": num(null=False), "iops": N, "bw_bytes": N, "lat_mean_ns": N,
+              "lat_max_ns": N, "written_bytes": N}, required=("t_ms",), null=False)
+DOC = obj({
+    "format": string(null=False), "format_version": anything,
+    "spec": string(null=False), "ssdload_version": string(), "test": string(null=False),
+    "title": string(), "clause": string(), "variant": string(),
+    "command": array(string(null=False)), "state": string(null=False),
+    "started": string(), "updated": string(), "finished": string(),
+    "conformant": boolean, "deviations": array(string(null=False)), "scaled": boolean,
+    "device": obj({
+        "path": string(), "kind": string(), "model": string(), "serial": string(),
+        "firmware": string(), "capacity_bytes": N, "logical_block_size": N,
+        "physical_block_size": N,
+        "lba_format": obj({"index": N, "data_bytes": N, "metadata_bytes": N}),
+        "write_cache": obj({"present": boolean, "requested": string(), "before": string(),
+                            "during": string()}),
+    }, null=False),
+    "settings": obj({
+        **{k: N for k in ("threads", "iodepth", "offset_bytes", "active_range_bytes",
+                          "active_range_pct", "point_ms", "spec_point_ms", "max_rounds",
+                          "window", "range_limit_pct", "slope_limit_pct", "blockalign",
+                          "sample_ms", "duration_ms", "max_written_bytes")},
+        "pattern": string(),
+        "block_sizes": array(num(null=False, minimum=1, integer=True)),
+        "rwmixread": array(num(null=False, minimum=0, maximum=100)),
+        "tracking": obj({"label": string(), "bs": N, "rwmixread": N, "metric": string(),
+                         "unit": string()}),
+    }, null=False),
+    "purge": obj({"method": string(), "detail": string(), "duration_ms": N,
+                  "conformant": boolean}),
+    "wipc": obj({"bytes": N, "bs": N, "duration_ms": N}),
+    "wdpc": obj({"rounds": N, "duration_ms": N}),
+    "health_before": HEALTH, "health_after": HEALTH,
+    "rounds": array(ROUND),
+    "steady_state": obj({
+        "reached": boolean, "round": N, "window": window, "values": array(N),
+        **{k: N for k in ("average", "min", "max", "range", "range_pct", "slope",
+                          "intercept", "slope_excursion", "slope_excursion_pct",
+                          "range_limit_pct", "slope_limit_pct", "rounds_run",
+                          "max_rounds")},
+        "range_pass": boolean, "slope_pass": boolean,
+    }, required=("window",)),
+    "results": obj({"window": lambda v, p: v is None or window(v, p),
+                    "points": array(POINT), "steady_iops": N}),
+    "series": array(SAMPLE),
+}, required=("format", "format_version", "spec", "test", "state", "device", "settings"),
+    null=False)
+
+
+def _no_constant(name):
+    raise BadInput("%s is not valid JSON (a number must be finite)" % name)
+
+
+def load(path):
+    """The validated document of @path; raises BadInput."""
+    try:
+        with open(path, "rb") as f:
+            raw = f.read()
+    except OSError as e:
+        raise BadInput("%s: %s" % (path, e.strerror or e)) from None
+    try:
+        doc = json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
+    except UnicodeDecodeError:
+        raise BadInput("%s: not UTF-8 text" % path) from None
+    except ValueError as e:		# json.JSONDecodeError is one
+        raise BadInput("%s: not JSON: %s" % (path, e)) from None
+    except RecursionError:
+        raise BadInput("%s: nested too deeply" % path) from None
+    if not isinstance(doc, dict):
+        raise BadInput("%s: not a JSON object" % path)
+    if doc.get("format") != FORMAT:
+        raise BadInput("%s: \"format\" is %s, not \"%s\" (not an ssdload pts result)" % (
+            path, json.dumps(doc.get("format"))[:40], FORMAT))
+    if doc.get("format_version") != FORMAT_VERSION or isinstance(doc["format_version"], bool):
+        raise BadInput("%s: unknown format_version %s (this renderer reads %d)" % (
+            path, json.dumps(doc.get("format_version"))[:40], FORMAT_VERSION))
+    if doc.get("test") != "wsat" and "rounds" not in doc:
+        raise BadInput("%s: pts.json: no key \"rounds\"" % path)
+    try:
+        DOC(doc, "pts.json")
+    except RecursionError:
+        raise BadInput("%s: nested too deeply" % path) from None
+    except BadInput as e:
+        raise BadInput("%s: %s" % (path, e)) from None
+    return doc
+
+
+# --------------------------------------------------------------------------
+# access and formatting
+
+def get(d, *keys):
+    """d[k1][k2]...; None where a level is missing or null."""
+    for k in keys:
+        if not isinstance(d, dict):
+            return None
+        d = d.get(k)
+    return d
+
+
+def esc(s):
+    return html.escape(str(s), quote=True)
+
+
+def fmt_int(v):
+    return NA if v is None else "{:,}".format(int(v))
+
+
+def fmt_g(v, digits=6):
+    return NA if v is None else "%.*g" % (digits, v)
+
+
+def fmt_value(x):
+    """A display value (already in its unit): about 4 significant digits."""
+    if x is None:
+        return NA
+    a = abs(x)
+    if a >= 1000:
+        return "{:,.0f}".format(x)
+    if a >= 100:
+        return "%.1f" % x
+    if a >= 1 or a == 0:
+        return "%.2f" % x
+    return "%.3g" % x
+
+
+def scale(metric, v):
+    """@v of @metric (JSON unit) in its display unit, or None."""
+    return None if v is None else v / METRICS.get(metric, (1.0,))[0]
+
+
+def unit(metric):
+    return METRICS.get(metric, (1.0, ""))[1]
+
+
+def fmt_metric(metric, v):
+    return NA if v is None else "%s %s" % (fmt_value(scale(metric, v)), unit(metric))
+
+
+def fmt_bytes(v):
+    """Bytes with their binary size: 268,435,456 bytes (256 MiB)."""
+    if v is None:
+        return NA
+    v = int(v)
+    for u, d in (("TiB", 1 << 40), ("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if v >= d:
+            return "{:,} bytes ({:.4g} {})".format(v, v / d, u)
+    return "{:,} bytes".format(v)
+
+
+def fmt_ms(ms):
+    """A duration: 120 ms, 5.00 s, 5 min 36 s, 2 h 05 min 00 s."""
+    if ms is None:
+        return NA
+    if ms < 1000:
+        return "%g ms" % ms
+    s = ms / 1000.0
+    if s < 60:
+        return "%.2f s" % s
+    s = int(round(s))
+    h, m = s // 3600, s // 60 % 60
+    if h:
+        return "%d h %02d min %02d s" % (h, m, s % 60)
+    return "%d min %02d s" % (m, s % 60)
+
+
+def fmt_bs(bs):
+    """A block size the way the specification names it: 0.5 KiB, 4 KiB, 1024 KiB."""
+    return "%g KiB" % (bs / 1024.0)
+
+
+def fmt_mix(r):
+    """R/W mix of @r % reads: 65/35."""
+    return "%g/%g" % (r, 100 - r)
+
+
+def fmt_pct(p):
+    return NA if p is None else "%.4g%%" % p
+
+
+def fmt_temp(k):
+    return NA if k is None else "%d K (%.0f \u00b0C)" % (k, k - 273.15)
+
+
+def text(v):
+    return NA if v is None or v == "" else str(v)
+
+
+def mpl_text(s):
+    """@s shown literally by matplotlib (a "$" would start mathtext)."""
+    return s.replace("$", "\\$")
+
+
+def csv_cell(v):
+    """A JSON number exactly as read (shortest repr), a string as it is;
+    null is an empty cell."""
+    if v is None:
+        return ""
+    if isinstance(v, float):
+        return repr(v)
+    return str(v)
+
+
+# --------------------------------------------------------------------------
+# the run, as the renderer sees it
+
+class Run:
+    """The validated document and what the pages and plots derive from it."""
+
+    def __init__(self, doc, outdir):
+        self.doc = doc
+        self.dir = outdir
+        self.test = doc["test"]
+        self.settings = doc["settings"]
+        self.rounds = doc.get("rounds") or []
+        self.ss = doc.get("steady_state")
+        self.results = doc.get("results")
+        tr = get(self.settings, "tracking") or {}
+        self.metric = tr.get("metric") or TEST_METRIC.get(self.test, "iops")
+        self.track_mix = tr.get("rwmixread")
+        self.track_label = tr.get("label") or "tracking variable"
+        self.plots = []		# plot files written, in order
+
+    # the measurement window's points by (rwmixread, bs)
+    def result_points(self):
+        return {(p["rwmixread"], p["bs"]): p for p in get(self.results, "points") or []}
+
+    def axes(self, points):
+        """(mixes, block sizes) of @points: mixes in the settings' order,
+        block sizes ascending (the specification's tables)."""
+        mixes = list(self.settings.get("rwmixread") or [])
+        seen_m = {m for m, _ in points}
+        mixes = [m for m in mixes if m in seen_m] + sorted(seen_m - set(mixes), reverse=True)
+        bss = sorted({b for _, b in points})
+        return mixes, bss
+
+    @property
+    def not_conformant(self):
+        return self.doc.get("conformant") is False
+
+    def footer(self):
+        """The line under every plot: what device and spec it is, and caveats."""
+        d = self.doc["device"]
+        parts = [self.doc["spec"], "%s test" % (self.doc.get("title") or self.test),
+                 "%s %s" % (text(d.get("model")), text(d.get("serial")))]
+        if self.not_conformant:
+            parts.append("NOT CONFORMANT")
+        if self.doc.get("scaled"):
+            parts.append("SCALED RUN")
+        if self.doc["state"] != "complete":
+            parts.append(self.doc["state"].upper())
+        return "  \u00b7  ".join(parts)
+
+
+# --------------------------------------------------------------------------
+# the plots
+
+class Plotter:
+    """matplotlib with deterministic SVG output."""
+
+    def __init__(self, run):
+        # pylint: disable=import-outside-toplevel
+        import importlib
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        from matplotlib import ticker
+        importlib.import_module("mpl_toolkits.mplot3d")	# the "3d" projection
+
+        matplotlib.rcParams.update({
+            "svg.hashsalt": "ssdload-report",	# fixed ids: reproducible SVG
+            "svg.fonttype": "path",		# no fonts needed to view
+            "font.size": 9,
+            "axes.grid": True,
+            "grid.alpha": 0.35,
+            "axes.prop_cycle": matplotlib.cycler(color=[
+                "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b",
+                "#e377c2", "#17becf", "#7f7f7f", "#bcbd22", "#393b79", "#637939"]),
+        })
+        self.plt, self.ticker = plt, ticker
+        self.run = run
+        self.dir = os.path.join(run.dir, "plots")
+        os.makedirs(self.dir, exist_ok=True)
+
+    def figure(self, title, w=8.0, h=4.6, projection=None):
+        fig = self.plt.figure(figsize=(w, h))
+        ax = fig.add_subplot(1, 1, 1, projection=projection)
+        fig.suptitle(title, fontsize=11, fontweight="bold")
+        fig.text(0.01, 0.01, mpl_text(self.run.footer()), fontsize=7, color="#555555")
+        return fig, ax
+
+    def save(self, fig, name):
+        path = os.path.join(self.dir, name)
+        tmp = path + ".tmp"
+        if any(getattr(ax, "name", "") == "3d" for ax in fig.axes):
+            # tight layouts misjudge the 3D axes' labels: a fixed frame
+            fig.subplots_adjust(left=0.0, right=0.94, bottom=0.05, top=0.95)
+            fig.savefig(tmp, format="svg", metadata={"Date": None})
+        else:
+            fig.tight_layout(rect=(0, 0.03, 1, 1))
+            # bbox "tight": the legends beside the axes stay in the picture
+            fig.savefig(tmp, format="svg", metadata={"Date": None}, bbox_inches="tight",
+                        pad_inches=0.08)
+        self.plt.close(fig)
+        os.replace(tmp, path)
+        self.run.plots.append(name)
+
+    @staticmethod
+    def logscale_ok(values, ratio=50.0):
+        v = [x for x in values if x is not None]
+        return bool(v) and min(v) > 0 and max(v) / min(v) >= ratio
+
+    def log_y(self, ax):
+        """Log y axis labelled 1, 2, 5 per decade in plain numbers."""
+        ax.set_yscale("log")
+        ax.yaxis.set_major_locator(self.ticker.LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+        ax.yaxis.set_major_formatter(self.ticker.FuncFormatter(
+            lambda v, _: "{:,.0f}".format(v) if v >= 1 else "%g" % v))
+        ax.yaxis.set_minor_formatter(self.ticker.NullFormatter())
+
+    def bs_axis(self, ax, bss):
+        """Log2 x axis with a tick at each block size."""
+        ax.set_xscale("log", base=2)
+        ax.xaxis.set_major_locator(self.ticker.FixedLocator(bss))
+        ax.xaxis.set_minor_locator(self.ticker.NullLocator())
+        ax.set_xticklabels([fmt_bs(b) for b in bss])
+        ax.set_xlabel("block size")
+
+    # ---- steady state
+
+    def convergence_series(self):
+        """[(label, [value per round])]: per round, the tracking mix's value of
+        each block size (each mix when the test has one block size)."""
+        run, metric = self.run, self.run.metric
+        pts = {}
+        for r in run.rounds:
+            for p in r.get("points") or []:
+                pts[(r["round"], p["rwmixread"], p["bs"])] = p.get(metric)
+        keys = sorted({(m, b) for _, m, b in pts})
+        bss = sorted({b for _, b in keys})
+        if len(bss) > 1 and run.track_mix is not None:
+            keys = [(m, b) for m, b in keys if m == run.track_mix]
+            label = lambda m, b: fmt_bs(b)	# noqa: E731
+        else:
+            mixes, _ = run.axes(keys)
+            keys = [(m, b) for m in mixes for b in bss]
+            label = lambda m, b: "%s %s" % (fmt_bs(b), fmt_mix(m))  # noqa: E731
+        out = []
+        for m, b in keys:
+            out.append((label(m, b), [scale(metric, pts.get((r["round"], m, b)))
+                                      for r in run.rounds]))
+        return out
+
+    def ss_convergence(self):
+        run = self.run
+        xs = [r["round"] for r in run.rounds]
+        track = [scale(run.metric, r.get("tracking")) for r in run.rounds]
+        if not xs:
+            return
+        mix = "" if run.track_mix is None else ", R/W mix %s" % fmt_mix(run.track_mix)
+        fig, ax = self.figure("Steady State Convergence Plot%s" % mix)
+        series = self.convergence_series()
+        allv = list(track)
+        for label, ys in series:
+            ax.plot(xs, [math.nan if y is None else y for y in ys], marker="o",
+                    markersize=3.5, linewidth=1.2, label=label)
+            allv += ys
+        ax.plot(xs, [math.nan if y is None else y for y in track], color="black",
+                linestyle="--", linewidth=1.6, marker="s", markersize=4, markerfacecolor="none",
+                label="tracking: %s" % mpl_text(run.track_label))
+        win = get(run.ss, "window")
+        if win:
+            ax.axvspan(win[0] - 0.4, win[1] + 0.4, color="#2ca02c", alpha=0.12,
+                       label="measurement window %d\u2013%d" % tuple(win))
+        if self.logscale_ok(allv):
+            self.log_y(ax)
+        ax.set_xlabel("round")
+        ax.set_ylabel("%s (%s)" % (METRICS.get(run.metric, ("", "", run.metric))[2],
+                                   unit(run.metric)))
+        ax.xaxis.set_major_locator(self.ticker.MaxNLocator(integer=True))
+        ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5))
+        self.save(fig, "ss_convergence.svg")
+
+    def ss_window(self):
+        run, ss = self.run, self.run.ss
+        if not ss:
+            return
+        first, last = ss["window"]
+        xs = list(range(first, last + 1))
+        ys = ss.get("values")
+        if ys is None or len(ys) != len(xs):
+            by_round = {r["round"]: r.get("tracking") for r in run.rounds}
+            ys = [by_round.get(x) for x in xs]
+        ys = [scale(run.metric, y) for y in ys]
+        avg = scale(run.metric, ss.get("average"))
+        fig, ax = self.figure("Steady State Measurement Window: rounds %d\u2013%d" % (first, last))
+        ax.plot(xs, [math.nan if y is None else y for y in ys], marker="o", color="#1f77b4",
+                linewidth=1.6, label=mpl_text(run.track_label))
+        if avg is not None:
+            ax.axhline(avg, color="black", linewidth=1.2,
+                       label="average %s %s" % (fmt_value(avg), unit(run.metric)))
+            ax.axhline(avg * 1.1, color="#d62728", linestyle="--", linewidth=1,
+                       label="110% of average")
+            ax.axhline(avg * 0.9, color="#d62728", linestyle=":", linewidth=1,
+                       label="90% of average")
+        slope, icpt = ss.get("slope"), ss.get("intercept")
+        if slope is not None and icpt is not None:
+            s, i = scale(run.metric, slope), scale(run.metric, icpt)
+            ax.plot([first, last], [s * first + i, s * last + i], color="#ff7f0e",
+                    linewidth=1.4, label="least-squares fit: y = %s \u00b7 round + %s" % (
+                        fmt_g(s, 5), fmt_g(i, 6)))
+        ax.set_xlabel("round")
+        ax.set_ylabel("%s (%s)" % (METRICS.get(run.metric, ("", "", run.metric))[2],
+                                   unit(run.metric)))
+        ax.xaxis.set_major_locator(self.ticker.FixedLocator(xs))
+        ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5))
+        self.save(fig, "ss_window.svg")
+
+    # ---- iops
+
+    def iops_2d(self):
+        pts = self.run.result_points()
+        if not pts:
+            return
+        mixes, bss = self.run.axes(pts)
+        fig, ax = self.figure("IOPS vs Block Size (measurement window)")
+        allv = []
+        for m in mixes:
+            ys = [get(pts.get((m, b)), "iops") for b in bss]
+            allv += ys
+            ax.plot(bss, [math.nan if y is None else y for y in ys], marker="o", markersize=4,
+                    label=fmt_mix(m))
+        self.bs_axis(ax, bss)
+        if self.logscale_ok(allv):
+            self.log_y(ax)
+        ax.set_ylabel("IOPS")
+        ax.legend(title="R/W mix %", fontsize=7, title_fontsize=7,
+                  loc="center left", bbox_to_anchor=(1.01, 0.5))
+        self.save(fig, "iops_2d.svg")
+
+    def iops_3d(self):
+        pts = self.run.result_points()
+        if not pts:
+            return
+        mixes, bss = self.run.axes(pts)
+        # the viewer looks from +x, -y: the large blocks (x) and the writes (y)
+        # with the lowest IOPS stand in front, the tall bars behind them
+        mixes = mixes[::-1]
+        fig, ax = self.figure("IOPS: R/W mix \u00d7 block size (measurement window)",
+                              w=8.0, h=5.6, projection="3d")
+        colors = self.plt.rcParams["axes.prop_cycle"].by_key()["color"]
+        xs, ys, zs, cs = [], [], [], []
+        for j, m in enumerate(mixes):
+            for i, b in enumerate(bss):
+                v = get(pts.get((m, b)), "iops")
+                if v is not None:
+                    xs.append(i - 0.3)
+                    ys.append(j - 0.3)
+                    zs.append(v)
+                    cs.append(colors[j % len(colors)])
+        if xs:
+            # one collection: its faces are sorted by depth together
+            ax.bar3d(xs, ys, [0] * len(xs), 0.6, 0.6, zs, color=cs, shade=True,
+                     edgecolor="#333333", linewidth=0.2)
+        ax.set_xticks(range(len(bss)))
+        ax.set_xticklabels([fmt_bs(b) for b in bss], fontsize=7)
+        ax.set_yticks(range(len(mixes)))
+        ax.set_yticklabels([fmt_mix(m) for m in mixes], fontsize=7)
+        ax.set_xlabel("block size")
+        ax.set_ylabel("R/W mix %")
+        ax.set_zlabel("IOPS", labelpad=14)
+        ax.zaxis.set_major_formatter(self.ticker.FuncFormatter(
+            lambda v, _: "{:,.0f}".format(v)))
+        ax.tick_params(axis="z", labelsize=7, pad=6)
+        ax.set_box_aspect(None, zoom=0.92)
+        ax.view_init(elev=25, azim=-60)
+        self.save(fig, "iops_3d.svg")
+
+    # ---- grouped bars (throughput, latency)
+
+    def bars(self, name, title, metric, key, ylabel, dirs=None):
+        """One group per block size, one bar per R/W mix, of point[@key]
+        (or the direction's for mixes in @dirs: {mix: "read"|"write"})."""
+        pts = self.run.result_points()
+        if not pts:
+            return
+        mixes, bss = self.run.axes(pts)
+        fig, ax = self.figure(title)
+        width = min(0.8 / max(1, len(mixes)), 0.25)
+        for j, m in enumerate(mixes):
+            ys = []
+            for b in bss:
+                p = pts.get((m, b))
+                d = (dirs or {}).get(m)
+                ys.append(scale(metric, get(p, d, key) if d else get(p, key)))
+            xs = [i + width * (j - (len(mixes) - 1) / 2.0) for i in range(len(bss))]
+            label = fmt_mix(m)
+            if dirs and m in dirs:
+                label += " (%s)" % dirs[m]
+            bar = ax.bar(xs, [0 if y is None else y for y in ys], width * 0.92, label=label)
+            for rect, y in zip(bar, ys):
+                ax.annotate(fmt_value(y), (rect.get_x() + rect.get_width() / 2,
+                                           rect.get_height()),
+                            ha="center", va="bottom", fontsize=6.5,
+                            xytext=(0, 2), textcoords="offset points")
+        ax.set_xticks(range(len(bss)))
+        ax.set_xticklabels([fmt_bs(b) for b in bss])
+        ax.set_xlim(-0.6, len(bss) - 0.4)
+        ax.set_xlabel("block size")
+        ax.set_ylabel(ylabel)
+        ax.margins(y=0.12)
+        ax.legend(title="R/W mix %", fontsize=7, title_fontsize=7,
+                  loc="center left", bbox_to_anchor=(1.01, 0.5))
+        self.save(fig, name)
+
+    def throughput(self):
+        self.bars("throughput_bw.svg", "Throughput (measurement window)", "bw_bytes",
+                  "bw_bytes", "MB/s", dirs={100: "read", 0: "write"})
+
+    def latency(self):
+        self.bars("latency_avg.svg", "Average Latency (measurement window)", "lat_mean_ns",
+                  "lat_mean_ns", "average latency (\u00b5s)")
+        self.bars("latency_max.svg", "Maximum Latency (measurement window)", "lat_max_ns",
+                  "lat_max_ns", "maximum latency (\u00b5s)")
+        rows = percentile_rows(self.run)
+        if not rows:
+            return
+        fig, ax = self.figure("Latency Percentiles (completion latency, measurement window)",
+                              h=5.0)
+        ticks = set()
+        for label, pc in rows:
+            ps = sorted((float(k), v) for k, v in pc.items() if v is not None and float(k) < 100)
+            if not ps:
+                continue
+            xs = [-math.log10(1 - p / 100.0) for p, _ in ps]
+            ticks.update(p for p, _ in ps)
+            ax.plot(xs, [v / 1e3 for _, v in ps], marker="o", markersize=3, linewidth=1.1,
+                    label=label)
+        ticks = sorted(t for t in ticks if t in TABLE_PERCENTILES or t in (10.0, 95.0))
+        ax.xaxis.set_major_locator(self.ticker.FixedLocator([-math.log10(1 - t / 100.0)
+                                                      for t in ticks]))
+        ax.xaxis.set_minor_locator(self.ticker.NullLocator())
+        ax.set_xticklabels(["%g" % t for t in ticks])
+        ax.set_xlabel("percentile")
+        self.log_y(ax)
+        ax.set_ylabel("completion latency (\u00b5s)")
+        ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5))
+        self.save(fig, "latency_percentiles.svg")
+
+    # ---- wsat
+
+    def wsat(self):
+        series = self.run.doc.get("series") or []
+        if not series:
+            return
+        steady = get(self.run.results, "steady_iops")
+        for name, title, xkey, div, xlabel in (
+                ("wsat_time.svg", "IOPS vs Time", "t_ms", 60000.0,
+                 "time (minutes)"),
+                ("wsat_tgbw.svg", "IOPS vs Total GB Written", "written_bytes",
+                 1e9, "total GB written (10\u2079 bytes)")):
+            fig, ax = self.figure(title)
+            xs = [math.nan if s.get(xkey) is None else s[xkey] / div for s in series]
+            ys = [math.nan if s.get("iops") is None else s["iops"] for s in series]
+            ax.plot(xs, ys, marker="o", markersize=2.5, linewidth=0.9, color="#1f77b4",
+                    label="IOPS (RND 4KiB 0/100)")
+            if steady is not None:
+                ax.axhline(steady, color="#d62728", linestyle="--", linewidth=1,
+                           label="steady IOPS %s" % fmt_value(steady))
+            ax.set_xlabel(xlabel)
+            ax.set_ylabel("IOPS")
+            ax.legend(fontsize=7)
+            self.save(fig, name)
+
+
+def percentile_rows(run):
+    """[(label, percentiles)] of the measurement window: each point's read and
+    write completion latency percentiles, where the point has them."""
+    pts = run.result_points()
+    mixes, bss = run.axes(pts)
+    rows = []
+    for b in bss:
+        for m in mixes:
+            for d in ("read", "write"):
+                pc = get(pts.get((m, b)), d, "percentiles")
+                if pc and any(v is not None for v in pc.values()):
+                    rows.append(("%s %s %s" % (fmt_bs(b), fmt_mix(m), d), pc))
+    return rows
+
+
+# --------------------------------------------------------------------------
+# the CSV tables
+
+def write_csv(path, header, rows):
+    tmp = path + ".tmp"
+    with open(tmp, "w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(header)
+        for r in rows:
+            w.writerow([csv_cell(v) for v in r])
+    os.replace(tmp, path)
+
+
+def write_csvs(run):
+    """The CSV files written, in order."""
+    out = []
+    d = run.dir
+    if run.test != "wsat" or run.rounds:
+        write_csv(os.path.join(d, "rounds.csv"), ["round", "tracking", "duration_ms"],
+                  [(r["round"], r.get("tracking"), r.get("duration_ms")) for r in run.rounds])
+        write_csv(os.path.join(d, "points.csv"),
+                  ["round", "bs", "rwmixread", "iops", "bw_bytes", "lat_mean_ns", "lat_max_ns",
+                   "read_iops", "write_iops"],
+                  [(r["round"], p["bs"], p["rwmixread"], p.get("iops"), p.get("bw_bytes"),
+                    p.get("lat_mean_ns"), p.get("lat_max_ns"), get(p, "read", "iops"),
+                    get(p, "write", "iops"))
+                   for r in run.rounds for p in r.get("points") or []])
+        out += ["rounds.csv", "points.csv"]
+    pts = run.result_points()
+    if run.test in MATRIX_TESTS and pts:
+        mixes, bss = run.axes(pts)
+        metrics = {"iops": ["iops"], "throughput": ["bw_bytes"],
+                   "latency": ["lat_mean_ns", "lat_max_ns"]}[run.test]
+        write_csv(os.path.join(d, "measurement.csv"), ["metric", "rwmixread"] + bss,
+                  [[k, m] + [get(pts.get((m, b)), k) for b in bss]
+                   for k in metrics for m in mixes])
+        out.append("measurement.csv")
+    if run.doc.get("series"):
+        keys = ["t_ms", "iops", "bw_bytes", "lat_mean_ns", "lat_max_ns", "written_bytes"]
+        write_csv(os.path.join(d, "series.csv"), keys,
+                  [[s.get(k) for k in keys] for s in run.doc["series"]])
+        out.append("series.csv")
+    return out
+
+
+# --------------------------------------------------------------------------
+# the HTML page
+
+CSS = """
+body { font-family: "DejaVu Sans", Arial, Helvetica, sans-serif; font-size: 13px;
+       color: #111; background: #e8e8e8; margin: 0; padding: 16px; }
+.page { background: #fff; max-width: 1180px; margin: 0 auto 20px auto; padding: 14px 18px;
+        border: 1px solid #999; page-break-after: always; }
+.title { display: flex; justify-content: space-between; align-items: baseline;
+         border-bottom: 3px solid #1f3c73; margin-bottom: 6px; }
+.title h1 { font-size: 18px; margin: 2px 0; color: #1f3c73; }
+.title .pageno { font-size: 12px; color: #444; }
+.hdr { display: grid; grid-template-columns: repeat(4, 1fr); gap: 0 10px;
+       border: 1px solid #1f3c73; background: #f2f5fb; padding: 4px 6px; font-size: 11px; }
+.hdr h3 { margin: 2px 0; font-size: 11px; color: #1f3c73; text-transform: uppercase; }
+.hdr table { border-collapse: collapse; width: 100%; }
+.hdr td { padding: 0 4px 0 0; vertical-align: top; }
+.hdr td.k { color: #444; white-space: nowrap; width: 1%; }
+.tag { display: inline-block; margin: 6px 6px 0 0; padding: 2px 8px; font-weight: bold;
+       color: #fff; border-radius: 3px; font-size: 12px; }
+.tag.bad { background: #c00; } .tag.warn { background: #c77800; } .tag.ok { background: #2a7d2a; }
+.banner { margin: 10px 0; padding: 8px 12px; border: 2px solid; font-size: 14px; }
+.banner h2 { margin: 0 0 4px 0; font-size: 18px; }
+.banner.bad { border-color: #c00; background: #fde8e8; color: #900; }
+.banner.warn { border-color: #c77800; background: #fff3dd; color: #7a4a00; }
+.banner.ok { border-color: #2a7d2a; background: #e7f5e7; color: #1d5a1d; }
+.banner ul { margin: 2px 0 0 0; }
+h2 { font-size: 16px; color: #1f3c73; margin: 12px 0 6px 0; }
+table.data { border-collapse: collapse; margin: 6px 0 10px 0; font-size: 12px; }
+table.data th, table.data td { border: 1px solid #888; padding: 2px 8px; }
+table.data th { background: #dde4f2; }
+table.data td.num { text-align: right; font-variant-numeric: tabular-nums; }
+table.data td.na { text-align: center; color: #888; }
+table.data caption { text-align: left; font-weight: bold; padding: 2px 0; }
+.pass { color: #1d5a1d; font-weight: bold; } .fail { color: #c00; font-weight: bold; }
+.plot { text-align: center; margin: 8px 0; }
+.plot img { max-width: 100%; height: auto; border: 1px solid #ccc; }
+.note { color: #444; font-size: 12px; }
+code { font-size: 12px; word-break: break-all; }
+@media print { body { background: #fff; padding: 0; } .page { border: none; } }
+"""
+
+
+class Page:
+    def __init__(self, title):
+        self.title = title
+        self.body = []
+
+    def add(self, *parts):
+        self.body.extend(parts)
+
+
+def kv_table(rows):
+    return "<table>%s</table>" % "".join(
+        '<tr><td class="k">%s</td><td>%s</td></tr>' % (esc(k), esc(v)) for k, v in rows)
+
+
+class Cell(str):
+    """A table cell already rendered as HTML (other cells are escaped text)."""
+
+
+def cell(v, shown=None):
+    """A numeric table cell: the raw JSON value in data-value, the shown text."""
+    if v is None:
+        return Cell('<td class="na">%s</td>' % NA)
+    return Cell('<td class="num" data-value="%s">%s</td>' % (esc(repr(v)), esc(shown)))
+
+
+def data_table(header, rows, caption=None, cls="data", tid=None):
+    """@rows: lists of Cell (HTML) or plain values (escaped here)."""
+    out = ['<table class="%s"%s>' % (cls, ' id="%s"' % tid if tid else "")]
+    if caption:
+        out.append("<caption>%s</caption>" % esc(caption))
+    out.append("<thead><tr>%s</tr></thead><tbody>" % "".join(
+        "<th>%s</th>" % esc(h) for h in header))
+    for r in rows:
+        out.append("<tr>%s</tr>" % "".join(
+            c if isinstance(c, Cell) else "<td>%s</td>" % esc(c)
+            for c in r))
+    out.append("</tbody></table>")
+    return "".join(out)
+
+
+def plot_img(run, name, alt):
+    if name not in run.plots:
+        return ""
+    return '<div class="plot"><img src="plots/%s" alt="%s"></div>' % (esc(name), esc(alt))
+
+
+class Report:
+    """report.html: a list of pages, each with the header block."""
+
+    def __init__(self, run):
+        self.run = run
+        self.doc = run.doc
+        self.pages = []
+
+    # ---- the header block of every page
+
+    def header_block(self):
+        doc, s, d = self.doc, self.run.settings, self.doc["device"]
+        lbaf = d.get("lba_format")
+        wc = d.get("write_cache") or {}
+        purge, wipc, wdpc = doc.get("purge"), doc.get("wipc"), doc.get("wdpc")
+        threads, qd = s.get("threads"), s.get("iodepth")
+        dev = [("Model", text(d.get("model"))), ("Serial", text(d.get("serial"))),
+               ("Firmware", text(d.get("firmware"))),
+               ("Capacity", fmt_bytes(d.get("capacity_bytes"))),
+               ("LBA format", NA if not lbaf else "#%s: %s data + %s metadata bytes" % (
+                   text(lbaf.get("index")), text(lbaf.get("data_bytes")),
+                   text(lbaf.get("metadata_bytes")))),
+               ("Write cache", "before: %s, during: %s (requested: %s)" % (
+                   text(wc.get("before")), text(wc.get("during")), text(wc.get("requested")))),
+               ("Device", "%s (%s)" % (text(d.get("path")), text(d.get("kind"))))]
+        test = [("Test", "%s (%s)" % (text(doc.get("title") or self.run.test),
+                                      text(doc.get("variant")))),
+                ("Specification", doc["spec"] + (", clause %s" % doc["clause"]
+                                                 if doc.get("clause") else "")),
+                ("State", doc["state"]), ("Started", text(doc.get("started"))),
+                ("Finished", text(doc.get("finished"))),
+                ("ssdload", text(doc.get("ssdload_version")))]
+        rng = s.get("active_range_bytes")
+        sett = [("Pattern", text(s.get("pattern"))),
+                ("TC (threads)", text(threads)),
+                ("QD (per thread)", "%s (outstanding: %s)" % (
+                    text(qd), NA if threads is None or qd is None else int(threads * qd))),
+                ("Active range", "%s, %s of the capacity, offset %s" % (
+                    fmt_bytes(rng), fmt_pct(s.get("active_range_pct")),
+                    fmt_int(s.get("offset_bytes"))))]
+        if self.run.test == "wsat":
+            sett += [("Sample time", fmt_ms(s.get("sample_ms"))),
+                     ("Duration limit", fmt_ms(s.get("duration_ms"))),
+                     ("Write limit", fmt_bytes(s.get("max_written_bytes")))]
+        else:
+            sett += [("Point duration", "%s (spec: %s)" % (fmt_ms(s.get("point_ms")),
+                                                           fmt_ms(s.get("spec_point_ms")))),
+                     ("Rounds", "%d run, limit %s, window %s" % (
+                         len(self.run.rounds), text(s.get("max_rounds")),
+                         text(s.get("window")))),
+                     ("Tracking", self.run.track_label)]
+        if wdpc is None and self.run.rounds:
+            # the tests whose rounds are their workload-dependent preconditioning
+            durs = [r.get("duration_ms") for r in self.run.rounds]
+            wdpc_text = "%d rounds, %s (the test's rounds)" % (
+                len(durs), NA if None in durs else fmt_ms(sum(durs)))
+        elif wdpc is None:
+            wdpc_text = NA
+        else:
+            wdpc_text = "%s rounds, %s" % (text(wdpc.get("rounds")),
+                                           fmt_ms(wdpc.get("duration_ms")))
+        pre = [("Purge", NA if not purge else "%s%s" % (
+                   text(purge.get("method")),
+                   " (not conformant)" if purge.get("conformant") is False else "")),
+               ("Purge detail", text(get(purge, "detail"))),
+               ("Purge duration", fmt_ms(get(purge, "duration_ms"))),
+               ("WIPC", "not run" if wipc is None and "wipc" in doc and doc["state"] == "complete"
+                else NA if not wipc else "%s in %s SEQ writes" % (
+                    fmt_bytes(wipc.get("bytes")),
+                    NA if wipc.get("bs") is None else fmt_bs(wipc["bs"]))),
+               ("WIPC duration", fmt_ms(get(wipc, "duration_ms"))),
+               ("WDPC", wdpc_text)]
+        cols = "".join("<div><h3>%s</h3>%s</div>" % (esc(h), kv_table(rows)) for h, rows in (
+            ("Device under test", dev), ("Test", test), ("Settings", sett),
+            ("Preconditioning", pre)))
+        tags = []
+        if self.run.not_conformant:
+            tags.append('<span class="tag bad">NOT CONFORMANT</span>')
+        elif doc.get("conformant") is True:
+            tags.append('<span class="tag ok">conformant</span>')
+        if doc.get("scaled"):
+            tags.append('<span class="tag bad">SCALED RUN</span>')
+        if doc["state"] != "complete":
+            tags.append('<span class="tag warn">%s</span>' % esc(doc["state"].upper()))
+        return '<div class="hdr">%s</div><div>%s</div>' % (cols, "".join(tags))
+
+    # ---- banners and verdict
+
+    def banners(self):
+        doc, out = self.doc, []
+        state = doc["state"]
+        if state != "complete":
+            what = {
+                "running": "the test is still running: this is a partial report",
+                "interrupted": "the test was interrupted: this is a partial report "
+                               "(continue it with ssdload pts --resume=DIR)",
+                "failed": "the test failed: this is a partial report",
+            }.get(state, "the test is not complete: this is a partial report")
+            out.append('<div class="banner warn"><h2>%s</h2>%s (pts.json updated %s).</div>' % (
+                esc(state.upper()), esc(what), esc(text(doc.get("updated")))))
+        if self.run.not_conformant:
+            devs = doc.get("deviations") or []
+            out.append('<div class="banner bad"><h2>NOT CONFORMANT</h2>'
+                       "This run deviates from %s; its results must not be reported as "
+                       "PTS results.%s</div>" % (
+                           esc(doc["spec"]),
+                           "<ul>%s</ul>" % "".join("<li>%s</li>" % esc(x) for x in devs)
+                           if devs else " (no deviations listed)"))
+        elif doc.get("conformant") is None:
+            out.append('<div class="banner warn"><h2>Conformance: n/a</h2>'
+                       "pts.json does not say whether the run conforms.</div>")
+        if doc.get("scaled"):
+            out.append('<div class="banner bad"><h2>SCALED RUN</h2>'
+                       "The test's durations or sizes were scaled down for a short run: its "
+                       "numbers are not comparable with a full run's.</div>")
+        return "".join(out)
+
+    def verdict_line(self):
+        run, ss = self.run, self.run.ss
+        n = len(run.rounds)
+        if run.test == "wsat":
+            return None
+        if not ss:
+            return "Steady state: not evaluated yet (%d round%s; the window needs %s)" % (
+                n, "" if n == 1 else "s", text(run.settings.get("window")))
+        first, last = ss["window"]
+        if ss.get("reached"):
+            return "Steady state reached at round %s (measurement window: rounds %d\u2013%d)" % (
+                text(ss.get("round") or last), first, last)
+        if self.doc["state"] == "complete":
+            return ("Steady state NOT achieved in %s rounds (limit %s); measurement window: "
+                    "rounds %d\u2013%d" % (text(ss.get("rounds_run") or n),
+                                          text(ss.get("max_rounds")), first, last))
+        if ss.get("reached") is None:
+            return "Steady state: n/a (last window: rounds %d\u2013%d)" % (first, last)
+        return "Steady state not reached yet after %d rounds (last window: rounds %d\u2013%d)" % (
+            n, first, last)
+
+    def verdict_block(self):
+        run, ss = self.run, self.run.ss
+        line = self.verdict_line()
+        if line is None:
+            return ""
+        cls = "ok" if ss and ss.get("reached") else "warn"
+        out = ['<div class="banner %s"><h2>%s</h2>' % (cls, esc(line))]
+        if ss:
+            m = run.metric
+
+            def pf(flag):
+                if flag is None:
+                    return NA
+                return '<span class="%s">%s</span>' % (("pass", "pass") if flag else
+                                                       ("fail", "fail"))
+            rows = [
+                ("Tracking variable", esc(run.track_label)),
+                ("Average", esc(fmt_metric(m, ss.get("average")))),
+                ("Range (max \u2212 min)", "%s = %s of the average (limit %s): %s" % (
+                    esc(fmt_metric(m, ss.get("range"))), esc(fmt_pct(ss.get("range_pct"))),
+                    esc(fmt_pct(ss.get("range_limit_pct"))), pf(ss.get("range_pass")))),
+                ("Least-squares fit", "y = %s \u00b7 round + %s (%s)" % (
+                    esc(fmt_g(scale(m, ss.get("slope")), 6)),
+                    esc(fmt_g(scale(m, ss.get("intercept")), 8)), esc(unit(m)))),
+                ("Slope excursion", "%s = %s of the average (limit %s): %s" % (
+                    esc(fmt_metric(m, ss.get("slope_excursion"))),
+                    esc(fmt_pct(ss.get("slope_excursion_pct"))),
+                    esc(fmt_pct(ss.get("slope_limit_pct"))), pf(ss.get("slope_pass")))),
+            ]
+            out.append("<table>%s</table>" % "".join(
+                '<tr><td class="k"><b>%s</b></td><td>%s</td></tr>' % (esc(k), v)
+                for k, v in rows))
+        out.append("</div>")
+        return "".join(out)
+
+    # ---- tables
+
+    def matrix_table(self, metric, key, caption, tid, dirs=None):
+        """Rows R/W mix, columns block size, of point[@key] in @metric's unit."""
+        pts = self.run.result_points()
+        if not pts:
+            return '<p class="note">No measurement window yet: no results.</p>'
+        mixes, bss = self.run.axes(pts)
+        rows = []
+        for m in mixes:
+            row = [fmt_mix(m) + (" (%s)" % dirs[m] if dirs and m in dirs else "")]
+            for b in bss:
+                v = get(pts.get((m, b)), key)
+                row.append(cell(v, fmt_value(scale(metric, v))))
+            rows.append(row)
+        return data_table(["R/W mix % \\ block size"] + [fmt_bs(b) for b in bss], rows,
+                          caption="%s (%s)" % (caption, unit(metric)), tid=tid)
+
+    def rounds_table(self):
+        run = self.run
+        win = get(run.ss, "window") or [0, -1]
+        rows = []
+        for r in run.rounds:
+            inw = win[0] <= r["round"] <= win[1]
+            rows.append([str(r["round"]) + (" \u25c0" if inw else ""), text(r.get("started")),
+                         fmt_ms(r.get("duration_ms")),
+                         cell(r.get("tracking"), fmt_metric(run.metric, r.get("tracking")))])
+        return data_table(["round (\u25c0 window)", "started", "duration",
+                           run.track_label], rows, caption="Rounds", tid="rounds")
+
+    def window_table(self):
+        run, ss = self.run, self.run.ss
+        first, last = ss["window"]
+        vals = ss.get("values") or []
+        rows = []
+        for i, x in enumerate(range(first, last + 1)):
+            v = vals[i] if i < len(vals) else None
+            rows.append([str(x), cell(v, fmt_metric(run.metric, v))])
+        return data_table(["round", run.track_label], rows,
+                          caption="Measurement window values", tid="window")
+
+    def health_table(self):
+        """Per-round SMART / health, where the device has it."""
+        rounds = [r for r in self.run.rounds
+                  if r.get("health_before") or r.get("health_after")]
+        rows = []
+
+        def row(label, hb, ha):
+            w0, w1 = get(hb, "data_units_written"), get(ha, "data_units_written")
+            dw = None if w0 is None or w1 is None else w1 - w0
+            return [label, fmt_temp(get(hb, "temperature_k")), fmt_temp(get(ha, "temperature_k")),
+                    cell(w0, fmt_int(w0)), cell(w1, fmt_int(w1)),
+                    cell(dw, NA if dw is None else "%s (%.4g GB)" % (fmt_int(dw), dw * 512e-6)),
+                    text(get(ha, "percentage_used")), text(get(ha, "available_spare")),
+                    text(get(ha, "media_errors")), text(get(ha, "critical_warning"))]
+        for r in rounds:
+            rows.append(row("round %d" % r["round"], r.get("health_before"),
+                            r.get("health_after")))
+        hb, ha = self.doc.get("health_before"), self.doc.get("health_after")
+        if hb or ha:
+            rows.append(row("whole run", hb, ha))
+        if not rows:
+            return ""
+        return data_table(["", "temperature before", "temperature after",
+                           "data units written before", "after", "written (\u0394)",
+                           "% used", "spare %", "media errors", "critical warning"],
+                          rows, caption="Device health (NVMe SMART; a data unit is 1000 "
+                          "\u00d7 512 bytes)", tid="health")
+
+    def percentile_table(self):
+        rows = percentile_rows(self.run)
+        if not rows:
+            return ""
+        keys = sorted({float(k) for _, pc in rows for k in pc})
+        cols = [k for k in keys if k in TABLE_PERCENTILES] or keys
+        body = []
+        for label, pc in rows:
+            by = {float(k): v for k, v in pc.items()}
+            body.append([label] + [cell(by.get(k), fmt_value(scale("lat_mean_ns", by.get(k))))
+                                   for k in cols])
+        return data_table(["point"] + ["p%g" % k for k in cols], body,
+                          caption="Completion latency percentiles (\u00b5s; the highest of "
+                          "the window's rounds)", tid="percentiles")
+
+    # ---- pages
+
+    def page(self, title, *parts):
+        p = Page(title)
+        p.add(*parts)
+        self.pages.append(p)
+        return p
+
+    def build(self, csvs):
+        run, doc = self.run, self.doc
+        # summary
+        summary = [self.banners(), self.verdict_block()]
+        if run.test == "iops":
+            summary.append(self.matrix_table("iops", "iops", "IOPS, measurement window",
+                                             "measurement"))
+        elif run.test == "throughput":
+            summary.append(self.matrix_table("bw_bytes", "bw_bytes",
+                                             "Throughput, measurement window", "measurement",
+                                             dirs={100: "read", 0: "write"}))
+        elif run.test == "latency":
+            summary.append(self.matrix_table("lat_mean_ns", "lat_mean_ns",
+                                             "Average latency, measurement window",
+                                             "measurement"))
+            summary.append(self.matrix_table("lat_max_ns", "lat_max_ns",
+                                             "Maximum latency, measurement window",
+                                             "measurement-max"))
+        elif run.test == "wsat":
+            series = doc.get("series") or []
+            last = series[-1] if series else {}
+            summary.append(data_table(["samples", "time", "written", "steady IOPS"], [[
+                str(len(series)), fmt_ms(last.get("t_ms")), fmt_bytes(last.get("written_bytes")),
+                cell(get(run.results, "steady_iops"),
+                     fmt_value(get(run.results, "steady_iops")))]],
+                caption="Write saturation", tid="wsat"))
+        elif run.test not in MATRIX_TESTS:
+            summary.append('<p class="note">This renderer has no tables for the %s test; '
+                           "the rounds and the steady state are shown.</p>" % esc(run.test))
+        self.page("Summary", *summary)
+
+        if run.rounds:
+            self.page("Steady State Convergence",
+                      plot_img(run, "ss_convergence.svg", "steady state convergence plot"),
+                      '<p class="note">Per round: the value of each block size at the '
+                      "tracking R/W mix (each mix when the test has one block size), and the "
+                      "tracking variable (dashed).</p>", self.rounds_table())
+        if run.ss:
+            self.page("Steady State Measurement Window", self.verdict_block(),
+                      plot_img(run, "ss_window.svg", "steady state measurement window"),
+                      self.window_table())
+        if run.test == "iops" and run.results:
+            self.page("Measurement Window Tabular Data",
+                      self.matrix_table("iops", "iops", "IOPS, measurement window",
+                                        "measurement-iops"))
+            self.page("2D Plot", plot_img(run, "iops_2d.svg", "IOPS vs block size"))
+            self.page("3D Plot", plot_img(run, "iops_3d.svg",
+                                                "IOPS by R/W mix and block size"))
+        if run.test == "throughput" and run.results:
+            self.page("Measurement Window",
+                      self.matrix_table("bw_bytes", "bw_bytes", "Throughput",
+                                        "measurement-bw", dirs={100: "read", 0: "write"}),
+                      plot_img(run, "throughput_bw.svg", "throughput per block size"))
+        if run.test == "latency" and run.results:
+            self.page("Average Latency",
+                      self.matrix_table("lat_mean_ns", "lat_mean_ns", "Average latency",
+                                        "measurement-avg"),
+                      plot_img(run, "latency_avg.svg", "average latency"))
+            self.page("Maximum Latency",
+                      self.matrix_table("lat_max_ns", "lat_max_ns", "Maximum latency",
+                                        "measurement-max2"),
+                      plot_img(run, "latency_max.svg", "maximum latency"))
+            pt = self.percentile_table()
+            if pt:
+                self.page("Percentiles", pt,
+                          plot_img(run, "latency_percentiles.svg", "latency percentiles"))
+        if run.test == "wsat" and doc.get("series"):
+            self.page("IOPS vs Time",
+                      plot_img(run, "wsat_time.svg", "IOPS vs time"))
+            self.page("IOPS vs Total GB Written",
+                      plot_img(run, "wsat_tgbw.svg", "IOPS vs total GB written"))
+        ht = self.health_table()
+        if ht:
+            self.page("Device Health", ht)
+        files = ["pts.json"] + csvs
+        self.page("Run",
+                  "<h2>Command</h2><p><code>%s</code></p>" % esc(
+                      " ".join(doc.get("command") or []) or NA),
+                  "<h2>Data</h2><ul>%s</ul>" % "".join(
+                      '<li><a href="%s">%s</a></li>' % (esc(f), esc(f)) for f in files),
+                  '<p class="note">Rendered by ssdload-report.py from pts.json alone '
+                  "(updated %s).</p>" % esc(text(doc.get("updated"))))
+
+    def html(self):
+        doc = self.doc
+        title = "%s: %s test, %s %s" % (doc["spec"], doc.get("title") or self.run.test,
+                                        text(get(doc, "device", "model")),
+                                        text(get(doc, "device", "serial")))
+        hdr = self.header_block()
+        out = ['<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n',
+               "<title>%s</title>\n<style>%s</style>\n</head>\n<body>\n" % (esc(title), CSS)]
+        n = len(self.pages)
+        for i, p in enumerate(self.pages, 1):
+            out.append('<section class="page">\n<div class="title"><h1>%s: %s</h1>'
+                       '<span class="pageno">%s &middot; page %d of %d</span></div>\n%s\n' % (
+                           esc(doc.get("title") or self.run.test), esc(p.title),
+                           esc(doc["spec"]), i, n, hdr))
+            out.extend(x + "\n" for x in p.body if x)
+            out.append("</section>\n")
+        out.append("</body>\n</html>\n")
+        return "".join(out)
+
+
+# --------------------------------------------------------------------------
+
+def remove_stale(outdir, keep_plots, keep_csvs):
+    for name in PLOTS:
+        path = os.path.join(outdir, "plots", name)
+        if name not in keep_plots and os.path.exists(path):
+            os.unlink(path)
+    for name in CSVS:
+        path = os.path.join(outdir, name)
+        if name not in keep_csvs and os.path.exists(path):
+            os.unlink(path)
+
+
+def render(outdir):
+    doc = load(os.path.join(outdir, "pts.json"))
+    run = Run(doc, outdir)
+    try:
+        plotter = Plotter(run)
+    except ImportError as e:
+        raise RuntimeError("matplotlib is not available to %s (%s): install "
+                           "python3-matplotlib" % (sys.executable, e)) from None
+    if run.rounds:
+        plotter.ss_convergence()
+    plotter.ss_window()
+    if run.test == "iops":
+        plotter.iops_2d()
+        plotter.iops_3d()
+    elif run.test == "throughput":
+        plotter.throughput()
+    elif run.test == "latency":
+        plotter.latency()
+    elif run.test == "wsat":
+        plotter.wsat()
+    csvs = write_csvs(run)
+    remove_stale(outdir, run.plots, csvs)
+    rep = Report(run)
+    rep.build(csvs)
+    path = os.path.join(outdir, "report.html")
+    with open(path + ".tmp", "w", encoding="utf-8") as f:
+        f.write(rep.html())
+    os.replace(path + ".tmp", path)
+    return path
+
+
+def main(argv):
+    if len(argv) == 2 and argv[1] in ("-h", "--help"):
+        print(__doc__.strip())
+        return EXIT_OK
+    if len(argv) != 2 or argv[1].startswith("-"):
+        print("usage: ssdload-report.py DIR  (renders DIR/pts.json)", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        render(argv[1])
+    except BadInput as e:
+        print("%s: %s" % (PROG, e), file=sys.stderr)
+        return EXIT_USAGE
+    except OSError as e:
+        print("%s: %s: %s" % (PROG, e.filename or argv[1], e.strerror or e), file=sys.stderr)
+        return EXIT_FAILED
+    except RuntimeError as e:
+        print("%s: %s" % (PROG, e), file=sys.stderr)
+        return EXIT_FAILED
+    except Exception as e:		# pylint: disable=broad-except
+        # a bug here, not bad input (that is BadInput): one line, unless asked
+        if os.environ.get("SSDLOAD_REPORT_DEBUG"):
+            raise
+        print("%s: internal error rendering %s: %s: %s (SSDLOAD_REPORT_DEBUG=1 shows "
+              "the traceback)" % (PROG, argv[1], type(e).__name__, e), file=sys.stderr)
+        return EXIT_FAILED
+    return EXIT_OK
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
