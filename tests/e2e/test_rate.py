@@ -105,8 +105,9 @@ def _gaps(events):
 @pytest.mark.quick
 @pytest.mark.parametrize("process", ["poisson", "linear"])
 def test_interarrival_cv(null_blk, jobs, process):
-    """block_rq_issue times: poisson gaps have CV within 10% of 1 (an
-    exponential's), linear ones are regular (CV far below)."""
+    """block_rq_issue times: poisson gaps have an exponential's tail
+    (e^-1 of them over the mean, e^-2 over twice it) and a CV near 1,
+    linear ones are regular (CV far below)."""
     env.need_timing_kernel()
     dev = null_blk(irqmode=0)[0]
     try:
@@ -135,7 +136,18 @@ def test_interarrival_cv(null_blk, jobs, process):
     near = sum(1 for g in gaps if abs(g - mean) <= 0.25 * mean) / len(gaps)
     assert abs(span - 1e-3) < 0.02e-3, "mean gap %.6f s at 1000 IOPS" % span
     if process == "poisson":
-        assert 0.9 <= cv <= 1.1, "poisson CV %.3f over %d gaps" % (cv, len(gaps))
+        # The shape of an exponential by its tail: P(X > mean) = e^-1 =
+        # 0.368 and P(X > 2 mean) = e^-2 = 0.135 (+-0.05 and +-0.035 are
+        # about 6 standard errors at 3000 gaps).  Unlike the CV, these
+        # barely move when TCG delays an issue by a fraction of a gap: two
+        # clean runs on an idle 2-core host measured CV 1.12 and 1.23, as
+        # such jitter adds its variance twice to every gap's.  The CV
+        # still has to be an exponential's, not a regular schedule's.
+        over1 = sum(1 for g in gaps if g > mean) / len(gaps)
+        over2 = sum(1 for g in gaps if g > 2 * mean) / len(gaps)
+        assert abs(over1 - 0.368) <= 0.05, "poisson: %.3f of gaps over the mean" % over1
+        assert abs(over2 - 0.135) <= 0.035, "poisson: %.3f of gaps over 2x the mean" % over2
+        assert 0.9 <= cv <= 1.3, "poisson CV %.3f over %d gaps" % (cv, len(gaps))
         assert near < 0.3, "poisson: %.2f of gaps near the mean" % near
     else:
         assert near > 0.6, "linear: %.2f of gaps near the mean (CV %.3f)" % (near, cv)
