@@ -1265,20 +1265,6 @@ struct eta_view {
 	struct ssl_progress prev;
 };
 
-/* fio's eta_to_str(): [DDd:][HHh:]MMm:SSs */
-static void eta_str(char *buf, size_t len, uint64_t secs)
-{
-	unsigned int d = (unsigned int)(secs / 86400), h = (unsigned int)(secs / 3600 % 24);
-	unsigned int m = (unsigned int)(secs / 60 % 60), s = (unsigned int)(secs % 60);
-
-	if (d)
-		snprintf(buf, len, "%02ud:%02uh:%02um:%02us", d, h, m, s);
-	else if (h)
-		snprintf(buf, len, "%02uh:%02um:%02us", h, m, s);
-	else
-		snprintf(buf, len, "%02um:%02us", m, s);
-}
-
 static void progress_line(const struct run_ctx *c, const struct ssl_progress *p,
 			  const struct ssl_progress *prev, int inplace)
 {
@@ -1305,7 +1291,7 @@ static void progress_line(const struct run_ctx *c, const struct ssl_progress *p,
 		uint64_t rest = end > p->elapsed_ns ? end - p->elapsed_ns : 0;
 
 		snprintf(total, sizeof(total), "/%.1fs", (double)end / 1e9);
-		eta_str(left, sizeof(left), (rest + 999999999) / 1000000000);
+		ssl_eta_str(left, sizeof(left), (rest + 999999999) / 1000000000);
 		snprintf(eta, sizeof(eta), "[eta %s]", left);
 	}
 	if (p->number_ios)

@@ -129,12 +129,6 @@ int pts_is_test(const char *name)
 	return pts_find(name) != NULL;
 }
 
-static int pts_purge_cmd(int argc, const char **argv);
-
-int pts_purge(int argc, const char **argv)
-{
-	return pts_purge_cmd(argc, argv);
-}
 
 enum pts_wc_req { PTS_WC_OFF, PTS_WC_ON, PTS_WC_LEAVE };
 static const char *const wc_req_name[] = { "off", "on", "leave" };
@@ -158,7 +152,6 @@ struct pts_ctx {
 	uint64_t active_bytes;
 	double wipc_factor;		/* WIPC bytes / active range; 0: no WIPC */
 	const char *eta;
-	unsigned int nopts;		/* options given but --resume and --eta */
 	unsigned int given;		/* 1 << P_* of each option given */
 	int argc;			/* the command line, for the JSON and --resume */
 	const char **argv;
@@ -430,8 +423,6 @@ static int pts_parse(struct pts_ctx *c, int argc, const char **argv, const char 
 				argv[i - 1]);
 			return -1;
 		}
-		if (opt->id != P_RESUME && opt->id != P_ETA)
-			c->nopts++;
 		c->given |= 1u << opt->id;
 		switch (opt->id) {
 		case P_FILENAME:
@@ -1023,16 +1014,6 @@ static unsigned int rounds_done(const struct pts_ctx *c)
 	return json_object_array_length(jget(c->doc, "rounds"));
 }
 
-static void eta_str(char *buf, size_t len, uint64_t secs)
-{
-	if (secs >= 3600)
-		snprintf(buf, len, "%lluh%02llum", (unsigned long long)secs / 3600,
-			 (unsigned long long)secs % 3600 / 60);
-	else
-		snprintf(buf, len, "%llum%02llus", (unsigned long long)secs / 60,
-			 (unsigned long long)secs % 60);
-}
-
 /* Run round @r; appends it to the doc.  0 or an exit status. */
 static int do_round(struct pts_ctx *c, unsigned int r)
 {
@@ -1048,8 +1029,8 @@ static int do_round(struct pts_ctx *c, unsigned int r)
 
 	/* the test ends at round 5 at the earliest, at max_rounds at the latest */
 	left = (uint64_t)c->points * c->point_ms / 1000;
-	eta_str(eta, sizeof(eta), left * (c->max_rounds - r + 1));
-	eta_str(eta_min, sizeof(eta_min), left * (r <= SSL_SS_WINDOW ? SSL_SS_WINDOW - r + 1 : 1));
+	ssl_eta_str(eta, sizeof(eta), left * (c->max_rounds - r + 1));
+	ssl_eta_str(eta_min, sizeof(eta_min), left * (r <= SSL_SS_WINDOW ? SSL_SS_WINDOW - r + 1 : 1));
 	fprintf(stderr, "pts %s: round %u of at most %u: %u points of %llu ms "
 		"(%s to %s left)\n", t->name, r, c->max_rounds, c->points,
 		(unsigned long long)c->point_ms, eta_min, eta);
@@ -1668,7 +1649,7 @@ static int pts_gate(struct pts_ctx *c)
 	return fd;
 }
 
-static int pts_purge_cmd(int argc, const char **argv)
+int pts_purge(int argc, const char **argv)
 {
 	struct pts_ctx ctx, *c = &ctx;
 	const char *resume = NULL;
@@ -1749,20 +1730,14 @@ int pts_run(const char *test, int argc, const char **argv)
 		c->def = pts_find(test);
 		c->argc = argc;
 		c->argv = argv;
-		r = pts_parse(c, argc, argv, &resume);
-		if (r)
-			return r > 0 ? 0 : PTS_EXIT_USAGE;
-	} else {
-		r = pts_parse(c, argc, argv, &resume);
-		if (r)
-			return r > 0 ? 0 : PTS_EXIT_USAGE;
 	}
+	r = pts_parse(c, argc, argv, &resume);
+	if (r)
+		return r > 0 ? 0 : PTS_EXIT_USAGE;
 	if (resume) {
-		const char *rdir = resume;
+		const char *rdir = resume, *eta = c->eta;
 
-		const char *eta = c->eta;
-
-		if (c->nopts) {
+		if (c->given & ~(1u << P_RESUME | 1u << P_ETA)) {
 			ssl_err("pts: --resume continues with the options of the run it "
 				"continues: give it alone (or with --eta)");
 			return PTS_EXIT_USAGE;

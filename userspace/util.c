@@ -257,3 +257,16 @@ int ssl_kv_u64(const struct ssl_kvlist *kv, const char *key, uint64_t *out)
 		return -1;
 	return 0;
 }
+
+void ssl_eta_str(char *buf, size_t len, uint64_t secs)
+{
+	unsigned int d = (unsigned int)(secs / 86400), h = (unsigned int)(secs / 3600 % 24);
+	unsigned int m = (unsigned int)(secs / 60 % 60), s = (unsigned int)(secs % 60);
+
+	if (d)
+		snprintf(buf, len, "%02ud:%02uh:%02um:%02us", d, h, m, s);
+	else if (h)
+		snprintf(buf, len, "%02uh:%02um:%02us", h, m, s);
+	else
+		snprintf(buf, len, "%02um:%02us", m, s);
+}

@@ -39,6 +39,9 @@ int ssl_check_debugfs(void);
 
 void ssl_msleep(unsigned int ms);
 
+/* fio's eta_to_str(): @secs as [DDd:][HHh:]MMm:SSs (progress lines). */
+void ssl_eta_str(char *buf, size_t len, uint64_t secs);
+
 /* CLOCK_MONOTONIC in milliseconds. */
 uint64_t ssl_now_ms(void);
 
