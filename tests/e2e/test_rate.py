@@ -206,7 +206,13 @@ def test_latencies_agree_below_capacity(null_blk, jobs):
     late, under TCG 0.1-0.3 ms, the same lateness with which null_blk's
     own 1 ms completion timer fires (its overshoot over 1 ms).  That
     platform latency, measured here by the device's overshoot, is allowed
-    on top of the 10%."""
+    on top of the 10%.
+
+    The medians are compared, not the means: a CI host that deschedules
+    the TCG vCPU for a few ms now and then moves the mean lateness by a
+    whole ms (one run: means 1.36 against 2.39 ms, with nothing behind)
+    while the median I/O still went out on time.  The means keep their
+    order."""
     env.need_timing_kernel()
     dev = _slow_dev(null_blk)
     j = jobs("under", filename=dev.path, rw="randread", bs=4096, iodepth=1,
@@ -214,10 +220,11 @@ def test_latencies_agree_below_capacity(null_blk, jobs):
     _need_rate(j)
     j.set(rate_iops=500)
     s = j.run(60)
-    lat = s["read_lat_mean_ns"]
-    ilat = s["read_intended_lat_mean_ns"]
+    assert s["read_lat_mean_ns"] <= s["read_intended_lat_mean_ns"], _brief(s)
+    lat = j.hist("read").percentile(50)
+    ilat = j.hist("intended_read").percentile(50)
     timer = max(0, lat - 1000000)
-    assert lat <= ilat <= 1.1 * lat + 2 * timer, _brief(s)
+    assert lat <= ilat <= 1.1 * lat + 2 * timer, (lat, ilat, _brief(s))
     assert s["read_behind_ios"] == 0
     assert abs(_iops(s) - 500) <= 5
 

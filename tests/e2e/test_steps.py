@@ -62,7 +62,10 @@ def test_qd_sweep(slow_dev, jobs):
         assert r["write"]["ios"] == 0 and not r["write"]["flags"]
         iops = rd["ios"] / (r["runtime_ns"] / 1e9)
         little = iops * _mean(rd) / 1e9 / r["iodepth"]
-        assert 0.9 <= little <= 1.02, (r["iodepth"], iops, _mean(rd), little)
+        # Little's law: the step's depth is what was kept in flight (less on
+        # the debug kernel, whose worker turnaround is a part of each I/O)
+        assert 1 - env.little_tolerance() <= little <= 1.02, \
+            (r["iodepth"], iops, _mean(rd), little)
         # a 1 s step: measured from its start to its last completion (which may
         # come just before the deadline when nothing was sent in its last 2 ms)
         assert 990 * MS <= r["runtime_ns"] <= 1200 * MS, r["runtime_ns"]
