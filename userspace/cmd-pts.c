@@ -32,10 +32,17 @@ static const char *const pts_usage[] = {
 	"   iops        IOPS: RND, 7 R/W mixes x 8 block sizes, to steady state",
 	"   throughput  Throughput: SEQ 1024KiB (or 128KiB), 100% read and 100% write",
 	"   latency     Latency: RND T1Q1, 3 R/W mixes x 3 block sizes",
+	"   wsat        Write Saturation: RND 4KiB writes, IOPS every minute, until",
+	"               24 hours or 4x the capacity written",
+	"   hir         Host Idle Recovery: those writes to steady state, then 360 x",
+	"               (5 s of writes + a wait of 5, 10, 15, 25, 50 s), each wait",
+	"               state followed by 1800 s of writes",
+	"   xsr         Cross Stimulus Recovery: SEQ 1024KiB writes 8 h, RND 8KiB",
+	"               writes 6 h, SEQ 1024KiB writes 8 h, throughput every minute",
 	"   ss-check    the steady-state rule (" SSL_SS_CLAUSE ") over a series of values",
 	"   purge       purge a device as the tests do, and say how",
 	"",
-	"Not implemented yet: wsat, hir, xsr, ecw and dirth.",
+	"Not implemented yet: ecw and dirth.",
 	"",
 	"   ssdload pts --resume=DIR   continues an interrupted test",
 	"See 'ssdload pts TEST --help' for a test's options; 'ssdload report DIR'",
@@ -438,35 +445,15 @@ static int pts_ss_check(int argc, const char **argv)
 	return steady ? 0 : PTS_EXIT_NOT_STEADY;
 }
 
+/* the subcommands besides the tests that pts_run() runs (pts_is_test()) */
 struct pts_test {
 	const char *name;
 	int (*fn)(int argc, const char **argv);	/* NULL: not implemented yet */
 };
 
-static int pts_iops(int argc, const char **argv)
-{
-	return pts_run("iops", argc, argv);
-}
-
-static int pts_throughput(int argc, const char **argv)
-{
-	return pts_run("throughput", argc, argv);
-}
-
-static int pts_latency(int argc, const char **argv)
-{
-	return pts_run("latency", argc, argv);
-}
-
 static const struct pts_test pts_tests[] = {
 	{ "ss-check",	pts_ss_check },
 	{ "purge",	pts_purge },
-	{ "iops",	pts_iops },
-	{ "throughput",	pts_throughput },
-	{ "latency",	pts_latency },
-	{ "wsat",	NULL },
-	{ "hir",	NULL },
-	{ "xsr",	NULL },
 	{ "ecw",	NULL },
 	{ "dirth",	NULL },
 };
@@ -485,6 +472,8 @@ int cmd_pts(int argc, const char **argv)
 	}
 	if (!strncmp(argv[1], "--resume", 8))
 		return pts_run(NULL, argc, argv);
+	if (pts_is_test(argv[1]))
+		return pts_run(argv[1], argc - 1, argv + 1);
 	for (i = 0; i < ARRAY_SIZE(pts_tests); i++) {
 		if (strcmp(argv[1], pts_tests[i].name))
 			continue;

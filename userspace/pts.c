@@ -53,6 +53,9 @@ extern char **environ;
 #define PTS_WIPC_BS		131072	/* WIPC: SEQ 128KiB writes ... */
 #define PTS_WIPC_LOOPS		2	/* ... twice the user capacity */
 #define PTS_WIPC_QD		32
+#define PTS_WSAT_DURATION_MS	(24ULL * 3600 * 1000)	/* WSAT: 24 hours ... */
+#define PTS_WSAT_WRITE_LIMIT	4	/* ... or 4x the user capacity written */
+#define PTS_WSAT_SEG_SAMPLES	30	/* samples per `ssdload run` (a segment) */
 #define PTS_MAX_POINTS		64
 #define PTS_MAX_ARGS		(PTS_MAX_POINTS + 48)
 #define PTS_MAX_THREADS		256
@@ -71,9 +74,17 @@ static const char *const metric_unit[] = {
 	[PTS_IOPS] = "IOPS", [PTS_BW] = "B/s", [PTS_LAT_MEAN] = "ns",
 };
 
+/*
+ * How a test runs: rounds of a matrix of points until steady state, or
+ * one continuous stimulus sampled at a fixed interval up to a limit.
+ */
+enum pts_kind { PTS_MATRIX, PTS_WSAT, PTS_HIR, PTS_XSR };
+
 /* One test of the specification: its stimulus matrix and tracking variable. */
 struct pts_def {
 	const char *name;		/* command-line name */
+	enum pts_kind kind;
+	unsigned int wipc;		/* the spec's WIPC, x the active range (0: none) */
 	const char *title;
 	const char *clause;		/* section of SSS PTS 2.0.2 */
 	bool random;			/* RND, else SEQ */
@@ -89,7 +100,7 @@ struct pts_def {
 
 static const struct pts_def pts_defs[] = {
 	{
-		.name = "iops", .title = "IOPS", .clause = "7 (IOPS test)",
+		.name = "iops", .title = "IOPS", .clause = "7 (IOPS test)", .wipc = 2,
 		.random = true, .threads = 4, .iodepth = 32,
 		.nbs = 8, .bs = { 1048576, 131072, 65536, 32768, 16384, 8192, 4096, 512 },
 		.nmix = 7, .mix = { 100, 95, 65, 50, 35, 5, 0 },
@@ -98,6 +109,7 @@ static const struct pts_def pts_defs[] = {
 	},
 	{
 		.name = "throughput", .title = "Throughput", .clause = "8 (Throughput test)",
+		.wipc = 2,
 		.random = false, .threads = 1, .iodepth = 32,
 		.nbs = 1, .bs = { 1048576 },
 		.nmix = 2, .mix = { 100, 0 },
@@ -105,14 +117,61 @@ static const struct pts_def pts_defs[] = {
 		.track_label = "SEQ 1024KiB 0/100 (100% write) bandwidth",
 	},
 	{
-		.name = "latency", .title = "Latency", .clause = "9 (Latency test)",
+		.name = "latency", .title = "Latency", .clause = "9 (Latency test)", .wipc = 2,
 		.random = true, .threads = 1, .iodepth = 1, .fixed_load = true,
 		.nbs = 3, .bs = { 8192, 4096, 512 },
 		.nmix = 3, .mix = { 100, 65, 0 },
 		.track_bs = 4096, .track_mix = 0, .metric = PTS_LAT_MEAN,
 		.track_label = "RND 4KiB 0/100 (100% write) average latency",
 	},
+	{
+		/* purge, no WIPC: the stimulus itself fills the drive */
+		.name = "wsat", .title = "Write Saturation", .kind = PTS_WSAT,
+		.clause = "WSAT (Write Saturation test)",
+		.random = true, .threads = 4, .iodepth = 32,
+		.nbs = 1, .bs = { 4096 }, .nmix = 1, .mix = { 0 },
+		.track_bs = 4096, .track_mix = 0, .metric = PTS_IOPS,
+		.track_label = "RND 4KiB 0/100 (100% write) IOPS",
+	},
+	{
+		/* purge, no WIPC; WSAT's stimulus to steady state, then the waits */
+		.name = "hir", .title = "Host Idle Recovery", .kind = PTS_HIR,
+		.clause = "HIR (Host Idle Recovery test)",
+		.random = true, .threads = 4, .iodepth = 32,
+		.nbs = 1, .bs = { 4096 }, .nmix = 1, .mix = { 0 },
+		.track_bs = 4096, .track_mix = 0, .metric = PTS_IOPS,
+		.track_label = "RND 4KiB 0/100 (100% write) IOPS",
+	},
+	{
+		/* purge, no WIPC; SEQ 1024KiB, RND 8KiB, SEQ 1024KiB writes */
+		.name = "xsr", .title = "Cross Stimulus Recovery", .kind = PTS_XSR,
+		.clause = "XSR (Cross Stimulus Recovery test)",
+		.random = false, .threads = 1, .iodepth = 32,
+		.nbs = 1, .bs = { 1048576 }, .nmix = 1, .mix = { 0 },
+		.track_bs = 1048576, .track_mix = 0, .metric = PTS_BW,
+		.track_label = "write bandwidth",
+	},
 };
+
+#define PTS_XSR_SEQ_MS		(8ULL * 3600 * 1000)	/* XSR: 8 h, 6 h, 8 h */
+
+/* XSR: a stimulus group, its length in quarters of --duration (8 h) */
+struct pts_group {
+	const char *label;
+	bool random;
+	unsigned int bs, quarters;
+};
+
+static const struct pts_group xsr_groups[] = {
+	{ "SEQ 1024KiB writes", false, 1048576, 4 },	/* 8 h */
+	{ "RND 8KiB writes", true, 8192, 3 },		/* 6 h */
+	{ "SEQ 1024KiB writes", false, 1048576, 4 },	/* 8 h */
+};
+
+/* HIR: wait states of k x the access time (5 s): 5, 10, 15, 25, 50 s */
+static const unsigned int hir_waits[] = { 1, 2, 3, 5, 10 };
+#define PTS_HIR_ACCESS_MS	5000	/* an access segment: 5 s of writes */
+#define PTS_HIR_CYCLES		360	/* access + wait, 360 times per state */
 
 static const struct pts_def *pts_find(const char *name)
 {
@@ -151,6 +210,10 @@ struct pts_ctx {
 	const char *size;		/* --size as given (active range), NULL: 100% */
 	uint64_t active_bytes;
 	double wipc_factor;		/* WIPC bytes / active range; 0: no WIPC */
+	uint64_t duration_ms;		/* wsat: time limit of the stimulus */
+	uint64_t access_ms;		/* hir: an access segment */
+	unsigned int cycles;		/* hir: access + wait per wait state */
+	double write_limit;		/* wsat: bytes limit / active range */
 	const char *eta;
 	unsigned int given;		/* 1 << P_* of each option given */
 	int argc;			/* the command line, for the JSON and --resume */
@@ -306,11 +369,16 @@ static const char *const pts_test_usage[] = {
 	"usage: ssdload pts TEST --filename=DEV --allow_write [options]",
 	"       ssdload pts [TEST] --resume=DIR",
 	"",
-	"TEST: iops, throughput or latency (SNIA SSS PTS " SSL_SS_SPEC_VERSION ", Enterprise).",
+	"TEST: iops, throughput, latency, wsat, hir or xsr (SNIA SSS PTS "
+	SSL_SS_SPEC_VERSION ", Enterprise).",
 	"The test purges DEV, preconditions it and runs rounds of its stimulus until",
-	"steady state; DEV's data is destroyed.  Results go to DIR/pts.json, with each",
-	"round's ssdload run JSON in DIR/rounds/ and the report (report.html, plots/,",
-	"CSV tables) rendered from the JSON.",
+	"steady state (wsat: RND 4KiB writes, sampled every minute, until 24 hours or",
+	"4x the capacity written; hir: those writes to steady state, then 360 cycles of",
+	"5 s of writes and a wait of 5, 10, 15, 25 and 50 s, each followed by 1800 s of",
+	"writes; xsr: SEQ 1024KiB writes 8 h, RND 8KiB 6 h, SEQ 1024KiB 8 h, sampled",
+	"every minute); DEV's data is destroyed.  Results go to",
+	"DIR/pts.json, with each ssdload run's JSON in DIR/rounds/ and the report",
+	"(report.html, plots/, CSV tables) rendered from the JSON.",
 	"",
 	"  --filename=DEV        the device under test (a whole device: see --allow-partition)",
 	"  --allow_write         required: the test writes to and purges DEV",
@@ -326,10 +394,18 @@ static const char *const pts_test_usage[] = {
 	"  --iodepth=N           outstanding I/Os per thread QD (default per test)",
 	"  --bs=SIZE             throughput only: 1m (default) or 128k",
 	"Scaling (each marks the run as scaled, and not conformant):",
-	"  --point-time=TIME     duration of each point (spec: 1m); bare number = s",
+	"  --point-time=TIME     duration of each point, wsat: sample (spec: 1m); bare",
+	"                        number = s",
 	"  --size=SIZE|P%        the active range from the start of DEV (spec: 100%)",
 	"  --wipc=F              WIPC writes F x the active range (spec: 2; 0 = none)",
-	"  --max-rounds=N        the round limit (spec: 25)",
+	"  --max-rounds=N        the round limit (spec: 25; wsat, hir: segments of 30",
+	"                        samples)",
+	"  --duration=TIME       wsat: the time limit (spec: 24h); xsr: the SEQ segments'",
+	"                        length (spec: 8h; the RND one is 3/4 of it)",
+	"  --write-limit=F       wsat: stop after F x the active range written (spec: 4)",
+	"  --access-time=TIME    hir: an access segment (spec: 5s); the waits are 1, 2,",
+	"                        3, 5 and 10 times it",
+	"  --cycles=N            hir: access + wait cycles per wait state (spec: 360)",
 	"Other:",
 	"  --eta=WHEN            progress line of each round: auto, always, never",
 	"  --no-report           do not render the report (ssdload report DIR does)",
@@ -343,7 +419,8 @@ static const char *const pts_test_usage[] = {
 enum {
 	P_FILENAME, P_ALLOW_WRITE, P_ALLOW_PARTITION, P_OUTPUT_DIR, P_RESUME, P_PURGE,
 	P_WRITE_CACHE, P_THREADS, P_IODEPTH, P_BS, P_POINT_TIME, P_SIZE, P_WIPC,
-	P_MAX_ROUNDS, P_ETA, P_NO_REPORT, P_KEEP_LAST_JOB,
+	P_MAX_ROUNDS, P_ETA, P_NO_REPORT, P_KEEP_LAST_JOB, P_DURATION, P_WRITE_LIMIT,
+	P_ACCESS_TIME, P_CYCLES,
 };
 
 static const struct ssl_opt pts_opts[] = {
@@ -365,6 +442,10 @@ static const struct ssl_opt pts_opts[] = {
 	{ "eta",		SSL_ARG_REQUIRED, P_ETA },
 	{ "no-report",		SSL_ARG_FLAG, P_NO_REPORT },
 	{ "keep-last-job",	SSL_ARG_FLAG, P_KEEP_LAST_JOB },
+	{ "duration",		SSL_ARG_REQUIRED, P_DURATION },
+	{ "write-limit",	SSL_ARG_REQUIRED, P_WRITE_LIMIT },
+	{ "access-time",	SSL_ARG_REQUIRED, P_ACCESS_TIME },
+	{ "cycles",		SSL_ARG_REQUIRED, P_CYCLES },
 	{ NULL, 0, 0 },
 };
 
@@ -406,7 +487,12 @@ static int pts_parse(struct pts_ctx *c, int argc, const char **argv, const char 
 	c->wc = PTS_WC_OFF;
 	c->point_ms = PTS_SPEC_POINT_MS;
 	c->max_rounds = SSL_SS_MAX_ROUNDS;
-	c->wipc_factor = PTS_WIPC_LOOPS;
+	c->wipc_factor = c->def ? c->def->wipc : PTS_WIPC_LOOPS;
+	c->duration_ms = c->def && c->def->kind == PTS_XSR ? PTS_XSR_SEQ_MS :
+			 PTS_WSAT_DURATION_MS;
+	c->write_limit = PTS_WSAT_WRITE_LIMIT;
+	c->access_ms = PTS_HIR_ACCESS_MS;
+	c->cycles = PTS_HIR_CYCLES;
 	c->eta = "auto";
 	while (i < argc) {
 		r = ssl_next_opt(argc, argv, &i, pts_opts, &opt, &val, &dashdash);
@@ -498,6 +584,34 @@ static int pts_parse(struct pts_ctx *c, int argc, const char **argv, const char 
 			if (end == val || *end || errno || !isfinite(c->wipc_factor) ||
 			    c->wipc_factor < 0 || c->wipc_factor > 16) {
 				ssl_err("pts: --wipc=%s: must be a factor from 0 to 16", val);
+				return -1;
+			}
+			break;
+		case P_DURATION:
+			if (ssl_parse_time_ms(val, 1000, &u) || u < 100 || u > 7 * 24 * 3600000ULL) {
+				ssl_err("pts: --duration=%s: must be 100ms to 7 days", val);
+				return -1;
+			}
+			c->duration_ms = u;
+			break;
+		case P_ACCESS_TIME:
+			if (ssl_parse_time_ms(val, 1000, &u) || u < 50 || u > 600000) {
+				ssl_err("pts: --access-time=%s: must be 50ms to 10m", val);
+				return -1;
+			}
+			c->access_ms = u;
+			break;
+		case P_CYCLES:
+			if (uint_val(opt->name, val, 1, 100000, &c->cycles))
+				return -1;
+			break;
+		case P_WRITE_LIMIT:
+			errno = 0;
+			c->write_limit = strtod(val, &end);
+			if (end == val || *end || errno || !isfinite(c->write_limit) ||
+			    !(c->write_limit > 0) || c->write_limit > 64) {
+				ssl_err("pts: --write-limit=%s: must be a factor above 0, at most 64",
+					val);
 				return -1;
 			}
 			break;
@@ -775,6 +889,50 @@ static json_object *settings_json(const struct pts_ctx *c)
 	jset(tr, "unit", json_object_new_string(metric_unit[t->metric]));
 	jset(o, "tracking", tr);
 	jset(o, "percentile_list", json_object_new_string(PTS_PERCENTILES));
+	if (t->kind == PTS_HIR) {
+		jset(o, "sample_ms", json_object_new_int64((int64_t)c->point_ms));
+		jset(o, "segment_samples", json_object_new_int(PTS_WSAT_SEG_SAMPLES));
+		jset(o, "access_ms", json_object_new_int64((int64_t)c->access_ms));
+		jset(o, "spec_access_ms", json_object_new_int(PTS_HIR_ACCESS_MS));
+		jset(o, "cycles", json_object_new_int((int)c->cycles));
+		jset(o, "spec_cycles", json_object_new_int(PTS_HIR_CYCLES));
+		a = json_object_new_array();
+		for (i = 0; i < ARRAY_SIZE(hir_waits); i++)
+			json_object_array_add(a, json_object_new_int64((int64_t)(hir_waits[i] *
+									c->access_ms)));
+		jset(o, "wait_ms", a);
+		jset(o, "baseline_ms", json_object_new_int64((int64_t)(c->cycles * c->access_ms)));
+	}
+	if (t->kind == PTS_XSR) {
+		jset(o, "sample_ms", json_object_new_int64((int64_t)c->point_ms));
+		jset(o, "segment_samples", json_object_new_int(PTS_WSAT_SEG_SAMPLES));
+		a = json_object_new_array();
+		for (i = 0; i < ARRAY_SIZE(xsr_groups); i++) {
+			const struct pts_group *g = &xsr_groups[i];
+			json_object *x = json_object_new_object();
+
+			jset(x, "group", json_object_new_int((int)i + 1));
+			jset(x, "label", json_object_new_string(g->label));
+			jset(x, "rw", json_object_new_string(g->random ? "randwrite" : "write"));
+			jset(x, "bs", json_object_new_int((int)g->bs));
+			jset(x, "duration_ms", json_object_new_int64((int64_t)(c->duration_ms *
+									     g->quarters / 4)));
+			jset(x, "spec_duration_ms", json_object_new_int64((int64_t)(
+				PTS_XSR_SEQ_MS * g->quarters / 4)));
+			json_object_array_add(a, x);
+		}
+		jset(o, "groups", a);
+	}
+	if (t->kind == PTS_WSAT) {
+		jset(o, "sample_ms", json_object_new_int64((int64_t)c->point_ms));
+		jset(o, "segment_samples", json_object_new_int(PTS_WSAT_SEG_SAMPLES));
+		jset(o, "duration_ms", json_object_new_int64((int64_t)c->duration_ms));
+		jset(o, "spec_duration_ms", json_object_new_int64(PTS_WSAT_DURATION_MS));
+		jset(o, "write_limit_factor", json_object_new_double(c->write_limit));
+		jset(o, "spec_write_limit_factor", json_object_new_int(PTS_WSAT_WRITE_LIMIT));
+		jset(o, "max_written_bytes",
+		     json_object_new_int64((int64_t)(c->write_limit * c->active_bytes)));
+	}
 	return o;
 }
 
@@ -1145,9 +1303,9 @@ static json_object *window_json(const struct ssl_ss_window *w, const double *y,
  * The steady-state check after the rounds so far: updates steady_state in
  * the doc.  Returns 1 when the test ends (steady, or the round limit).
  */
-static int check_steady(struct pts_ctx *c)
+static int check_steady_in(struct pts_ctx *c, const char *arr, const char *key)
 {
-	json_object *rounds = jget(c->doc, "rounds");
+	json_object *rounds = jget(c->doc, arr);
 	unsigned int n = json_object_array_length(rounds), i, steady;
 	struct ssl_ss_limits l;
 	struct ssl_ss_window w;
@@ -1156,7 +1314,7 @@ static int check_steady(struct pts_ctx *c)
 	if (n < SSL_SS_WINDOW)
 		return 0;
 	for (i = 0; i < n && i < ARRAY_SIZE(y); i++) {
-		y[i] = jnum(json_object_array_get_idx(rounds, i), "tracking", NAN);
+		y[i] = jnum(json_object_array_get_idx(rounds, i), key, NAN);
 		if (!isfinite(y[i]))
 			y[i] = 0;
 	}
@@ -1165,6 +1323,11 @@ static int check_steady(struct pts_ctx *c)
 	steady = ssl_ss_scan(y, n, &l, &w, NULL, NULL);
 	jset(c->doc, "steady_state", window_json(&w, y, steady != 0, n, c->max_rounds));
 	return steady || n >= c->max_rounds;
+}
+
+static int check_steady(struct pts_ctx *c)
+{
+	return check_steady_in(c, "rounds", "tracking");
 }
 
 /* The measurement window: each point averaged over the window's rounds. */
@@ -1262,6 +1425,757 @@ static void do_results(struct pts_ctx *c)
 	jset(c->doc, "results", res);
 }
 
+/* ---- wsat: one continuous stimulus, sampled ---- */
+
+/* Where the segments so far left off: stimulus time and bytes written. */
+static void wsat_pos(const struct pts_ctx *c, double *t_ms, uint64_t *written)
+{
+	json_object *segs = jget(c->doc, "segments");
+	size_t n = json_object_array_length(segs);
+	json_object *last = n ? json_object_array_get_idx(segs, n - 1) : NULL;
+
+	*t_ms = last ? jnum(last, "t_end_ms", 0) : 0;
+	*written = last ? (uint64_t)jnum(last, "written_end_bytes", 0) : 0;
+}
+
+/*
+ * The rate of intervals [i, j) of a run as the sum of each worker's own
+ * (its I/Os over its own span): the workers' intervals start and end up to
+ * a wake-up apart, and the merged span (first start to last end) would
+ * understate the rate by that.  -1 if a worker's records do not line up.
+ */
+static double wsat_rate(json_object *ts, size_t n, size_t i, size_t j, const char *key)
+{
+	json_object *pw = jget(ts, "per_worker");
+	size_t w, k, nw = pw ? json_object_array_length(pw) : 0;
+	double rate = 0;
+
+	if (!nw)
+		return -1;
+	for (w = 0; w < nw; w++) {
+		json_object *wi = jget(json_object_array_get_idx(pw, w), "intervals");
+		double v = 0, span;
+
+		if (!wi || json_object_array_length(wi) != n)
+			return -1;
+		for (k = i; k < j; k++)
+			v += jnum(jget(json_object_array_get_idx(wi, k), "write"), key, 0);
+		span = jnum(json_object_array_get_idx(wi, j - 1), "t_end_ms", 0) -
+		       jnum(json_object_array_get_idx(wi, i), "t_start_ms", 0);
+		if (span > 0)
+			rate += v * 1000 / span;
+	}
+	return rate;
+}
+
+/* One sample of the series: the merge of intervals [i, j) of a run. */
+static json_object *wsat_sample(json_object *ts, size_t i, size_t j, double t0,
+				uint64_t written, int number, json_object *seg)
+{
+	json_object *smp = json_object_new_object(), *ivs = jget(ts, "intervals");
+	double ios = 0, bytes = 0, lat_sum = 0, lat_max = 0, t_start, t_end, secs, iops, bw;
+	size_t k, n = json_object_array_length(ivs);
+
+	t_start = jnum(json_object_array_get_idx(ivs, i), "t_start_ms", 0);
+	t_end = jnum(json_object_array_get_idx(ivs, j - 1), "t_end_ms", 0);
+	for (k = i; k < j; k++) {
+		json_object *wr = jget(json_object_array_get_idx(ivs, k), "write");
+		double n = jnum(wr, "ios", 0);
+
+		ios += n;
+		bytes += jnum(wr, "bytes", 0);
+		if (n > 0) {
+			lat_sum += n * jnum(wr, "lat_mean_ns", 0);
+			lat_max = fmax(lat_max, jnum(wr, "lat_max_ns", 0));
+		}
+	}
+	secs = (t_end - t_start) / 1000;
+	iops = wsat_rate(ts, n, i, j, "ios");
+	bw = wsat_rate(ts, n, i, j, "bytes");
+	if (iops < 0 || bw < 0) {
+		iops = secs > 0 ? ios / secs : 0;
+		bw = secs > 0 ? bytes / secs : 0;
+	}
+	jset(smp, "sample", json_object_new_int(number));
+	jset(smp, "segment", json_object_get(jget(seg, "segment")));
+	if (jget(seg, "group"))
+		jset(smp, "group", json_object_get(jget(seg, "group")));
+	jset(smp, "t_start_ms", json_object_new_double(t0 + t_start));
+	jset(smp, "t_ms", json_object_new_double(t0 + t_end));
+	jset(smp, "ios", json_object_new_int64((int64_t)ios));
+	jset(smp, "iops", json_object_new_double(iops));
+	jset(smp, "bw_bytes", json_object_new_double(bw));
+	jset(smp, "lat_mean_ns", ios > 0 ? json_object_new_double(lat_sum / ios) : NULL);
+	jset(smp, "lat_max_ns", ios > 0 ? json_object_new_int64((int64_t)lat_max) : NULL);
+	jset(smp, "written_bytes", json_object_new_int64((int64_t)written));
+	return smp;
+}
+
+/*
+ * The intervals of a segment's run as samples of the doc's series.  The
+ * run's last interval holds the completions after its deadline (the I/Os
+ * in flight, at most ms): shorter than half a sample, it joins the sample
+ * before it rather than stand as a sample of its own.
+ */
+static int wsat_samples(struct pts_ctx *c, json_object *job, json_object *seg, double t0,
+			uint64_t w0)
+{
+	json_object *ts = jget(job, "time_series"), *ivs = jget(ts, "intervals");
+	json_object *series = jget(c->doc, "series");
+	uint64_t written = w0, ios = 0;
+	double t_end = 0;
+	size_t i, j, k, n, nsmp = 0;
+
+	if (!ivs || !json_object_is_type(ivs, json_type_array) ||
+	    !json_object_array_length(ivs)) {
+		ssl_err("pts wsat: the run's JSON has no time series");
+		return -1;
+	}
+	n = json_object_array_length(ivs);
+	for (i = 0; i < n; i = j) {
+		json_object *last = json_object_array_get_idx(ivs, n - 1);
+
+		j = i + 1;
+		if (j == n - 1 && jnum(last, "t_end_ms", 0) - jnum(last, "t_start_ms", 0) <
+				  c->point_ms / 2.0)
+			j = n;
+		for (k = i; k < j; k++) {
+			json_object *wr = jget(json_object_array_get_idx(ivs, k), "write");
+
+			written += (uint64_t)jnum(wr, "bytes", 0);
+			ios += (uint64_t)jnum(wr, "ios", 0);
+		}
+		t_end = jnum(json_object_array_get_idx(ivs, j - 1), "t_end_ms", 0);
+		json_object_array_add(series, wsat_sample(ts, i, j, t0, written,
+					(int)json_object_array_length(series) + 1, seg));
+		nsmp++;
+	}
+	jset(seg, "samples", json_object_new_int((int)nsmp));
+	jset(seg, "t_end_ms", json_object_new_double(t0 + t_end));
+	jset(seg, "ios", json_object_new_int64((int64_t)ios));
+	jset(seg, "iops", json_object_new_double(t_end > 0 ? ios * 1000.0 / t_end : 0));
+	jset(seg, "written_end_bytes", json_object_new_int64((int64_t)written));
+	return 0;
+}
+
+/*
+ * One segment: RND 4KiB writes for up to PTS_WSAT_SEG_SAMPLES samples,
+ * ending early at the write limit (--number_ios) or the time limit.
+ */
+/*
+ * The writes of a segment: random (aligned to 4KiB) or sequential, of
+ * @bs; the options of their `ssdload run`.
+ */
+static void av_writes(const struct pts_ctx *c, struct pts_argv *a, const char *name,
+		      unsigned int seed, bool random, unsigned int bs)
+{
+	av_common(c, a, name);
+	av_add(a, random ? "--rw=randwrite" : "--rw=write");
+	av_addf(a, "--bs=%u", bs);
+	if (random)
+		av_add(a, "--blockalign=4096");
+	av_addf(a, "--numjobs=%u", c->threads);
+	av_addf(a, "--iodepth=%u", c->iodepth);
+	av_addf(a, "--size=%llu", (unsigned long long)c->active_bytes);
+	av_addf(a, "--randseed=%u", 0x5d5 + seed);
+	if (c->keep_last_job)
+		av_add(a, "--keep-job");
+}
+
+/* The random 4KiB writes of WSAT, and of HIR's preconditioning and baselines. */
+static void av_rnd_writes(const struct pts_ctx *c, struct pts_argv *a, const char *name,
+			  unsigned int seed)
+{
+	av_writes(c, a, name, seed, true, c->bs[0]);
+}
+
+/*
+ * One segment of samples, at most @ms long and (@ios > 0) ending at @ios
+ * I/Os, of group @g's writes (NULL: the test's RND 4KiB): appended to the
+ * doc's segments and its samples to the series.
+ */
+static int wsat_segment(struct pts_ctx *c, unsigned int k, double t0, uint64_t w0,
+			uint64_t ms, uint64_t ios, const struct pts_group *g)
+{
+	struct pts_argv a = { 0 };
+	json_object *run, *job, *seg;
+	char name[128], rel[64], out[PATH_MAX], started[32];
+	uint64_t t = ssl_now_ms();
+	int st;
+
+	snprintf(rel, sizeof(rel), "s%u", k);
+	job_name(name, sizeof(name), c, rel);
+	snprintf(rel, sizeof(rel), "rounds/%s-%03u.json", c->def->kind == PTS_HIR ?
+		 "precondition" : c->def->name, k);
+	if (pts_path(c, out, sizeof(out), rel))
+		return PTS_EXIT_FAILED;
+	if (g)
+		av_writes(c, &a, name, k, g->random, g->bs);
+	else
+		av_rnd_writes(c, &a, name, k);
+	av_addf(&a, "--runtime=%llums", (unsigned long long)ms);
+	if (ios)
+		av_addf(&a, "--number_ios=%llu", (unsigned long long)ios);
+	av_addf(&a, "--log_interval_ms=%llu", (unsigned long long)c->point_ms);
+	seg = json_object_new_object();
+	jset(seg, "segment", json_object_new_int((int)k));
+	if (g) {
+		jset(seg, "group", json_object_new_int((int)(g - xsr_groups) + 1));
+		jset(seg, "rw", json_object_new_string(g->random ? "randwrite" : "write"));
+		jset(seg, "bs", json_object_new_int((int)g->bs));
+	}
+	now_iso(started, sizeof(started));
+	jset(seg, "started", json_object_new_string(started));
+	jset(seg, "health_before", health_now(c));
+	st = pts_spawn(&a, out);
+	av_free(&a);
+	st = spawn_status(st, "the segment");
+	if (st) {
+		json_object_put(seg);
+		return st;
+	}
+	run = pts_read_run(out);
+	if (!run) {
+		json_object_put(seg);
+		return PTS_EXIT_FAILED;
+	}
+	job = run_job0(run);
+	jset(seg, "t_start_ms", json_object_new_double(t0));
+	jset(seg, "written_start_bytes", json_object_new_int64((int64_t)w0));
+	if (wsat_samples(c, job, seg, t0, w0)) {
+		json_object_put(run);
+		json_object_put(seg);
+		return PTS_EXIT_FAILED;
+	}
+	json_object_put(run);
+	jset(seg, "duration_ms", json_object_new_int64((int64_t)(ssl_now_ms() - t)));
+	jset(seg, "health_after", health_now(c));
+	jset(seg, "run_file", json_object_new_string(rel));
+	json_object_array_add(jget(c->doc, "segments"), seg);
+	if (c->keep_last_job && k > 1) {
+		snprintf(rel, sizeof(rel), "s%u", k - 1);
+		job_name(name, sizeof(name), c, rel);
+		cfs_job_remove(name);
+	}
+	fprintf(stderr, "pts %s: segment %u: %.6g IOPS\n", c->def->name, k,
+		jnum(seg, "iops", 0));
+	return 0;
+}
+
+/* Segments until the time or the write limit; 0 or an exit status. */
+static int do_wsat(struct pts_ctx *c)
+{
+	uint64_t limit = (uint64_t)(c->write_limit * c->active_bytes), written, ms, left;
+	unsigned int k;
+	char eta[32];
+	double t, rate;
+	int st;
+
+	for (;;) {
+		wsat_pos(c, &t, &written);
+		/* (each run ends up to a few ms late: its I/Os in flight) */
+		if (written >= limit || t + c->point_ms / 2.0 >= c->duration_ms)
+			return 0;
+		if (pts_sig)
+			return SSL_EXIT_SIGNAL(pts_sig);
+		k = json_object_array_length(jget(c->doc, "segments")) + 1;
+		left = c->duration_ms - (uint64_t)t;
+		ms = (uint64_t)PTS_WSAT_SEG_SAMPLES * c->point_ms;
+		if (ms > left)
+			ms = left;
+		/* the ETA: the nearer of the two limits at the rate so far */
+		rate = t > 0 ? written / t : 0;		/* bytes per ms */
+		if (rate > 0 && (limit - written) / rate < left)
+			left = (uint64_t)((limit - written) / rate);
+		ssl_eta_str(eta, sizeof(eta), left / 1000);
+		fprintf(stderr, "pts wsat: segment %u: %.3f of %.3f GB written, %.0f of %llu s "
+			"(at most %s left)\n", k, written / 1e9, limit / 1e9, t / 1000,
+			(unsigned long long)(c->duration_ms / 1000), eta);
+		st = wsat_segment(c, k, t, written, ms,
+				  (limit - written + c->bs[0] - 1) / c->bs[0], NULL);
+		if (st)
+			return st;
+		if (pts_save(c))
+			return PTS_EXIT_FAILED;
+	}
+}
+
+/*
+ * WSAT results: why it stopped, and the spec's steady-state rule applied
+ * to the last 5 segments (each segment's mean IOPS): informative, since
+ * the test runs to its limits; steady_iops is their average if they pass.
+ */
+static void wsat_results(struct pts_ctx *c)
+{
+	json_object *segs = jget(c->doc, "segments"), *res = json_object_new_object();
+	uint64_t limit = (uint64_t)(c->write_limit * c->active_bytes), written;
+	unsigned int n = json_object_array_length(segs), i;
+	struct ssl_ss_limits l;
+	struct ssl_ss_window w;
+	double *y = calloc(n ? n : 1, sizeof(*y)), t;
+
+	wsat_pos(c, &t, &written);
+	jset(res, "stopped_by", json_object_new_string(written >= limit ? "write_limit" :
+						       "time_limit"));
+	jset(res, "duration_ms", json_object_new_double(t));
+	jset(res, "written_bytes", json_object_new_int64((int64_t)written));
+	jset(res, "written_factor", json_object_new_double((double)written / c->active_bytes));
+	jset(res, "samples", json_object_new_int((int)json_object_array_length(
+						 jget(c->doc, "series"))));
+	if (y && n >= SSL_SS_WINDOW) {
+		for (i = 0; i < n; i++)
+			y[i] = jnum(json_object_array_get_idx(segs, i), "iops", 0);
+		ssl_ss_limits_default(&l);
+		ssl_ss_eval(y + n - SSL_SS_WINDOW, SSL_SS_WINDOW, n - SSL_SS_WINDOW + 1, &l, &w);
+		jset(res, "steady_state", window_json(&w, y, ssl_ss_steady(&w), n, n));
+		jset(res, "steady_iops", ssl_ss_steady(&w) ? json_object_new_double((double)w.avg) :
+			 NULL);
+	} else {
+		jset(res, "steady_state", NULL);
+		jset(res, "steady_iops", NULL);
+	}
+	free(y);
+	jset(c->doc, "results", res);
+}
+
+/* ---- hir: WSAT's writes to steady state, then wait states ---- */
+
+/*
+ * The samples of a return to baseline: every interval of one access time.
+ * The run's final fragment (the completions after its deadline) is left
+ * out of the samples, not of the totals.
+ */
+static json_object *hir_samples(const struct pts_ctx *c, json_object *ts, double t0)
+{
+	json_object *ivs = jget(ts, "intervals"), *arr = json_object_new_array();
+	size_t i, n = ivs ? json_object_array_length(ivs) : 0;
+
+	for (i = 0; i < n; i++) {
+		json_object *iv = json_object_array_get_idx(ivs, i), *x;
+		double span = jnum(iv, "t_end_ms", 0) - jnum(iv, "t_start_ms", 0), iops;
+
+		if (span < c->access_ms / 2.0)
+			continue;
+		iops = wsat_rate(ts, n, i, i + 1, "ios");
+		if (iops < 0)
+			iops = span > 0 ? jnum(jget(iv, "write"), "ios", 0) * 1000 / span : 0;
+		x = json_object_new_object();
+		jset(x, "t_start_ms", json_object_new_double(t0 + jnum(iv, "t_start_ms", 0)));
+		jset(x, "t_ms", json_object_new_double(t0 + jnum(iv, "t_end_ms", 0)));
+		jset(x, "ios", json_object_new_int64((int64_t)jnum(jget(iv, "write"), "ios", 0)));
+		jset(x, "iops", json_object_new_double(iops));
+		json_object_array_add(arr, x);
+	}
+	return arr;
+}
+
+/*
+ * The samples of a wait state: one per access segment, each a step of the
+ * run (its I/Os over its own measured time), on a time line that adds up
+ * the steps' times and gaps.  *@end is that line's end (ms from @t0).
+ */
+static json_object *hir_step_samples(json_object *steps, double t0, double *end)
+{
+	json_object *arr = json_object_new_array();
+	size_t i, n = json_object_array_length(steps);
+	double t = 0;
+
+	for (i = 0; i < n; i++) {
+		json_object *st = json_object_array_get_idx(steps, i), *x;
+		json_object *wr = jget(st, "write");
+		double run = jnum(st, "runtime_ns", 0) / 1e6;
+		double gap = jnum(jget(st, "gap_ns"), "max", 0) / 1e6;
+
+		t += gap;
+		if (!jnum(st, "idle_ms", 0)) {
+			x = json_object_new_object();
+			jset(x, "t_start_ms", json_object_new_double(t0 + t));
+			jset(x, "t_ms", json_object_new_double(t0 + t + run));
+			jset(x, "ios", json_object_new_int64((int64_t)jnum(wr, "total_ios", 0)));
+			jset(x, "iops", json_object_new_double(run > 0 ?
+					jnum(wr, "total_ios", 0) * 1000 / run : 0));
+			json_object_array_add(arr, x);
+		}
+		t += run;
+	}
+	*end = t;
+	return arr;
+}
+
+/* A wait state's steps: @cycles x (access, wait), into DIR/rounds/@rel. */
+static int hir_steps_file(const struct pts_ctx *c, const char *rel, uint64_t wait)
+{
+	char path[PATH_MAX];
+	unsigned int i;
+	FILE *f;
+
+	if (pts_path(c, path, sizeof(path), rel))
+		return -1;
+	f = fopen(path, "w");
+	if (!f) {
+		ssl_err("pts hir: %s: %s", path, strerror(errno));
+		return -1;
+	}
+	fprintf(f, "# HIR: %u x (%llu ms of writes, %llu ms idle)\n", c->cycles,
+		(unsigned long long)c->access_ms, (unsigned long long)wait);
+	for (i = 0; i < c->cycles; i++)
+		fprintf(f, "runtime=%llums\nidle=%llums\n", (unsigned long long)c->access_ms,
+			(unsigned long long)wait);
+	if (fclose(f)) {
+		ssl_err("pts hir: %s: %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* The end of the last interval of a run's series (ms from its start). */
+static double series_end(json_object *ts)
+{
+	json_object *ivs = jget(ts, "intervals");
+	size_t n = ivs ? json_object_array_length(ivs) : 0;
+
+	return n ? jnum(json_object_array_get_idx(ivs, n - 1), "t_end_ms", 0) : 0;
+}
+
+/* The write side of a run's job or step, as the phase's figures. */
+static void hir_figures(json_object *o, json_object *x)
+{
+	json_object *clat = jget(x, "clat_ns");
+
+	jset(o, "ios", json_object_new_int64((int64_t)jnum(x, "total_ios", 0)));
+	jset(o, "iops", json_object_new_double(jnum(x, "iops", 0)));
+	jset(o, "lat_mean_ns", jnum(x, "total_ios", 0) > 0 ?
+	     jdouble_or_null(jnum(clat, "mean", NAN)) : NULL);
+	jset(o, "lat_max_ns", jnum(x, "total_ios", 0) > 0 ?
+	     json_object_new_int64((int64_t)jnum(clat, "max", 0)) : NULL);
+}
+
+/*
+ * One part of wait state @ws (0-based): @baseline 0 runs its cycles of
+ * access + wait, 1 its return to baseline.  The part goes into @w.
+ */
+static int hir_part(struct pts_ctx *c, json_object *w, unsigned int ws, int baseline,
+		    double t0)
+{
+	unsigned int k = hir_waits[ws];
+	uint64_t wait = k * c->access_ms, t = ssl_now_ms();
+	struct pts_argv a = { 0 };
+	json_object *run, *job, *ts, *part, *steps;
+	char name[128], rel[64], out[PATH_MAX], started[32];
+	double end = 0;
+	int st;
+
+	snprintf(rel, sizeof(rel), "%s%u", baseline ? "b" : "w", ws + 1);
+	job_name(name, sizeof(name), c, rel);
+	snprintf(rel, sizeof(rel), "rounds/hir-%s%u.json", baseline ? "baseline" : "wait",
+		 ws + 1);
+	if (pts_path(c, out, sizeof(out), rel))
+		return PTS_EXIT_FAILED;
+	av_rnd_writes(c, &a, name, 100 + 2 * ws + baseline);
+	if (baseline) {
+		av_addf(&a, "--runtime=%llums", (unsigned long long)(c->cycles * c->access_ms));
+		av_addf(&a, "--log_interval_ms=%llu", (unsigned long long)c->access_ms);
+	} else {
+		/* one step per access and per wait: each access segment's own figures */
+		char steps[64], path[PATH_MAX];
+
+		snprintf(steps, sizeof(steps), "rounds/hir-wait%u.steps", ws + 1);
+		if (hir_steps_file(c, steps, wait) || pts_path(c, path, sizeof(path), steps)) {
+			av_free(&a);
+			return PTS_EXIT_FAILED;
+		}
+		av_addf(&a, "--steps=%s", path);
+	}
+	fprintf(stderr, "pts hir: wait state %u (%llu ms): %s\n", ws + 1,
+		(unsigned long long)wait, baseline ?
+		"return to baseline" : "access + wait cycles");
+	now_iso(started, sizeof(started));
+	st = pts_spawn(&a, out);
+	av_free(&a);
+	st = spawn_status(st, baseline ? "the return to baseline" : "the wait state");
+	if (st)
+		return st;
+	run = pts_read_run(out);
+	if (!run)
+		return PTS_EXIT_FAILED;
+	job = run_job0(run);
+	ts = jget(job, "time_series");
+	steps = jget(job, "steps");
+	if (baseline ? !ts : (!steps || json_object_array_length(steps) != 2 * c->cycles)) {
+		ssl_err("pts hir: %s: no time series or not %u steps", out, 2 * c->cycles);
+		json_object_put(run);
+		return PTS_EXIT_FAILED;
+	}
+	part = json_object_new_object();
+	jset(part, "started", json_object_new_string(started));
+	jset(part, "t_start_ms", json_object_new_double(t0));
+	/* the job's write figures: only the access steps write */
+	hir_figures(part, jget(job, "write"));
+	if (baseline) {
+		jset(part, "t_end_ms", json_object_new_double(t0 + series_end(ts)));
+		jset(part, "samples", hir_samples(c, ts, t0));
+	} else {
+		json_object *smp = hir_step_samples(steps, t0, &end);
+		double ms = 0;
+		size_t i;
+
+		/* the access segments' rate: their I/Os over their own time */
+		for (i = 0; i < json_object_array_length(smp); i++) {
+			json_object *x = json_object_array_get_idx(smp, i);
+
+			ms += jnum(x, "t_ms", 0) - jnum(x, "t_start_ms", 0);
+		}
+		jset(part, "iops", json_object_new_double(ms > 0 ? jnum(part, "ios", 0) * 1000 / ms :
+							   0));
+		jset(part, "t_end_ms", json_object_new_double(t0 + end));
+		jset(part, "samples", smp);
+	}
+	jset(part, "run_file", json_object_new_string(rel));
+	jset(part, "duration_ms", json_object_new_int64((int64_t)(ssl_now_ms() - t)));
+	json_object_put(run);
+	jset(w, baseline ? "baseline" : "access", part);
+	if (c->keep_last_job) {
+		/* only the last run's job stays */
+		if (baseline)
+			snprintf(rel, sizeof(rel), "w%u", ws + 1);
+		else if (ws)
+			snprintf(rel, sizeof(rel), "b%u", ws);
+		else
+			snprintf(rel, sizeof(rel), "s%u", (unsigned int)json_object_array_length(
+					jget(c->doc, "segments")));
+		job_name(name, sizeof(name), c, rel);
+		cfs_job_remove(name);
+	}
+	fprintf(stderr, "pts hir: wait state %u: %s %.6g IOPS\n", ws + 1,
+		baseline ? "baseline" : "access segments", jnum(part, "iops", 0));
+	return 0;
+}
+
+/* The preconditioning to steady state, then the wait states. */
+static int do_hir(struct pts_ctx *c)
+{
+	json_object *wss = jget(c->doc, "wait_states"), *w;
+	unsigned int k, ws;
+	uint64_t written;
+	double t;
+	int st;
+
+	for (;;) {
+		k = json_object_array_length(jget(c->doc, "segments"));
+		if (k >= SSL_SS_WINDOW && check_steady_in(c, "segments", "iops"))
+			break;
+		if (pts_sig)
+			return SSL_EXIT_SIGNAL(pts_sig);
+		fprintf(stderr, "pts hir: preconditioning segment %u of at most %u\n", k + 1,
+			c->max_rounds);
+		wsat_pos(c, &t, &written);
+		st = wsat_segment(c, k + 1, t, written,
+				  (uint64_t)PTS_WSAT_SEG_SAMPLES * c->point_ms, 0, NULL);
+		if (st)
+			return st;
+		if (json_object_array_length(jget(c->doc, "segments")) >= SSL_SS_WINDOW)
+			check_steady_in(c, "segments", "iops");
+		if (pts_save(c))
+			return PTS_EXIT_FAILED;
+	}
+	if (!jget(c->doc, "precondition")) {
+		json_object *pc = json_object_new_object();
+
+		wsat_pos(c, &t, &written);
+		jset(pc, "segments", json_object_new_int((int)k));
+		jset(pc, "duration_ms", json_object_new_double(t));
+		jset(pc, "written_bytes", json_object_new_int64((int64_t)written));
+		jset(c->doc, "precondition", pc);
+	}
+	for (ws = 0; ws < ARRAY_SIZE(hir_waits); ws++) {
+		if (pts_sig)
+			return SSL_EXIT_SIGNAL(pts_sig);
+		w = json_object_array_get_idx(wss, ws);
+		if (!w) {
+			w = json_object_new_object();
+			jset(w, "state", json_object_new_int((int)ws + 1));
+			jset(w, "wait_ms", json_object_new_int64((int64_t)(hir_waits[ws] *
+									  c->access_ms)));
+			jset(w, "access_ms", json_object_new_int64((int64_t)c->access_ms));
+			jset(w, "cycles", json_object_new_int((int)c->cycles));
+			json_object_array_add(wss, w);
+		}
+		/* time runs on from the previous part's end */
+		t = ws ? jnum(jget(json_object_array_get_idx(wss, ws - 1), "baseline"),
+			      "t_end_ms", 0) : 0;
+		if (!jget(w, "access")) {
+			st = hir_part(c, w, ws, 0, t);
+			if (st)
+				return st;
+			if (pts_save(c))
+				return PTS_EXIT_FAILED;
+		}
+		if (!jget(w, "baseline")) {
+			if (pts_sig)
+				return SSL_EXIT_SIGNAL(pts_sig);
+			st = hir_part(c, w, ws, 1, jnum(jget(w, "access"), "t_end_ms", 0));
+			if (st)
+				return st;
+			if (pts_save(c))
+				return PTS_EXIT_FAILED;
+		}
+	}
+	return 0;
+}
+
+/* HIR results: the steady state, and each wait state against it. */
+static void hir_results(struct pts_ctx *c)
+{
+	json_object *res = json_object_new_object(), *arr = json_object_new_array();
+	json_object *ss = jget(c->doc, "steady_state"), *wss = jget(c->doc, "wait_states");
+	double steady = json_object_get_boolean(jget(ss, "reached")) ?
+			jnum(ss, "average", NAN) : NAN;
+	size_t i;
+
+	jset(res, "steady_iops", jdouble_or_null(steady));
+	jset(res, "precondition_average_iops", jdouble_or_null(jnum(ss, "average", NAN)));
+	for (i = 0; i < json_object_array_length(wss); i++) {
+		json_object *w = json_object_array_get_idx(wss, i), *x = json_object_new_object();
+		double ai = jnum(jget(w, "access"), "iops", NAN);
+		double ref = isfinite(steady) ? steady : jnum(ss, "average", NAN);
+
+		jset(x, "state", json_object_get(jget(w, "state")));
+		jset(x, "wait_ms", json_object_get(jget(w, "wait_ms")));
+		jset(x, "iops", jdouble_or_null(ai));
+		jset(x, "baseline_iops", jdouble_or_null(jnum(jget(w, "baseline"), "iops", NAN)));
+		jset(x, "vs_precondition", jdouble_or_null(ref > 0 ? ai / ref : NAN));
+		json_object_array_add(arr, x);
+	}
+	jset(res, "wait_states", arr);
+	jset(c->doc, "results", res);
+}
+
+/* ---- xsr: SEQ, RND, SEQ writes, sampled ---- */
+
+/* The stimulus time of group @g's segments so far. */
+static double xsr_group_ms(const struct pts_ctx *c, unsigned int g)
+{
+	json_object *segs = jget(c->doc, "segments");
+	size_t i, n = json_object_array_length(segs);
+	double ms = 0;
+
+	for (i = 0; i < n; i++) {
+		json_object *x = json_object_array_get_idx(segs, i);
+
+		if ((unsigned int)jnum(x, "group", 0) == g + 1)
+			ms += jnum(x, "t_end_ms", 0) - jnum(x, "t_start_ms", 0);
+	}
+	return ms;
+}
+
+/* The three groups, each in segments of up to 30 samples. */
+static int do_xsr(struct pts_ctx *c)
+{
+	unsigned int g, k;
+	uint64_t len, ms, written;
+	double done, t;
+	int st;
+
+	for (g = 0; g < ARRAY_SIZE(xsr_groups); g++) {
+		len = c->duration_ms * xsr_groups[g].quarters / 4;
+		for (;;) {
+			done = xsr_group_ms(c, g);
+			/* (each run ends up to a few ms late: its I/Os in flight) */
+			if (done + c->point_ms / 2.0 >= len)
+				break;
+			if (pts_sig)
+				return SSL_EXIT_SIGNAL(pts_sig);
+			wsat_pos(c, &t, &written);
+			k = json_object_array_length(jget(c->doc, "segments")) + 1;
+			ms = (uint64_t)PTS_WSAT_SEG_SAMPLES * c->point_ms;
+			if (ms > len - (uint64_t)done)
+				ms = len - (uint64_t)done;
+			fprintf(stderr, "pts xsr: group %u of 3 (%s): %.0f of %llu s\n", g + 1,
+				xsr_groups[g].label, done / 1000, (unsigned long long)(len / 1000));
+			st = wsat_segment(c, k, t, written, ms, 0, &xsr_groups[g]);
+			if (st)
+				return st;
+			if (pts_save(c))
+				return PTS_EXIT_FAILED;
+		}
+	}
+	return 0;
+}
+
+/*
+ * XSR results per group: its mean rates (its I/Os over its stimulus time),
+ * latencies, and its last sample's bandwidth; and the recovery of group 3:
+ * the stimulus time from its start to the end of its first sample whose
+ * bandwidth reaches the mean of group 1's last segment (the steady SEQ
+ * rate before the RND writes), null if none does.
+ */
+static void xsr_results(struct pts_ctx *c)
+{
+	json_object *res = json_object_new_object(), *arr = json_object_new_array();
+	json_object *segs = jget(c->doc, "segments"), *ser = jget(c->doc, "series");
+	size_t i, ns = json_object_array_length(segs), nx = json_object_array_length(ser);
+	double ref = NAN, g3_start = NAN;
+	unsigned int g;
+
+	for (g = 0; g < ARRAY_SIZE(xsr_groups); g++) {
+		json_object *x = json_object_new_object(), *last = NULL;
+		double ms = 0, ios = 0, lat_sum = 0, lat_max = -1, start = NAN;
+		unsigned int nsmp = 0;
+
+		for (i = 0; i < ns; i++) {
+			json_object *sg = json_object_array_get_idx(segs, i);
+
+			if ((unsigned int)jnum(sg, "group", 0) != g + 1)
+				continue;
+			ms += jnum(sg, "t_end_ms", 0) - jnum(sg, "t_start_ms", 0);
+			ios += jnum(sg, "ios", 0);
+			if (!isfinite(start))
+				start = jnum(sg, "t_start_ms", 0);
+			last = sg;
+		}
+		for (i = 0; i < nx; i++) {
+			json_object *sm = json_object_array_get_idx(ser, i);
+			double n = jnum(sm, "ios", 0);
+
+			if ((unsigned int)jnum(sm, "group", 0) != g + 1)
+				continue;
+			nsmp++;
+			if (n > 0) {
+				lat_sum += n * jnum(sm, "lat_mean_ns", 0);
+				lat_max = fmax(lat_max, jnum(sm, "lat_max_ns", 0));
+			}
+		}
+		jset(x, "group", json_object_new_int((int)g + 1));
+		jset(x, "label", json_object_new_string(xsr_groups[g].label));
+		jset(x, "samples", json_object_new_int((int)nsmp));
+		jset(x, "t_start_ms", jdouble_or_null(start));
+		jset(x, "duration_ms", json_object_new_double(ms));
+		jset(x, "iops", json_object_new_double(ms > 0 ? ios * 1000 / ms : 0));
+		jset(x, "bw_bytes", json_object_new_double(ms > 0 ?
+				ios * xsr_groups[g].bs * 1000 / ms : 0));
+		jset(x, "lat_mean_ns", ios > 0 ? json_object_new_double(lat_sum / ios) : NULL);
+		jset(x, "lat_max_ns", lat_max >= 0 ? json_object_new_int64((int64_t)lat_max) : NULL);
+		if (g == 0 && last)
+			ref = jnum(last, "iops", 0) * xsr_groups[0].bs;
+		if (g == 2)
+			g3_start = start;
+		json_object_array_add(arr, x);
+	}
+	jset(res, "groups", arr);
+	jset(res, "reference_bw_bytes", jdouble_or_null(ref));
+	jset(res, "recovery_ms", NULL);
+	for (i = 0; i < nx && isfinite(ref) && isfinite(g3_start); i++) {
+		json_object *sm = json_object_array_get_idx(ser, i);
+
+		if ((unsigned int)jnum(sm, "group", 0) == 3 && jnum(sm, "bw_bytes", 0) >= ref) {
+			jset(res, "recovery_ms", json_object_new_double(jnum(sm, "t_ms", 0) -
+									g3_start));
+			break;
+		}
+	}
+	jset(c->doc, "results", res);
+}
+
 /* ---- the report ---- */
 
 int pts_report_script(char *buf, size_t len)
@@ -1351,9 +2265,10 @@ static void print_summary(const struct pts_ctx *c)
 	if (ss) {
 		json_object *win = jget(ss, "window");
 
-		printf("steady state: %s (window rounds %d..%d, average %.6g %s, range %.2f%%, "
+		printf("steady state: %s (window %s %d..%d, average %.6g %s, range %.2f%%, "
 		       "slope excursion %.2f%%)\n",
 		       json_object_get_boolean(jget(ss, "reached")) ? "reached" : "NOT achieved",
+		       t->kind == PTS_MATRIX ? "rounds" : "segments",
 		       json_object_get_int(json_object_array_get_idx(win, 0)),
 		       json_object_get_int(json_object_array_get_idx(win, 1)),
 		       jnum(ss, "average", NAN), metric_unit[t->metric],
@@ -1366,6 +2281,71 @@ static void print_summary(const struct pts_ctx *c)
 		printf("NOT CONFORMANT:\n");
 		for (i = 0; i < json_object_array_length(dev); i++)
 			printf("  - %s\n", json_object_get_string(json_object_array_get_idx(dev, i)));
+	}
+	if (t->kind == PTS_XSR) {
+		json_object *res = jget(c->doc, "results"), *gs = jget(res, "groups");
+
+		printf("\n%6s %-20s %10s %12s %12s %14s\n", "group", "stimulus", "time (s)",
+		       "MB/s", "IOPS", "mean lat (us)");
+		for (k = 0; k < json_object_array_length(gs); k++) {
+			json_object *g = json_object_array_get_idx(gs, k);
+
+			printf("%6d %-20s %10.1f %12.1f %12.1f %14.1f\n", (int)jnum(g, "group", 0),
+			       jstring(g, "label"), jnum(g, "duration_ms", 0) / 1000,
+			       jnum(g, "bw_bytes", 0) / 1e6, jnum(g, "iops", 0),
+			       jnum(g, "lat_mean_ns", NAN) / 1e3);
+		}
+		if (jget(res, "recovery_ms"))
+			printf("recovery: group 3 reached group 1's final %.1f MB/s after %.1f s\n",
+			       jnum(res, "reference_bw_bytes", 0) / 1e6,
+			       jnum(res, "recovery_ms", 0) / 1000);
+		else
+			printf("recovery: group 3 never reached group 1's final %.1f MB/s\n",
+			       jnum(res, "reference_bw_bytes", 0) / 1e6);
+		printf("\nreport: %s/report.html, data: %s/%s\n", c->dir, c->dir, PTS_JSON);
+		return;
+	}
+	if (t->kind == PTS_HIR) {
+		json_object *ws = jget(jget(c->doc, "results"), "wait_states");
+
+		printf("\n%6s %10s %14s %14s %10s\n", "state", "wait (s)", "access IOPS",
+		       "baseline IOPS", "vs steady");
+		for (k = 0; k < json_object_array_length(ws); k++) {
+			json_object *w = json_object_array_get_idx(ws, k);
+
+			printf("%6d %10.3f %14.1f %14.1f %9.1f%%\n", (int)jnum(w, "state", 0),
+			       jnum(w, "wait_ms", 0) / 1000, jnum(w, "iops", NAN),
+			       jnum(w, "baseline_iops", NAN), 100 * jnum(w, "vs_precondition", NAN));
+		}
+		printf("\nreport: %s/report.html, data: %s/%s\n", c->dir, c->dir, PTS_JSON);
+		return;
+	}
+	if (t->kind == PTS_WSAT) {
+		json_object *res = jget(c->doc, "results");
+		char sz[32];
+
+		size_str(sz, sizeof(sz), (uint64_t)jnum(res, "written_bytes", 0));
+		printf("stopped by the %s: %s written (%.2f x the active range) in %.1f s, "
+		       "%d samples\n", strcmp(jstring(res, "stopped_by"), "write_limit") ?
+		       "time limit" : "write limit", sz, jnum(res, "written_factor", 0),
+		       jnum(res, "duration_ms", 0) / 1000, (int)jnum(res, "samples", 0));
+		pts = jget(c->doc, "segments");
+		printf("\n%8s %12s %14s %12s\n", "segment", "end (s)", "written (GB)", "IOPS");
+		for (k = 0; k < json_object_array_length(pts); k++) {
+			json_object *g = json_object_array_get_idx(pts, k);
+
+			printf("%8d %12.1f %14.3f %12.1f\n", (int)jnum(g, "segment", 0),
+			       jnum(g, "t_end_ms", 0) / 1000, jnum(g, "written_end_bytes", 0) / 1e9,
+			       jnum(g, "iops", 0));
+		}
+		if (jget(res, "steady_iops"))
+			printf("last 5 segments steady: %.6g IOPS\n", jnum(res, "steady_iops", 0));
+		else if (jget(res, "steady_state"))
+			printf("last 5 segments: not steady (range %.2f%%, slope excursion %.2f%%)\n",
+			       jnum(jget(res, "steady_state"), "range_pct", NAN),
+			       jnum(jget(res, "steady_state"), "slope_excursion_pct", NAN));
+		printf("\nreport: %s/report.html, data: %s/%s\n", c->dir, c->dir, PTS_JSON);
+		return;
 	}
 	if (!pts)
 		return;
@@ -1495,6 +2475,12 @@ static void new_doc(struct pts_ctx *c)
 	jset(d, "rounds", json_object_new_array());
 	jset(d, "steady_state", NULL);
 	jset(d, "results", NULL);
+	if (c->def->kind != PTS_MATRIX) {
+		jset(d, "segments", json_object_new_array());
+		jset(d, "series", json_object_new_array());
+	}
+	if (c->def->kind == PTS_HIR)
+		jset(d, "wait_states", json_object_new_array());
 }
 
 /* Deviations from the specification that the options make. */
@@ -1515,12 +2501,41 @@ static void scale_deviations(struct pts_ctx *c)
 		deviation(c, "active range %s of %s (Enterprise: 100%%)", a, b);
 		scaled = true;
 	}
-	if (c->wipc_factor != PTS_WIPC_LOOPS) {
-		deviation(c, "WIPC %g x the active range (spec: %d x)", c->wipc_factor,
-			  PTS_WIPC_LOOPS);
+	if (c->wipc_factor != t->wipc) {
+		if (t->wipc)
+			deviation(c, "WIPC %g x the active range (spec: %u x)", c->wipc_factor,
+				  t->wipc);
+		else
+			deviation(c, "WIPC %g x the active range (spec: none)", c->wipc_factor);
 		scaled = true;
 	}
-	if (c->max_rounds != SSL_SS_MAX_ROUNDS) {
+	if (t->kind == PTS_WSAT && c->duration_ms != PTS_WSAT_DURATION_MS) {
+		deviation(c, "time limit %llu ms (spec: %llu ms)",
+			  (unsigned long long)c->duration_ms,
+			  (unsigned long long)PTS_WSAT_DURATION_MS);
+		scaled = true;
+	}
+	if (t->kind == PTS_XSR && c->duration_ms != PTS_XSR_SEQ_MS) {
+		deviation(c, "SEQ segments of %llu ms and an RND segment of %llu ms (spec: 8 h "
+			  "and 6 h)", (unsigned long long)c->duration_ms,
+			  (unsigned long long)(c->duration_ms * 3 / 4));
+		scaled = true;
+	}
+	if (t->kind == PTS_WSAT && c->write_limit != PTS_WSAT_WRITE_LIMIT) {
+		deviation(c, "write limit %g x the active range (spec: %d x)", c->write_limit,
+			  PTS_WSAT_WRITE_LIMIT);
+		scaled = true;
+	}
+	if (t->kind == PTS_HIR && c->access_ms != PTS_HIR_ACCESS_MS) {
+		deviation(c, "access time %llu ms (spec: %d ms)", (unsigned long long)c->access_ms,
+			  PTS_HIR_ACCESS_MS);
+		scaled = true;
+	}
+	if (t->kind == PTS_HIR && c->cycles != PTS_HIR_CYCLES) {
+		deviation(c, "%u cycles per wait state (spec: %d)", c->cycles, PTS_HIR_CYCLES);
+		scaled = true;
+	}
+	if (t->kind != PTS_WSAT && c->max_rounds != SSL_SS_MAX_ROUNDS) {
 		deviation(c, "round limit %u (spec: %d)", c->max_rounds, SSL_SS_MAX_ROUNDS);
 		scaled = true;
 	}
@@ -1770,6 +2785,27 @@ int pts_run(const char *test, int argc, const char **argv)
 		st = PTS_EXIT_USAGE;
 		goto out;
 	}
+	if ((c->def->kind != PTS_WSAT && (c->given & (1u << P_WRITE_LIMIT))) ||
+	    (c->def->kind != PTS_WSAT && c->def->kind != PTS_XSR &&
+	     (c->given & (1u << P_DURATION)))) {
+		ssl_err("pts %s: --duration (wsat, xsr) and --write-limit (wsat) are not "
+			"options of this test", c->def->name);
+		st = PTS_EXIT_USAGE;
+		goto out;
+	}
+	if (c->def->kind != PTS_HIR && (c->given & (1u << P_ACCESS_TIME | 1u << P_CYCLES))) {
+		ssl_err("pts %s: --access-time and --cycles are options of the hir test only",
+			c->def->name);
+		st = PTS_EXIT_USAGE;
+		goto out;
+	}
+	if ((c->def->kind == PTS_WSAT || c->def->kind == PTS_XSR) &&
+	    (c->given & (1u << P_MAX_ROUNDS))) {
+		ssl_err("pts %s: runs for a set time, not in rounds: --max-rounds does not "
+			"apply (see --duration)", c->def->name);
+		st = PTS_EXIT_USAGE;
+		goto out;
+	}
 	c->nbs = c->def->nbs;
 	if (c->bs[0]) {
 		c->track_bs = c->bs[0];
@@ -1803,9 +2839,17 @@ int pts_run(const char *test, int argc, const char **argv)
 		}
 		jset(ev, "at", jnow());
 		jset(ev, "after_round", json_object_new_int((int)rounds_done(c)));
+		if (c->def->kind != PTS_MATRIX) {
+			unsigned int n = json_object_array_length(jget(c->doc, "segments"));
+
+			jset(ev, "after_segment", json_object_new_int((int)n));
+			fprintf(stderr, "pts %s: resuming %s after segment %u\n", c->def->name,
+				c->dir, n);
+		} else {
+			fprintf(stderr, "pts %s: resuming %s after round %u\n", c->def->name,
+				c->dir, rounds_done(c));
+		}
 		json_object_array_add(jget(c->doc, "resumed"), ev);
-		fprintf(stderr, "pts %s: resuming %s after round %u\n", c->def->name, c->dir,
-			rounds_done(c));
 	} else {
 		if (make_dirs(c)) {
 			close(fd);
@@ -1840,6 +2884,37 @@ int pts_run(const char *test, int argc, const char **argv)
 	if (st)
 		goto interrupted;
 
+	if (c->def->kind == PTS_XSR) {
+		st = do_xsr(c);
+		if (st)
+			goto interrupted;
+		xsr_results(c);
+		st = finish(c, "complete", 0);
+		if (st == PTS_EXIT_FAILED)
+			goto out;
+		goto report;
+	}
+	if (c->def->kind == PTS_HIR) {
+		st = do_hir(c);
+		if (st)
+			goto interrupted;
+		hir_results(c);
+		st = finish(c, "complete", json_object_get_boolean(jget(jget(c->doc,
+			"steady_state"), "reached")) ? 0 : PTS_EXIT_NOT_STEADY);
+		if (st == PTS_EXIT_FAILED)
+			goto out;
+		goto report;
+	}
+	if (c->def->kind == PTS_WSAT) {
+		st = do_wsat(c);
+		if (st)
+			goto interrupted;
+		wsat_results(c);
+		st = finish(c, "complete", 0);
+		if (st == PTS_EXIT_FAILED)
+			goto out;
+		goto report;
+	}
 	ss = NULL;
 	for (round = rounds_done(c) + 1; ; round++) {
 		if (rounds_done(c) >= SSL_SS_WINDOW && check_steady(c))
@@ -1874,6 +2949,7 @@ int pts_run(const char *test, int argc, const char **argv)
 		    PTS_EXIT_NOT_STEADY);
 	if (st == PTS_EXIT_FAILED)
 		goto out;
+report:
 	if (!c->no_report && pts_render_report(c->dir, 1))
 		ssl_err("pts: the report was not rendered; the data is in %s/%s (render it "
 			"with ssdload report %s)", c->dir, PTS_JSON, c->dir);

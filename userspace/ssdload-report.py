@@ -19,7 +19,10 @@ Documentation/pts.rst) and writes into DIR:
                     R/W mix, one column per block size (bytes, ascending);
                     metric: iops; bw_bytes; lat_mean_ns and lat_max_ns
   series.csv        t_ms,iops,bw_bytes,lat_mean_ns,lat_max_ns,written_bytes:
-                    the samples of a wsat run
+                    the samples of a wsat or xsr run (hir: of its
+                    preconditioning); xsr adds a group column
+  wait_states.csv   state,wait_ms,iops,baseline_iops,vs_precondition: hir
+  hir_samples.csv   state,part,t_ms,iops: hir's access and baseline samples
 
 The CSV values are the JSON's, in its units (bytes, ns, per second), and
 an empty cell where the JSON has null.  The page shows them in MB/s
@@ -50,8 +53,11 @@ NA = "n/a"
 # so that DIR always holds exactly what report.html describes
 PLOTS = ("ss_convergence.svg", "ss_window.svg", "iops_2d.svg", "iops_3d.svg",
          "throughput_bw.svg", "latency_avg.svg", "latency_max.svg",
-         "latency_percentiles.svg", "wsat_time.svg", "wsat_tgbw.svg")
-CSVS = ("rounds.csv", "points.csv", "measurement.csv", "series.csv")
+         "latency_percentiles.svg", "wsat_time.svg", "wsat_tgbw.svg",
+         "hir_precondition.svg", "hir_time.svg", "hir_wait.svg", "xsr_bw.svg",
+         "xsr_lat.svg")
+CSVS = ("rounds.csv", "points.csv", "measurement.csv", "series.csv", "wait_states.csv",
+        "hir_samples.csv")
 
 # the tests with a rows = R/W mix, columns = block size results table
 MATRIX_TESTS = ("iops", "throughput", "latency")
@@ -195,6 +201,13 @@ ROUND = obj({"round": num(null=False, minimum=1, integer=True), "started": strin
             required=("round",), null=False)
 SAMPLE = obj({"t_ms": num(null=False), "iops": N, "bw_bytes": N, "lat_mean_ns": N,
               "lat_max_ns": N, "written_bytes": N}, required=("t_ms",), null=False)
+SEGMENT = obj({"segment": num(null=False, minimum=1, integer=True), "t_end_ms": N, "iops": N,
+               "written_end_bytes": N, "samples": N}, required=("segment",), null=False)
+HIR_PART = obj({"t_start_ms": N, "t_end_ms": N, "iops": N, "ios": N, "lat_mean_ns": N,
+                "lat_max_ns": N, "samples": array(SAMPLE)})
+WAIT_STATE = obj({"state": num(null=False, minimum=1, integer=True), "wait_ms": N,
+                  "access_ms": N, "cycles": N, "access": HIR_PART, "baseline": HIR_PART},
+                 required=("state",), null=False)
 DOC = obj({
     "format": string(null=False), "format_version": anything,
     "spec": string(null=False), "ssdload_version": string(), "test": string(null=False),
@@ -214,8 +227,11 @@ DOC = obj({
         **{k: N for k in ("threads", "iodepth", "offset_bytes", "active_range_bytes",
                           "active_range_pct", "point_ms", "spec_point_ms", "max_rounds",
                           "window", "range_limit_pct", "slope_limit_pct", "blockalign",
-                          "sample_ms", "duration_ms", "max_written_bytes")},
+                          "sample_ms", "duration_ms", "max_written_bytes", "access_ms",
+                          "cycles", "baseline_ms")},
         "pattern": string(),
+        "wait_ms": array(num(null=False)),
+        "groups": array(obj({"group": N, "label": string(), "duration_ms": N}, null=False)),
         "block_sizes": array(num(null=False, minimum=1, integer=True)),
         "rwmixread": array(num(null=False, minimum=0, maximum=100)),
         "tracking": obj({"label": string(), "bs": N, "rwmixread": N, "metric": string(),
@@ -236,8 +252,17 @@ DOC = obj({
         "range_pass": boolean, "slope_pass": boolean,
     }, required=("window",)),
     "results": obj({"window": lambda v, p: v is None or window(v, p),
-                    "points": array(POINT), "steady_iops": N}),
+                    "points": array(POINT), "steady_iops": N,
+                    "groups": array(obj({k: N for k in (
+                        "group", "duration_ms", "bw_bytes", "iops", "lat_mean_ns",
+                        "lat_max_ns")}, null=False)),
+                    "wait_states": array(obj({k: N for k in (
+                        "state", "wait_ms", "iops", "baseline_iops", "vs_precondition")},
+                        null=False)),
+                    "reference_bw_bytes": N, "recovery_ms": N}),
     "series": array(SAMPLE),
+    "segments": array(SEGMENT),
+    "wait_states": array(WAIT_STATE),
 }, required=("format", "format_version", "spec", "test", "state", "device", "settings"),
     null=False)
 
@@ -587,7 +612,9 @@ class Plotter:
             ys = [by_round.get(x) for x in xs]
         ys = [scale(run.metric, y) for y in ys]
         avg = scale(run.metric, ss.get("average"))
-        fig, ax = self.figure("Steady State Measurement Window: rounds %d\u2013%d" % (first, last))
+        word = "segment" if run.test == "hir" else "round"
+        fig, ax = self.figure("Steady State Measurement Window: %ss %d\u2013%d" % (
+            word, first, last))
         ax.plot(xs, [math.nan if y is None else y for y in ys], marker="o", color="#1f77b4",
                 linewidth=1.6, label=mpl_text(run.track_label))
         if avg is not None:
@@ -601,9 +628,9 @@ class Plotter:
         if slope is not None and icpt is not None:
             s, i = scale(run.metric, slope), scale(run.metric, icpt)
             ax.plot([first, last], [s * first + i, s * last + i], color="#ff7f0e",
-                    linewidth=1.4, label="least-squares fit: y = %s \u00b7 round + %s" % (
-                        fmt_g(s, 5), fmt_g(i, 6)))
-        ax.set_xlabel("round")
+                    linewidth=1.4, label="least-squares fit: y = %s \u00b7 %s + %s" % (
+                        fmt_g(s, 5), word, fmt_g(i, 6)))
+        ax.set_xlabel(word)
         ax.set_ylabel("%s (%s)" % (METRICS.get(run.metric, ("", "", run.metric))[2],
                                    unit(run.metric)))
         ax.xaxis.set_major_locator(self.ticker.FixedLocator(xs))
@@ -741,6 +768,120 @@ class Plotter:
         ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5))
         self.save(fig, "latency_percentiles.svg")
 
+    # ---- hir
+
+    def hir(self):
+        run = self.run
+        segs = run.doc.get("segments") or []
+        ss = run.ss
+        if segs:
+            fig, ax = self.figure("Preconditioning: RND 4KiB writes to steady state")
+            xs = [g["segment"] for g in segs]
+            ax.plot(xs, [math.nan if g.get("iops") is None else g["iops"] for g in segs],
+                    marker="o", color="#1f77b4", label="IOPS (segment mean)")
+            if ss and ss.get("average") is not None:
+                first, last = ss["window"]
+                avg = ss["average"]
+                ax.plot([first, last], [avg, avg], color="black", linewidth=1.2,
+                        label="window average %s" % fmt_value(avg))
+                for f, style in ((1.1, "--"), (0.9, ":")):
+                    ax.plot([first, last], [avg * f, avg * f], color="#d62728",
+                            linestyle=style, linewidth=1)
+            ax.set_xlabel("segment (%s samples)" % text(run.settings.get("segment_samples")))
+            ax.set_ylabel("IOPS")
+            ax.xaxis.set_major_locator(self.ticker.MaxNLocator(integer=True))
+            ax.legend(fontsize=7)
+            self.save(fig, "hir_precondition.svg")
+        wss = run.doc.get("wait_states") or []
+        if not wss:
+            return
+        fig, ax = self.figure("IOPS vs Time: wait states and returns to baseline")
+        for w in wss:
+            for part, color, label in (("access", None, "wait state %d (%s)" % (
+                    w["state"], fmt_ms(w.get("wait_ms")))), ("baseline", "#7f7f7f", None)):
+                smp = get(w, part, "samples") or []
+                if not smp:
+                    continue
+                kw = {"color": color} if color else {}
+                ax.plot([x["t_ms"] / 1000.0 for x in smp],
+                        [math.nan if x.get("iops") is None else x["iops"] for x in smp],
+                        marker="o" if part == "access" else None, markersize=2.5,
+                        linewidth=0.6 if part == "access" else 1.0,
+                        label=label if label else ("return to baseline" if w is wss[0]
+                                                   else None), **kw)
+        steady = get(run.results, "steady_iops")
+        if steady is not None:
+            ax.axhline(steady, color="black", linestyle="--", linewidth=1,
+                       label="steady state %s" % fmt_value(steady))
+        ax.set_xlabel("time from the first wait state (s)")
+        ax.set_ylabel("IOPS")
+        ax.set_ylim(bottom=0)
+        ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5))
+        self.save(fig, "hir_time.svg")
+        fig, ax = self.figure("IOPS vs Wait State")
+        done = [w for w in wss if get(w, "access", "iops") is not None and
+                w.get("wait_ms") is not None]
+        xs = [w["wait_ms"] / 1000.0 for w in done]
+        ax.plot(xs, [w["access"]["iops"] for w in done], marker="o", color="#1f77b4",
+                label="access segments (mean)")
+        ax.plot(xs, [math.nan if get(w, "baseline", "iops") is None else w["baseline"]["iops"]
+                     for w in done], marker="s", color="#7f7f7f",
+                label="return to baseline (mean)")
+        if steady is not None:
+            ax.axhline(steady, color="black", linestyle="--", linewidth=1,
+                       label="steady state %s" % fmt_value(steady))
+        ax.set_xlabel("wait state: idle time between access segments (s)")
+        ax.set_ylabel("IOPS")
+        ax.set_ylim(bottom=0)
+        ax.legend(fontsize=7)
+        self.save(fig, "hir_wait.svg")
+
+    # ---- xsr
+
+    def xsr(self):
+        series = self.run.doc.get("series") or []
+        if not series:
+            return
+        groups = {g.get("group"): g for g in self.run.settings.get("groups") or []}
+        colors = {1: "#1f77b4", 2: "#d62728", 3: "#2ca02c"}
+
+        def by_group():
+            out = {}
+            for x in series:
+                out.setdefault(x.get("group"), []).append(x)
+            return sorted(out.items(), key=lambda kv: (kv[0] is None, kv[0] or 0))
+
+        fig, ax = self.figure("Throughput vs Time")
+        for g, xs in by_group():
+            label = "group %s: %s" % (g, text(get(groups.get(g), "label")))
+            ax.plot([x["t_ms"] / 60000.0 for x in xs],
+                    [math.nan if x.get("bw_bytes") is None else x["bw_bytes"] / 1e6
+                     for x in xs], marker="o", markersize=2.5, linewidth=0.9,
+                    color=colors.get(g), label=label)
+        ref = get(self.run.results, "reference_bw_bytes")
+        if ref is not None:
+            ax.axhline(ref / 1e6, color="black", linestyle="--", linewidth=1,
+                       label="group 1's last segment %s MB/s" % fmt_value(ref / 1e6))
+        ax.set_xlabel("time (minutes)")
+        ax.set_ylabel("throughput (MB/s)")
+        ax.set_ylim(bottom=0)
+        ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5))
+        self.save(fig, "xsr_bw.svg")
+        fig, ax = self.figure("Response Time vs Time")
+        for g, xs in by_group():
+            t = [x["t_ms"] / 60000.0 for x in xs]
+            ax.plot(t, [math.nan if x.get("lat_mean_ns") is None else x["lat_mean_ns"] / 1e3
+                        for x in xs], linewidth=1.0, color=colors.get(g),
+                    label="group %s average" % g)
+            ax.plot(t, [math.nan if x.get("lat_max_ns") is None else x["lat_max_ns"] / 1e3
+                        for x in xs], linewidth=0.8, linestyle=":", color=colors.get(g),
+                    label="group %s maximum" % g)
+        ax.set_yscale("log")
+        ax.set_xlabel("time (minutes)")
+        ax.set_ylabel("response time (\u00b5s)")
+        ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5))
+        self.save(fig, "xsr_lat.svg")
+
     # ---- wsat
 
     def wsat(self):
@@ -821,9 +962,23 @@ def write_csvs(run):
         out.append("measurement.csv")
     if run.doc.get("series"):
         keys = ["t_ms", "iops", "bw_bytes", "lat_mean_ns", "lat_max_ns", "written_bytes"]
+        if run.test == "xsr":
+            keys.append("group")
         write_csv(os.path.join(d, "series.csv"), keys,
                   [[s.get(k) for k in keys] for s in run.doc["series"]])
         out.append("series.csv")
+    wss = run.doc.get("wait_states") or []
+    if run.test == "hir" and wss:
+        rs = {w.get("state"): w for w in get(run.results, "wait_states") or []}
+        write_csv(os.path.join(d, "wait_states.csv"),
+                  ["state", "wait_ms", "iops", "baseline_iops", "vs_precondition"],
+                  [[w["state"], w.get("wait_ms"), get(w, "access", "iops"),
+                    get(w, "baseline", "iops"), get(rs.get(w["state"]), "vs_precondition")]
+                   for w in wss])
+        write_csv(os.path.join(d, "hir_samples.csv"), ["state", "part", "t_ms", "iops"],
+                  [[w["state"], part, x["t_ms"], x.get("iops")] for w in wss
+                   for part in ("access", "baseline") for x in get(w, part, "samples") or []])
+        out += ["wait_states.csv", "hir_samples.csv"]
     return out
 
 
@@ -960,6 +1115,17 @@ class Report:
             sett += [("Sample time", fmt_ms(s.get("sample_ms"))),
                      ("Duration limit", fmt_ms(s.get("duration_ms"))),
                      ("Write limit", fmt_bytes(s.get("max_written_bytes")))]
+        elif self.run.test == "xsr":
+            sett += [("Sample time", fmt_ms(s.get("sample_ms"))),
+                     ("Groups", "; ".join("%s %s" % (text(get(g, "label")),
+                                                     fmt_ms(get(g, "duration_ms")))
+                                          for g in s.get("groups") or []))]
+        elif self.run.test == "hir":
+            sett += [("Sample time", fmt_ms(s.get("sample_ms"))),
+                     ("Access segment", "%s, %s cycles per wait state" % (
+                         fmt_ms(s.get("access_ms")), text(s.get("cycles")))),
+                     ("Wait states", ", ".join(fmt_ms(x) for x in s.get("wait_ms") or [])),
+                     ("Tracking", self.run.track_label)]
         else:
             sett += [("Point duration", "%s (spec: %s)" % (fmt_ms(s.get("point_ms")),
                                                            fmt_ms(s.get("spec_point_ms")))),
@@ -1033,11 +1199,73 @@ class Report:
                        "numbers are not comparable with a full run's.</div>")
         return "".join(out)
 
+    def xsr_table(self):
+        res = self.run.results or {}
+        rows = []
+        for g in res.get("groups") or []:
+            bw, lm, lx = g.get("bw_bytes"), g.get("lat_mean_ns"), g.get("lat_max_ns")
+            rows.append([text(g.get("group")), text(g.get("label")), fmt_ms(g.get("duration_ms")),
+                         cell(bw, fmt_value(None if bw is None else bw / 1e6)),
+                         cell(g.get("iops"), fmt_value(g.get("iops"))),
+                         cell(lm, fmt_value(None if lm is None else lm / 1e3)),
+                         cell(lx, fmt_value(None if lx is None else lx / 1e3))])
+        out = [data_table(["group", "stimulus", "time", "throughput (MB/s)", "IOPS",
+                           "average response time (\u00b5s)", "maximum (\u00b5s)"], rows,
+                          caption="Cross stimulus recovery", tid="xsr")]
+        ref, rec = res.get("reference_bw_bytes"), res.get("recovery_ms")
+        if ref is not None:
+            out.append('<p class="note">Recovery: %s.</p>' % esc(
+                "group 3 reached the throughput of group 1's last segment (%s MB/s) after %s"
+                % (fmt_value(ref / 1e6), fmt_ms(rec)) if rec is not None else
+                "group 3 never reached the throughput of group 1's last segment (%s MB/s)"
+                % fmt_value(ref / 1e6)))
+        return "".join(out)
+
+    def hir_table(self):
+        wss = self.doc.get("wait_states") or []
+        rs = {w.get("state"): w for w in get(self.run.results, "wait_states") or []}
+        rows = []
+        for w in wss:
+            a, b = get(w, "access", "iops"), get(w, "baseline", "iops")
+            v = get(rs.get(w["state"]), "vs_precondition")
+            rows.append([str(w["state"]), fmt_ms(w.get("wait_ms")),
+                         text(w.get("cycles")), cell(a, fmt_value(a)), cell(b, fmt_value(b)),
+                         cell(v, NA if v is None else "%.1f%%" % (100 * v))])
+        return data_table(["wait state", "wait", "cycles", "access IOPS (mean)",
+                           "baseline IOPS (mean)", "access vs steady state"], rows,
+                          caption="Host idle recovery", tid="hir")
+
+    def wsat_segments(self, segs):
+        """One row per segment (an `ssdload run` of up to 30 samples), and the
+        spec's steady-state rule over the last five: informative, WSAT runs
+        to its limits."""
+        rows = [[text(g.get("segment")), fmt_ms(g.get("t_end_ms")),
+                 fmt_bytes(g.get("written_end_bytes")),
+                 cell(g.get("iops"), fmt_value(g.get("iops")))] for g in segs]
+        out = [data_table(["segment", "end", "written", "IOPS (mean)"], rows,
+                          caption="Segments", tid="wsat-segments")]
+        ss = get(self.run.results, "steady_state")
+        if ss:
+            out.append('<p class="note">Segments %d\u2013%d (the last five): range %s%%, '
+                       "slope excursion %s%% of their average: %s.</p>" % (
+                           ss["window"][0], ss["window"][1], fmt_value(ss.get("range_pct")),
+                           fmt_value(ss.get("slope_excursion_pct")),
+                           "steady" if ss.get("reached") else "not steady"))
+        return "".join(out)
+
     def verdict_line(self):
         run, ss = self.run, self.run.ss
         n = len(run.rounds)
         if run.test == "wsat":
             return None
+        if run.test == "hir":
+            n = len(self.doc.get("segments") or [])
+            line = self.verdict_rounds(ss, n)
+            return line.replace("rounds", "segments").replace("round", "segment")
+        return self.verdict_rounds(ss, n)
+
+    def verdict_rounds(self, ss, n):
+        run = self.run
         if not ss:
             return "Steady state: not evaluated yet (%d round%s; the window needs %s)" % (
                 n, "" if n == 1 else "s", text(run.settings.get("window")))
@@ -1127,7 +1355,7 @@ class Report:
         for i, x in enumerate(range(first, last + 1)):
             v = vals[i] if i < len(vals) else None
             rows.append([str(x), cell(v, fmt_metric(run.metric, v))])
-        return data_table(["round", run.track_label], rows,
+        return data_table(["segment" if run.test == "hir" else "round", run.track_label], rows,
                           caption="Measurement window values", tid="window")
 
     def health_table(self):
@@ -1202,11 +1430,23 @@ class Report:
         elif run.test == "wsat":
             series = doc.get("series") or []
             last = series[-1] if series else {}
-            summary.append(data_table(["samples", "time", "written", "steady IOPS"], [[
-                str(len(series)), fmt_ms(last.get("t_ms")), fmt_bytes(last.get("written_bytes")),
-                cell(get(run.results, "steady_iops"),
-                     fmt_value(get(run.results, "steady_iops")))]],
+            stop = get(run.results, "stopped_by")
+            summary.append(data_table(
+                ["samples", "time", "written", "steady IOPS", "stopped by"], [[
+                    str(len(series)), fmt_ms(last.get("t_ms")),
+                    fmt_bytes(last.get("written_bytes")),
+                    cell(get(run.results, "steady_iops"),
+                         fmt_value(get(run.results, "steady_iops"))),
+                    {"write_limit": "the write limit", "time_limit": "the time limit"}.get(
+                        stop, text(stop))]],
                 caption="Write saturation", tid="wsat"))
+            segs = doc.get("segments") or []
+            if segs:
+                summary.append(self.wsat_segments(segs))
+        elif run.test == "hir":
+            summary.append(self.hir_table())
+        elif run.test == "xsr":
+            summary.append(self.xsr_table())
         elif run.test not in MATRIX_TESTS:
             summary.append('<p class="note">This renderer has no tables for the %s test; '
                            "the rounds and the steady state are shown.</p>" % esc(run.test))
@@ -1247,6 +1487,17 @@ class Report:
             if pt:
                 self.page("Percentiles", pt,
                           plot_img(run, "latency_percentiles.svg", "latency percentiles"))
+        if run.test == "hir" and doc.get("segments"):
+            self.page("Preconditioning",
+                      plot_img(run, "hir_precondition.svg", "preconditioning IOPS"),
+                      self.wsat_segments(doc["segments"]))
+        if run.test == "hir" and doc.get("wait_states"):
+            self.page("IOPS vs Time", plot_img(run, "hir_time.svg", "IOPS vs time"))
+            self.page("IOPS vs Wait State", plot_img(run, "hir_wait.svg", "IOPS vs wait state"))
+        if run.test == "xsr" and doc.get("series"):
+            self.page("Throughput vs Time", plot_img(run, "xsr_bw.svg", "throughput vs time"))
+            self.page("Response Time vs Time",
+                      plot_img(run, "xsr_lat.svg", "response time vs time"))
         if run.test == "wsat" and doc.get("series"):
             self.page("IOPS vs Time",
                       plot_img(run, "wsat_time.svg", "IOPS vs time"))
@@ -1317,6 +1568,10 @@ def render(outdir):
         plotter.latency()
     elif run.test == "wsat":
         plotter.wsat()
+    elif run.test == "hir":
+        plotter.hir()
+    elif run.test == "xsr":
+        plotter.xsr()
     csvs = write_csvs(run)
     remove_stale(outdir, run.plots, csvs)
     rep = Report(run)

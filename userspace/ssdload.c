@@ -22,7 +22,7 @@ static const struct cmd_struct commands[] = {
 	{ "show", cmd_show, "print the results of a job" },
 	{ "stop", cmd_stop, "stop a running job" },
 	{ "start", cmd_start, "launch the armed jobs of a group at one instant" },
-	{ "pts",  cmd_pts,  "SNIA PTS tests: iops, throughput, latency; ss-check" },
+	{ "pts",  cmd_pts,  "SNIA PTS tests: iops, throughput, latency, wsat; purge; ss-check" },
 	{ "report", cmd_report, "render the HTML report of a pts run from its JSON" },
 };
 

@@ -11,6 +11,12 @@
   table, the report with every plot; the last round's pts.json counts equal
   the kept job's debugfs steps file exactly;
 - scaled throughput and latency runs complete with their plots;
+- wsat stops at exactly its write limit on the NVMe (SMART agrees), or at
+  its time limit on a null_blk, with samples contiguous across segments;
+- hir on a fixed-latency null_blk: preconditioning to the steady-state
+  rule, five wait states whose access IOPS match the baseline (the device
+  has nothing to recover), idle steps that are idle, a continuous timeline;
+- xsr on the NVMe: three groups with their own stimulus and time;
 - resume: a latency run on a fixed-latency null_blk, interrupted (SIGINT)
   in its third round and resumed, keeps its finished rounds and ends with
   the round count of an uninterrupted run.
@@ -320,6 +326,223 @@ def test_latency_scaled(ssdload, pts_nvme, cli, outdir, tmp_path):  # pylint: di
 
 
 # --------------------------------------------------------------------------
+# wsat
+
+def _check_series(doc):
+    """The samples: numbered in order, contiguous in stimulus time across the
+    segments (each `ssdload run`), bytes written cumulative."""
+    ser, segs = doc["series"], doc["segments"]
+    assert [x["sample"] for x in ser] == list(range(1, len(ser) + 1))
+    assert sum(g["samples"] for g in segs) == len(ser)
+    t = w = t0 = 0
+    seg = 1
+    for x in ser:
+        # a segment's first sample starts where the previous segment ended;
+        # within a run the samples leave no gap (each merges the workers'
+        # intervals, whose ends differ by up to a TCG wake-up, so they may
+        # overlap by that)
+        if x["segment"] != seg:
+            assert x["segment"] == seg + 1 and x["t_start_ms"] == t, (x, t)
+            seg += 1
+        assert t0 <= x["t_start_ms"] <= t + 0.5, (x, t)
+        assert x["t_ms"] > x["t_start_ms"]
+        t0 = x["t_start_ms"]
+        w += x["ios"] * 4096
+        assert x["written_bytes"] == w, x
+        t = x["t_ms"]
+    for g in segs:
+        assert g["written_end_bytes"] - g["written_start_bytes"] == g["ios"] * 4096
+        assert g["health_before"] is not None or doc["device"]["kind"] != "nvme"
+    assert segs[-1]["written_end_bytes"] == w == doc["results"]["written_bytes"]
+    return ser
+
+
+def test_wsat_to_the_write_limit(ssdload, pts_nvme, cli, outdir):  # pylint: disable=unused-argument
+    """64 MiB active range, write limit 2x: the test stops at exactly
+    128 MiB written (--number_ios of the last segment), in segments of 30
+    samples of 100 ms; the drive's SMART host write commands grow by at
+    least the I/Os."""
+    size = 64 << 20
+    p = _pts("wsat", "--filename=" + pts_nvme.path, "--allow_write", "--output-dir=" + outdir,
+             "--size=64m", "--write-limit=2", "--point-time=100ms", "--duration=10m",
+             "--threads=2", "--iodepth=8", "--eta=never", timeout=900)
+    _save_artifacts(outdir, "wsat")
+    assert p.returncode == 0, p.stderr
+    doc = _load(outdir)
+    assert doc["state"] == "complete" and doc["test"] == "wsat"
+    assert doc["purge"]["method"] in ("format", "sanitize") and doc["wipc"] is None
+    assert doc["scaled"] and not doc["conformant"]
+    assert any("write limit 2 x" in x for x in doc["deviations"]), doc["deviations"]
+    assert not any("WIPC" in x for x in doc["deviations"]), doc["deviations"]
+    st = doc["settings"]
+    assert st["max_written_bytes"] == 2 * size and st["sample_ms"] == 100
+    res = doc["results"]
+    assert res["stopped_by"] == "write_limit"
+    assert res["written_bytes"] == 2 * size and res["written_factor"] == 2
+    ser = _check_series(doc)
+    segs = doc["segments"]
+    assert all(g["samples"] == 30 for g in segs[:-1]), [g["samples"] for g in segs]
+    assert all(x["iops"] > 0 for x in ser[:-1])
+    # each full sample is about 100 ms of stimulus (the kernel's interval;
+    # the workers' intervals end up to a TCG wake-up apart)
+    for x in ser[:-1]:
+        assert x["t_ms"] - x["t_start_ms"] == pytest.approx(100, rel=0.2), x
+    h0, h1 = doc["health_before"], doc["health_after"]
+    assert h1["host_write_commands"] - h0["host_write_commands"] >= 2 * size // 4096
+    if len(segs) >= 5:
+        assert res["steady_state"]["window"] == [len(segs) - 4, len(segs)]
+        assert (res["steady_iops"] is not None) == res["steady_state"]["reached"]
+    else:
+        assert res["steady_state"] is None
+    text = _check_report(outdir, ["wsat_time.svg", "wsat_tgbw.svg"])
+    assert "Write saturation" in text
+    with open(os.path.join(outdir, "series.csv")) as f:
+        assert len(f.read().strip().splitlines()) == 1 + len(ser)
+    assert not _no_pts_jobs()
+
+
+def test_wsat_to_the_time_limit(ssdload, null_blk, cli, tmp_path):  # pylint: disable=unused-argument
+    """A time limit of 4 s in 100 ms samples: a segment of 30 samples, then
+    one of 10, contiguous; stopped by time with far less than the write
+    limit written."""
+    dev = null_blk(irqmode=0, gb=1)[0]
+    d = str(tmp_path / "wsat")
+    p = _pts("wsat", "--filename=" + dev.path, "--allow_write", "--output-dir=" + d,
+             "--purge=none", "--duration=4s", "--write-limit=64", "--point-time=100ms",
+             "--threads=1",
+             "--iodepth=4", "--no-report", "--eta=never", timeout=300)
+    assert p.returncode == 0, p.stderr
+    doc = _load(d)
+    assert doc["purge"]["method"] == "none" and not doc["conformant"]
+    assert any("time limit 4000 ms" in x for x in doc["deviations"]), doc["deviations"]
+    res = doc["results"]
+    assert res["stopped_by"] == "time_limit"
+    assert res["written_bytes"] < 64 << 30
+    assert [g["samples"] for g in doc["segments"]] == [30, 10]
+    ser = _check_series(doc)
+    assert len(ser) == 40
+    assert res["duration_ms"] == pytest.approx(4000, abs=40)
+    assert "stopped by the time limit" in p.stdout
+
+
+# --------------------------------------------------------------------------
+# hir
+
+def test_hir_scaled(ssdload, null_blk, cli, tmp_path):  # pylint: disable=unused-argument
+    """HIR on a 1 ms timer null_blk, T1Q4, scaled: 100 ms samples and access
+    segments, 4 cycles per wait state.  The device has no garbage collection,
+    so idling cannot change its rate: every wait state's access IOPS equals
+    its baseline's and the preconditioning's (within 20%; under TCG the
+    1 ms timer fires late, so that is below QD / 1 ms).  The
+    idle steps are idle (the series between access segments is empty), and
+    the timeline runs on without a gap from one part to the next."""
+    dev = null_blk(irqmode=2, completion_nsec=1000000, gb=1)[0]
+    d = str(tmp_path / "hir")
+    p = _pts("hir", "--filename=" + dev.path, "--allow_write", "--output-dir=" + d,
+             "--purge=none", "--point-time=100ms", "--max-rounds=8", "--access-time=100ms",
+             "--cycles=4", "--threads=1", "--iodepth=4", "--eta=never", "--keep-last-job",
+             timeout=600)
+    _save_artifacts(d, "hir")
+    # the last run's job is kept: the fifth return to baseline
+    kept = [j for j in env.list_jobs() if j.startswith("pts-hir-")]
+    for j in kept:
+        env.Job.existing(j).remove()
+    assert len(kept) == 1 and kept[0].endswith("-b5"), kept
+    assert p.returncode in (0, 1), p.stderr
+    doc = _load(d)
+    assert doc["state"] == "complete" and doc["test"] == "hir" and doc["wipc"] is None
+    assert any("access time 100 ms" in x for x in doc["deviations"])
+    assert any("4 cycles per wait state" in x for x in doc["deviations"])
+    segs = doc["segments"]
+    ss = doc["steady_state"]
+    assert 5 <= len(segs) <= 8 and ss["window"][1] == len(segs)
+    assert (p.returncode == 0) == ss["reached"]
+    assert ss["values"] == [g["iops"] for g in segs[-5:]]
+    pre = doc["results"]["precondition_average_iops"]
+    assert pre == pytest.approx(ss["average"])
+    wss = doc["wait_states"]
+    assert [w["wait_ms"] for w in wss] == [100, 200, 300, 500, 1000]
+    assert doc["settings"]["wait_ms"] == [100, 200, 300, 500, 1000]
+    t = segs and 0
+    for w in wss:
+        a, b = w["access"], w["baseline"]
+        # 4 access segments of 100 ms, then 400 ms of writes
+        assert len(a["samples"]) == 4 and len(b["samples"]) == 4, w
+        assert a["t_start_ms"] == t and b["t_start_ms"] == a["t_end_ms"]
+        cycle = 100 + w["wait_ms"]
+        assert a["t_end_ms"] - a["t_start_ms"] == pytest.approx(4 * cycle, rel=0.1)
+        assert b["t_end_ms"] - b["t_start_ms"] == pytest.approx(400, rel=0.1)
+        t = b["t_end_ms"]
+        # (a 100 ms sample of ~300 I/Os under TCG strays by up to ~20%)
+        for x in a["samples"] + b["samples"]:
+            assert x["iops"] == pytest.approx(pre, rel=0.4), (w["state"], x)
+        assert a["iops"] == pytest.approx(b["iops"], rel=0.2), w
+        assert a["iops"] == pytest.approx(pre, rel=0.2), w
+        # one step per access segment and per wait: the samples are the access
+        # steps, every I/O is in one, and the waits are idle
+        assert sum(x["ios"] for x in a["samples"]) == a["ios"]
+        with open(os.path.join(d, a["run_file"])) as f:
+            steps = json.load(f)["jobs"][0]["steps"]
+        assert [x["idle_ms"] for x in steps] == [0, w["wait_ms"]] * 4
+        assert [x["write"]["total_ios"] for x in steps[::2]] == [x["ios"] for x in a["samples"]]
+        assert all(x["write"]["total_ios"] == 0 for x in steps[1::2])
+        for x in steps[1::2]:
+            assert x["runtime_ns"] >= w["wait_ms"] * 1e6
+    res = doc["results"]["wait_states"]
+    assert [r["state"] for r in res] == [1, 2, 3, 4, 5]
+    assert all(r["vs_precondition"] == pytest.approx(1, rel=0.2) for r in res), res
+    _check_report(d, ["hir_precondition.svg", "hir_time.svg", "hir_wait.svg",
+                      "ss_window.svg"])
+    with open(os.path.join(d, "wait_states.csv")) as f:
+        assert len(f.read().strip().splitlines()) == 6
+    assert "access IOPS" in p.stdout
+
+
+# --------------------------------------------------------------------------
+# xsr
+
+def test_xsr_scaled(ssdload, pts_nvme, cli, outdir):  # pylint: disable=unused-argument
+    """XSR on the NVMe, scaled to SEQ segments of 2 s and an RND one of 1.5 s
+    in 200 ms samples: each group runs its own stimulus (the run files'
+    bytes per I/O are 1 MiB, 8 KiB, 1 MiB), for its planned stimulus time,
+    and the samples are gap-free across all of them."""
+    p = _pts("xsr", "--filename=" + pts_nvme.path, "--allow_write", "--output-dir=" + outdir,
+             "--size=64m", "--duration=2s", "--point-time=200ms", "--eta=never", timeout=600)
+    _save_artifacts(outdir, "xsr")
+    assert p.returncode == 0, p.stderr
+    doc = _load(outdir)
+    assert doc["state"] == "complete" and doc["test"] == "xsr" and doc["wipc"] is None
+    assert doc["settings"]["threads"] == 1 and doc["settings"]["iodepth"] == 32
+    assert [g["duration_ms"] for g in doc["settings"]["groups"]] == [2000, 1500, 2000]
+    assert any("SEQ segments of 2000 ms" in x for x in doc["deviations"])
+    segs = doc["segments"]
+    assert [g["group"] for g in segs] == sorted(g["group"] for g in segs)
+    assert {g["group"] for g in segs} == {1, 2, 3}
+    for g in segs:
+        want = 8192 if g["group"] == 2 else 1048576
+        assert g["bs"] == want and g["rw"] == ("randwrite" if g["group"] == 2 else "write")
+        with open(os.path.join(outdir, g["run_file"])) as f:
+            w = json.load(f)["jobs"][0]["write"]
+        assert w["total_ios"] == g["ios"] > 0 and w["io_bytes"] == g["ios"] * want
+    ser = doc["series"]
+    t = 0
+    for x in ser:
+        assert x["t_start_ms"] <= t + 0.5 and x["t_ms"] > x["t_start_ms"], (x, t)
+        t = x["t_ms"]
+    res = {g["group"]: g for g in doc["results"]["groups"]}
+    for k, ms in ((1, 2000), (2, 1500), (3, 2000)):
+        assert res[k]["duration_ms"] == pytest.approx(ms, rel=0.05), res[k]
+        assert res[k]["samples"] == len([x for x in ser if x["group"] == k])
+        assert res[k]["lat_mean_ns"] > 0 and res[k]["lat_max_ns"] >= res[k]["lat_mean_ns"]
+    # 8 KiB writes make many more I/Os than 1 MiB ones, far fewer bytes
+    assert res[2]["iops"] > 2 * res[1]["iops"] and res[2]["bw_bytes"] < res[1]["bw_bytes"]
+    rec = doc["results"]["recovery_ms"]
+    assert rec is None or 0 < rec <= res[3]["duration_ms"] + 50
+    _check_report(outdir, ["xsr_bw.svg", "xsr_lat.svg"])
+    assert "group 3" in p.stdout
+
+
+# --------------------------------------------------------------------------
 # resume
 
 def _latency_args(dev, d):
@@ -331,6 +554,32 @@ def _latency_args(dev, d):
             "--no-report", "--eta=never"]
 
 
+def _interrupt(cli, args, d, key, n, delay):
+    """Run `ssdload ARGS`, SIGINT it @delay s after DIR's pts.json has @n
+    entries in @key, and check that it stopped with 130; its stderr."""
+    proc = subprocess.Popen([cli] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            universal_newlines=True, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            assert proc.poll() is None, proc.communicate()
+            try:
+                if len(_load(d)[key]) >= n:
+                    break
+            except (OSError, ValueError, KeyError):
+                pass
+            assert time.monotonic() < deadline, "no %s %d in 120 s" % (key, n)
+            time.sleep(0.1)
+        time.sleep(delay)
+        os.killpg(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130, (out, err)
+    return err
+
+
 def test_resume_after_sigint(ssdload, null_blk, cli, tmp_path):  # pylint: disable=unused-argument
     dev = null_blk(irqmode=2, completion_nsec=2000000, gb=1)[0]
     ref = str(tmp_path / "ref")
@@ -339,27 +588,7 @@ def test_resume_after_sigint(ssdload, null_blk, cli, tmp_path):  # pylint: disab
     n_ref = len(_load(ref)["rounds"])
 
     d = str(tmp_path / "cut")
-    proc = subprocess.Popen([cli] + _latency_args(dev, d), stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, universal_newlines=True,
-                            start_new_session=True)
-    try:
-        deadline = time.monotonic() + 120
-        while True:
-            assert proc.poll() is None, proc.communicate()
-            try:
-                if len(_load(d)["rounds"]) >= 2:
-                    break
-            except (OSError, ValueError):
-                pass
-            assert time.monotonic() < deadline, "no second round in 120 s"
-            time.sleep(0.1)
-        time.sleep(0.5)			# into round 3
-        os.killpg(proc.pid, signal.SIGINT)
-        out, err = proc.communicate(timeout=60)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-    assert proc.returncode == 130, (out, err)
+    err = _interrupt(cli, _latency_args(dev, d), d, "rounds", 2, 0.5)	# in round 3
     cut = _load(d)
     assert cut["state"] == "interrupted" and len(cut["rounds"]) >= 2
     assert "--resume=" + d in err
@@ -377,3 +606,30 @@ def test_resume_after_sigint(ssdload, null_blk, cli, tmp_path):  # pylint: disab
     # a finished test cannot be resumed again
     p = env.cli("pts", "--resume=" + d)
     assert p.returncode == 2 and "complete" in p.stderr
+
+
+def test_wsat_resume_after_sigint(ssdload, null_blk, cli, tmp_path):  # pylint: disable=unused-argument
+    """wsat interrupted in its second segment and resumed: the finished
+    segment stays, the interrupted one runs again from where the first
+    ended, and the test ends at its time limit with a gap-free series."""
+    dev = null_blk(irqmode=0, gb=1)[0]
+    d = str(tmp_path / "wsat")
+    args = ["pts", "wsat", "--filename=" + dev.path, "--allow_write", "--output-dir=" + d,
+            "--purge=none", "--duration=6s", "--write-limit=64", "--point-time=100ms",
+            "--threads=1",
+            "--iodepth=4", "--no-report", "--eta=never"]
+    _interrupt(cli, args, d, "segments", 1, 1.0)		# in segment 2
+    cut = _load(d)
+    assert cut["state"] == "interrupted" and len(cut["segments"]) == 1
+    first = cut["segments"][0]
+    p = env.cli("pts", "--resume=" + d, timeout=300)
+    assert p.returncode == 0, p.stderr
+    doc = _load(d)
+    assert doc["state"] == "complete" and doc["resumed"][0]["after_segment"] == 1
+    assert doc["segments"][0] == first
+    assert [g["samples"] for g in doc["segments"]] == [30, 30]
+    assert doc["segments"][1]["t_start_ms"] == first["t_end_ms"]
+    assert doc["results"]["stopped_by"] == "time_limit"
+    _check_series(doc)
+    assert not _no_pts_jobs()
+

@@ -440,10 +440,10 @@ def test_pts_usage(cli):
     assert "Exit status: 0 steady state reached, 1 not reached, 2 bad" in p.stdout
     p = subprocess.run([cli, "pts", "ss-check"], capture_output=True, text=True)
     assert p.returncode == 2 and "usage: ssdload pts ss-check" in p.stderr
-    for t in ("wsat", "hir", "xsr", "ecw", "dirth"):
+    for t in ("ecw", "dirth"):
         p = subprocess.run([cli, "pts", t], capture_output=True, text=True)
         one_error(p, "pts %s: not implemented yet" % t)
-    for t in ("iops", "throughput", "latency"):
+    for t in ("iops", "throughput", "latency", "wsat", "hir", "xsr"):
         p = subprocess.run([cli, "pts", t], capture_output=True, text=True)
         one_error(p, "pts %s: --filename=DEV is required" % t)
         p = subprocess.run([cli, "pts", t, "--help"], capture_output=True, text=True)
@@ -473,6 +473,32 @@ def test_pts_refusals(cli, tmp_path, args, needle):
     out = tmp_path / "out"
     p = subprocess.run([cli, "pts", "iops", "--output-dir=%s" % out] + args,
                        capture_output=True, text=True)
+    one_error(p, needle)
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("test,args,needle", [
+    ("iops", ["--duration=1h"], "--duration (wsat, xsr) and --write-limit (wsat) are not"),
+    ("latency", ["--write-limit=2"], "--write-limit (wsat) are not options of this test"),
+    ("xsr", ["--write-limit=2"], "--write-limit (wsat) are not options of this test"),
+    ("wsat", ["--max-rounds=30"], "--max-rounds does not apply"),
+    ("xsr", ["--max-rounds=30"], "--max-rounds does not apply"),
+    ("wsat", ["--duration=50ms"], "--duration=50ms: must be 100ms to 7 days"),
+    ("wsat", ["--duration=8d"], "--duration=8d"),
+    ("wsat", ["--write-limit=0"], "--write-limit=0: must be a factor above 0"),
+    ("wsat", ["--write-limit=65"], "--write-limit=65"),
+    ("wsat", ["--write-limit=nan"], "--write-limit=nan"),
+    ("wsat", ["--bs=1m"], "--bs is an option of the throughput"),
+    ("hir", ["--duration=1h"], "--duration (wsat, xsr) and --write-limit (wsat) are not"),
+    ("wsat", ["--cycles=10"], "--access-time and --cycles are options of the hir test"),
+    ("iops", ["--access-time=1s"], "--access-time and --cycles are options of the hir"),
+    ("hir", ["--access-time=10ms"], "--access-time=10ms: must be 50ms to 10m"),
+    ("hir", ["--cycles=0"], "--cycles=0: must be an integer from 1"),
+])
+def test_pts_wsat_refusals(cli, tmp_path, test, args, needle):
+    out = tmp_path / "out"
+    p = subprocess.run([cli, "pts", test, "--output-dir=%s" % out, "--filename=/dev/null",
+                        "--allow_write"] + args, capture_output=True, text=True)
     one_error(p, needle)
     assert not out.exists()
 

@@ -246,12 +246,96 @@ def wsat_doc():
                        "lat_mean_ns": 1e9 * 128 / iops, "lat_max_ns": 5000000,
                        "written_bytes": written})
     doc["series"] = series
-    doc["results"] = {"steady_iops": sum(x["iops"] for x in series[-5:]) / 5}
+    # segments of 8 samples, the last five steady
+    doc["segments"] = [{"segment": k + 1, "t_end_ms": 60000 * 8 * (k + 1),
+                        "written_end_bytes": series[8 * k + 7]["written_bytes"],
+                        "iops": sum(x["iops"] for x in series[8 * k:8 * k + 8]) / 8}
+                       for k in range(5)]
+    doc["results"] = {"steady_iops": sum(x["iops"] for x in series[-5:]) / 5,
+                      "stopped_by": "time_limit",
+                      "steady_state": {"window": [1, 5], "reached": False, "range_pct": 66.0,
+                                       "slope_excursion_pct": 40.0}}
+    return doc
+
+
+def hir_doc():
+    """Preconditioning of 7 segments (steady over 3..7), then 5 wait states
+    whose access IOPS grow with the wait (the drive recovers when idle)."""
+    doc = base_doc("hir", "Host Idle Recovery")
+    s = doc["settings"]
+    s.update(block_sizes=[4096], rwmixread=[0], sample_ms=60000, segment_samples=30,
+             access_ms=5000, cycles=4, wait_ms=[5000, 10000, 15000, 25000, 50000],
+             baseline_ms=20000,
+             tracking={"label": "RND 4KiB 0/100 IOPS", "bs": 4096, "rwmixread": 0,
+                       "metric": "iops", "unit": "IOPS"})
+    del doc["wdpc"]
+    doc["rounds"] = []
+    seg_iops = [90000.0, 45000.0, 30500.0, 30100.0, 29900.0, 30200.0, 30000.0]
+    doc["segments"] = [{"segment": k + 1, "t_end_ms": 1800000.0 * (k + 1), "iops": v,
+                        "samples": 30, "written_end_bytes": int(v * 1800 * 4096 * (k + 1))}
+                       for k, v in enumerate(seg_iops)]
+    doc["series"] = [{"t_ms": 60000.0 * (i + 1), "iops": seg_iops[i // 30]}
+                     for i in range(30 * len(seg_iops))]
+    doc["steady_state"] = steady_state(seg_iops[2:], 3)
+    steady = doc["steady_state"]["average"]
+    wss, t = [], 0.0
+    for k, wait in enumerate(s["wait_ms"]):
+        gain = 1 + 0.1 * (k + 1)
+        a_smp = [{"t_ms": t + (c + 1) * (5000 + wait) - wait, "iops": steady * gain, "ios": 1}
+                 for c in range(4)]
+        a_end = t + 4 * (5000 + wait)
+        b_smp = [{"t_ms": a_end + 5000 * (c + 1), "iops": steady, "ios": 1} for c in range(4)]
+        wss.append({"state": k + 1, "wait_ms": wait, "access_ms": 5000, "cycles": 4,
+                    "access": {"t_start_ms": t, "t_end_ms": a_end, "iops": steady * gain,
+                               "ios": 4, "samples": a_smp},
+                    "baseline": {"t_start_ms": a_end, "t_end_ms": a_end + 20000,
+                                 "iops": steady, "ios": 4, "samples": b_smp}})
+        t = a_end + 20000
+    doc["wait_states"] = wss
+    doc["results"] = {"steady_iops": steady, "precondition_average_iops": steady,
+                      "wait_states": [{"state": w["state"], "wait_ms": w["wait_ms"],
+                                       "iops": w["access"]["iops"],
+                                       "baseline_iops": w["baseline"]["iops"],
+                                       "vs_precondition": w["access"]["iops"] / steady}
+                                      for w in wss]}
+    return doc
+
+
+def xsr_doc():
+    """Groups of 8, 6 and 8 one-minute samples: SEQ at 2000 MB/s falling to
+    1500, RND 8KiB at 400 MB/s, SEQ recovering from 800 to 1500 by its
+    fourth sample."""
+    doc = base_doc("xsr", "Cross Stimulus Recovery")
+    s = doc["settings"]
+    s.update(block_sizes=[1048576], rwmixread=[0], sample_ms=60000, segment_samples=30,
+             groups=[{"group": 1, "label": "SEQ 1024KiB writes", "duration_ms": 480000},
+                     {"group": 2, "label": "RND 8KiB writes", "duration_ms": 360000},
+                     {"group": 3, "label": "SEQ 1024KiB writes", "duration_ms": 480000}],
+             tracking={"label": "write bandwidth", "bs": 1048576, "rwmixread": 0,
+                       "metric": "bw_bytes", "unit": "B/s"})
+    del doc["wdpc"], doc["steady_state"]
+    doc["rounds"] = []
+    bws = ([2000e6, 1900e6, 1700e6] + [1500e6] * 5 + [400e6] * 6 +
+           [800e6, 1100e6, 1400e6, 1500e6, 1500e6, 1500e6, 1500e6, 1500e6])
+    groups = [1] * 8 + [2] * 6 + [3] * 8
+    doc["series"] = [{"t_start_ms": 60000.0 * i, "t_ms": 60000.0 * (i + 1), "group": g,
+                      "bw_bytes": bw, "iops": bw / (8192 if g == 2 else 1048576),
+                      "lat_mean_ns": 500000.0, "lat_max_ns": 9000000}
+                     for i, (g, bw) in enumerate(zip(groups, bws))]
+    doc["segments"] = [{"segment": k + 1, "group": k + 1, "t_end_ms": t, "iops": 0.0}
+                       for k, t in enumerate((480000.0, 840000.0, 1320000.0))]
+    doc["results"] = {
+        "groups": [{"group": g, "label": s["groups"][g - 1]["label"],
+                    "duration_ms": s["groups"][g - 1]["duration_ms"],
+                    "bw_bytes": sum(b for b, x in zip(bws, groups) if x == g) /
+                    groups.count(g), "iops": 1.0, "lat_mean_ns": 500000.0,
+                    "lat_max_ns": 9000000, "samples": groups.count(g)} for g in (1, 2, 3)],
+        "reference_bw_bytes": 1500e6, "recovery_ms": 240000.0}
     return doc
 
 
 DOCS = {"iops": iops_doc, "throughput": throughput_doc, "latency": latency_doc,
-        "wsat": wsat_doc}
+        "wsat": wsat_doc, "hir": hir_doc, "xsr": xsr_doc}
 
 PLOTS = {
     "iops": ["ss_convergence.svg", "ss_window.svg", "iops_2d.svg", "iops_3d.svg"],
@@ -259,6 +343,8 @@ PLOTS = {
     "latency": ["ss_convergence.svg", "ss_window.svg", "latency_avg.svg", "latency_max.svg",
                 "latency_percentiles.svg"],
     "wsat": ["wsat_time.svg", "wsat_tgbw.svg"],
+    "hir": ["ss_window.svg", "hir_precondition.svg", "hir_time.svg", "hir_wait.svg"],
+    "xsr": ["xsr_bw.svg", "xsr_lat.svg"],
 }
 
 
@@ -507,7 +593,53 @@ def test_wsat(tmp_path):
     assert len(series) == 41 and int(series[-1][-1]) == doc["series"][-1]["written_bytes"]
     assert not os.path.exists(d / "rounds.csv") and not os.path.exists(d / "measurement.csv")
     assert float(h.tables["wsat"][1][3]["value"]) == doc["results"]["steady_iops"]
+    assert h.tables["wsat"][1][4]["text"] == "the time limit"
+    seg = h.tables["wsat-segments"]
+    assert len(seg) == 1 + 5
+    assert [float(r[3]["value"]) for r in seg[1:]] == [g["iops"] for g in doc["segments"]]
+    assert "Segments 1\u20135 (the last five): range 66.00%" in text and "not steady" in text
     assert "Steady state" not in text
+
+
+def test_hir(tmp_path):
+    doc = hir_doc()
+    d = rendered(tmp_path, "hir", doc)
+    text, h = check_page(d, "hir")
+    assert data_paths(d / "plots/hir_wait.svg", 5) >= 2	# access and baseline lines
+    assert data_paths(d / "plots/hir_time.svg", 4) >= 5	# one line per wait state
+    hir = h.tables["hir"]
+    assert [r[0]["text"] for r in hir[1:]] == ["1", "2", "3", "4", "5"]
+    assert [float(r[3]["value"]) for r in hir[1:]] == [w["access"]["iops"]
+                                                       for w in doc["wait_states"]]
+    assert hir[1][5]["text"] == "110.0%" and hir[5][5]["text"] == "150.0%"
+    assert "Steady state reached at segment 7 (measurement window: segments 3\u20137)" in text
+    assert len(h.tables["wsat-segments"]) == 1 + 7
+    ws = read_csv(d / "wait_states.csv")
+    assert ws[0] == ["state", "wait_ms", "iops", "baseline_iops", "vs_precondition"]
+    assert [int(r[1]) for r in ws[1:]] == [5000, 10000, 15000, 25000, 50000]
+    smp = read_csv(d / "hir_samples.csv")
+    assert len(smp) == 1 + 5 * 8 and smp[1][:2] == ["1", "access"]
+    assert not os.path.exists(d / "rounds.csv") or read_csv(d / "rounds.csv") == [
+        ["round", "tracking", "duration_ms"]]
+    assert "Access segment" in text and "5.00 s, 4 cycles per wait state" in text
+
+
+def test_xsr(tmp_path):
+    doc = xsr_doc()
+    d = rendered(tmp_path, "xsr", doc)
+    text, h = check_page(d, "xsr")
+    assert data_paths(d / "plots/xsr_bw.svg", 6) >= 3		# one line per group
+    assert data_paths(d / "plots/xsr_lat.svg", 6) >= 6		# average and max per group
+    t = h.tables["xsr"]
+    assert [r[1]["text"] for r in t[1:]] == ["SEQ 1024KiB writes", "RND 8KiB writes",
+                                              "SEQ 1024KiB writes"]
+    assert float(t[2][3]["value"]) == 400e6
+    assert "after 4 min 00 s" in text and "1,500 MB/s" in text
+    ser = read_csv(d / "series.csv")
+    assert ser[0][-1] == "group" and [r[-1] for r in ser[1:]].count("2") == 6
+    doc["results"]["recovery_ms"] = None
+    d = rendered(tmp_path / "never", "xsr", doc)
+    assert "group 3 never reached" in page(d)[0]
 
 
 # --------------------------------------------------------------------------
@@ -600,10 +732,10 @@ def test_strings_are_shown_literally(tmp_path):
 
 def test_unknown_test_renders_generic_parts(tmp_path):
     doc = iops_doc()
-    doc["test"], doc["title"] = "hir", "Host Idle Recovery"
-    d = rendered(tmp_path, "hir", doc)
+    doc["test"], doc["title"] = "dirth", "Demand Intensity"
+    d = rendered(tmp_path, "dirth", doc)
     text, h = page(d)
-    assert "no tables for the hir test" in text
+    assert "no tables for the dirth test" in text
     assert sorted(h.imgs) == ["plots/ss_convergence.svg", "plots/ss_window.svg"]
 
 
