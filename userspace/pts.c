@@ -43,6 +43,7 @@
 #include "pts.h"
 #include "ss.h"
 #include "util.h"
+#include "uapi/ssdload.h"
 
 extern char **environ;
 
@@ -602,7 +603,8 @@ static int pts_parse(struct pts_ctx *c, int argc, const char **argv, const char 
 			c->access_ms = u;
 			break;
 		case P_CYCLES:
-			if (uint_val(opt->name, val, 1, 100000, &c->cycles))
+			/* a wait state is one run: two steps a cycle */
+			if (uint_val(opt->name, val, 1, SSDLOAD_MAX_STEPS / 2, &c->cycles))
 				return -1;
 			break;
 		case P_WRITE_LIMIT:
@@ -1630,16 +1632,23 @@ static int wsat_segment(struct pts_ctx *c, unsigned int k, double t0, uint64_t w
 	st = pts_spawn(&a, out);
 	av_free(&a);
 	st = spawn_status(st, "the segment");
-	if (st) {
+	/*
+	 * A signal stops the run, which still reports what it did: the device
+	 * took those writes, so they stay in the record (a short segment,
+	 * "interrupted") rather than vanish from the written total.
+	 */
+	run = !st ? pts_read_run(out) : st > 128 ? json_object_from_file(out) : NULL;
+	job = run ? run_job0(run) : NULL;
+	if (st && (!job || !json_object_array_length(jget(jget(job, "time_series"),
+							   "intervals")))) {
+		json_object_put(run);
 		json_object_put(seg);
 		return st;
 	}
-	run = pts_read_run(out);
 	if (!run) {
 		json_object_put(seg);
 		return PTS_EXIT_FAILED;
 	}
-	job = run_job0(run);
 	jset(seg, "t_start_ms", json_object_new_double(t0));
 	jset(seg, "written_start_bytes", json_object_new_int64((int64_t)w0));
 	if (wsat_samples(c, job, seg, t0, w0)) {
@@ -1648,10 +1657,14 @@ static int wsat_segment(struct pts_ctx *c, unsigned int k, double t0, uint64_t w
 		return PTS_EXIT_FAILED;
 	}
 	json_object_put(run);
+	if (st)
+		jset(seg, "interrupted", json_object_new_boolean(true));
 	jset(seg, "duration_ms", json_object_new_int64((int64_t)(ssl_now_ms() - t)));
 	jset(seg, "health_after", health_now(c));
 	jset(seg, "run_file", json_object_new_string(rel));
 	json_object_array_add(jget(c->doc, "segments"), seg);
+	if (st)
+		return st;
 	if (c->keep_last_job && k > 1) {
 		snprintf(rel, sizeof(rel), "s%u", k - 1);
 		job_name(name, sizeof(name), c, rel);
@@ -1722,6 +1735,10 @@ static void wsat_results(struct pts_ctx *c)
 	jset(res, "written_factor", json_object_new_double((double)written / c->active_bytes));
 	jset(res, "samples", json_object_new_int((int)json_object_array_length(
 						 jget(c->doc, "series"))));
+	/* a last segment cut short by a limit is no full sample of the rate */
+	if (n && jnum(json_object_array_get_idx(segs, n - 1), "samples", 0) <
+		 PTS_WSAT_SEG_SAMPLES)
+		n--;
 	if (y && n >= SSL_SS_WINDOW) {
 		for (i = 0; i < n; i++)
 			y[i] = jnum(json_object_array_get_idx(segs, i), "iops", 0);
@@ -2068,7 +2085,7 @@ static double xsr_group_ms(const struct pts_ctx *c, unsigned int g)
 	return ms;
 }
 
-/* The three groups, each in segments of up to 30 samples. */
+/* The three groups, each one run (a segment) unless interrupted. */
 static int do_xsr(struct pts_ctx *c)
 {
 	unsigned int g, k;
@@ -2087,9 +2104,12 @@ static int do_xsr(struct pts_ctx *c)
 				return SSL_EXIT_SIGNAL(pts_sig);
 			wsat_pos(c, &t, &written);
 			k = json_object_array_length(jget(c->doc, "segments")) + 1;
-			ms = (uint64_t)PTS_WSAT_SEG_SAMPLES * c->point_ms;
-			if (ms > len - (uint64_t)done)
-				ms = len - (uint64_t)done;
+			/*
+			 * The whole group in one run: a SEQ run that started over
+			 * at offset 0 every 30 samples would leave the end of a
+			 * large drive unwritten.  (A resumed group starts over.)
+			 */
+			ms = len - (uint64_t)done;
 			fprintf(stderr, "pts xsr: group %u of 3 (%s): %.0f of %llu s\n", g + 1,
 				xsr_groups[g].label, done / 1000, (unsigned long long)(len / 1000));
 			st = wsat_segment(c, k, t, written, ms, 0, &xsr_groups[g]);
@@ -2104,10 +2124,10 @@ static int do_xsr(struct pts_ctx *c)
 
 /*
  * XSR results per group: its mean rates (its I/Os over its stimulus time),
- * latencies, and its last sample's bandwidth; and the recovery of group 3:
- * the stimulus time from its start to the end of its first sample whose
- * bandwidth reaches the mean of group 1's last segment (the steady SEQ
- * rate before the RND writes), null if none does.
+ * and latencies; and the recovery of group 3: the stimulus time from its
+ * start to the end of its first sample whose bandwidth reaches the mean of
+ * group 1's last 30 samples (the steady SEQ rate before the RND writes),
+ * null if none does.
  */
 static void xsr_results(struct pts_ctx *c)
 {
@@ -2155,8 +2175,21 @@ static void xsr_results(struct pts_ctx *c)
 				ios * xsr_groups[g].bs * 1000 / ms : 0));
 		jset(x, "lat_mean_ns", ios > 0 ? json_object_new_double(lat_sum / ios) : NULL);
 		jset(x, "lat_max_ns", lat_max >= 0 ? json_object_new_int64((int64_t)lat_max) : NULL);
-		if (g == 0 && last)
-			ref = jnum(last, "iops", 0) * xsr_groups[0].bs;
+		if (g == 0 && last) {
+			/* group 1's last (up to) 30 samples: its steady SEQ rate */
+			double sum = 0;
+			unsigned int m = 0;
+
+			for (i = nx; i-- > 0 && m < PTS_WSAT_SEG_SAMPLES;) {
+				json_object *sm = json_object_array_get_idx(ser, i);
+
+				if ((unsigned int)jnum(sm, "group", 0) == 1) {
+					sum += jnum(sm, "bw_bytes", 0);
+					m++;
+				}
+			}
+			ref = m ? sum / m : NAN;
+		}
 		if (g == 2)
 			g3_start = start;
 		json_object_array_add(arr, x);
@@ -2617,11 +2650,43 @@ static int finish(struct pts_ctx *c, const char *state, int status)
 	}
 	if (pts_save(c))
 		return PTS_EXIT_FAILED;
-	if (!strcmp(state, "interrupted"))
+	if (!strcmp(state, "interrupted") && c->def->kind != PTS_MATRIX)
+		fprintf(stderr, "pts: interrupted after %u segments: continue with ssdload pts "
+			"--resume=%s\n", (unsigned int)json_object_array_length(jget(c->doc,
+										  "segments")),
+			c->dir);
+	else if (!strcmp(state, "interrupted"))
 		fprintf(stderr, "pts: interrupted after %u finished round%s: continue with "
 			"ssdload pts --resume=%s\n", rounds_done(c), rounds_done(c) == 1 ? "" : "s",
 			c->dir);
 	return status;
+}
+
+/*
+ * A wait state is one run with a step per access segment, and every
+ * access step keeps a write histogram per worker (SSDLOAD_HIST_BUCKETS
+ * counters, a 64 KiB allocation): refuse, before the purge, a TC x cycles
+ * that the module's max_job_mem_mb would refuse only at the first wait
+ * state, hours into the test.  0 or -1 after a message.
+ */
+static int hir_mem_check(const struct pts_ctx *c)
+{
+	unsigned long long cap = 1024, need;
+	FILE *f = fopen("/sys/module/ssdload/parameters/max_job_mem_mb", "r");
+
+	if (f) {
+		if (fscanf(f, "%llu", &cap) != 1)
+			cap = 1024;
+		fclose(f);
+	}
+	/* the histograms, and about as much again for the rest (a margin) */
+	need = (unsigned long long)c->threads * c->cycles * 65536 / 1048576;
+	if (need + need / 8 + 16 <= cap)
+		return 0;
+	ssl_err("pts hir: %u threads x %u cycles keep about %llu MiB of step histograms, "
+		"more than the module's max_job_mem_mb=%llu: use fewer --threads, or raise "
+		"max_job_mem_mb", c->threads, c->cycles, need, cap);
+	return -1;
 }
 
 static const struct pts_def purge_def = { .name = "purge", .title = "Purge" };
@@ -2806,6 +2871,24 @@ int pts_run(const char *test, int argc, const char **argv)
 		st = PTS_EXIT_USAGE;
 		goto out;
 	}
+	if (c->def->kind == PTS_WSAT && c->duration_ms < c->point_ms) {
+		ssl_err("pts wsat: --duration=%llums is shorter than one sample (--point-time "
+			"%llums)", (unsigned long long)c->duration_ms,
+			(unsigned long long)c->point_ms);
+		st = PTS_EXIT_USAGE;
+		goto out;
+	}
+	if (c->def->kind == PTS_XSR && c->duration_ms * 3 / 4 < c->point_ms) {
+		ssl_err("pts xsr: --duration=%llums leaves the RND segment (3/4 of it) shorter "
+			"than one sample (--point-time %llums)", (unsigned long long)c->duration_ms,
+			(unsigned long long)c->point_ms);
+		st = PTS_EXIT_USAGE;
+		goto out;
+	}
+	if (c->def->kind == PTS_HIR && hir_mem_check(c)) {
+		st = PTS_EXIT_USAGE;
+		goto out;
+	}
 	c->nbs = c->def->nbs;
 	if (c->bs[0]) {
 		c->track_bs = c->bs[0];
@@ -2820,6 +2903,13 @@ int pts_run(const char *test, int argc, const char **argv)
 		goto out;
 	}
 	if (active_range(c)) {
+		close(fd);
+		st = PTS_EXIT_USAGE;
+		goto out;
+	}
+	if (c->def->kind == PTS_WSAT && c->write_limit * c->active_bytes < c->bs[0]) {
+		ssl_err("pts wsat: --write-limit=%g of %llu bytes is less than one write",
+			c->write_limit, (unsigned long long)c->active_bytes);
 		close(fd);
 		st = PTS_EXIT_USAGE;
 		goto out;
@@ -2845,6 +2935,11 @@ int pts_run(const char *test, int argc, const char **argv)
 			jset(ev, "after_segment", json_object_new_int((int)n));
 			fprintf(stderr, "pts %s: resuming %s after segment %u\n", c->def->name,
 				c->dir, n);
+			/* the idle time of the interruption is what HIR measures */
+			if (n)
+				deviation(c, "resumed after an interruption (%s): the drive "
+					  "idled for it, which the stimulus does not have",
+					  jstring(ev, "at"));
 		} else {
 			fprintf(stderr, "pts %s: resuming %s after round %u\n", c->def->name,
 				c->dir, rounds_done(c));

@@ -861,7 +861,7 @@ class Plotter:
         ref = get(self.run.results, "reference_bw_bytes")
         if ref is not None:
             ax.axhline(ref / 1e6, color="black", linestyle="--", linewidth=1,
-                       label="group 1's last segment %s MB/s" % fmt_value(ref / 1e6))
+                       label="group 1's last 30 samples %s MB/s" % fmt_value(ref / 1e6))
         ax.set_xlabel("time (minutes)")
         ax.set_ylabel("throughput (MB/s)")
         ax.set_ylim(bottom=0)
@@ -1215,9 +1215,9 @@ class Report:
         ref, rec = res.get("reference_bw_bytes"), res.get("recovery_ms")
         if ref is not None:
             out.append('<p class="note">Recovery: %s.</p>' % esc(
-                "group 3 reached the throughput of group 1's last segment (%s MB/s) after %s"
+                "group 3 reached the throughput of group 1's last 30 samples (%s MB/s) after %s"
                 % (fmt_value(ref / 1e6), fmt_ms(rec)) if rec is not None else
-                "group 3 never reached the throughput of group 1's last segment (%s MB/s)"
+                "group 3 never reached the throughput of group 1's last 30 samples (%s MB/s)"
                 % fmt_value(ref / 1e6)))
         return "".join(out)
 
@@ -1256,7 +1256,7 @@ class Report:
     def verdict_line(self):
         run, ss = self.run, self.run.ss
         n = len(run.rounds)
-        if run.test == "wsat":
+        if run.test in ("wsat", "xsr"):
             return None
         if run.test == "hir":
             n = len(self.doc.get("segments") or [])

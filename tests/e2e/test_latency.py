@@ -55,9 +55,12 @@ def test_latency_truth(nullb_cfg, jobs, c, iodepth):
     # ssdload's submit_bio .. bi_end_io window: ssdload's mean may exceed it by
     # the submit and completion path only (a few us; the plug-cached clock of
     # 6.8+ can put the block layer's start slightly earlier, hence 2%).
+    # On the debug kernel KASAN + lockdep lengthen that path: one CI run
+    # measured 107 us over the block layer's mean at QD 16 on a 1 ms device.
     blk_mean = d["read_ticks"] * 1e6 / d["read_ios"]
     mean = s["read_lat_mean_ns"]
-    assert 0.98 * blk_mean <= mean <= blk_mean + 0.1 * c, \
+    slack = (0.2 if env.debug_kernel() else 0.1) * c
+    assert 0.98 * blk_mean <= mean <= blk_mean + slack, \
         "mean %d ns, block layer's mean %d ns (read_ticks %d ms / %d)" % (
             mean, blk_mean, d["read_ticks"], d["read_ios"])
 

@@ -75,12 +75,15 @@ def test_qd_sweep(slow_dev, jobs):
     assert sum(r["read"]["ios"] for r in st.steps) == s["read_ios"]
     assert sum(r["read"]["bytes"] for r in st.steps) == s["read_bytes"]
     assert total == j.hist("read").counts
-    # step 1 has no gap; the next steps start as soon as the drain lets them,
-    # far less than one I/O's 2 ms (the worker's wakeup under TCG included)
+    # step 1 has no gap; the next steps start as soon as the drain lets them:
+    # the gap (last completion of the old step to first submission of the
+    # new) is the worker's wake-up, typically 0.1-0.3 ms under TCG, once
+    # 2.03 ms on a loaded CI host; below the 4 ms of a jiffy's sleep (HZ=250),
+    # which a step change must not add
     assert st.steps[0]["gaps"] == 0
     for r in st.steps[1:]:
         assert r["gaps"] == 1
-        assert r["gap_max_ns"] < 2 * MS, r
+        assert r["gap_max_ns"] < 4 * MS, r
     # three 1 s steps back to back
     assert 2990 * MS <= s["runtime_ns"] <= 3600 * MS
 

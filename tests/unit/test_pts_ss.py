@@ -494,6 +494,10 @@ def test_pts_refusals(cli, tmp_path, args, needle):
     ("iops", ["--access-time=1s"], "--access-time and --cycles are options of the hir"),
     ("hir", ["--access-time=10ms"], "--access-time=10ms: must be 50ms to 10m"),
     ("hir", ["--cycles=0"], "--cycles=0: must be an integer from 1"),
+    ("hir", ["--cycles=2049"], "--cycles=2049: must be an integer from 1 to 2048"),
+    ("wsat", ["--duration=30s"], "is shorter than one sample (--point-time 60000ms)"),
+    ("xsr", ["--duration=1s", "--point-time=800ms"], "leaves the RND segment (3/4 of it)"),
+    ("hir", ["--threads=64"], "64 threads x 360 cycles keep about 1440 MiB"),
 ])
 def test_pts_wsat_refusals(cli, tmp_path, test, args, needle):
     out = tmp_path / "out"

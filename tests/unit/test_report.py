@@ -640,6 +640,7 @@ def test_xsr(tmp_path):
     doc["results"]["recovery_ms"] = None
     d = rendered(tmp_path / "never", "xsr", doc)
     assert "group 3 never reached" in page(d)[0]
+    assert "Steady state" not in text
 
 
 # --------------------------------------------------------------------------
