@@ -143,12 +143,15 @@ def test_sync_start_first_submissions_within_1ms(null_blk, jobs):
         blktrace.BlockTrace([a, b], clock="mono")
     except blktrace.Unavailable as e:
         pytest.skip(str(e))
+    # on the debug kernel KASAN + lockdep stretch the path from the gate to
+    # the first bio: 1.06 ms apart at best in one CI run; 2 ms there
+    bound = 2e-3 if env.debug_kernel() else 1e-3
     gaps = []
     for attempt in range(SYNC_ATTEMPTS):
         gaps.append(_sync_attempt((ja, jb), (a, b), group, n, attempt == 0))
-        if gaps[-1] <= 1e-3:
+        if gaps[-1] <= bound:
             break
-    assert min(gaps) <= 1e-3, "first submissions apart by %s ms in %d runs" % (
+    assert min(gaps) <= bound, "first submissions apart by %s ms in %d runs" % (
         ", ".join("%.3f" % (g * 1e3) for g in gaps), len(gaps))
 
 

@@ -225,7 +225,10 @@ def test_latencies_agree_below_capacity(null_blk, jobs):
     ilat = j.hist("intended_read").percentile(50)
     timer = max(0, lat - 1000000)
     assert lat <= ilat <= 1.1 * lat + 2 * timer, (lat, ilat, _brief(s))
-    assert s["read_behind_ios"] == 0
+    # behind: the schedule's lag when the run ends; a vCPU stall of a few ms
+    # just before the end leaves a few sends due (3 seen on a loaded CI host),
+    # a pacing that under-delivers leaves tens
+    assert s["read_behind_ios"] <= 0.01 * s["read_ios"], _brief(s)
     assert abs(_iops(s) - 500) <= 5
 
 
