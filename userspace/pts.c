@@ -1440,34 +1440,41 @@ static void wsat_pos(const struct pts_ctx *c, double *t_ms, uint64_t *written)
 	*written = last ? (uint64_t)jnum(last, "written_end_bytes", 0) : 0;
 }
 
-/*
- * The rate of intervals [i, j) of a run as the sum of each worker's own
- * (its I/Os over its own span): the workers' intervals start and end up to
- * a wake-up apart, and the merged span (first start to last end) would
- * understate the rate by that.  -1 if a worker's records do not line up.
- */
-static double wsat_rate(json_object *ts, size_t n, size_t i, size_t j, const char *key)
+/* The write @key of intervals [i, j) of @ivs, per second of their span. */
+static double intervals_rate(json_object *ivs, size_t i, size_t j, const char *key)
 {
-	json_object *pw = jget(ts, "per_worker");
-	size_t w, k, nw = pw ? json_object_array_length(pw) : 0;
+	double v = 0, span;
+	size_t k;
+
+	for (k = i; k < j; k++)
+		v += jnum(jget(json_object_array_get_idx(ivs, k), "write"), key, 0);
+	span = jnum(json_object_array_get_idx(ivs, j - 1), "t_end_ms", 0) -
+	       jnum(json_object_array_get_idx(ivs, i), "t_start_ms", 0);
+	return span > 0 ? v * 1000 / span : 0;
+}
+
+/*
+ * The rate of intervals [i, j) of a run's time series @ts (@key "ios" or
+ * "bytes") as the sum of each worker's own (its I/Os over its own span):
+ * the workers' intervals start and end up to a wake-up apart, and the
+ * merged span (first start to last end) would understate the rate by
+ * that.  The merged intervals' rate if a worker's records do not line up.
+ */
+static double run_rate(json_object *ts, size_t i, size_t j, const char *key)
+{
+	json_object *pw = jget(ts, "per_worker"), *ivs = jget(ts, "intervals");
+	size_t w, n = json_object_array_length(ivs);
+	size_t nw = pw ? json_object_array_length(pw) : 0;
 	double rate = 0;
 
-	if (!nw)
-		return -1;
 	for (w = 0; w < nw; w++) {
 		json_object *wi = jget(json_object_array_get_idx(pw, w), "intervals");
-		double v = 0, span;
 
 		if (!wi || json_object_array_length(wi) != n)
-			return -1;
-		for (k = i; k < j; k++)
-			v += jnum(jget(json_object_array_get_idx(wi, k), "write"), key, 0);
-		span = jnum(json_object_array_get_idx(wi, j - 1), "t_end_ms", 0) -
-		       jnum(json_object_array_get_idx(wi, i), "t_start_ms", 0);
-		if (span > 0)
-			rate += v * 1000 / span;
+			break;
+		rate += intervals_rate(wi, i, j, key);
 	}
-	return rate;
+	return nw && w == nw ? rate : intervals_rate(ivs, i, j, key);
 }
 
 /* One sample of the series: the merge of intervals [i, j) of a run. */
@@ -1475,8 +1482,8 @@ static json_object *wsat_sample(json_object *ts, size_t i, size_t j, double t0,
 				uint64_t written, int number, json_object *seg)
 {
 	json_object *smp = json_object_new_object(), *ivs = jget(ts, "intervals");
-	double ios = 0, bytes = 0, lat_sum = 0, lat_max = 0, t_start, t_end, secs, iops, bw;
-	size_t k, n = json_object_array_length(ivs);
+	double ios = 0, lat_sum = 0, lat_max = 0, t_start, t_end;
+	size_t k;
 
 	t_start = jnum(json_object_array_get_idx(ivs, i), "t_start_ms", 0);
 	t_end = jnum(json_object_array_get_idx(ivs, j - 1), "t_end_ms", 0);
@@ -1485,18 +1492,10 @@ static json_object *wsat_sample(json_object *ts, size_t i, size_t j, double t0,
 		double n = jnum(wr, "ios", 0);
 
 		ios += n;
-		bytes += jnum(wr, "bytes", 0);
 		if (n > 0) {
 			lat_sum += n * jnum(wr, "lat_mean_ns", 0);
 			lat_max = fmax(lat_max, jnum(wr, "lat_max_ns", 0));
 		}
-	}
-	secs = (t_end - t_start) / 1000;
-	iops = wsat_rate(ts, n, i, j, "ios");
-	bw = wsat_rate(ts, n, i, j, "bytes");
-	if (iops < 0 || bw < 0) {
-		iops = secs > 0 ? ios / secs : 0;
-		bw = secs > 0 ? bytes / secs : 0;
 	}
 	jset(smp, "sample", json_object_new_int(number));
 	jset(smp, "segment", json_object_get(jget(seg, "segment")));
@@ -1505,8 +1504,8 @@ static json_object *wsat_sample(json_object *ts, size_t i, size_t j, double t0,
 	jset(smp, "t_start_ms", json_object_new_double(t0 + t_start));
 	jset(smp, "t_ms", json_object_new_double(t0 + t_end));
 	jset(smp, "ios", json_object_new_int64((int64_t)ios));
-	jset(smp, "iops", json_object_new_double(iops));
-	jset(smp, "bw_bytes", json_object_new_double(bw));
+	jset(smp, "iops", json_object_new_double(run_rate(ts, i, j, "ios")));
+	jset(smp, "bw_bytes", json_object_new_double(run_rate(ts, i, j, "bytes")));
 	jset(smp, "lat_mean_ns", ios > 0 ? json_object_new_double(lat_sum / ios) : NULL);
 	jset(smp, "lat_max_ns", ios > 0 ? json_object_new_int64((int64_t)lat_max) : NULL);
 	jset(smp, "written_bytes", json_object_new_int64((int64_t)written));
@@ -1769,18 +1768,15 @@ static json_object *hir_samples(const struct pts_ctx *c, json_object *ts, double
 
 	for (i = 0; i < n; i++) {
 		json_object *iv = json_object_array_get_idx(ivs, i), *x;
-		double span = jnum(iv, "t_end_ms", 0) - jnum(iv, "t_start_ms", 0), iops;
+		double span = jnum(iv, "t_end_ms", 0) - jnum(iv, "t_start_ms", 0);
 
 		if (span < c->access_ms / 2.0)
 			continue;
-		iops = wsat_rate(ts, n, i, i + 1, "ios");
-		if (iops < 0)
-			iops = span > 0 ? jnum(jget(iv, "write"), "ios", 0) * 1000 / span : 0;
 		x = json_object_new_object();
 		jset(x, "t_start_ms", json_object_new_double(t0 + jnum(iv, "t_start_ms", 0)));
 		jset(x, "t_ms", json_object_new_double(t0 + jnum(iv, "t_end_ms", 0)));
 		jset(x, "ios", json_object_new_int64((int64_t)jnum(jget(iv, "write"), "ios", 0)));
-		jset(x, "iops", json_object_new_double(iops));
+		jset(x, "iops", json_object_new_double(run_rate(ts, i, i + 1, "ios")));
 		json_object_array_add(arr, x);
 	}
 	return arr;
