@@ -13,7 +13,7 @@ PKGS=(
 	build-essential pkg-config bc flex bison libelf-dev libssl-dev dwarves
 	kmod cpio xz-utils zstd rsync util-linux procps e2fsprogs
 	qemu-system-x86 qemu-utils busybox-static
-	fio sparse python3 python3-pytest python3-docutils dmsetup
+	fio sparse python3 python3-pytest python3-pytest-rerunfailures python3-docutils dmsetup
 	libjson-c-dev libinih-dev libnvme-dev fdisk
 	python3-matplotlib chromium
 )

@@ -28,6 +28,45 @@ _SESSION = {}
 def pytest_configure(config):
     config.addinivalue_line("markers", "slow: takes more than ~5 s under TCG")
     config.addinivalue_line("markers", "quick: a few seconds at most")
+    config.addinivalue_line(
+        "markers", "timing: asserts wall-clock precision (send times, gaps, "
+        "Little's law); run again once if it fails (pytest-rerunfailures)")
+    _SESSION["xmlpath"] = config.getoption("xmlpath", None)
+
+
+# A timing test measures the guest's clock against its schedule.  Under TCG a
+# host that deschedules a vCPU for a few ms moves such a figure past its bound
+# (CI lost two landings to single misses: a Poisson CV of 1.302 against 1.3, a
+# gap of 2.03 ms against 2).  Such a test gets one more try; a real bug fails
+# both.  Every rerun is listed in reruns.txt next to the junit file, and the
+# host bridge shows that list as the skip e2e[LABEL]::reruns, so a test that
+# only passes on its second try is never silent.
+TIMING_RERUNS = 1
+
+
+def pytest_collection_modifyitems(config, items):
+    if not config.pluginmanager.hasplugin("rerunfailures"):
+        if any(i.get_closest_marker("timing") for i in items):
+            sys.stderr.write("e2e: pytest-rerunfailures is missing: timing "
+                             "tests run once (scripts/deps.sh installs it)\n")
+        return
+    for item in items:
+        if item.get_closest_marker("timing") and not item.get_closest_marker("flaky"):
+            item.add_marker(pytest.mark.flaky(reruns=TIMING_RERUNS))
+
+
+def pytest_runtest_logreport(report):
+    if report.outcome != "rerun":
+        return
+    xml = _SESSION.get("xmlpath")
+    if not xml:
+        return
+    msg = ""
+    if report.longrepr is not None:
+        crash = getattr(report.longrepr, "reprcrash", None)
+        msg = crash.message if crash else str(report.longrepr).splitlines()[-1]
+    with open(os.path.join(os.path.dirname(xml), "reruns.txt"), "a") as f:
+        f.write("%s: %s\n" % (report.nodeid, " ".join(msg.split())[:300]))
 
 
 def _require_root():

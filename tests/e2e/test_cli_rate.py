@@ -38,6 +38,7 @@ def _args(dev, name, iops, runtime, iodepth=1):
 
 
 @pytest.mark.quick
+@pytest.mark.timing
 def test_rate_over_capacity_json(ssdload, null_blk, cli):  # pylint: disable=unused-argument
     _need_rate()
     dev = _slow_dev(null_blk)
@@ -91,6 +92,7 @@ def test_rate_over_capacity_text(ssdload, null_blk, cli):  # pylint: disable=unu
 
 
 @pytest.mark.quick
+@pytest.mark.timing
 def test_rate_under_capacity_json(ssdload, null_blk, cli):  # pylint: disable=unused-argument
     _need_rate()
     dev = _slow_dev(null_blk)

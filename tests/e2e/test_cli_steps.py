@@ -37,6 +37,7 @@ def _check_sum(job, steps):
 
 
 @pytest.mark.quick
+@pytest.mark.timing
 def test_cli_qd_sweep_json(ssdload, null_blk, cli):  # pylint: disable=unused-argument
     _need_steps()
     dev = null_blk()[0]

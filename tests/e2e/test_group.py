@@ -122,6 +122,7 @@ def _sync_attempt(jobs_, devs, group, n, first_attempt):
 
 
 @pytest.mark.quick
+@pytest.mark.timing
 def test_sync_start_first_submissions_within_1ms(null_blk, jobs):
     """Two armed jobs of one group on two null_blk: nothing issued before
     start; their first requests within 1 ms of each other; counts exact.

@@ -272,6 +272,7 @@ def _plug_spread():
 @pytest.mark.quick
 @pytest.mark.parametrize("iodepth", [64, 128])
 @pytest.mark.parametrize("irqmode", [0, 2])
+@pytest.mark.timing
 def test_mean_matches_block_layer_at_depth(null_blk, jobs, iodepth, irqmode):
     """null_blk at QD 64/128: ssdload's mean agrees with the block layer's.
 

@@ -33,6 +33,7 @@ def _latency_job(nullb_cfg, jobs, c, iodepth, runtime_ms=2000):
 
 @pytest.mark.parametrize("iodepth", [4, 16])
 @pytest.mark.parametrize("c", [1 * MS, 5 * MS], ids=["1ms", "5ms"])
+@pytest.mark.timing
 def test_latency_truth(nullb_cfg, jobs, c, iodepth):
     """min >= completion_nsec, p50 in [c, 1.5c], mean agrees with the block
     layer's, IOPS = iodepth / mean (Little)."""
@@ -108,6 +109,7 @@ def test_histogram_matches_summary(nullb_cfg, jobs, c):
 
 
 @pytest.mark.parametrize("c", [1 * MS, 5 * MS], ids=["1ms", "5ms"])
+@pytest.mark.timing
 def test_cli_percentiles(nullb_cfg, cli, c):
     """The CLI's clat_ns percentiles agree with the device and its own histogram."""
     dev = nullb_cfg("clat%d" % (c // MS), irqmode=2, completion_nsec=c)

@@ -53,6 +53,7 @@ def _brief(s, d="read"):
 @pytest.mark.quick
 @pytest.mark.parametrize("process", ["linear", "poisson"])
 @pytest.mark.parametrize("rate", [1000, 10000, 50000])
+@pytest.mark.timing
 def test_rate_iops_within_1pct(null_blk, jobs, rate, process):
     """rate_iops=R: achieved IOPS within 1% of R, no lag at the end, every
     measured I/O has a latency from its intended time."""
@@ -79,6 +80,7 @@ def test_rate_iops_within_1pct(null_blk, jobs, rate, process):
 
 @pytest.mark.quick
 @pytest.mark.parametrize("process", ["linear", "poisson"])
+@pytest.mark.timing
 def test_rate_bandwidth_within_1pct(null_blk, jobs, process):
     """rate=BW (bytes/s) with a block-size mix: bytes per second within 1%."""
     env.need_timing_kernel()
@@ -104,6 +106,7 @@ def _gaps(events):
 
 @pytest.mark.quick
 @pytest.mark.parametrize("process", ["poisson", "linear"])
+@pytest.mark.timing
 def test_interarrival_cv(null_blk, jobs, process):
     """block_rq_issue times: poisson gaps have an exponential's tail
     (e^-1 of them over the mean, e^-2 over twice it) and a CV near 1,
@@ -198,6 +201,7 @@ def test_coordinated_omission_shown(null_blk, jobs):
 
 
 @pytest.mark.quick
+@pytest.mark.timing
 def test_latencies_agree_below_capacity(null_blk, jobs):
     """QD 1 at rate_iops=500 on the same device: every I/O goes out on time,
     so the two latencies agree within 10% and nothing is behind.
@@ -233,6 +237,7 @@ def test_latencies_agree_below_capacity(null_blk, jobs):
 
 
 @pytest.mark.quick
+@pytest.mark.timing
 def test_mixed_rates_per_direction(null_blk, jobs):
     """rate_iops=R,W on randrw: each direction at its own rate (as fio)."""
     env.need_timing_kernel()
@@ -347,6 +352,7 @@ def test_failure_wakes_paced_workers(nullb_cfg, jobs):
 
 
 @pytest.mark.quick
+@pytest.mark.timing
 def test_disable_lat_paced_does_not_spin(null_blk, jobs):
     """disable_lat reads a coarse clock; paced sends still sleep on the
     precise one: the rate holds and the worker is mostly idle."""

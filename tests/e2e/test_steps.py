@@ -44,6 +44,7 @@ def slow_dev(null_blk):
 
 
 @pytest.mark.quick
+@pytest.mark.timing
 def test_qd_sweep(slow_dev, jobs):
     j = jobs("sweep", filename=slow_dev.path, rw="randread", bs=4096, iodepth=1,
              numjobs=1, runtime_ms=1000)
@@ -117,6 +118,7 @@ def test_idle_step(null_blk, jobs):
 
 
 @pytest.mark.quick
+@pytest.mark.timing
 def test_idle_step_on_the_device(null_blk, jobs):
     """What the device saw (block_rq_issue): every I/O of the job, and one
     pause, of the idle step's length, between the two bursts."""
@@ -191,6 +193,7 @@ def test_loops_without_steps(null_blk, jobs):
 
 
 @pytest.mark.quick
+@pytest.mark.timing
 def test_overrides(null_blk, jobs):
     dev = null_blk(irqmode=0)[0]
     j = jobs("ovr", filename=dev.path, rw="randread", bs=4096, iodepth=4, numjobs=1,

@@ -260,7 +260,7 @@ def e2e_command(out):
 		e2e = e2e_dir()
 	return ['python3', '-m', 'pytest', '-p', 'no:cacheprovider', e2e,
 		'--junitxml=' + os.path.join(out, 'junit-e2e.xml'), '-o', 'junit_family=xunit1',
-		'-rs', '-v']
+		'-rsR', '-v']
 
 
 # qemu's stderr lines that say the KVM guest is dead although qemu lives on
@@ -638,7 +638,7 @@ def _clean(out, names):
 
 # Files of one boot, removed before it starts.
 BOOT_FILES = ('rc', 'dmesg.txt', 'init-error', 'console.log', 'nvme.img', 'nvme-pts.img',
-	      'nvme.env', 'junit-e2e.xml',
+	      'nvme.env', 'junit-e2e.xml', 'reruns.txt',
 	      'booted', 'started', 'qemu-stderr.log')
 # The first boot's logs, kept under these names when it is retried.
 FIRST_BOOT_LOGS = {'console.log': 'console.boot1.log',

@@ -391,6 +391,32 @@ def test_qemu_stderr_of_a_good_run(h, monkeypatch):
 		assert f.read() == 'qemu-system-x86_64: warning: fake warning\n'
 
 
+def test_reruns_are_a_visible_skip(h):
+	"""A timing test passed on its second try (tests/e2e/conftest.py wrote
+	reruns.txt): the bridge shows it as the skip e2e[LABEL]::reruns; no
+	file, no item."""
+	res, _ = h.run()
+	assert res.rc == 0
+	sess = bridge.GuestSession('6.1')
+	sess.res, sess.out, sess.build, sess.errors = res, res.out, False, []
+
+	class Parent:
+		def _item(self, name, outcome='passed', text=''):
+			return name, outcome, text
+
+	def items():
+		return {n: (o, t) for n, o, t in sess.session_items(Parent())}
+
+	assert 'reruns' not in items()
+	with open(os.path.join(res.out, 'reruns.txt'), 'w') as f:
+		f.write('tests/e2e/test_rate.py::test_interarrival_cv[poisson]: '
+			'AssertionError: poisson CV 1.302 over 3000 gaps\n\n')
+	outcome, text = items()['reruns']
+	assert outcome == 'skipped'
+	assert text.startswith('1 timing test run(s) failed once')
+	assert 'test_interarrival_cv[poisson]' in text and 'CV 1.302' in text
+
+
 def test_main_error_exit_shows_qemu_stderr(h, monkeypatch, capfd):
 	monkeypatch.setenv('FAKE_QEMU_GUEST', 'crash-after-start')
 	monkeypatch.setenv('FAKE_QEMU_STDERR', 'qemu-system-x86_64: warning: fake warning')
