@@ -39,10 +39,13 @@ static const char *const pts_usage[] = {
 	"               state followed by 1800 s of writes",
 	"   xsr         Cross Stimulus Recovery: SEQ 1024KiB writes 8 h, RND 8KiB",
 	"               writes 6 h, SEQ 1024KiB writes 8 h, throughput every minute",
+	"   ecw         Enterprise Composite Workload: ECW's 12 block sizes over 3",
+	"               zones, 40/60, at TC x QD 32..1 to steady state, then the",
+	"               response-time histograms of MaxIOPS, MidIOPS and MinIOPS",
+	"   dirth       Demand Intensity / Response Time Histogram: the same with",
+	"               RND 8KiB 65/35 (--bs, --rwmixread)",
 	"   ss-check    the steady-state rule (" SSL_SS_CLAUSE ") over a series of values",
 	"   purge       purge a device as the tests do, and say how",
-	"",
-	"Not implemented yet: ecw and dirth.",
 	"",
 	"   ssdload pts --resume=DIR   continues an interrupted test",
 	"See 'ssdload pts TEST --help' for a test's options; 'ssdload report DIR'",
@@ -448,14 +451,12 @@ static int pts_ss_check(int argc, const char **argv)
 /* the subcommands besides the tests that pts_run() runs (pts_is_test()) */
 struct pts_test {
 	const char *name;
-	int (*fn)(int argc, const char **argv);	/* NULL: not implemented yet */
+	int (*fn)(int argc, const char **argv);
 };
 
 static const struct pts_test pts_tests[] = {
 	{ "ss-check",	pts_ss_check },
 	{ "purge",	pts_purge },
-	{ "ecw",	NULL },
-	{ "dirth",	NULL },
 };
 
 int cmd_pts(int argc, const char **argv)
@@ -477,11 +478,6 @@ int cmd_pts(int argc, const char **argv)
 	for (i = 0; i < ARRAY_SIZE(pts_tests); i++) {
 		if (strcmp(argv[1], pts_tests[i].name))
 			continue;
-		if (!pts_tests[i].fn) {
-			ssl_err("pts %s: not implemented yet (see ssdload pts --help)",
-				argv[1]);
-			return PTS_EXIT_USAGE;
-		}
 		return pts_tests[i].fn(argc - 1, argv + 1);
 	}
 	ssl_err("pts: '%s' is not a test, see 'ssdload pts --help'", argv[1]);

@@ -79,7 +79,11 @@ static const char *const metric_unit[] = {
  * How a test runs: rounds of a matrix of points until steady state, or
  * one continuous stimulus sampled at a fixed interval up to a limit.
  */
-enum pts_kind { PTS_MATRIX, PTS_WSAT, PTS_HIR, PTS_XSR };
+/*
+ * PTS_DEMAND: ECW and DIRTH, a preconditioning to steady state, rounds of a
+ * TC x QD demand matrix to steady state, then three operating points.
+ */
+enum pts_kind { PTS_MATRIX, PTS_WSAT, PTS_HIR, PTS_XSR, PTS_DEMAND };
 
 /* One test of the specification: its stimulus matrix and tracking variable. */
 struct pts_def {
@@ -97,7 +101,19 @@ struct pts_def {
 	unsigned int track_bs, track_mix;
 	enum pts_metric metric;
 	const char *track_label;
+	const char *bssplit;		/* ECW: the access pattern's block sizes */
+	const char *zones;		/* ECW: its access probabilities */
 };
+
+/*
+ * ECW: the access pattern of SSS PTS 2.0 (the block sizes and probabilities
+ * of its ECW table; ADATA's SSS-PTS-TEST runs the same) over three zones of
+ * the active range: 50% of the accesses to its first 5%, 30% to the next
+ * 15%, 20% to the last 80%.
+ */
+#define PTS_ECW_BSSPLIT		"512/4:1024/1:1536/1:2048/1:2560/1:3072/1:3584/1:" \
+				"4096/67:8192/10:16384/7:32768/3:65536/3"
+#define PTS_ECW_ZONES		"zoned:50/5:30/15:20/80"
 
 static const struct pts_def pts_defs[] = {
 	{
@@ -152,7 +168,34 @@ static const struct pts_def pts_defs[] = {
 		.track_bs = 1048576, .track_mix = 0, .metric = PTS_BW,
 		.track_label = "write bandwidth",
 	},
+	{
+		/* WIPC, then the ECW mix as writes to steady state, then demand */
+		.name = "ecw", .title = "Enterprise Composite Workload", .kind = PTS_DEMAND,
+		.clause = "ECW (Enterprise Composite Workload test)", .wipc = 2,
+		.random = true, .threads = 32, .iodepth = 32,
+		.nbs = 1, .bs = { 4096 }, .nmix = 1, .mix = { 40 },
+		.track_bs = 4096, .track_mix = 40, .metric = PTS_IOPS,
+		.track_label = "ECW 40/60 IOPS at the highest load (T32Q32)",
+		.bssplit = PTS_ECW_BSSPLIT, .zones = PTS_ECW_ZONES,
+	},
+	{
+		.name = "dirth", .title = "Demand Intensity / Response Time Histogram",
+		.kind = PTS_DEMAND, .clause = "DIRTH (Demand Intensity / Response Time "
+		"Histogram test)", .wipc = 2,
+		.random = true, .threads = 32, .iodepth = 32,
+		.nbs = 1, .bs = { 8192 }, .nmix = 1, .mix = { 65 },
+		.track_bs = 8192, .track_mix = 65, .metric = PTS_IOPS,
+		.track_label = "RND 8KiB 65/35 IOPS at the highest load (T32Q32)",
+	},
 };
+
+/* ECW, DIRTH: thread counts and queue depths, high to low (7 x 7 points) */
+static const unsigned int demand_loads[] = { 32, 16, 8, 6, 4, 2, 1 };
+#define PTS_DEMAND_MAX_LOADS	8
+#define PTS_DEMAND_PREWRITE	5	/* points of writes before each round */
+#define PTS_OP_PREWRITE		60	/* points of writes before an operating point */
+#define PTS_OP_MEASURE		10	/* points measured at an operating point */
+#define PTS_ART_LIMIT_NS	5000000	/* MaxIOPS: the best point under 5 ms ART */
 
 #define PTS_XSR_SEQ_MS		(8ULL * 3600 * 1000)	/* XSR: 8 h, 6 h, 8 h */
 
@@ -215,6 +258,10 @@ struct pts_ctx {
 	uint64_t access_ms;		/* hir: an access segment */
 	unsigned int cycles;		/* hir: access + wait per wait state */
 	double write_limit;		/* wsat: bytes limit / active range */
+	unsigned int tcs[PTS_DEMAND_MAX_LOADS], ntc;	/* ecw, dirth: high to low */
+	unsigned int qds[PTS_DEMAND_MAX_LOADS], nqd;
+	unsigned int mix;		/* ecw, dirth: % reads of the demand points */
+	char kept[128];			/* --keep-last-job: the job kept so far */
 	const char *eta;
 	unsigned int given;		/* 1 << P_* of each option given */
 	int argc;			/* the command line, for the JSON and --resume */
@@ -370,14 +417,17 @@ static const char *const pts_test_usage[] = {
 	"usage: ssdload pts TEST --filename=DEV --allow_write [options]",
 	"       ssdload pts [TEST] --resume=DIR",
 	"",
-	"TEST: iops, throughput, latency, wsat, hir or xsr (SNIA SSS PTS "
+	"TEST: iops, throughput, latency, wsat, hir, xsr, ecw or dirth (SNIA SSS PTS "
 	SSL_SS_SPEC_VERSION ", Enterprise).",
 	"The test purges DEV, preconditions it and runs rounds of its stimulus until",
 	"steady state (wsat: RND 4KiB writes, sampled every minute, until 24 hours or",
 	"4x the capacity written; hir: those writes to steady state, then 360 cycles of",
 	"5 s of writes and a wait of 5, 10, 15, 25 and 50 s, each followed by 1800 s of",
 	"writes; xsr: SEQ 1024KiB writes 8 h, RND 8KiB 6 h, SEQ 1024KiB 8 h, sampled",
-	"every minute); DEV's data is destroyed.  Results go to",
+	"every minute; ecw, dirth: the stimulus as writes at T32Q32 to steady state, then",
+	"rounds of 5 minutes of writes and 49 points of TC x QD 32..1 to steady state,",
+	"then MaxIOPS, MidIOPS and MinIOPS, each 60 min of writes and 10 min measured",
+	"with response-time histograms); DEV's data is destroyed.  Results go to",
 	"DIR/pts.json, with each ssdload run's JSON in DIR/rounds/ and the report",
 	"(report.html, plots/, CSV tables) rendered from the JSON.",
 	"",
@@ -393,7 +443,9 @@ static const char *const pts_test_usage[] = {
 	"  --threads=N           thread count TC (default per test; workers beyond the",
 	"                        CPUs are numjobs workers sharing CPUs)",
 	"  --iodepth=N           outstanding I/Os per thread QD (default per test)",
-	"  --bs=SIZE             throughput only: 1m (default) or 128k",
+	"  --bs=SIZE             throughput: 1m (default) or 128k; dirth: 512 to 1m",
+	"                        (default 8k)",
+	"  --rwmixread=N         dirth: % reads of the demand points (default 65)",
 	"Scaling (each marks the run as scaled, and not conformant):",
 	"  --point-time=TIME     duration of each point, wsat: sample (spec: 1m); bare",
 	"                        number = s",
@@ -407,6 +459,9 @@ static const char *const pts_test_usage[] = {
 	"  --access-time=TIME    hir: an access segment (spec: 5s); the waits are 1, 2,",
 	"                        3, 5 and 10 times it",
 	"  --cycles=N            hir: access + wait cycles per wait state (spec: 360)",
+	"  --tc-list=N,...       ecw, dirth: the thread counts (spec: 32,16,8,6,4,2,1)",
+	"  --qd-list=N,...       ecw, dirth: the queue depths (spec: 32,16,8,6,4,2,1);",
+	"                        the highest of each is the tracking and pre-write load",
 	"Other:",
 	"  --eta=WHEN            progress line of each round: auto, always, never",
 	"  --no-report           do not render the report (ssdload report DIR does)",
@@ -421,7 +476,7 @@ enum {
 	P_FILENAME, P_ALLOW_WRITE, P_ALLOW_PARTITION, P_OUTPUT_DIR, P_RESUME, P_PURGE,
 	P_WRITE_CACHE, P_THREADS, P_IODEPTH, P_BS, P_POINT_TIME, P_SIZE, P_WIPC,
 	P_MAX_ROUNDS, P_ETA, P_NO_REPORT, P_KEEP_LAST_JOB, P_DURATION, P_WRITE_LIMIT,
-	P_ACCESS_TIME, P_CYCLES,
+	P_ACCESS_TIME, P_CYCLES, P_TC_LIST, P_QD_LIST, P_RWMIXREAD,
 };
 
 static const struct ssl_opt pts_opts[] = {
@@ -447,6 +502,9 @@ static const struct ssl_opt pts_opts[] = {
 	{ "write-limit",	SSL_ARG_REQUIRED, P_WRITE_LIMIT },
 	{ "access-time",	SSL_ARG_REQUIRED, P_ACCESS_TIME },
 	{ "cycles",		SSL_ARG_REQUIRED, P_CYCLES },
+	{ "tc-list",		SSL_ARG_REQUIRED, P_TC_LIST },
+	{ "qd-list",		SSL_ARG_REQUIRED, P_QD_LIST },
+	{ "rwmixread",		SSL_ARG_REQUIRED, P_RWMIXREAD },
 	{ NULL, 0, 0 },
 };
 
@@ -472,6 +530,58 @@ static int uint_val(const char *name, const char *val, unsigned int lo, unsigned
 		return -1;
 	}
 	*out = u;
+	return 0;
+}
+
+/*
+ * --tc-list, --qd-list: N,N,... from 1 to @hi, each once, at most
+ * PTS_DEMAND_MAX_LOADS of them, kept high to low.  0 or -1 after a message.
+ */
+static int load_list(const char *name, const char *val, unsigned int hi,
+		     unsigned int *out, unsigned int *n)
+{
+	char buf[256], *tok, *save = NULL;
+	unsigned int v[PTS_DEMAND_MAX_LOADS], k = 0, i, j, t;
+
+	if (strlen(val) >= sizeof(buf)) {
+		ssl_err("pts: --%s: too long", name);
+		return -1;
+	}
+	strcpy(buf, val);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		uint64_t u;
+
+		if (ssl_parse_u64(tok, &u) || u < 1 || u > hi) {
+			ssl_err("pts: --%s=%s: '%s' is not an integer from 1 to %u", name, val,
+				tok, hi);
+			return -1;
+		}
+		if (k == PTS_DEMAND_MAX_LOADS) {
+			ssl_err("pts: --%s=%s: at most %d values", name, val,
+				PTS_DEMAND_MAX_LOADS);
+			return -1;
+		}
+		for (i = 0; i < k; i++)
+			if (v[i] == u) {
+				ssl_err("pts: --%s=%s: %llu is given twice", name, val,
+					(unsigned long long)u);
+				return -1;
+			}
+		v[k++] = (unsigned int)u;
+	}
+	if (!k) {
+		ssl_err("pts: --%s=%s: give one value or more, e.g. 32,16,8,6,4,2,1", name,
+			val);
+		return -1;
+	}
+	for (i = 1; i < k; i++)		/* high to low, as the spec runs them */
+		for (j = i; j > 0 && v[j - 1] < v[j]; j--) {
+			t = v[j];
+			v[j] = v[j - 1];
+			v[j - 1] = t;
+		}
+	memcpy(out, v, k * sizeof(*v));
+	*n = k;
 	return 0;
 }
 
@@ -563,11 +673,25 @@ static int pts_parse(struct pts_ctx *c, int argc, const char **argv, const char 
 				return -1;
 			break;
 		case P_BS:
-			if (ssl_parse_size(val, &u) || (u != 131072 && u != 1048576)) {
-				ssl_err("pts: --bs=%s: the throughput test runs 128k or 1m", val);
+			/* which sizes a test takes: checked with the test known */
+			if (ssl_parse_size(val, &u) || u < 512 || u > 1048576 || u % 512) {
+				ssl_err("pts: --bs=%s: must be a multiple of 512 from 512 to 1m",
+					val);
 				return -1;
 			}
 			c->bs[0] = u;
+			break;
+		case P_TC_LIST:
+			if (load_list(opt->name, val, PTS_MAX_THREADS, c->tcs, &c->ntc))
+				return -1;
+			break;
+		case P_QD_LIST:
+			if (load_list(opt->name, val, PTS_MAX_QD, c->qds, &c->nqd))
+				return -1;
+			break;
+		case P_RWMIXREAD:
+			if (uint_val(opt->name, val, 0, 100, &c->mix))
+				return -1;
 			break;
 		case P_POINT_TIME:
 			if (ssl_parse_time_ms(val, 1000, &u) || u < 100 || u > 3600000) {
@@ -854,10 +978,29 @@ static void size_str(char *buf, size_t len, uint64_t b)
 	snprintf(buf, len, i ? "%.4g %s" : "%.0f %s", v, unit[i]);
 }
 
+static void bs_label(char *buf, size_t len, unsigned int bs)
+{
+	if (bs % 1024)
+		snprintf(buf, len, "%.1fK", bs / 1024.0);
+	else
+		snprintf(buf, len, "%uK", bs / 1024);
+}
+
+static json_object *juints(const unsigned int *v, unsigned int n)
+{
+	json_object *a = json_object_new_array();
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		json_object_array_add(a, json_object_new_int((int)v[i]));
+	return a;
+}
+
 static json_object *settings_json(const struct pts_ctx *c)
 {
 	const struct pts_def *t = c->def;
 	json_object *o = json_object_new_object(), *a, *tr;
+	char lab[96];
 	unsigned int i;
 
 	jset(o, "threads", json_object_new_int((int)c->threads));
@@ -875,14 +1018,8 @@ static json_object *settings_json(const struct pts_ctx *c)
 	jset(o, "blockalign", t->random ? json_object_new_int(4096) : NULL);
 	jset(o, "pattern", json_object_new_string(t->random ? "random" : "sequential"));
 	jset(o, "wipc_factor", json_object_new_double(c->wipc_factor));
-	a = json_object_new_array();
-	for (i = 0; i < c->nbs; i++)
-		json_object_array_add(a, json_object_new_int((int)c->bs[i]));
-	jset(o, "block_sizes", a);
-	a = json_object_new_array();
-	for (i = 0; i < t->nmix; i++)
-		json_object_array_add(a, json_object_new_int((int)t->mix[i]));
-	jset(o, "rwmixread", a);
+	jset(o, "block_sizes", juints(c->bs, c->nbs));
+	jset(o, "rwmixread", juints(t->mix, t->nmix));
 	tr = json_object_new_object();
 	jset(tr, "label", json_object_new_string(t->track_label));
 	jset(tr, "bs", json_object_new_int((int)c->track_bs));
@@ -924,6 +1061,34 @@ static json_object *settings_json(const struct pts_ctx *c)
 			json_object_array_add(a, x);
 		}
 		jset(o, "groups", a);
+	}
+	if (t->kind == PTS_DEMAND) {
+		jset(o, "sample_ms", json_object_new_int64((int64_t)c->point_ms));
+		jset(o, "segment_samples", json_object_new_int(PTS_WSAT_SEG_SAMPLES));
+		jset(o, "tc_list", juints(c->tcs, c->ntc));
+		jset(o, "qd_list", juints(c->qds, c->nqd));
+		jset(o, "rwmixread", juints(&c->mix, 1));
+		jset(o, "bssplit", t->bssplit ? json_object_new_string(t->bssplit) : NULL);
+		jset(o, "random_distribution", json_object_new_string(t->zones ? t->zones :
+								       "random"));
+		jset(o, "prewrite_points", json_object_new_int(PTS_DEMAND_PREWRITE));
+		jset(o, "op_prewrite_points", json_object_new_int(PTS_OP_PREWRITE));
+		jset(o, "op_measure_points", json_object_new_int(PTS_OP_MEASURE));
+		jset(o, "art_limit_ns", json_object_new_int(PTS_ART_LIMIT_NS));
+		if (t->bssplit) {
+			snprintf(lab, sizeof(lab), "ECW %u/%u IOPS at T%uQ%u", c->mix, 100 - c->mix,
+				 c->tcs[0], c->qds[0]);
+		} else {
+			char b[16];
+
+			bs_label(b, sizeof(b), c->bs[0]);
+			snprintf(lab, sizeof(lab), "RND %s %u/%u IOPS at T%uQ%u", b, c->mix,
+				 100 - c->mix, c->tcs[0], c->qds[0]);
+		}
+		jset(tr, "label", json_object_new_string(lab));
+		jset(tr, "tc", json_object_new_int((int)c->tcs[0]));
+		jset(tr, "qd", json_object_new_int((int)c->qds[0]));
+		jset(tr, "rwmixread", json_object_new_int((int)c->mix));
 	}
 	if (t->kind == PTS_WSAT) {
 		jset(o, "sample_ms", json_object_new_int64((int64_t)c->point_ms));
@@ -1017,6 +1182,19 @@ static const char *job_prefix = "pts";
 static void job_name(char *buf, size_t len, const struct pts_ctx *c, const char *what)
 {
 	snprintf(buf, len, "%s-%s-%d-%s", job_prefix, c->def->name, (int)getpid(), what);
+}
+
+/*
+ * --keep-last-job: the job of the run just made stays, the one kept before
+ * it goes (every run of these tests has a job of its own).
+ */
+static void keep_rotate(struct pts_ctx *c, const char *name)
+{
+	if (!c->keep_last_job)
+		return;
+	if (*c->kept && strcmp(c->kept, name))
+		cfs_job_remove(c->kept);
+	snprintf(c->kept, sizeof(c->kept), "%s", name);
 }
 
 /* A finished phase object in the doc, or NULL. */
@@ -1256,12 +1434,7 @@ static int do_round(struct pts_ctx *c, unsigned int r)
 	jset(rd, "run_file", json_object_new_string(rel));
 	jset(rd, "points", points);
 	json_object_array_add(jget(c->doc, "rounds"), rd);
-	if (c->keep_last_job && r > 1) {
-		/* only the last round's job stays */
-		snprintf(rel, sizeof(rel), "r%u", r - 1);
-		job_name(name, sizeof(name), c, rel);
-		cfs_job_remove(name);
-	}
+	keep_rotate(c, name);
 	fprintf(stderr, "pts %s: round %u: %s = %.6g %s\n", t->name, r, t->track_label, tr,
 		metric_unit[t->metric]);
 	return 0;
@@ -1337,7 +1510,7 @@ static void do_results(struct pts_ctx *c)
 {
 	json_object *ss = jget(c->doc, "steady_state"), *rounds = jget(c->doc, "rounds");
 	json_object *res, *pts, *win = jget(ss, "window");
-	unsigned int first, last, r, k, d;
+	unsigned int first, last, r, k, d, nwin;
 	static const char *const dirs[] = { "read", "write" };
 	static const char *const avg_keys[] = { "iops", "bw_bytes", "lat_mean_ns" };
 
@@ -1359,6 +1532,13 @@ static void do_results(struct pts_ctx *c)
 		jset(pt, "bs", json_object_get(jget(p0, "bs")));
 		jset(pt, "rwmixread", json_object_get(jget(p0, "rwmixread")));
 		jset(pt, "pattern", json_object_get(jget(p0, "pattern")));
+		if (jget(p0, "tc")) {
+			jset(pt, "tc", json_object_get(jget(p0, "tc")));
+			jset(pt, "qd", json_object_get(jget(p0, "qd")));
+			jset(pt, "toio", json_object_get(jget(p0, "toio")));
+		}
+		if (jget(p0, "bssplit"))
+			jset(pt, "bssplit", json_object_get(jget(p0, "bssplit")));
 		for (r = first; r <= last; r++) {
 			json_object *p = json_object_array_get_idx(jget(json_object_array_get_idx(
 						rounds, r - 1), "points"), k);
@@ -1385,16 +1565,16 @@ static void do_results(struct pts_ctx *c)
 				lmax[d] = fmax(lmax[d], jnum(x, "lat_max_ns", -1));
 			}
 		}
-		r = last - first + 1;
-		jset(pt, "iops", json_object_new_double(tot[0] / r));
-		jset(pt, "bw_bytes", json_object_new_double(tot[1] / r));
+		nwin = last - first + 1;
+		jset(pt, "iops", json_object_new_double(tot[0] / nwin));
+		jset(pt, "bw_bytes", json_object_new_double(tot[1] / nwin));
 		jset(pt, "lat_mean_ns", ntlat ? json_object_new_double(tot[2] / ntlat) : NULL);
 		jset(pt, "lat_max_ns", tmax >= 0 ? json_object_new_int64((int64_t)tmax) : NULL);
 		for (d = 0; d < 2; d++) {
 			json_object *x = json_object_new_object(), *pc = NULL;
 
-			jset(x, "iops", json_object_new_double(sum[d][0] / r));
-			jset(x, "bw_bytes", json_object_new_double(sum[d][1] / r));
+			jset(x, "iops", json_object_new_double(sum[d][0] / nwin));
+			jset(x, "bw_bytes", json_object_new_double(sum[d][1] / nwin));
 			jset(x, "lat_mean_ns", nlat[d] ?
 			     json_object_new_double(sum[d][2] / nlat[d]) : NULL);
 			jset(x, "lat_max_ns", lmax[d] >= 0 ?
@@ -1567,6 +1747,15 @@ static int wsat_samples(struct pts_ctx *c, json_object *job, json_object *seg, d
  * The writes of a segment: random (aligned to 4KiB) or sequential, of
  * @bs; the options of their `ssdload run`.
  */
+/* ECW's access pattern: its block sizes and zones (DIRTH: nothing to add) */
+static void av_stimulus(const struct pts_ctx *c, struct pts_argv *a)
+{
+	if (c->def->bssplit)
+		av_addf(a, "--bssplit=%s", c->def->bssplit);
+	if (c->def->zones)
+		av_addf(a, "--random_distribution=%s", c->def->zones);
+}
+
 static void av_writes(const struct pts_ctx *c, struct pts_argv *a, const char *name,
 		      unsigned int seed, bool random, unsigned int bs)
 {
@@ -1588,6 +1777,7 @@ static void av_rnd_writes(const struct pts_ctx *c, struct pts_argv *a, const cha
 			  unsigned int seed)
 {
 	av_writes(c, a, name, seed, true, c->bs[0]);
+	av_stimulus(c, a);
 }
 
 /*
@@ -1606,8 +1796,8 @@ static int wsat_segment(struct pts_ctx *c, unsigned int k, double t0, uint64_t w
 
 	snprintf(rel, sizeof(rel), "s%u", k);
 	job_name(name, sizeof(name), c, rel);
-	snprintf(rel, sizeof(rel), "rounds/%s-%03u.json", c->def->kind == PTS_HIR ?
-		 "precondition" : c->def->name, k);
+	snprintf(rel, sizeof(rel), "rounds/%s-%03u.json", c->def->kind == PTS_HIR ||
+		 c->def->kind == PTS_DEMAND ? "precondition" : c->def->name, k);
 	if (pts_path(c, out, sizeof(out), rel))
 		return PTS_EXIT_FAILED;
 	if (g)
@@ -1664,11 +1854,7 @@ static int wsat_segment(struct pts_ctx *c, unsigned int k, double t0, uint64_t w
 	json_object_array_add(jget(c->doc, "segments"), seg);
 	if (st)
 		return st;
-	if (c->keep_last_job && k > 1) {
-		snprintf(rel, sizeof(rel), "s%u", k - 1);
-		job_name(name, sizeof(name), c, rel);
-		cfs_job_remove(name);
-	}
+	keep_rotate(c, name);
 	fprintf(stderr, "pts %s: segment %u: %.6g IOPS\n", c->def->name, k,
 		jnum(seg, "iops", 0));
 	return 0;
@@ -1757,11 +1943,12 @@ static void wsat_results(struct pts_ctx *c)
 /* ---- hir: WSAT's writes to steady state, then wait states ---- */
 
 /*
- * The samples of a return to baseline: every interval of one access time.
- * The run's final fragment (the completions after its deadline) is left
- * out of the samples, not of the totals.
+ * The samples of a run's series, from @t0 on: every interval of at least
+ * @min_ms (half the interval asked for: a return to baseline's access
+ * time, a pre-write's point).  The run's final fragment (the completions
+ * after its deadline) is left out of the samples, not of the totals.
  */
-static json_object *hir_samples(const struct pts_ctx *c, json_object *ts, double t0)
+static json_object *interval_samples(json_object *ts, double t0, double min_ms)
 {
 	json_object *ivs = jget(ts, "intervals"), *arr = json_object_new_array();
 	size_t i, n = ivs ? json_object_array_length(ivs) : 0;
@@ -1770,7 +1957,7 @@ static json_object *hir_samples(const struct pts_ctx *c, json_object *ts, double
 		json_object *iv = json_object_array_get_idx(ivs, i), *x;
 		double span = jnum(iv, "t_end_ms", 0) - jnum(iv, "t_start_ms", 0);
 
-		if (span < c->access_ms / 2.0)
+		if (span < min_ms)
 			continue;
 		x = json_object_new_object();
 		jset(x, "t_start_ms", json_object_new_double(t0 + jnum(iv, "t_start_ms", 0)));
@@ -1926,7 +2113,7 @@ static int hir_part(struct pts_ctx *c, json_object *w, unsigned int ws, int base
 	hir_figures(part, jget(job, "write"));
 	if (baseline) {
 		jset(part, "t_end_ms", json_object_new_double(t0 + series_end(ts)));
-		jset(part, "samples", hir_samples(c, ts, t0));
+		jset(part, "samples", interval_samples(ts, t0, c->access_ms / 2.0));
 	} else {
 		json_object *smp = hir_step_samples(steps, t0, &end);
 		double ms = 0;
@@ -1947,40 +2134,36 @@ static int hir_part(struct pts_ctx *c, json_object *w, unsigned int ws, int base
 	jset(part, "duration_ms", json_object_new_int64((int64_t)(ssl_now_ms() - t)));
 	json_object_put(run);
 	jset(w, baseline ? "baseline" : "access", part);
-	if (c->keep_last_job) {
-		/* only the last run's job stays */
-		if (baseline)
-			snprintf(rel, sizeof(rel), "w%u", ws + 1);
-		else if (ws)
-			snprintf(rel, sizeof(rel), "b%u", ws);
-		else
-			snprintf(rel, sizeof(rel), "s%u", (unsigned int)json_object_array_length(
-					jget(c->doc, "segments")));
-		job_name(name, sizeof(name), c, rel);
-		cfs_job_remove(name);
-	}
+	keep_rotate(c, name);
 	fprintf(stderr, "pts hir: wait state %u: %s %.6g IOPS\n", ws + 1,
 		baseline ? "baseline" : "access segments", jnum(part, "iops", 0));
 	return 0;
 }
 
 /* The preconditioning to steady state, then the wait states. */
-static int do_hir(struct pts_ctx *c)
+/*
+ * HIR, ECW, DIRTH: the test's writes in segments of 30 samples until the
+ * segments' IOPS are steady (at most max_rounds segments), recorded as the
+ * doc's "precondition".  0 or an exit status.
+ */
+static int precondition_segments(struct pts_ctx *c)
 {
-	json_object *wss = jget(c->doc, "wait_states"), *w;
-	unsigned int k, ws;
+	json_object *pc;
+	unsigned int k;
 	uint64_t written;
 	double t;
 	int st;
 
+	if (jget(c->doc, "precondition"))
+		return 0;
 	for (;;) {
 		k = json_object_array_length(jget(c->doc, "segments"));
 		if (k >= SSL_SS_WINDOW && check_steady_in(c, "segments", "iops"))
 			break;
 		if (pts_sig)
 			return SSL_EXIT_SIGNAL(pts_sig);
-		fprintf(stderr, "pts hir: preconditioning segment %u of at most %u\n", k + 1,
-			c->max_rounds);
+		fprintf(stderr, "pts %s: preconditioning segment %u of at most %u\n",
+			c->def->name, k + 1, c->max_rounds);
 		wsat_pos(c, &t, &written);
 		st = wsat_segment(c, k + 1, t, written,
 				  (uint64_t)PTS_WSAT_SEG_SAMPLES * c->point_ms, 0, NULL);
@@ -1991,15 +2174,30 @@ static int do_hir(struct pts_ctx *c)
 		if (pts_save(c))
 			return PTS_EXIT_FAILED;
 	}
-	if (!jget(c->doc, "precondition")) {
-		json_object *pc = json_object_new_object();
-
-		wsat_pos(c, &t, &written);
-		jset(pc, "segments", json_object_new_int((int)k));
-		jset(pc, "duration_ms", json_object_new_double(t));
-		jset(pc, "written_bytes", json_object_new_int64((int64_t)written));
-		jset(c->doc, "precondition", pc);
+	pc = json_object_new_object();
+	wsat_pos(c, &t, &written);
+	jset(pc, "segments", json_object_new_int((int)k));
+	jset(pc, "duration_ms", json_object_new_double(t));
+	jset(pc, "written_bytes", json_object_new_int64((int64_t)written));
+	jset(c->doc, "precondition", pc);
+	if (c->def->kind == PTS_DEMAND) {
+		/* the rounds that follow have a steady state of their own */
+		jset(pc, "steady_state", json_object_get(jget(c->doc, "steady_state")));
+		jset(c->doc, "steady_state", NULL);
 	}
+	return pts_save(c) ? PTS_EXIT_FAILED : 0;
+}
+
+static int do_hir(struct pts_ctx *c)
+{
+	json_object *wss = jget(c->doc, "wait_states"), *w;
+	unsigned int ws;
+	double t;
+	int st;
+
+	st = precondition_segments(c);
+	if (st)
+		return st;
 	for (ws = 0; ws < ARRAY_SIZE(hir_waits); ws++) {
 		if (pts_sig)
 			return SSL_EXIT_SIGNAL(pts_sig);
@@ -2205,6 +2403,379 @@ static void xsr_results(struct pts_ctx *c)
 	jset(c->doc, "results", res);
 }
 
+/* ---- ecw, dirth: demand intensity ---- */
+
+/* Spawn @a (freed here) into DIR/@rel; the run's JSON in *@run, or a status. */
+static int run_into(struct pts_ctx *c, struct pts_argv *a, const char *rel, const char *what,
+		    json_object **run)
+{
+	char out[PATH_MAX];
+	int st;
+
+	*run = NULL;
+	if (pts_path(c, out, sizeof(out), rel)) {
+		av_free(a);
+		return PTS_EXIT_FAILED;
+	}
+	st = pts_spawn(a, out);
+	av_free(a);
+	st = spawn_status(st, what);
+	if (st)
+		return st;
+	*run = pts_read_run(out);
+	return *run ? 0 : PTS_EXIT_FAILED;
+}
+
+/* A run's time: job_runtime adds up its workers' (as fio's group reporting). */
+static double job_ms(json_object *job)
+{
+	double n = jnum(jget(job, "ssdload"), "numjobs", 1);
+
+	return jnum(job, "job_runtime", 0) / (n >= 1 ? n : 1);
+}
+
+/* The demand points' stimulus: the test's R/W mix, block sizes and zones. */
+static void av_demand(const struct pts_ctx *c, struct pts_argv *a, const char *name,
+		      unsigned int seed, unsigned int tc, unsigned int qd)
+{
+	av_common(c, a, name);
+	av_add(a, "--rw=randrw");
+	av_addf(a, "--rwmixread=%u", c->mix);
+	av_addf(a, "--bs=%u", c->bs[0]);
+	av_stimulus(c, a);
+	av_add(a, "--blockalign=4096");
+	av_addf(a, "--numjobs=%u", tc);
+	av_addf(a, "--iodepth=%u", qd);
+	av_addf(a, "--size=%llu", (unsigned long long)c->active_bytes);
+	av_addf(a, "--randseed=%u", 0x5d5 + seed);
+	av_add(a, "--percentile_list=" PTS_PERCENTILES);
+	if (c->keep_last_job)
+		av_add(a, "--keep-job");
+}
+
+/*
+ * Writes of the test's stimulus (0/100) at TC @tc x QD @qd for @points
+ * points, logged every point: before each round (5 points, T32Q32) and
+ * before each operating point (60 points, at its load).  *@out: its record.
+ */
+static int demand_prewrite(struct pts_ctx *c, const char *tag, const char *rel,
+			   unsigned int seed, unsigned int tc, unsigned int qd,
+			   unsigned int points, json_object **out)
+{
+	struct pts_argv a = { 0 };
+	unsigned int t = c->threads, q = c->iodepth;
+	json_object *run, *job, *wr, *o;
+	char name[128];
+	int st;
+
+	*out = NULL;
+	job_name(name, sizeof(name), c, tag);
+	c->threads = tc;
+	c->iodepth = qd;
+	av_rnd_writes(c, &a, name, seed);
+	c->threads = t;
+	c->iodepth = q;
+	av_addf(&a, "--runtime=%llums", (unsigned long long)(points * c->point_ms));
+	av_addf(&a, "--log_interval_ms=%llu", (unsigned long long)c->point_ms);
+	st = run_into(c, &a, rel, "the pre-write", &run);
+	if (st)
+		return st;
+	keep_rotate(c, name);
+	job = run_job0(run);
+	wr = jget(job, "write");
+	o = json_object_new_object();
+	jset(o, "tc", json_object_new_int((int)tc));
+	jset(o, "qd", json_object_new_int((int)qd));
+	jset(o, "runtime_ms", json_object_new_double(job_ms(job)));
+	jset(o, "ios", json_object_new_int64((int64_t)jnum(wr, "total_ios", 0)));
+	jset(o, "iops", json_object_new_double(jnum(wr, "iops", 0)));
+	jset(o, "bw_bytes", json_object_new_double(jnum(wr, "bw_bytes", 0)));
+	/* a sample a point; the final fragment (the drain) in the totals only */
+	jset(o, "samples", interval_samples(jget(job, "time_series"), 0, c->point_ms / 2.0));
+	jset(o, "run_file", json_object_new_string(rel));
+	json_object_put(run);
+	*out = o;
+	return 0;
+}
+
+/* A demand point from a step (or a whole job) of a run at TC @tc x QD @qd. */
+static json_object *demand_point(const struct pts_ctx *c, json_object *step, unsigned int tc,
+				 unsigned int qd)
+{
+	json_object *p = point_json(c, step, c->bs[0], c->mix);
+
+	if (c->def->bssplit) {
+		jset(p, "bs", NULL);
+		jset(p, "bssplit", json_object_new_string(c->def->bssplit));
+	}
+	jset(p, "tc", json_object_new_int((int)tc));
+	jset(p, "qd", json_object_new_int((int)qd));
+	jset(p, "toio", json_object_new_int((int)(tc * qd)));
+	return p;
+}
+
+/* The point at TC @tc x QD @qd of @points, or NULL. */
+static json_object *find_load(json_object *points, unsigned int tc, unsigned int qd)
+{
+	size_t i, n = json_object_array_length(points);
+
+	for (i = 0; i < n; i++) {
+		json_object *p = json_object_array_get_idx(points, i);
+
+		if ((unsigned int)jnum(p, "tc", 0) == tc && (unsigned int)jnum(p, "qd", 0) == qd)
+			return p;
+	}
+	return NULL;
+}
+
+/*
+ * Round @r: 5 points of writes at the highest load, then every TC (a run
+ * each: its workers are its threads) x every QD (a step each), high to
+ * low, each for a point.  Appended to the doc's rounds.
+ */
+static int demand_round(struct pts_ctx *c, unsigned int r)
+{
+	json_object *rd, *points, *files, *pw, *run, *steps;
+	char name[128], tag[32], rel[64], started[32], eta[32];
+	uint64_t t0 = ssl_now_ms();
+	unsigned int i, j;
+	double tr;
+	int st;
+
+	ssl_eta_str(eta, sizeof(eta), (uint64_t)(c->points + PTS_DEMAND_PREWRITE) *
+		    c->point_ms / 1000);
+	fprintf(stderr, "pts %s: round %u of at most %u: %u points of writes, then %u "
+		"points of TC x QD (%s)\n", c->def->name, r, c->max_rounds, PTS_DEMAND_PREWRITE,
+		c->points, eta);
+	rd = json_object_new_object();
+	jset(rd, "round", json_object_new_int((int)r));
+	now_iso(started, sizeof(started));
+	jset(rd, "started", json_object_new_string(started));
+	jset(rd, "health_before", health_now(c));
+	snprintf(tag, sizeof(tag), "r%u-pw", r);
+	snprintf(rel, sizeof(rel), "rounds/round-%03u-prewrite.json", r);
+	st = demand_prewrite(c, tag, rel, 1000 + r, c->tcs[0], c->qds[0],
+			     PTS_DEMAND_PREWRITE, &pw);
+	if (st) {
+		json_object_put(rd);
+		return st;
+	}
+	jset(rd, "prewrite", pw);
+	points = json_object_new_array();
+	files = json_object_new_array();
+	jset(rd, "points", points);
+	jset(rd, "run_files", files);
+	for (i = 0; i < c->ntc; i++) {
+		struct pts_argv a = { 0 };
+
+		if (pts_sig) {
+			json_object_put(rd);
+			return SSL_EXIT_SIGNAL(pts_sig);
+		}
+		snprintf(tag, sizeof(tag), "r%u-t%u", r, c->tcs[i]);
+		job_name(name, sizeof(name), c, tag);
+		snprintf(rel, sizeof(rel), "rounds/round-%03u-tc%u.json", r, c->tcs[i]);
+		av_demand(c, &a, name, r * 64 + i, c->tcs[i], c->qds[0]);
+		for (j = 0; j < c->nqd; j++)
+			av_addf(&a, "--step=iodepth=%u,runtime=%llums", c->qds[j],
+				(unsigned long long)c->point_ms);
+		st = run_into(c, &a, rel, "the round", &run);
+		if (st) {
+			json_object_put(rd);
+			return st;
+		}
+		keep_rotate(c, name);
+		steps = jget(run_job0(run), "steps");
+		if (!steps || !json_object_is_type(steps, json_type_array) ||
+		    json_object_array_length(steps) != c->nqd) {
+			ssl_err("pts: %s/%s: %u steps expected", c->dir, rel, c->nqd);
+			json_object_put(run);
+			json_object_put(rd);
+			return PTS_EXIT_FAILED;
+		}
+		for (j = 0; j < c->nqd; j++)
+			json_object_array_add(points, demand_point(c,
+						json_object_array_get_idx(steps, j),
+						c->tcs[i], c->qds[j]));
+		json_object_put(run);
+		json_object_array_add(files, json_object_new_string(rel));
+	}
+	tr = jnum(find_load(points, c->tcs[0], c->qds[0]), "iops", NAN);
+	jset(rd, "tracking", jdouble_or_null(tr));
+	jset(rd, "duration_ms", json_object_new_int64((int64_t)(ssl_now_ms() - t0)));
+	jset(rd, "health_after", health_now(c));
+	json_object_array_add(jget(c->doc, "rounds"), rd);
+	fprintf(stderr, "pts %s: round %u: T%uQ%u %.6g IOPS (pre-write %.6g IOPS)\n",
+		c->def->name, r, c->tcs[0], c->qds[0], tr, jnum(pw, "iops", NAN));
+	return 0;
+}
+
+/*
+ * The operating points from the measurement window's averages: MaxIOPS,
+ * the point of most IOPS whose average response time (ART) is under 5 ms;
+ * MidIOPS, the point under 5 ms closest to the middle of the IOPS range
+ * under 5 ms; MinIOPS, the lowest load (T1Q1).  A point none qualifies
+ * for is recorded as null, with the reason.
+ */
+static json_object *choose_points(const struct pts_ctx *c)
+{
+	json_object *pts = jget(jget(c->doc, "results"), "points"), *arr, *mx = NULL, *md = NULL;
+	json_object *mn = find_load(pts, c->tcs[c->ntc - 1], c->qds[c->nqd - 1]);
+	static const char *const labels[] = { "MaxIOPS", "MidIOPS", "MinIOPS" };
+	json_object *chosen[3];
+	double lo = INFINITY, hi = -1, mid, best = INFINITY;
+	size_t i, n = json_object_array_length(pts);
+
+	for (i = 0; i < n; i++) {
+		json_object *p = json_object_array_get_idx(pts, i);
+		double art = jnum(p, "lat_mean_ns", NAN), v = jnum(p, "iops", 0);
+
+		if (!(art < PTS_ART_LIMIT_NS))
+			continue;
+		if (v > hi) {
+			hi = v;
+			mx = p;
+		}
+		lo = fmin(lo, v);
+	}
+	mid = (hi + lo) / 2;
+	for (i = 0; mx && i < n; i++) {
+		json_object *p = json_object_array_get_idx(pts, i);
+
+		if (jnum(p, "lat_mean_ns", NAN) < PTS_ART_LIMIT_NS &&
+		    fabs(jnum(p, "iops", 0) - mid) < best) {
+			best = fabs(jnum(p, "iops", 0) - mid);
+			md = p;
+		}
+	}
+	chosen[0] = mx;
+	chosen[1] = md;
+	chosen[2] = mn;
+	arr = json_object_new_array();
+	for (i = 0; i < 3; i++) {
+		json_object *o = json_object_new_object();
+
+		jset(o, "label", json_object_new_string(labels[i]));
+		if (!chosen[i]) {
+			jset(o, "tc", NULL);
+			jset(o, "qd", NULL);
+			jset(o, "skipped", json_object_new_string(i < 2 ?
+				"no point had an average response time under 5 ms" :
+				"the lowest load was not measured"));
+		} else {
+			jset(o, "tc", json_object_get(jget(chosen[i], "tc")));
+			jset(o, "qd", json_object_get(jget(chosen[i], "qd")));
+			jset(o, "window_iops", json_object_get(jget(chosen[i], "iops")));
+			jset(o, "window_lat_mean_ns",
+			     json_object_get(jget(chosen[i], "lat_mean_ns")));
+		}
+		json_object_array_add(arr, o);
+	}
+	return arr;
+}
+
+/* The response-time histogram of a run: fio's latency_ns/us/ms buckets, in %. */
+static json_object *rt_histogram(json_object *job)
+{
+	json_object *o = json_object_new_object();
+	static const char *const keys[] = { "latency_ns", "latency_us", "latency_ms" };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(keys); i++)
+		jset(o, keys[i] + 8, json_object_get(jget(job, keys[i])));
+	return o;
+}
+
+/*
+ * Operating point @k: 60 points of writes at its load, then 10 points of
+ * the demand stimulus measured whole, with its response-time histogram.
+ */
+static int operating_point(struct pts_ctx *c, json_object *op, unsigned int k)
+{
+	unsigned int tc = (unsigned int)jnum(op, "tc", 0), qd = (unsigned int)jnum(op, "qd", 0);
+	struct pts_argv a = { 0 };
+	json_object *pw, *run, *job, *m;
+	char name[128], tag[32], rel[64];
+	int st;
+
+	if (!jget(op, "prewrite")) {
+		fprintf(stderr, "pts %s: %s (T%uQ%u): %u points of writes\n", c->def->name,
+			jstring(op, "label"), tc, qd, PTS_OP_PREWRITE);
+		snprintf(tag, sizeof(tag), "op%u-pw", k + 1);
+		snprintf(rel, sizeof(rel), "rounds/op%u-prewrite.json", k + 1);
+		st = demand_prewrite(c, tag, rel, 2000 + k, tc, qd, PTS_OP_PREWRITE, &pw);
+		if (st)
+			return st;
+		jset(op, "prewrite", pw);
+		if (pts_save(c))
+			return PTS_EXIT_FAILED;
+	}
+	if (pts_sig)
+		return SSL_EXIT_SIGNAL(pts_sig);
+	fprintf(stderr, "pts %s: %s (T%uQ%u): %u points measured\n", c->def->name,
+		jstring(op, "label"), tc, qd, PTS_OP_MEASURE);
+	snprintf(tag, sizeof(tag), "op%u", k + 1);
+	job_name(name, sizeof(name), c, tag);
+	snprintf(rel, sizeof(rel), "rounds/op%u.json", k + 1);
+	av_demand(c, &a, name, 3000 + k, tc, qd);
+	av_addf(&a, "--runtime=%llums", (unsigned long long)(PTS_OP_MEASURE * c->point_ms));
+	st = run_into(c, &a, rel, "the operating point", &run);
+	if (st)
+		return st;
+	keep_rotate(c, name);
+	job = run_job0(run);
+	m = demand_point(c, job, tc, qd);
+	jset(m, "runtime_ms", json_object_new_double(job_ms(job)));
+	jset(m, "rt_histogram", rt_histogram(job));
+	jset(m, "run_file", json_object_new_string(rel));
+	json_object_put(run);
+	jset(op, "measure", m);
+	return pts_save(c) ? PTS_EXIT_FAILED : 0;
+}
+
+/* ECW, DIRTH; 0 or an exit status. */
+static int do_demand(struct pts_ctx *c)
+{
+	json_object *ops;
+	unsigned int r, k;
+	int st;
+
+	st = precondition_segments(c);
+	if (st)
+		return st;
+	for (r = rounds_done(c) + 1; ; r++) {
+		if (rounds_done(c) >= SSL_SS_WINDOW && check_steady(c))
+			break;
+		if (pts_sig)
+			return SSL_EXIT_SIGNAL(pts_sig);
+		st = demand_round(c, r);
+		if (st)
+			return st;
+		check_steady(c);
+		if (pts_save(c))
+			return PTS_EXIT_FAILED;
+	}
+	if (!jget(c->doc, "operating_points")) {
+		do_results(c);
+		jset(c->doc, "operating_points", choose_points(c));
+		if (pts_save(c))
+			return PTS_EXIT_FAILED;
+	}
+	ops = jget(c->doc, "operating_points");
+	for (k = 0; k < json_object_array_length(ops); k++) {
+		json_object *op = json_object_array_get_idx(ops, k);
+
+		if (!jget(op, "tc") || jget(op, "measure"))
+			continue;
+		if (pts_sig)
+			return SSL_EXIT_SIGNAL(pts_sig);
+		st = operating_point(c, op, k);
+		if (st)
+			return st;
+	}
+	return 0;
+}
+
 /* ---- the report ---- */
 
 int pts_report_script(char *buf, size_t len)
@@ -2274,14 +2845,6 @@ int pts_render_report(const char *dir, int quiet)
 
 /* ---- the text summary ---- */
 
-static void bs_label(char *buf, size_t len, unsigned int bs)
-{
-	if (bs % 1024)
-		snprintf(buf, len, "%.1fK", bs / 1024.0);
-	else
-		snprintf(buf, len, "%uK", bs / 1024);
-}
-
 static void print_summary(const struct pts_ctx *c)
 {
 	const struct pts_def *t = c->def;
@@ -2297,7 +2860,7 @@ static void print_summary(const struct pts_ctx *c)
 		printf("steady state: %s (window %s %d..%d, average %.6g %s, range %.2f%%, "
 		       "slope excursion %.2f%%)\n",
 		       json_object_get_boolean(jget(ss, "reached")) ? "reached" : "NOT achieved",
-		       t->kind == PTS_MATRIX ? "rounds" : "segments",
+		       t->kind == PTS_MATRIX || t->kind == PTS_DEMAND ? "rounds" : "segments",
 		       json_object_get_int(json_object_array_get_idx(win, 0)),
 		       json_object_get_int(json_object_array_get_idx(win, 1)),
 		       jnum(ss, "average", NAN), metric_unit[t->metric],
@@ -2310,6 +2873,57 @@ static void print_summary(const struct pts_ctx *c)
 		printf("NOT CONFORMANT:\n");
 		for (i = 0; i < json_object_array_length(dev); i++)
 			printf("  - %s\n", json_object_get_string(json_object_array_get_idx(dev, i)));
+	}
+	if (t->kind == PTS_DEMAND) {
+		json_object *ops = jget(c->doc, "operating_points");
+		unsigned int i, j, q;
+
+		for (q = 0; pts && q < 2; q++) {
+			printf("\n%s, window average\n%-6s", q ? "ART (us)" : "IOPS", "TC\\QD");
+			for (j = 0; j < c->nqd; j++)
+				printf(" %10u", c->qds[j]);
+			printf("\n");
+			for (i = 0; i < c->ntc; i++) {
+				printf("%-6u", c->tcs[i]);
+				for (j = 0; j < c->nqd; j++) {
+					json_object *p = find_load(pts, c->tcs[i], c->qds[j]);
+
+					printf(" %10.1f", q ? jnum(p, "lat_mean_ns", NAN) / 1e3 :
+					       jnum(p, "iops", NAN));
+				}
+				printf("\n");
+			}
+		}
+		printf("\n%-8s %6s %12s %12s %12s %12s %12s\n", "point", "load", "IOPS",
+		       "ART (us)", "p99 (us)", "p99.99 (us)", "MRT (us)");
+		for (k = 0; k < json_object_array_length(ops); k++) {
+			json_object *op = json_object_array_get_idx(ops, k), *m = jget(op, "measure");
+			json_object *pc[2] = { NULL, NULL };
+			char load[16];
+			unsigned int d;
+
+			if (!m) {
+				printf("%-8s %s\n", jstring(op, "label"), jget(op, "skipped") ?
+				       jstring(op, "skipped") : "not measured");
+				continue;
+			}
+			for (d = 0; d < 2; d++) {
+				json_object *x = jget(m, d ? "write" : "read");
+
+				if (jnum(x, "ios", 0) > 0)
+					pc[d] = jget(x, "percentiles");
+			}
+			snprintf(load, sizeof(load), "T%dQ%d", (int)jnum(op, "tc", 0),
+				 (int)jnum(op, "qd", 0));
+			printf("%-8s %6s %12.1f %12.1f %12.1f %12.1f %12.1f\n", jstring(op, "label"),
+			       load, jnum(m, "iops", NAN), jnum(m, "lat_mean_ns", NAN) / 1e3,
+			       fmax(jnum(pc[0], "99.000000", NAN), jnum(pc[1], "99.000000", NAN)) / 1e3,
+			       fmax(jnum(pc[0], "99.990000", NAN), jnum(pc[1], "99.990000", NAN)) / 1e3,
+			       jnum(m, "lat_max_ns", NAN) / 1e3);
+		}
+		printf("(p99 and p99.99: the higher of reads and writes)\n");
+		printf("\nreport: %s/report.html, data: %s/%s\n", c->dir, c->dir, PTS_JSON);
+		return;
 	}
 	if (t->kind == PTS_XSR) {
 		json_object *res = jget(c->doc, "results"), *gs = jget(res, "groups");
@@ -2510,6 +3124,10 @@ static void new_doc(struct pts_ctx *c)
 	}
 	if (c->def->kind == PTS_HIR)
 		jset(d, "wait_states", json_object_new_array());
+	if (c->def->kind == PTS_DEMAND) {
+		jset(d, "precondition", NULL);
+		jset(d, "operating_points", NULL);
+	}
 }
 
 /* Deviations from the specification that the options make. */
@@ -2566,6 +3184,22 @@ static void scale_deviations(struct pts_ctx *c)
 	}
 	if (t->kind != PTS_WSAT && c->max_rounds != SSL_SS_MAX_ROUNDS) {
 		deviation(c, "round limit %u (spec: %d)", c->max_rounds, SSL_SS_MAX_ROUNDS);
+		scaled = true;
+	}
+	if (t->kind == PTS_DEMAND && (c->ntc != ARRAY_SIZE(demand_loads) ||
+				      memcmp(c->tcs, demand_loads, sizeof(demand_loads)) ||
+				      c->nqd != ARRAY_SIZE(demand_loads) ||
+				      memcmp(c->qds, demand_loads, sizeof(demand_loads)))) {
+		char tl[64] = "", ql[64] = "";
+		unsigned int i;
+
+		for (i = 0; i < c->ntc; i++)
+			snprintf(tl + strlen(tl), sizeof(tl) - strlen(tl), "%s%u", i ? "," : "",
+				 c->tcs[i]);
+		for (i = 0; i < c->nqd; i++)
+			snprintf(ql + strlen(ql), sizeof(ql) - strlen(ql), "%s%u", i ? "," : "",
+				 c->qds[i]);
+		deviation(c, "TC %s x QD %s (spec: 32,16,8,6,4,2,1 each)", tl, ql);
 		scaled = true;
 	}
 	if (t->fixed_load && (c->threads != t->threads || c->iodepth != t->iodepth))
@@ -2646,7 +3280,12 @@ static int finish(struct pts_ctx *c, const char *state, int status)
 	}
 	if (pts_save(c))
 		return PTS_EXIT_FAILED;
-	if (!strcmp(state, "interrupted") && c->def->kind != PTS_MATRIX)
+	if (!strcmp(state, "interrupted") && c->def->kind == PTS_DEMAND)
+		fprintf(stderr, "pts: interrupted after %u preconditioning segments and %u "
+			"rounds: continue with ssdload pts --resume=%s\n",
+			(unsigned int)json_object_array_length(jget(c->doc, "segments")),
+			rounds_done(c), c->dir);
+	else if (!strcmp(state, "interrupted") && c->def->kind != PTS_MATRIX)
 		fprintf(stderr, "pts: interrupted after %u segments: continue with ssdload pts "
 			"--resume=%s\n", (unsigned int)json_object_array_length(jget(c->doc,
 										  "segments")),
@@ -2841,10 +3480,49 @@ int pts_run(const char *test, int argc, const char **argv)
 		c->threads = c->def->threads;
 	if (!c->iodepth)
 		c->iodepth = c->def->iodepth;
-	if (c->bs[0] && strcmp(c->def->name, "throughput")) {
-		ssl_err("pts %s: --bs is an option of the throughput test only", c->def->name);
+	if (c->bs[0] && strcmp(c->def->name, "throughput") && strcmp(c->def->name, "dirth")) {
+		ssl_err("pts %s: --bs is an option of the throughput and dirth tests only",
+			c->def->name);
 		st = PTS_EXIT_USAGE;
 		goto out;
+	}
+	if (c->bs[0] && !strcmp(c->def->name, "throughput") && c->bs[0] != 131072 &&
+	    c->bs[0] != 1048576) {
+		ssl_err("pts throughput: --bs=%u: the throughput test runs 128k or 1m", c->bs[0]);
+		st = PTS_EXIT_USAGE;
+		goto out;
+	}
+	if ((c->given & (1u << P_RWMIXREAD)) && strcmp(c->def->name, "dirth")) {
+		ssl_err("pts %s: --rwmixread is an option of the dirth test only", c->def->name);
+		st = PTS_EXIT_USAGE;
+		goto out;
+	}
+	if (c->def->kind != PTS_DEMAND && (c->given & (1u << P_TC_LIST | 1u << P_QD_LIST))) {
+		ssl_err("pts %s: --tc-list and --qd-list are options of the ecw and dirth "
+			"tests only", c->def->name);
+		st = PTS_EXIT_USAGE;
+		goto out;
+	}
+	if (c->def->kind == PTS_DEMAND && (c->given & (1u << P_THREADS | 1u << P_IODEPTH))) {
+		ssl_err("pts %s: runs every load of --tc-list x --qd-list: --threads and "
+			"--iodepth do not apply", c->def->name);
+		st = PTS_EXIT_USAGE;
+		goto out;
+	}
+	if (c->def->kind == PTS_DEMAND) {
+		if (!c->ntc) {
+			memcpy(c->tcs, demand_loads, sizeof(demand_loads));
+			c->ntc = ARRAY_SIZE(demand_loads);
+		}
+		if (!c->nqd) {
+			memcpy(c->qds, demand_loads, sizeof(demand_loads));
+			c->nqd = ARRAY_SIZE(demand_loads);
+		}
+		if (!(c->given & (1u << P_RWMIXREAD)))
+			c->mix = c->def->mix[0];
+		/* the tracking load, the pre-writes' and the preconditioning's */
+		c->threads = c->tcs[0];
+		c->iodepth = c->qds[0];
 	}
 	if ((c->def->kind != PTS_WSAT && (c->given & (1u << P_WRITE_LIMIT))) ||
 	    (c->def->kind != PTS_WSAT && c->def->kind != PTS_XSR &&
@@ -2892,7 +3570,7 @@ int pts_run(const char *test, int argc, const char **argv)
 		memcpy(c->bs, c->def->bs, sizeof(c->bs));
 		c->track_bs = c->def->track_bs;
 	}
-	c->points = c->nbs * c->def->nmix;
+	c->points = c->def->kind == PTS_DEMAND ? c->ntc * c->nqd : c->nbs * c->def->nmix;
 	fd = pts_gate(c);
 	if (fd < 0) {
 		st = PTS_EXIT_USAGE;
@@ -2990,6 +3668,16 @@ int pts_run(const char *test, int argc, const char **argv)
 		if (st)
 			goto interrupted;
 		hir_results(c);
+		st = finish(c, "complete", json_object_get_boolean(jget(jget(c->doc,
+			"steady_state"), "reached")) ? 0 : PTS_EXIT_NOT_STEADY);
+		if (st == PTS_EXIT_FAILED)
+			goto out;
+		goto report;
+	}
+	if (c->def->kind == PTS_DEMAND) {
+		st = do_demand(c);
+		if (st)
+			goto interrupted;
 		st = finish(c, "complete", json_object_get_boolean(jget(jget(c->doc,
 			"steady_state"), "reached")) ? 0 : PTS_EXIT_NOT_STEADY);
 		if (st == PTS_EXIT_FAILED)

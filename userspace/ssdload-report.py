@@ -11,18 +11,34 @@ Documentation/pts.rst) and writes into DIR:
                     settings, preconditioning)
   plots/*.svg       its plots (matplotlib, Agg backend), referenced by
                     relative path
-  rounds.csv        round,tracking,duration_ms: one row per round
+  rounds.csv        round,tracking,duration_ms: one row per round (ecw,
+                    dirth: and prewrite_iops)
   points.csv        round,bs,rwmixread,iops,bw_bytes,lat_mean_ns,lat_max_ns,
-                    read_iops,write_iops: every point of every round
+                    read_iops,write_iops: every point of every round (ecw,
+                    dirth: and tc,qd,toio; ecw's bs is empty)
   measurement.csv   metric,rwmixread,<bs>,<bs>...: the measurement window's
                     table (iops, throughput, latency), one row per metric and
                     R/W mix, one column per block size (bytes, ascending);
                     metric: iops; bw_bytes; lat_mean_ns and lat_max_ns
   series.csv        t_ms,iops,bw_bytes,lat_mean_ns,lat_max_ns,written_bytes:
-                    the samples of a wsat or xsr run (hir: of its
-                    preconditioning); xsr adds a group column
+                    the samples of a wsat or xsr run (hir, ecw, dirth: of
+                    its preconditioning); xsr adds a group column, ecw and
+                    dirth a segment column
   wait_states.csv   state,wait_ms,iops,baseline_iops,vs_precondition: hir
   hir_samples.csv   state,part,t_ms,iops: hir's access and baseline samples
+  demand.csv        tc,qd,toio,iops,read_iops,write_iops,bw_bytes,lat_mean_ns,
+                    read_lat_mean_ns,write_lat_mean_ns,lat_max_ns: ecw, dirth:
+                    the measurement window's TC x QD points, as run
+  operating_points.csv  label,tc,qd,toio,window_iops,window_lat_mean_ns,
+                    prewrite_iops,iops,read_iops,write_iops,lat_mean_ns,
+                    lat_max_ns,read_p99_ns,read_p99.99_ns,write_p99_ns,
+                    write_p99.99_ns,skipped: ecw, dirth: MaxIOPS, MidIOPS,
+                    MinIOPS, the window's values then the measurement's
+  rt_histogram.csv  label,unit,bucket,percent: ecw, dirth: the operating
+                    points' response-time histograms (fio's latency_ns, _us,
+                    _ms buckets; bucket "250" is up to 250 units)
+  prewrites.csv     prewrite,tc,qd,t_ms,iops: ecw, dirth: the samples of the
+                    pre-write before each round and each operating point
 
 The CSV values are the JSON's, in its units (bytes, ns, per second), and
 an empty cell where the JSON has null.  The page shows them in MB/s
@@ -55,12 +71,19 @@ PLOTS = ("ss_convergence.svg", "ss_window.svg", "iops_2d.svg", "iops_3d.svg",
          "throughput_bw.svg", "latency_avg.svg", "latency_max.svg",
          "latency_percentiles.svg", "wsat_time.svg", "wsat_tgbw.svg",
          "hir_precondition.svg", "hir_time.svg", "hir_wait.svg", "xsr_bw.svg",
-         "xsr_lat.svg")
+         "xsr_lat.svg", "precondition.svg", "steady_state.svg", "prewrites.svg",
+         "demand_variation.svg", "demand_intensity.svg", "toio.svg", "op_prewrites.svg",
+         "rt_histogram.svg")
 CSVS = ("rounds.csv", "points.csv", "measurement.csv", "series.csv", "wait_states.csv",
-        "hir_samples.csv")
+        "hir_samples.csv", "demand.csv", "operating_points.csv", "rt_histogram.csv",
+        "prewrites.csv")
 
 # the tests with a rows = R/W mix, columns = block size results table
 MATRIX_TESTS = ("iops", "throughput", "latency")
+
+# the tests of rounds of a TC x QD matrix, with operating points
+DEMAND_TESTS = ("ecw", "dirth")
+OP_LABELS = ("MaxIOPS", "MidIOPS", "MinIOPS")
 
 # default tracking metric of each test, when settings.tracking lacks one
 TEST_METRIC = {"iops": "iops", "throughput": "bw_bytes", "latency": "lat_mean_ns"}
@@ -190,17 +213,67 @@ HEALTH = obj({k: N for k in ("temperature_k", "data_units_written", "data_units_
                              "available_spare")})
 DIRECTION = obj({"ios": N, "bytes": N, "iops": N, "bw_bytes": N, "lat_min_ns": N,
                  "lat_mean_ns": N, "lat_max_ns": N, "percentiles": percentiles})
-POINT = obj({"bs": num(null=False, minimum=1, integer=True),
-             "rwmixread": num(null=False, minimum=0, maximum=100),
-             "pattern": string(), "runtime_ms": N, "iops": N, "bw_bytes": N,
-             "lat_mean_ns": N, "lat_max_ns": N, "read": DIRECTION, "write": DIRECTION},
-            required=("bs", "rwmixread"), null=False)
-ROUND = obj({"round": num(null=False, minimum=1, integer=True), "started": string(),
-             "duration_ms": N, "tracking": N, "health_before": HEALTH,
-             "health_after": HEALTH, "run_file": string(), "points": array(POINT)},
-            required=("round",), null=False)
+POINT_FIELDS = {"bs": num(null=False, minimum=1, integer=True),
+                "rwmixread": num(null=False, minimum=0, maximum=100),
+                "pattern": string(), "runtime_ms": N, "iops": N, "bw_bytes": N,
+                "lat_mean_ns": N, "lat_max_ns": N, "read": DIRECTION, "write": DIRECTION}
+POINT = obj(POINT_FIELDS, required=("bs", "rwmixread"), null=False)
+LOAD = num(null=False, minimum=1, integer=True)
+# ecw, dirth: a point of the TC x QD matrix; ecw's has no one block size
+# (bs null) but its bssplit
+DEMAND_POINT = obj({**POINT_FIELDS, "bs": num(minimum=1, integer=True), "bssplit": string(),
+                    "tc": LOAD, "qd": LOAD, "toio": N},
+                   required=("bs", "rwmixread", "tc", "qd"), null=False)
 SAMPLE = obj({"t_ms": num(null=False), "iops": N, "bw_bytes": N, "lat_mean_ns": N,
-              "lat_max_ns": N, "written_bytes": N}, required=("t_ms",), null=False)
+              "lat_max_ns": N, "written_bytes": N, "segment": N}, required=("t_ms",),
+             null=False)
+# ecw, dirth: writes at one load before each round and each operating point
+PREWRITE = obj({"tc": N, "qd": N, "runtime_ms": N, "ios": N, "iops": N, "bw_bytes": N,
+                "samples": array(obj({"t_ms": num(null=False), "iops": N},
+                                     required=("t_ms",), null=False)),
+                "run_file": string()})
+
+
+def round_checker(point):
+    return obj({"round": num(null=False, minimum=1, integer=True), "started": string(),
+                "duration_ms": N, "tracking": N, "health_before": HEALTH,
+                "health_after": HEALTH, "run_file": string(), "points": array(point),
+                "prewrite": PREWRITE, "run_files": array(string(null=False))},
+               required=("round",), null=False)
+
+
+def buckets(v, path):
+    """fio's latency buckets: {"2": %, ..., ">=2000": %}."""
+    if v is None:
+        return
+    if not isinstance(v, dict):
+        _fail(path, "is not an object")
+    for k, x in v.items():
+        if bucket_key(k) is None:
+            _fail(path, "key \"%s\" is not a latency bucket" % k[:40])
+        num(minimum=0)(x, "%s.\"%s\"" % (path, k))
+
+
+def bucket_key(k):
+    """The upper bound of fio's bucket @k ("250", ">=2000": its lower bound),
+    a sort key; None if @k is none."""
+    ge = k.startswith(">=")
+    try:
+        v = float(k[2:] if ge else k)
+    except ValueError:
+        return None
+    if not math.isfinite(v) or v < 0:
+        return None
+    return (v, ge)
+
+
+RT_HISTOGRAM = obj({"ns": buckets, "us": buckets, "ms": buckets})
+OPERATING_POINT = obj({
+    "label": string(), "tc": num(minimum=1, integer=True), "qd": num(minimum=1, integer=True),
+    "window_iops": N, "window_lat_mean_ns": N, "skipped": string(), "prewrite": PREWRITE,
+    "measure": obj({**POINT_FIELDS, "bs": num(minimum=1, integer=True), "bssplit": string(),
+                    "tc": N, "qd": N, "toio": N, "rt_histogram": RT_HISTOGRAM,
+                    "run_file": string()})}, null=False)
 SEGMENT = obj({"segment": num(null=False, minimum=1, integer=True), "t_end_ms": N, "iops": N,
                "written_end_bytes": N, "samples": N}, required=("segment",), null=False)
 HIR_PART = obj({"t_start_ms": N, "t_end_ms": N, "iops": N, "ios": N, "lat_mean_ns": N,
@@ -208,63 +281,77 @@ HIR_PART = obj({"t_start_ms": N, "t_end_ms": N, "iops": N, "ios": N, "lat_mean_n
 WAIT_STATE = obj({"state": num(null=False, minimum=1, integer=True), "wait_ms": N,
                   "access_ms": N, "cycles": N, "access": HIR_PART, "baseline": HIR_PART},
                  required=("state",), null=False)
-DOC = obj({
-    "format": string(null=False), "format_version": anything,
-    "spec": string(null=False), "ssdload_version": string(), "test": string(null=False),
-    "title": string(), "clause": string(), "variant": string(),
-    "command": array(string(null=False)), "state": string(null=False),
-    "started": string(), "updated": string(), "finished": string(),
-    "conformant": boolean, "deviations": array(string(null=False)), "scaled": boolean,
-    "device": obj({
-        "path": string(), "kind": string(), "model": string(), "serial": string(),
-        "firmware": string(), "capacity_bytes": N, "logical_block_size": N,
-        "physical_block_size": N,
-        "lba_format": obj({"index": N, "data_bytes": N, "metadata_bytes": N}),
-        "write_cache": obj({"present": boolean, "requested": string(), "before": string(),
-                            "during": string()}),
-    }, null=False),
-    "settings": obj({
-        **{k: N for k in ("threads", "iodepth", "offset_bytes", "active_range_bytes",
-                          "active_range_pct", "point_ms", "spec_point_ms", "max_rounds",
-                          "window", "range_limit_pct", "slope_limit_pct", "blockalign",
-                          "sample_ms", "duration_ms", "max_written_bytes", "access_ms",
-                          "cycles", "baseline_ms")},
-        "pattern": string(),
-        "wait_ms": array(num(null=False)),
-        "groups": array(obj({"group": N, "label": string(), "duration_ms": N}, null=False)),
-        "block_sizes": array(num(null=False, minimum=1, integer=True)),
-        "rwmixread": array(num(null=False, minimum=0, maximum=100)),
-        "tracking": obj({"label": string(), "bs": N, "rwmixread": N, "metric": string(),
-                         "unit": string()}),
-    }, null=False),
-    "purge": obj({"method": string(), "detail": string(), "duration_ms": N,
-                  "conformant": boolean}),
-    "wipc": obj({"bytes": N, "bs": N, "duration_ms": N}),
-    "wdpc": obj({"rounds": N, "duration_ms": N}),
-    "health_before": HEALTH, "health_after": HEALTH,
-    "rounds": array(ROUND),
-    "steady_state": obj({
-        "reached": boolean, "round": N, "window": window, "values": array(N),
-        **{k: N for k in ("average", "min", "max", "range", "range_pct", "slope",
-                          "intercept", "slope_excursion", "slope_excursion_pct",
-                          "range_limit_pct", "slope_limit_pct", "rounds_run",
-                          "max_rounds")},
-        "range_pass": boolean, "slope_pass": boolean,
-    }, required=("window",)),
-    "results": obj({"window": lambda v, p: v is None or window(v, p),
-                    "points": array(POINT), "steady_iops": N,
-                    "groups": array(obj({k: N for k in (
-                        "group", "duration_ms", "bw_bytes", "iops", "lat_mean_ns",
-                        "lat_max_ns")}, null=False)),
-                    "wait_states": array(obj({k: N for k in (
-                        "state", "wait_ms", "iops", "baseline_iops", "vs_precondition")},
-                        null=False)),
-                    "reference_bw_bytes": N, "recovery_ms": N}),
-    "series": array(SAMPLE),
-    "segments": array(SEGMENT),
-    "wait_states": array(WAIT_STATE),
-}, required=("format", "format_version", "spec", "test", "state", "device", "settings"),
-    null=False)
+STEADY_STATE = obj({
+    "reached": boolean, "round": N, "window": window, "values": array(N),
+    **{k: N for k in ("average", "min", "max", "range", "range_pct", "slope",
+                      "intercept", "slope_excursion", "slope_excursion_pct",
+                      "range_limit_pct", "slope_limit_pct", "rounds_run",
+                      "max_rounds")},
+    "range_pass": boolean, "slope_pass": boolean,
+}, required=("window",))
+
+
+def doc_checker(point):
+    """pts.json, its rounds' and results' points checked by @point."""
+    return obj({
+        "format": string(null=False), "format_version": anything,
+        "spec": string(null=False), "ssdload_version": string(), "test": string(null=False),
+        "title": string(), "clause": string(), "variant": string(),
+        "command": array(string(null=False)), "state": string(null=False),
+        "started": string(), "updated": string(), "finished": string(),
+        "conformant": boolean, "deviations": array(string(null=False)), "scaled": boolean,
+        "device": obj({
+            "path": string(), "kind": string(), "model": string(), "serial": string(),
+            "firmware": string(), "capacity_bytes": N, "logical_block_size": N,
+            "physical_block_size": N,
+            "lba_format": obj({"index": N, "data_bytes": N, "metadata_bytes": N}),
+            "write_cache": obj({"present": boolean, "requested": string(), "before": string(),
+                                "during": string()}),
+        }, null=False),
+        "settings": obj({
+            **{k: N for k in ("threads", "iodepth", "offset_bytes", "active_range_bytes",
+                              "active_range_pct", "point_ms", "spec_point_ms", "max_rounds",
+                              "window", "range_limit_pct", "slope_limit_pct", "blockalign",
+                              "sample_ms", "duration_ms", "max_written_bytes", "access_ms",
+                              "cycles", "baseline_ms", "segment_samples", "prewrite_points",
+                              "op_prewrite_points", "op_measure_points", "art_limit_ns")},
+            "pattern": string(), "bssplit": string(), "random_distribution": string(),
+            "tc_list": array(LOAD), "qd_list": array(LOAD),
+            "wait_ms": array(num(null=False)),
+            "groups": array(obj({"group": N, "label": string(), "duration_ms": N}, null=False)),
+            "block_sizes": array(num(null=False, minimum=1, integer=True)),
+            "rwmixread": array(num(null=False, minimum=0, maximum=100)),
+            "tracking": obj({"label": string(), "bs": N, "rwmixread": N, "metric": string(),
+                             "unit": string(), "tc": N, "qd": N}),
+        }, null=False),
+        "purge": obj({"method": string(), "detail": string(), "duration_ms": N,
+                      "conformant": boolean}),
+        "wipc": obj({"bytes": N, "bs": N, "duration_ms": N}),
+        "wdpc": obj({"rounds": N, "duration_ms": N}),
+        "health_before": HEALTH, "health_after": HEALTH,
+        "rounds": array(round_checker(point)),
+        "steady_state": STEADY_STATE,
+        "results": obj({"window": lambda v, p: v is None or window(v, p),
+                        "points": array(point), "steady_iops": N,
+                        "groups": array(obj({k: N for k in (
+                            "group", "duration_ms", "bw_bytes", "iops", "lat_mean_ns",
+                            "lat_max_ns")}, null=False)),
+                        "wait_states": array(obj({k: N for k in (
+                            "state", "wait_ms", "iops", "baseline_iops", "vs_precondition")},
+                            null=False)),
+                        "reference_bw_bytes": N, "recovery_ms": N}),
+        "series": array(SAMPLE),
+        "segments": array(SEGMENT),
+        "wait_states": array(WAIT_STATE),
+        "precondition": obj({"segments": N, "duration_ms": N, "written_bytes": N,
+                             "steady_state": STEADY_STATE}),
+        "operating_points": array(OPERATING_POINT),
+    }, required=("format", "format_version", "spec", "test", "state", "device", "settings"),
+        null=False)
+
+
+DOC = doc_checker(POINT)
+DEMAND_DOC = doc_checker(DEMAND_POINT)
 
 
 def _no_constant(name):
@@ -297,7 +384,7 @@ def load(path):
     if doc.get("test") != "wsat" and "rounds" not in doc:
         raise BadInput("%s: pts.json: no key \"rounds\"" % path)
     try:
-        DOC(doc, "pts.json")
+        (DEMAND_DOC if doc.get("test") in DEMAND_TESTS else DOC)(doc, "pts.json")
     except RecursionError:
         raise BadInput("%s: nested too deeply" % path) from None
     except BadInput as e:
@@ -410,6 +497,60 @@ def mpl_text(s):
     return s.replace("$", "\\$")
 
 
+def fmt_load(tc, qd):
+    """A load the way the specification names it: T32Q32."""
+    return NA if tc is None or qd is None else "T%dQ%d" % (tc, qd)
+
+
+def ms(ns):
+    """@ns in milliseconds, or None."""
+    return None if ns is None else ns / 1e6
+
+
+def fmt_ms_value(ns):
+    """A response time in ns shown in ms: 1.20 ms."""
+    return NA if ns is None else "%s ms" % fmt_value(ns / 1e6)
+
+
+def percentile(direction, p):
+    """The @p percentile (ns) of @direction (a point's read or write), or None."""
+    for k, v in (get(direction, "percentiles") or {}).items():
+        if float(k) == p:
+            return v
+    return None
+
+
+def fmt_bssplit(s):
+    """fio's bssplit (512/4:4096/67) as 0.5 KiB 4%, 4 KiB 67%; as it is if
+    it is not one."""
+    out = []
+    for part in s.split(":"):
+        bs, _, share = part.partition("/")
+        try:
+            out.append("%s %g%%" % (fmt_bs(int(bs)), float(share)))
+        except ValueError:
+            return s
+    return ", ".join(out)
+
+
+def fmt_zones(s):
+    """fio's random_distribution: zoned:50/5:30/15:20/80 in words."""
+    if s in (None, "", "random"):
+        return "uniform random" if s else NA
+    kind, _, rest = s.partition(":")
+    if kind != "zoned" or not rest:
+        return s
+    out = []
+    for i, part in enumerate(rest.split(":")):
+        acc, _, size = part.partition("/")
+        try:
+            out.append("%g%% of the accesses to the %s %g%%" % (
+                float(acc), "first" if i == 0 else "next", float(size)))
+        except ValueError:
+            return s
+    return "zoned: " + ", ".join(out) + " of the active range"
+
+
 def csv_cell(v):
     """A JSON number exactly as read (shortest repr), a string as it is;
     null is an empty cell."""
@@ -439,6 +580,10 @@ class Run:
         self.track_mix = tr.get("rwmixread")
         self.track_label = tr.get("label") or "tracking variable"
         self.plots = []		# plot files written, in order
+        # ecw, dirth
+        self.demand = self.test in DEMAND_TESTS
+        self.pre_ss = get(doc, "precondition", "steady_state")
+        self.ops = doc.get("operating_points") or []
 
     # the measurement window's points by (rwmixread, bs)
     def result_points(self):
@@ -452,6 +597,29 @@ class Run:
         mixes = [m for m in mixes if m in seen_m] + sorted(seen_m - set(mixes), reverse=True)
         bss = sorted({b for _, b in points})
         return mixes, bss
+
+    # ecw, dirth: the measurement window's points by (tc, qd)
+    def demand_points(self):
+        return {(p["tc"], p["qd"]): p for p in get(self.results, "points") or []}
+
+    @staticmethod
+    def loads(points):
+        """(TCs high to low, QDs ascending) of @points {(tc, qd): point}."""
+        return (sorted({t for t, _ in points}, reverse=True),
+                sorted({q for _, q in points}))
+
+    def stimulus(self):
+        """ecw, dirth: the test's stimulus in words."""
+        s = self.settings
+        if s.get("bssplit"):
+            return "ECW block sizes"
+        bss = s.get("block_sizes") or []
+        return "RND %s" % (fmt_bs(bss[0]) if bss else NA)
+
+    def top_load(self):
+        """ecw, dirth: the tracking (highest) load, T32Q32."""
+        tr = get(self.settings, "tracking") or {}
+        return fmt_load(tr.get("tc"), tr.get("qd"))
 
     @property
     def not_conformant(self):
@@ -508,6 +676,14 @@ class Plotter:
         fig.text(0.01, 0.01, mpl_text(self.run.footer()), fontsize=7, color="#555555")
         return fig, ax
 
+    def grid(self, title, nrows, ncols, w=8.0, h=4.6):
+        """A figure of @nrows x @ncols axes (a list, row by row)."""
+        fig = self.plt.figure(figsize=(w, h))
+        axes = [fig.add_subplot(nrows, ncols, i + 1) for i in range(nrows * ncols)]
+        fig.suptitle(title, fontsize=11, fontweight="bold")
+        fig.text(0.01, 0.01, mpl_text(self.run.footer()), fontsize=7, color="#555555")
+        return fig, axes
+
     def save(self, fig, name):
         path = os.path.join(self.dir, name)
         tmp = path + ".tmp"
@@ -551,6 +727,8 @@ class Plotter:
         """[(label, [value per round])]: per round, the tracking mix's value of
         each block size (each mix when the test has one block size)."""
         run, metric = self.run, self.run.metric
+        if run.demand:
+            return self.demand_convergence_series()
         pts = {}
         for r in run.rounds:
             for p in r.get("points") or []:
@@ -570,6 +748,18 @@ class Plotter:
                                       for r in run.rounds]))
         return out
 
+    def demand_convergence_series(self):
+        """ecw, dirth: per round, the IOPS of every QD at the tracking TC."""
+        run, metric = self.run, self.run.metric
+        tc = get(run.settings, "tracking", "tc")
+        by = {}
+        for r in run.rounds:
+            for p in r.get("points") or []:
+                if tc is None or p["tc"] == tc:
+                    by.setdefault((p["tc"], p["qd"]), {})[r["round"]] = p.get(metric)
+        return [(fmt_load(t, q), [scale(metric, v.get(r["round"])) for r in run.rounds])
+                for (t, q), v in sorted(by.items(), key=lambda kv: (-kv[0][0], -kv[0][1]))]
+
     def ss_convergence(self):
         run = self.run
         xs = [r["round"] for r in run.rounds]
@@ -577,6 +767,8 @@ class Plotter:
         if not xs:
             return
         mix = "" if run.track_mix is None else ", R/W mix %s" % fmt_mix(run.track_mix)
+        if run.demand:
+            mix = ": TC %s, every QD%s" % (text(get(run.settings, "tracking", "tc")), mix)
         fig, ax = self.figure("Steady State Convergence Plot%s" % mix)
         series = self.convergence_series()
         allv = list(track)
@@ -770,28 +962,50 @@ class Plotter:
 
     # ---- hir
 
-    def hir(self):
+    def precondition(self, name, title, ss, samples=False):
+        """The preconditioning's segments (hir, ecw, dirth): IOPS per segment
+        and the steady-state window @ss over them; with @samples, the
+        series' samples of each segment too."""
         run = self.run
         segs = run.doc.get("segments") or []
-        ss = run.ss
-        if segs:
-            fig, ax = self.figure("Preconditioning: RND 4KiB writes to steady state")
-            xs = [g["segment"] for g in segs]
-            ax.plot(xs, [math.nan if g.get("iops") is None else g["iops"] for g in segs],
-                    marker="o", color="#1f77b4", label="IOPS (segment mean)")
-            if ss and ss.get("average") is not None:
-                first, last = ss["window"]
-                avg = ss["average"]
-                ax.plot([first, last], [avg, avg], color="black", linewidth=1.2,
-                        label="window average %s" % fmt_value(avg))
-                for f, style in ((1.1, "--"), (0.9, ":")):
-                    ax.plot([first, last], [avg * f, avg * f], color="#d62728",
-                            linestyle=style, linewidth=1)
-            ax.set_xlabel("segment (%s samples)" % text(run.settings.get("segment_samples")))
-            ax.set_ylabel("IOPS")
-            ax.xaxis.set_major_locator(self.ticker.MaxNLocator(integer=True))
-            ax.legend(fontsize=7)
-            self.save(fig, "hir_precondition.svg")
+        if not segs:
+            return
+        fig, ax = self.figure(title)
+        if samples:
+            # each segment's samples spread over its slot
+            by = {}
+            for x in run.doc.get("series") or []:
+                by.setdefault(x.get("segment"), []).append(x.get("iops"))
+            sx, sy = [], []
+            for g in segs:
+                ys = by.get(g["segment"]) or []
+                for i, y in enumerate(ys):
+                    sx.append(g["segment"] - 0.45 + 0.9 * (i + 0.5) / len(ys))
+                    sy.append(math.nan if y is None else y)
+            if sx:
+                ax.plot(sx, sy, linestyle="none", marker=".", markersize=3, color="#7f7f7f",
+                        label="samples (each %s)" % fmt_ms(run.settings.get("sample_ms")))
+        xs = [g["segment"] for g in segs]
+        ax.plot(xs, [math.nan if g.get("iops") is None else g["iops"] for g in segs],
+                marker="o", color="#1f77b4", label="IOPS (segment mean)")
+        if ss and ss.get("average") is not None:
+            first, last = ss["window"]
+            avg = ss["average"]
+            ax.plot([first, last], [avg, avg], color="black", linewidth=1.2,
+                    label="window average %s" % fmt_value(avg))
+            for f, style in ((1.1, "--"), (0.9, ":")):
+                ax.plot([first, last], [avg * f, avg * f], color="#d62728",
+                        linestyle=style, linewidth=1)
+        ax.set_xlabel("segment (%s samples)" % text(run.settings.get("segment_samples")))
+        ax.set_ylabel("IOPS")
+        ax.xaxis.set_major_locator(self.ticker.MaxNLocator(integer=True))
+        ax.legend(fontsize=7)
+        self.save(fig, name)
+
+    def hir(self):
+        run = self.run
+        self.precondition("hir_precondition.svg",
+                          "Preconditioning: RND 4KiB writes to steady state", run.ss)
         wss = run.doc.get("wait_states") or []
         if not wss:
             return
@@ -835,6 +1049,270 @@ class Plotter:
         ax.set_ylim(bottom=0)
         ax.legend(fontsize=7)
         self.save(fig, "hir_wait.svg")
+
+    # ---- ecw, dirth
+
+    def demand(self):
+        run = self.run
+        self.precondition("precondition.svg", "Preconditioning: %s writes (0/100) at %s to "
+                          "steady state" % (run.stimulus(), run.top_load()), run.pre_ss,
+                          samples=True)
+        self.steady_state()
+        self.prewrites()
+        pts = run.demand_points()
+        if pts:
+            self.demand_variation(pts)
+            self.demand_intensity(pts)
+            self.toio(pts)
+        self.op_prewrites()
+        self.rt_histogram()
+
+    def ss_panel(self, ax, title, word, xs, ys, ss):
+        """One steady-state check: @ys per @word (segment, round) with the
+        window @ss: its average, 110% and 90% of it, the least-squares fit."""
+        ax.set_title(title, fontsize=9)
+        ax.plot(xs, [math.nan if y is None else y for y in ys], marker="o", color="#1f77b4",
+                linewidth=1.4, label="IOPS")
+        if ss:
+            first, last = ss["window"]
+            ax.axvspan(first - 0.4, last + 0.4, color="#2ca02c", alpha=0.12,
+                       label="window %d\u2013%d" % (first, last))
+            avg = ss.get("average")
+            if avg is not None:
+                ax.plot([first, last], [avg, avg], color="black", linewidth=1.2,
+                        label="average %s" % fmt_value(avg))
+                ax.plot([first, last], [avg * 1.1] * 2, color="#d62728", linestyle="--",
+                        linewidth=1, label="110% of average")
+                ax.plot([first, last], [avg * 0.9] * 2, color="#d62728", linestyle=":",
+                        linewidth=1, label="90% of average")
+            slope, icpt = ss.get("slope"), ss.get("intercept")
+            if slope is not None and icpt is not None:
+                ax.plot([first, last], [slope * first + icpt, slope * last + icpt],
+                        color="#ff7f0e", linewidth=1.2, label="least-squares fit")
+            verdict = {True: "steady", False: "not steady"}.get(ss.get("reached"), NA)
+            ax.text(0.02, 0.04, verdict, transform=ax.transAxes, fontsize=8)
+        else:
+            ax.text(0.5, 0.5, "no window yet", transform=ax.transAxes, ha="center")
+        ax.set_xlabel(word)
+        ax.set_ylabel("IOPS")
+        ax.xaxis.set_major_locator(self.ticker.MaxNLocator(integer=True))
+        ax.legend(fontsize=6.5, loc="lower right")
+
+    def steady_state(self):
+        """The two steady-state checks of ecw and dirth side by side: the
+        preconditioning's (segments) and the rounds' (the tracking load)."""
+        run = self.run
+        segs = run.doc.get("segments") or []
+        if not segs and not run.rounds:
+            return
+        fig, (a1, a2) = self.grid("Steady State: preconditioning and demand variation at %s"
+                                  % run.top_load(), 1, 2, w=10.0, h=4.4)
+        self.ss_panel(a1, "Preconditioning (0/100 writes), segment means", "segment",
+                      [g["segment"] for g in segs], [g.get("iops") for g in segs], run.pre_ss)
+        self.ss_panel(a2, "Rounds: %s" % mpl_text(run.track_label), "round",
+                      [r["round"] for r in run.rounds], [r.get("tracking") for r in run.rounds],
+                      run.ss)
+        self.save(fig, "steady_state.svg")
+
+    def prewrites(self):
+        """The between-round pre-writes: each round's mean IOPS, its samples
+        spread over the round."""
+        run = self.run
+        rs = [r for r in run.rounds if r.get("prewrite")]
+        if not rs:
+            return
+        fig, ax = self.figure("Between-Round Pre-Writes: %s, 0/100, at %s" % (
+            run.stimulus(), run.top_load()))
+        sx, sy = [], []
+        for r in rs:
+            pw = r["prewrite"]
+            smp = pw.get("samples") or []
+            span = pw.get("runtime_ms") or max([x["t_ms"] for x in smp] + [1])
+            for x in smp:
+                sx.append(r["round"] - 0.45 + 0.9 * min(1.0, max(0.0, x["t_ms"] / span)))
+                sy.append(math.nan if x.get("iops") is None else x["iops"])
+        if sx:
+            ax.plot(sx, sy, linestyle="none", marker=".", markersize=4, color="#7f7f7f",
+                    label="samples (each %s)" % fmt_ms(run.settings.get("sample_ms")))
+        ax.plot([r["round"] for r in rs],
+                [math.nan if get(r, "prewrite", "iops") is None else r["prewrite"]["iops"]
+                 for r in rs], marker="o", color="#1f77b4", linewidth=1.4,
+                label="pre-write IOPS (mean)")
+        win = get(run.ss, "window")
+        if win:
+            ax.axvspan(win[0] - 0.5, win[1] + 0.5, color="#2ca02c", alpha=0.10,
+                       label="measurement window %d\u2013%d" % tuple(win))
+        ax.set_xlabel("round")
+        ax.set_ylabel("IOPS")
+        ax.set_ylim(bottom=0)
+        ax.xaxis.set_major_locator(self.ticker.MaxNLocator(integer=True))
+        ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5))
+        self.save(fig, "prewrites.svg")
+
+    def demand_variation(self, pts):
+        run = self.run
+        tcs, qds = run.loads(pts)
+        fig, ax = self.figure("Demand Variation: %s, R/W mix %s (measurement window)" % (
+            run.stimulus(), NA if run.track_mix is None else fmt_mix(run.track_mix)))
+        for t in tcs:
+            ys = [get(pts.get((t, q)), "iops") for q in qds]
+            ax.plot(qds, [math.nan if y is None else y for y in ys], marker="o",
+                    markersize=4, label="TC %d" % t)
+        ax.set_xscale("log", base=2)
+        ax.xaxis.set_major_locator(self.ticker.FixedLocator(qds))
+        ax.xaxis.set_minor_locator(self.ticker.NullLocator())
+        ax.set_xticklabels([str(q) for q in qds])
+        ax.set_xlabel("QD (queue depth per thread)")
+        ax.set_ylabel("IOPS")
+        ax.set_ylim(bottom=0)
+        ax.legend(title="thread count", fontsize=7, title_fontsize=7,
+                  loc="center left", bbox_to_anchor=(1.01, 0.5))
+        self.save(fig, "demand_variation.svg")
+
+    def demand_intensity(self, pts):
+        """ART against IOPS, one line per TC (QD rising along it), the ART
+        limit and the operating points."""
+        run = self.run
+        tcs, qds = run.loads(pts)
+        fig, ax = self.figure("Demand Intensity: %s, R/W mix %s (measurement window)" % (
+            run.stimulus(), NA if run.track_mix is None else fmt_mix(run.track_mix)))
+        allv = []
+        for t in tcs:
+            ps = [pts[(t, q)] for q in qds if (t, q) in pts]
+            xs = [math.nan if p.get("iops") is None else p["iops"] for p in ps]
+            ys = [ms(p.get("lat_mean_ns")) for p in ps]
+            allv += ys
+            ax.plot(xs, [math.nan if y is None else y for y in ys], marker="o", markersize=4,
+                    label="TC %d" % t)
+        limit = run.settings.get("art_limit_ns")
+        if limit is not None:
+            ax.axhline(limit / 1e6, color="#d62728", linestyle="--", linewidth=1.2,
+                       label="ART limit %s ms" % fmt_value(limit / 1e6))
+            allv.append(limit / 1e6)
+        for o in run.ops:
+            x, y = o.get("window_iops"), ms(o.get("window_lat_mean_ns"))
+            if o.get("tc") is None or x is None or y is None:
+                continue
+            ax.plot([x], [y], linestyle="none", marker="o", markersize=11,
+                    markerfacecolor="none", markeredgecolor="black", markeredgewidth=1.4)
+            ax.annotate("%s\n%s" % (mpl_text(text(o.get("label"))),
+                                    fmt_load(o["tc"], o["qd"])),
+                        (x, y), xytext=(8, 8), textcoords="offset points", fontsize=7,
+                        fontweight="bold")
+        pos = [v for v in allv if v is not None and v > 0]
+        if pos:
+            self.log_y(ax)
+            ax.set_ylim(min(pos) / 1.6, max(pos) * 1.6)	# a 1, 2 or 5 tick either side
+        ax.set_xlim(left=0)
+        ax.margins(x=0.12)
+        ax.set_xlabel("IOPS")
+        ax.set_ylabel("average response time (ms)")
+        ax.legend(title="thread count", fontsize=7, title_fontsize=7,
+                  loc="center left", bbox_to_anchor=(1.01, 0.5))
+        self.save(fig, "demand_intensity.svg")
+
+    def toio(self, pts):
+        """IOPS (bars) and ART (line) of every point by its total outstanding IO."""
+        order = sorted(pts.values(), key=lambda p: (p.get("toio") or p["tc"] * p["qd"],
+                                                    -p["tc"]))
+        xs = list(range(len(order)))
+        fig, ax = self.figure("IOPS and Average Response Time vs Total Outstanding IO "
+                              "(measurement window)")
+        iops = [p.get("iops") or 0 for p in order]
+        ax.bar(xs, iops, 0.7, color="#1f77b4", label="IOPS")
+        ax.set_ylim(0, max(iops + [1]) * 1.3)
+        ax.set_xticks(xs)
+        ax.set_xticklabels(["%s\n%s" % (text(p.get("toio")), fmt_load(p["tc"], p["qd"]))
+                            for p in order], fontsize=6.5,
+                           rotation=90 if len(order) > 12 else 0)
+        ax.set_xlabel("TOIO (TC \u00d7 QD)")
+        ax.set_ylabel("IOPS")
+        ax2 = ax.twinx()
+        ax2.grid(False)
+        ys = [ms(p.get("lat_mean_ns")) for p in order]
+        ax2.plot(xs, [math.nan if y is None else y for y in ys], marker="o", markersize=4,
+                 color="#d62728", label="ART (ms)")
+        ax2.set_ylabel("average response time (ms)")
+        ax2.set_ylim(0, max([y for y in ys if y is not None] + [1e-3]) * 1.3)
+        h1, l1 = ax.get_legend_handles_labels()
+        h2, l2 = ax2.get_legend_handles_labels()
+        ax.legend(h1 + h2, l1 + l2, fontsize=7, loc="upper left")
+        self.save(fig, "toio.svg")
+
+    def op_prewrites(self):
+        run = self.run
+        ops = [o for o in run.ops if get(o, "prewrite", "samples")]
+        if not ops:
+            return
+        fig, ax = self.figure("Operating Point Pre-Writes: %s, 0/100, at each point's load"
+                              % run.stimulus())
+        colors = {"MaxIOPS": "#1f77b4", "MidIOPS": "#2ca02c", "MinIOPS": "#d62728"}
+        for o in ops:
+            smp = o["prewrite"]["samples"]
+            ax.plot([x["t_ms"] / 60000.0 for x in smp],
+                    [math.nan if x.get("iops") is None else x["iops"] for x in smp],
+                    marker="o", markersize=2.5, linewidth=1.0,
+                    color=colors.get(o.get("label")),
+                    label="%s %s (mean %s IOPS)" % (
+                        mpl_text(text(o.get("label"))), fmt_load(o.get("tc"), o.get("qd")),
+                        fmt_value(get(o, "prewrite", "iops"))))
+        ax.set_xlabel("time (minutes)")
+        ax.set_ylabel("IOPS")
+        ax.set_ylim(bottom=0)
+        ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5))
+        self.save(fig, "op_prewrites.svg")
+
+    def rt_histogram(self):
+        """One panel per operating point: the % of its I/Os in each of fio's
+        latency buckets, over the buckets any of them reached."""
+        run = self.run
+        ops = run.ops
+        hists = [get(o, "measure", "rt_histogram") for o in ops]
+        if not any(hists):
+            return
+        keys = rt_buckets(hists)
+        used = [i for i, (u, k) in enumerate(keys)
+                if any((get(h, u, k) or 0) > 0 for h in hists)]
+        lo, hi = (max(0, used[0] - 1), min(len(keys) - 1, used[-1] + 1)) if used else \
+            (0, len(keys) - 1)
+        keys = keys[lo:hi + 1]
+        fig, axes = self.grid("Response Time Histograms of the operating points",
+                              len(ops), 1, w=8.0, h=0.8 + 2.5 * len(ops))
+        for ax, o, h in zip(axes, ops, hists):
+            label = mpl_text(text(o.get("label")))
+            if not h:
+                ax.set_axis_off()
+                ax.text(0.5, 0.5, "%s: %s" % (label, mpl_text(
+                    o.get("skipped") or "not measured")), transform=ax.transAxes,
+                    ha="center", va="center", fontsize=9)
+                continue
+            m = o["measure"]
+            ys = [get(h, u, k) for u, k in keys]
+            xs = list(range(len(keys)))
+            bars = ax.bar(xs, [y or 0 for y in ys], 0.8, color="#1f77b4")
+            for rect, y in zip(bars, ys):
+                if y:
+                    ax.annotate("%.3g%%" % y, (rect.get_x() + rect.get_width() / 2,
+                                               rect.get_height()),
+                                ha="center", va="bottom", fontsize=6,
+                                xytext=(0, 1), textcoords="offset points")
+            ax.set_title("%s %s: %s IOPS, ART %s, MRT %s" % (
+                label, fmt_load(o.get("tc"), o.get("qd")), fmt_value(m.get("iops")),
+                fmt_ms_value(m.get("lat_mean_ns")), fmt_ms_value(m.get("lat_max_ns"))),
+                fontsize=9)
+            ax.set_xticks(xs)
+            ax.set_xticklabels([bucket_label(u, k) for u, k in keys], fontsize=6.5,
+                               rotation=45, ha="right")
+            ax.set_ylabel("% of I/Os")
+            nz = [y for y in ys if y]
+            if self.logscale_ok(nz):
+                self.log_y(ax)
+                ax.yaxis.set_major_locator(self.ticker.LogLocator(base=10, subs=(1.0,)))
+                ax.set_ylim(min(nz) / 3, 300)
+            else:
+                ax.set_ylim(0, max(nz + [1]) * 1.18)
+        axes[-1].set_xlabel("response time (fio's latency buckets, by upper bound)")
+        self.save(fig, "rt_histogram.svg")
 
     # ---- xsr
 
@@ -908,6 +1386,23 @@ class Plotter:
             self.save(fig, name)
 
 
+RT_UNITS = (("ns", "ns"), ("us", "\u00b5s"), ("ms", "ms"))
+
+
+def rt_buckets(hists):
+    """[(unit, bucket)] of the response-time histograms @hists, ascending."""
+    out = []
+    for u, _ in RT_UNITS:
+        ks = {k for h in hists for k in (get(h, u) or {})}
+        out += [(u, k) for k in sorted(ks, key=bucket_key)]
+    return out
+
+
+def bucket_label(u, k):
+    name = dict(RT_UNITS)[u]
+    return "\u2265%s %s" % (k[2:], name) if k.startswith(">=") else "%s %s" % (k, name)
+
+
 def percentile_rows(run):
     """[(label, percentiles)] of the measurement window: each point's read and
     write completion latency percentiles, where the point has them."""
@@ -941,14 +1436,18 @@ def write_csvs(run):
     out = []
     d = run.dir
     if run.test != "wsat" or run.rounds:
-        write_csv(os.path.join(d, "rounds.csv"), ["round", "tracking", "duration_ms"],
-                  [(r["round"], r.get("tracking"), r.get("duration_ms")) for r in run.rounds])
+        # ecw, dirth: each round's pre-write; each point's load
+        extra = ["prewrite_iops"] if run.demand else []
+        write_csv(os.path.join(d, "rounds.csv"), ["round", "tracking", "duration_ms"] + extra,
+                  [[r["round"], r.get("tracking"), r.get("duration_ms")] +
+                   ([get(r, "prewrite", "iops")] if extra else []) for r in run.rounds])
+        extra = ["tc", "qd", "toio"] if run.demand else []
         write_csv(os.path.join(d, "points.csv"),
                   ["round", "bs", "rwmixread", "iops", "bw_bytes", "lat_mean_ns", "lat_max_ns",
-                   "read_iops", "write_iops"],
-                  [(r["round"], p["bs"], p["rwmixread"], p.get("iops"), p.get("bw_bytes"),
+                   "read_iops", "write_iops"] + extra,
+                  [[r["round"], p["bs"], p["rwmixread"], p.get("iops"), p.get("bw_bytes"),
                     p.get("lat_mean_ns"), p.get("lat_max_ns"), get(p, "read", "iops"),
-                    get(p, "write", "iops"))
+                    get(p, "write", "iops")] + [p.get(k) for k in extra]
                    for r in run.rounds for p in r.get("points") or []])
         out += ["rounds.csv", "points.csv"]
     pts = run.result_points()
@@ -964,6 +1463,8 @@ def write_csvs(run):
         keys = ["t_ms", "iops", "bw_bytes", "lat_mean_ns", "lat_max_ns", "written_bytes"]
         if run.test == "xsr":
             keys.append("group")
+        elif run.demand:
+            keys.append("segment")
         write_csv(os.path.join(d, "series.csv"), keys,
                   [[s.get(k) for k in keys] for s in run.doc["series"]])
         out.append("series.csv")
@@ -979,6 +1480,54 @@ def write_csvs(run):
                   [[w["state"], part, x["t_ms"], x.get("iops")] for w in wss
                    for part in ("access", "baseline") for x in get(w, part, "samples") or []])
         out += ["wait_states.csv", "hir_samples.csv"]
+    if run.demand:
+        out += write_demand_csvs(run)
+    return out
+
+
+def write_demand_csvs(run):
+    """ecw, dirth: the window's TC x QD points, the operating points, their
+    response-time histograms and every pre-write's samples."""
+    out, d = [], run.dir
+    pts = get(run.results, "points") or []
+    if pts:
+        write_csv(os.path.join(d, "demand.csv"),
+                  ["tc", "qd", "toio", "iops", "read_iops", "write_iops", "bw_bytes",
+                   "lat_mean_ns", "read_lat_mean_ns", "write_lat_mean_ns", "lat_max_ns"],
+                  [[p["tc"], p["qd"], p.get("toio"), p.get("iops"), get(p, "read", "iops"),
+                    get(p, "write", "iops"), p.get("bw_bytes"), p.get("lat_mean_ns"),
+                    get(p, "read", "lat_mean_ns"), get(p, "write", "lat_mean_ns"),
+                    p.get("lat_max_ns")] for p in pts])
+        out.append("demand.csv")
+    if run.ops:
+        rows = []
+        for o in run.ops:
+            m = o.get("measure")
+            rows.append([o.get("label"), o.get("tc"), o.get("qd"), get(m, "toio"),
+                         o.get("window_iops"), o.get("window_lat_mean_ns"),
+                         get(o, "prewrite", "iops"), get(m, "iops"), get(m, "read", "iops"),
+                         get(m, "write", "iops"), get(m, "lat_mean_ns"), get(m, "lat_max_ns")] +
+                        [percentile(get(m, x), q) for x in ("read", "write")
+                         for q in (99.0, 99.99)] + [o.get("skipped")])
+        write_csv(os.path.join(d, "operating_points.csv"),
+                  ["label", "tc", "qd", "toio", "window_iops", "window_lat_mean_ns",
+                   "prewrite_iops", "iops", "read_iops", "write_iops", "lat_mean_ns",
+                   "lat_max_ns", "read_p99_ns", "read_p99.99_ns", "write_p99_ns",
+                   "write_p99.99_ns", "skipped"], rows)
+        out.append("operating_points.csv")
+    hists = [(o.get("label"), get(o, "measure", "rt_histogram")) for o in run.ops]
+    if any(h for _, h in hists):
+        write_csv(os.path.join(d, "rt_histogram.csv"), ["label", "unit", "bucket", "percent"],
+                  [[label, u, k, get(h, u, k)] for label, h in hists if h
+                   for u, k in rt_buckets([h])])
+        out.append("rt_histogram.csv")
+    pws = [("round %d" % r["round"], r["prewrite"]) for r in run.rounds if r.get("prewrite")]
+    pws += [(o.get("label"), o["prewrite"]) for o in run.ops if o.get("prewrite")]
+    if pws:
+        write_csv(os.path.join(d, "prewrites.csv"), ["prewrite", "tc", "qd", "t_ms", "iops"],
+                  [[name, pw.get("tc"), pw.get("qd"), x["t_ms"], x.get("iops")]
+                   for name, pw in pws for x in pw.get("samples") or []])
+        out.append("prewrites.csv")
     return out
 
 
@@ -1120,6 +1669,22 @@ class Report:
                      ("Groups", "; ".join("%s %s" % (text(get(g, "label")),
                                                      fmt_ms(get(g, "duration_ms")))
                                           for g in s.get("groups") or []))]
+        elif self.run.demand:
+            sett[1:3] = [("TC \u00d7 QD", "TC %s \u00d7 QD %s, high to low TOIO" % (
+                ", ".join(str(x) for x in s.get("tc_list") or []) or NA,
+                ", ".join(str(x) for x in s.get("qd_list") or []) or NA))]
+            sett[2:2] = [("R/W mix", ", ".join(fmt_mix(m) for m in s.get("rwmixread") or [])
+                          or NA),
+                         ("Block size", fmt_bssplit(s["bssplit"]) if s.get("bssplit") else
+                          ", ".join(fmt_bs(b) for b in s.get("block_sizes") or []) or NA),
+                         ("Access", fmt_zones(s.get("random_distribution")))]
+            sett += [("Point duration", "%s (spec: %s)" % (fmt_ms(s.get("point_ms")),
+                                                           fmt_ms(s.get("spec_point_ms")))),
+                     ("Rounds", "%d run, limit %s, window %s" % (
+                         len(self.run.rounds), text(s.get("max_rounds")),
+                         text(s.get("window")))),
+                     ("Tracking", self.run.track_label),
+                     ("ART limit", fmt_ms_value(s.get("art_limit_ns")))]
         elif self.run.test == "hir":
             sett += [("Sample time", fmt_ms(s.get("sample_ms"))),
                      ("Access segment", "%s, %s cycles per wait state" % (
@@ -1133,7 +1698,13 @@ class Report:
                          len(self.run.rounds), text(s.get("max_rounds")),
                          text(s.get("window")))),
                      ("Tracking", self.run.track_label)]
-        if wdpc is None and self.run.rounds:
+        if self.run.demand:
+            pc = doc.get("precondition") or {}
+            wdpc_text = "%s segments of %s samples at %s, %s written (%s)" % (
+                text(pc.get("segments")), text(s.get("segment_samples")),
+                self.run.top_load(), fmt_bytes(pc.get("written_bytes")),
+                fmt_ms(pc.get("duration_ms"))) if pc else NA
+        elif wdpc is None and self.run.rounds:
             # the tests whose rounds are their workload-dependent preconditioning
             durs = [r.get("duration_ms") for r in self.run.rounds]
             wdpc_text = "%d rounds, %s (the test's rounds)" % (
@@ -1235,6 +1806,159 @@ class Report:
                            "baseline IOPS (mean)", "access vs steady state"], rows,
                           caption="Host idle recovery", tid="hir")
 
+    # ---- ecw, dirth
+
+    def demand_matrix(self, key, caption, tid, div=1.0):
+        """Rows TC (high to low), columns QD: point[@key] / @div."""
+        pts = self.run.demand_points()
+        if not pts:
+            return '<p class="note">No measurement window yet: no results.</p>'
+        tcs, qds = self.run.loads(pts)
+        rows = []
+        for t in tcs:
+            row = ["TC %d" % t]
+            for q in qds:
+                v = get(pts.get((t, q)), key)
+                row.append(cell(v, fmt_value(None if v is None else v / div)))
+            rows.append(row)
+        return data_table(["TC \\ QD"] + ["QD %d" % q for q in qds], rows, caption=caption,
+                          tid=tid)
+
+    def ops_table(self, tid="operating-points"):
+        ops = self.run.ops
+        if not ops:
+            return ('<p class="note">No operating points yet: they are chosen from the '
+                    "measurement window once the rounds are done.</p>")
+        rows = []
+
+        def ms_cell(ns):
+            return cell(ns, fmt_value(ms(ns)))
+        for o in ops:
+            m = o.get("measure")
+            pw = get(o, "prewrite", "iops")
+            if o.get("skipped"):
+                note = "skipped: %s" % o["skipped"]
+            elif m is None:
+                note = "not measured yet"
+            else:
+                note = "measured %s (%s)" % (fmt_ms(m.get("runtime_ms")),
+                                             text(m.get("run_file")))
+            rows.append([text(o.get("label")), fmt_load(o.get("tc"), o.get("qd")),
+                         cell(get(m, "toio"), text(get(m, "toio"))),
+                         cell(o.get("window_iops"), fmt_value(o.get("window_iops"))),
+                         ms_cell(o.get("window_lat_mean_ns")),
+                         cell(pw, fmt_value(pw)),
+                         cell(get(m, "iops"), fmt_value(get(m, "iops"))),
+                         ms_cell(get(m, "lat_mean_ns"))] +
+                        [ms_cell(percentile(get(m, d), q)) for d in ("read", "write")
+                         for q in (99.0, 99.99)] +
+                        [ms_cell(get(m, "lat_max_ns")), note])
+        return data_table(["operating point", "load", "TOIO", "window IOPS",
+                           "window ART (ms)", "pre-write IOPS", "IOPS", "ART (ms)",
+                           "read p99 (ms)", "read p99.99 (ms)", "write p99 (ms)",
+                           "write p99.99 (ms)", "MRT (ms)", "note"], rows,
+                          caption="Operating points (MaxIOPS: the most IOPS with an ART under "
+                          "%s; MidIOPS: under it, the nearest to the middle of their IOPS; "
+                          "MinIOPS: the lowest load)" % fmt_ms_value(
+                              self.run.settings.get("art_limit_ns")),
+                          tid=tid)
+
+    def demand_settings(self):
+        s, run = self.run.settings, self.run
+        pc = self.doc.get("precondition") or {}
+        rows = [
+            ("Stimulus", run.stimulus()),
+            ("Block sizes", fmt_bssplit(s["bssplit"]) if s.get("bssplit") else
+             ", ".join(fmt_bs(b) for b in s.get("block_sizes") or []) or NA),
+            ("Access", fmt_zones(s.get("random_distribution"))),
+            ("R/W mix", ", ".join(fmt_mix(m) for m in s.get("rwmixread") or []) or NA),
+            ("Thread counts (TC)", ", ".join(str(x) for x in s.get("tc_list") or []) or NA),
+            ("Queue depths (QD)", ", ".join(str(x) for x in s.get("qd_list") or []) or NA),
+            ("Point duration", fmt_ms(s.get("point_ms"))),
+            ("Preconditioning", "0/100 writes at %s in segments of %s samples of %s: %s "
+             "segments" % (run.top_load(), text(s.get("segment_samples")),
+                           fmt_ms(s.get("sample_ms")), text(pc.get("segments")))),
+            ("Between-round pre-write", "%s points of 0/100 writes at %s" % (
+                text(s.get("prewrite_points")), run.top_load())),
+            ("Operating point pre-write", "%s points of 0/100 writes at its load" %
+             text(s.get("op_prewrite_points"))),
+            ("Operating point measurement", "%s points" % text(s.get("op_measure_points"))),
+            ("ART limit", fmt_ms_value(s.get("art_limit_ns"))),
+        ]
+        return data_table(["setting", "value"], [list(r) for r in rows],
+                          caption="Test settings", tid="demand-settings")
+
+    def prewrites_table(self):
+        rows = []
+        pws = [("round %d" % r["round"], r["prewrite"]) for r in self.run.rounds
+               if r.get("prewrite")]
+        pws += [(text(o.get("label")), o["prewrite"]) for o in self.run.ops
+                if o.get("prewrite")]
+        for name, pw in pws:
+            bw = pw.get("bw_bytes")
+            rows.append([name, fmt_load(pw.get("tc"), pw.get("qd")),
+                         fmt_ms(pw.get("runtime_ms")), str(len(pw.get("samples") or [])),
+                         cell(pw.get("ios"), fmt_int(pw.get("ios"))),
+                         cell(pw.get("iops"), fmt_value(pw.get("iops"))),
+                         cell(bw, fmt_value(None if bw is None else bw / 1e6))])
+        if not rows:
+            return ""
+        return data_table(["before", "load", "time", "samples", "I/Os", "IOPS",
+                           "throughput (MB/s)"], rows, caption="Pre-writes (0/100)",
+                          tid="prewrites")
+
+    def precondition_verdict(self):
+        ss, n = self.run.pre_ss, len(self.doc.get("segments") or [])
+        line = self.verdict_rounds(ss, n).replace("rounds", "segments").replace(
+            "round", "segment")
+        return self.verdict_block(ss, "Preconditioning: " + line, "segment",
+                                  "%s 0/100 write IOPS at %s (segment means)" % (
+                                      self.run.stimulus(), self.run.top_load()))
+
+    def demand_pages(self):
+        """ecw, dirth: the pages before the generic rounds' ones."""
+        run, doc = self.run, self.doc
+        if doc.get("segments"):
+            self.page("Preconditioning", self.precondition_verdict(),
+                      plot_img(run, "precondition.svg", "preconditioning IOPS"),
+                      self.wsat_segments(doc["segments"]))
+        if "steady_state.svg" in run.plots:
+            self.page("Steady State", plot_img(run, "steady_state.svg",
+                                               "steady state of the preconditioning and the "
+                                               "rounds"),
+                      '<p class="note">Left: the preconditioning\'s segments (0/100 writes at '
+                      "%s); right: the tracking variable of the rounds. The window is "
+                      "steady when its range is within %s and its least-squares slope "
+                      "within %s of its average.</p>" % (
+                          esc(run.top_load()), esc(fmt_pct(run.settings.get("range_limit_pct"))),
+                          esc(fmt_pct(run.settings.get("slope_limit_pct")))))
+        if "prewrites.svg" in run.plots:
+            self.page("Between-Round Pre-Writes",
+                      plot_img(run, "prewrites.svg", "between-round pre-writes"),
+                      self.prewrites_table())
+
+    def demand_results_pages(self):
+        """ecw, dirth: the pages of the measurement window and the operating points."""
+        run = self.run
+        if run.results:
+            self.page("Demand Variation",
+                      plot_img(run, "demand_variation.svg", "IOPS vs QD, one line per TC"),
+                      self.demand_matrix("iops", "IOPS, measurement window", "demand-iops"))
+            self.page("Demand Intensity",
+                      plot_img(run, "demand_intensity.svg", "average response time vs IOPS"),
+                      self.demand_matrix("lat_mean_ns", "Average response time (ms), "
+                                         "measurement window", "demand-art", 1e6),
+                      self.demand_matrix("lat_max_ns", "Maximum response time (ms), "
+                                         "measurement window", "demand-mrt", 1e6))
+            self.page("IOPS and ART vs Total OIO",
+                      plot_img(run, "toio.svg", "IOPS and ART vs TOIO"))
+        if run.ops:
+            self.page("Operating Point Pre-Writes",
+                      plot_img(run, "op_prewrites.svg", "operating point pre-writes"))
+            self.page("Response Time Histograms",
+                      plot_img(run, "rt_histogram.svg", "response time histograms"),
+                      self.ops_table())
+
     def wsat_segments(self, segs):
         """One row per segment (an `ssdload run` of up to 30 samples), and the
         spec's steady-state rule over the last five: informative, WSAT runs
@@ -1282,9 +2006,12 @@ class Report:
         return "Steady state not reached yet after %d rounds (last window: rounds %d\u2013%d)" % (
             n, first, last)
 
-    def verdict_block(self):
-        run, ss = self.run, self.run.ss
-        line = self.verdict_line()
+    def verdict_block(self, ss=None, line=None, word="round", label=None):
+        """The verdict of @ss (the run's steady state, its verdict line by
+        default) over the values of @label by @word, with the rule's numbers."""
+        run = self.run
+        if line is None:
+            ss, line = run.ss, self.verdict_line()
         if line is None:
             return ""
         cls = "ok" if ss and ss.get("reached") else "warn"
@@ -1298,13 +2025,13 @@ class Report:
                 return '<span class="%s">%s</span>' % (("pass", "pass") if flag else
                                                        ("fail", "fail"))
             rows = [
-                ("Tracking variable", esc(run.track_label)),
+                ("Tracking variable", esc(label or run.track_label)),
                 ("Average", esc(fmt_metric(m, ss.get("average")))),
                 ("Range (max \u2212 min)", "%s = %s of the average (limit %s): %s" % (
                     esc(fmt_metric(m, ss.get("range"))), esc(fmt_pct(ss.get("range_pct"))),
                     esc(fmt_pct(ss.get("range_limit_pct"))), pf(ss.get("range_pass")))),
-                ("Least-squares fit", "y = %s \u00b7 round + %s (%s)" % (
-                    esc(fmt_g(scale(m, ss.get("slope")), 6)),
+                ("Least-squares fit", "y = %s \u00b7 %s + %s (%s)" % (
+                    esc(fmt_g(scale(m, ss.get("slope")), 6)), esc(word),
                     esc(fmt_g(scale(m, ss.get("intercept")), 8)), esc(unit(m)))),
                 ("Slope excursion", "%s = %s of the average (limit %s): %s" % (
                     esc(fmt_metric(m, ss.get("slope_excursion"))),
@@ -1344,8 +2071,13 @@ class Report:
             rows.append([str(r["round"]) + (" \u25c0" if inw else ""), text(r.get("started")),
                          fmt_ms(r.get("duration_ms")),
                          cell(r.get("tracking"), fmt_metric(run.metric, r.get("tracking")))])
+            if run.demand:
+                pw = get(r, "prewrite", "iops")
+                rows[-1].append(cell(pw, fmt_value(pw)))
         return data_table(["round (\u25c0 window)", "started", "duration",
-                           run.track_label], rows, caption="Rounds", tid="rounds")
+                           run.track_label] + (["pre-write IOPS (%s)" % run.top_load()]
+                                               if run.demand else []),
+                          rows, caption="Rounds", tid="rounds")
 
     def window_table(self):
         run, ss = self.run, self.run.ss
@@ -1447,14 +2179,22 @@ class Report:
             summary.append(self.hir_table())
         elif run.test == "xsr":
             summary.append(self.xsr_table())
+        elif run.demand:
+            summary.append(self.ops_table("operating-points-summary"))
+            summary.append(self.demand_settings())
         elif run.test not in MATRIX_TESTS:
             summary.append('<p class="note">This renderer has no tables for the %s test; '
                            "the rounds and the steady state are shown.</p>" % esc(run.test))
         self.page("Summary", *summary)
+        if run.demand:
+            self.demand_pages()
 
         if run.rounds:
             self.page("Steady State Convergence",
                       plot_img(run, "ss_convergence.svg", "steady state convergence plot"),
+                      '<p class="note">Per round: the IOPS of every QD at TC %s (the '
+                      "tracking TC), and the tracking variable (dashed).</p>" % esc(text(
+                          get(run.settings, "tracking", "tc"))) if run.demand else
                       '<p class="note">Per round: the value of each block size at the '
                       "tracking R/W mix (each mix when the test has one block size), and the "
                       "tracking variable (dashed).</p>", self.rounds_table())
@@ -1462,6 +2202,8 @@ class Report:
             self.page("Steady State Measurement Window", self.verdict_block(),
                       plot_img(run, "ss_window.svg", "steady state measurement window"),
                       self.window_table())
+        if run.demand:
+            self.demand_results_pages()
         if run.test == "iops" and run.results:
             self.page("Measurement Window Tabular Data",
                       self.matrix_table("iops", "iops", "IOPS, measurement window",
@@ -1572,6 +2314,8 @@ def render(outdir):
         plotter.hir()
     elif run.test == "xsr":
         plotter.xsr()
+    elif run.demand:
+        plotter.demand()
     csvs = write_csvs(run)
     remove_stale(outdir, run.plots, csvs)
     rep = Report(run)

@@ -78,6 +78,14 @@ def _no_pts_jobs():
     return [j for j in env.list_jobs() if j.startswith("pts-")]
 
 
+def _take_kept(test):
+    """The jobs a --keep-last-job run of TEST left, removed."""
+    kept = [j for j in env.list_jobs() if j.startswith("pts-%s-" % test)]
+    for j in kept:
+        env.Job.existing(j).remove()
+    return kept
+
+
 # --------------------------------------------------------------------------
 # safety
 
@@ -268,6 +276,9 @@ def test_iops_scaled(ssdload, pts_nvme, cli, outdir, tmp_path):  # pylint: disab
     _check_verdict(doc, max_rounds, tmp_path)
     res = doc["results"]["points"]
     assert len(res) == 56 and all(x["iops"] > 0 for x in res)
+    # each direction is averaged over the window as the total is
+    for x in res:
+        assert x["read"]["iops"] + x["write"]["iops"] == pytest.approx(x["iops"], rel=1e-9), x
     # the last round's JSON counts are the kernel's: the kept job's steps file
     last = doc["rounds"][-1]
     kept = [j for j in env.list_jobs() if j.startswith("pts-iops-")
@@ -445,9 +456,7 @@ def test_hir_scaled(ssdload, null_blk, cli, tmp_path):  # pylint: disable=unused
              timeout=600)
     _save_artifacts(d, "hir")
     # the last run's job is kept: the fifth return to baseline
-    kept = [j for j in env.list_jobs() if j.startswith("pts-hir-")]
-    for j in kept:
-        env.Job.existing(j).remove()
+    kept = _take_kept("hir")
     assert len(kept) == 1 and kept[0].endswith("-b5"), kept
     assert p.returncode in (0, 1), p.stderr
     doc = _load(d)
@@ -640,3 +649,132 @@ def test_wsat_resume_after_sigint(ssdload, null_blk, cli, tmp_path):  # pylint: 
     _check_series(doc)
     assert not _no_pts_jobs()
 
+
+
+# --------------------------------------------------------------------------
+# ecw, dirth: demand intensity
+
+def _check_demand(doc, d, tcs, qds, max_rounds, tmp_path):
+    """What ECW and DIRTH share: the preconditioning's segments, rounds of
+    TC x QD points high to low with a pre-write each, the rounds' verdict,
+    and the three operating points with their pre-writes and measurements."""
+    assert doc["state"] == "complete"
+    pc = doc["precondition"]
+    assert 5 <= pc["segments"] <= max_rounds == doc["settings"]["max_rounds"]
+    assert pc["steady_state"]["window"][1] == pc["segments"] == len(doc["segments"])
+    assert doc["settings"]["tc_list"] == tcs and doc["settings"]["qd_list"] == qds
+    assert any("TC %s x QD %s" % (",".join(map(str, tcs)), ",".join(map(str, qds))) in x
+               for x in doc["deviations"])
+    rounds = doc["rounds"]
+    ss = _check_verdict(doc, max_rounds, tmp_path)
+    for r in rounds:
+        loads = [(p["tc"], p["qd"]) for p in r["points"]]
+        assert loads == [(t, q) for t in tcs for q in qds], loads
+        assert r["tracking"] == r["points"][0]["iops"]
+        # the pre-write: 5 points of writes at the highest load
+        pw = r["prewrite"]
+        assert (pw["tc"], pw["qd"]) == (tcs[0], qds[0]) and pw["ios"] > 0
+        assert 4 <= len(pw["samples"]) <= 5, pw["samples"]
+        for p in r["points"]:
+            assert p["toio"] == p["tc"] * p["qd"]
+            assert p["read"]["ios"] > 0 and p["write"]["ios"] > 0, p
+            assert p["runtime_ms"] == pytest.approx(100, rel=0.2), p
+        assert len(r["run_files"]) == len(tcs)
+        for rel in r["run_files"]:
+            with open(os.path.join(d, rel)) as f:
+                steps = json.load(f)["jobs"][0]["steps"]
+            assert [s["params"]["iodepth"] for s in steps] == qds
+    # the window's averages are the points of the results
+    res = doc["results"]["points"]
+    first, last = ss["window"]
+    for k, p in enumerate(res):
+        vals = [r["points"][k]["iops"] for r in rounds[first - 1:last]]
+        assert p["iops"] == pytest.approx(sum(vals) / len(vals), rel=1e-9)
+        assert p["read"]["iops"] + p["write"]["iops"] == pytest.approx(p["iops"], rel=1e-9)
+        assert (p["tc"], p["qd"]) == (tcs[k // len(qds)], qds[k % len(qds)])
+    ops = doc["operating_points"]
+    assert [o["label"] for o in ops] == ["MaxIOPS", "MidIOPS", "MinIOPS"]
+    under = [p for p in res if p["lat_mean_ns"] < 5e6]
+    best = max(under, key=lambda p: p["iops"])
+    assert (ops[0]["tc"], ops[0]["qd"]) == (best["tc"], best["qd"])
+    assert (ops[2]["tc"], ops[2]["qd"]) == (tcs[-1], qds[-1])
+    mid = (best["iops"] + min(p["iops"] for p in under)) / 2
+    near = min(abs(p["iops"] - mid) for p in under)
+    assert abs(ops[1]["window_iops"] - mid) == pytest.approx(near)
+    for o in ops:
+        pw, m = o["prewrite"], o["measure"]
+        assert (pw["tc"], pw["qd"]) == (o["tc"], o["qd"]) == (m["tc"], m["qd"])
+        assert 55 <= len(pw["samples"]) <= 60, len(pw["samples"])
+        assert pw["runtime_ms"] == pytest.approx(6000, rel=0.1)
+        assert m["runtime_ms"] == pytest.approx(1000, rel=0.1)
+        h = m["rt_histogram"]
+        total = sum(sum(h[u].values()) for u in ("ns", "us", "ms"))
+        assert total == pytest.approx(100, abs=1), h
+        assert m["lat_max_ns"] >= m["lat_mean_ns"] > 0
+    return res, ops
+
+
+def test_dirth_scaled(ssdload, null_blk, cli, tmp_path):  # pylint: disable=unused-argument
+    """DIRTH on a 1 ms timer null_blk, scaled: TC 2,1 x QD 4,1, 100 ms
+    points.  Such a device answers every I/O in 1 ms whatever the load, so
+    each point's IOPS is TOIO / 1 ms (Little's law, within the guest's timer
+    slack) at an ART of about 1 ms; MaxIOPS is T2Q4, MinIOPS T1Q1 and MidIOPS
+    T1Q4 (4 of 8 x 1000 IOPS is the nearest to the middle of 1000 and 8000)."""
+    dev = null_blk(irqmode=2, completion_nsec=1000000, gb=1)[0]
+    d = str(tmp_path / "dirth")
+    p = _pts("dirth", "--filename=" + dev.path, "--allow_write", "--output-dir=" + d,
+             "--purge=none", "--wipc=0", "--point-time=100ms", "--max-rounds=6",
+             "--tc-list=1,2", "--qd-list=4,1", "--eta=never", "--keep-last-job",
+             timeout=900)
+    _save_artifacts(d, "dirth")
+    kept = _take_kept("dirth")
+    assert len(kept) == 1 and kept[0].endswith("-op3"), kept
+    assert p.returncode in (0, 1), p.stderr
+    doc = _load(d)
+    assert doc["test"] == "dirth" and doc["wipc"] is None
+    assert doc["settings"]["rwmixread"] == [65] and doc["settings"]["bssplit"] is None
+    res, ops = _check_demand(doc, d, [2, 1], [4, 1], 6, tmp_path)
+    for pt in res:
+        assert 0.8e6 <= pt["lat_mean_ns"] <= 2e6, pt
+        assert pt["iops"] == pytest.approx(pt["toio"] * 1000 / (pt["lat_mean_ns"] / 1e6),
+                                           rel=0.15), pt
+        share = pt["read"]["iops"] / pt["iops"]
+        assert 0.55 <= share <= 0.75, pt
+    assert [(o["tc"], o["qd"]) for o in ops] == [(2, 4), (1, 4), (1, 1)]
+    # the 1 ms device: nearly every response in fio's 1-2 ms bucket ("2")
+    for o in ops:
+        assert o["measure"]["rt_histogram"]["ms"]["2"] >= 80, o["measure"]["rt_histogram"]
+    text = _check_report(d, ["demand_variation.svg", "demand_intensity.svg",
+                             "rt_histogram.svg", "steady_state.svg"])
+    assert "MaxIOPS" in text and "T2Q4" in text
+    assert p.stdout.count("MaxIOPS") == 1 and "T1Q4" in p.stdout
+
+
+def test_ecw_scaled(ssdload, null_blk, cli, tmp_path):  # pylint: disable=unused-argument
+    """ECW on a null_blk without delay, scaled: TC 2,1 x QD 2,1.  The points
+    run ECW's 40/60 mix of its 12 block sizes: the mean write size is the
+    table's (7818 bytes) within the sampling error of a few thousand I/Os."""
+    dev = null_blk(irqmode=0, gb=1)[0]
+    d = str(tmp_path / "ecw")
+    p = _pts("ecw", "--filename=" + dev.path, "--allow_write", "--output-dir=" + d,
+             "--purge=none", "--wipc=0", "--point-time=100ms", "--max-rounds=5",
+             "--tc-list=2,1", "--qd-list=2,1", "--eta=never", "--no-report", timeout=900)
+    _save_artifacts(d, "ecw")
+    assert p.returncode in (0, 1), p.stderr
+    assert not _no_pts_jobs()
+    doc = _load(d)
+    assert doc["test"] == "ecw" and doc["settings"]["rwmixread"] == [40]
+    assert doc["settings"]["random_distribution"] == "zoned:50/5:30/15:20/80"
+    res, _ = _check_demand(doc, d, [2, 1], [2, 1], 5, tmp_path)
+    mean_bs = (0.04 * 512 + 0.01 * (1024 + 1536 + 2048 + 2560 + 3072 + 3584) +
+               0.67 * 4096 + 0.10 * 8192 + 0.07 * 16384 + 0.03 * 32768 + 0.03 * 65536)
+    ios = sum(r["points"][k]["write"]["ios"] for r in doc["rounds"] for k in range(4))
+    nbytes = sum(r["points"][k]["write"]["bytes"] for r in doc["rounds"] for k in range(4))
+    assert nbytes / ios == pytest.approx(mean_bs, rel=0.15), (nbytes, ios)
+    for pt in res:
+        assert pt["bs"] is None and pt["bssplit"].startswith("512/4:")
+        share = pt["read"]["iops"] / pt["iops"]
+        assert 0.3 <= share <= 0.5, pt
+    # the report of a real demand run is test_dirth_scaled's (matplotlib under
+    # TCG takes a minute for one); ecw's renders on the host (tests/unit)
+    assert not os.path.exists(os.path.join(d, "report.html"))

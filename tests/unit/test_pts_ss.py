@@ -431,7 +431,8 @@ def test_pts_usage(cli):
     assert p.returncode == 2 and "usage: ssdload pts" in p.stderr
     p = subprocess.run([cli, "pts", "--help"], capture_output=True, text=True)
     assert p.returncode == 0 and "ss-check" in p.stdout
-    assert "Not implemented yet" in p.stdout and "iops" in p.stdout
+    assert "Not implemented yet" not in p.stdout and "iops" in p.stdout
+    assert "ecw" in p.stdout and "dirth" in p.stdout
     assert "2.0.2" in p.stdout
     p = subprocess.run([cli, "help", "pts"], capture_output=True, text=True)
     assert p.returncode == 0 and "usage: ssdload pts" in p.stdout
@@ -440,10 +441,7 @@ def test_pts_usage(cli):
     assert "Exit status: 0 steady state reached, 1 not reached, 2 bad" in p.stdout
     p = subprocess.run([cli, "pts", "ss-check"], capture_output=True, text=True)
     assert p.returncode == 2 and "usage: ssdload pts ss-check" in p.stderr
-    for t in ("ecw", "dirth"):
-        p = subprocess.run([cli, "pts", t], capture_output=True, text=True)
-        one_error(p, "pts %s: not implemented yet" % t)
-    for t in ("iops", "throughput", "latency", "wsat", "hir", "xsr"):
+    for t in ("iops", "throughput", "latency", "wsat", "hir", "xsr", "ecw", "dirth"):
         p = subprocess.run([cli, "pts", t], capture_output=True, text=True)
         one_error(p, "pts %s: --filename=DEV is required" % t)
         p = subprocess.run([cli, "pts", t, "--help"], capture_output=True, text=True)
@@ -466,7 +464,7 @@ def test_pts_usage(cli):
     (["--filename=/dev/null", "--allow_write", "--max-rounds=4"], "--max-rounds"),
     (["--filename=/dev/null", "--allow_write", "--wipc=x"], "--wipc"),
     (["--filename=/dev/null", "--allow_write", "--iodepth=0"], "--iodepth"),
-    (["--filename=/dev/null", "--allow_write", "--bs=1m"], "--bs is an option of the throughput"),
+    (["--filename=/dev/null", "--allow_write", "--bs=1m"], "--bs is an option of the throughput and dirth"),
     (["--filename=/dev/null", "--allow_write", "extra"], "unexpected argument"),
 ])
 def test_pts_refusals(cli, tmp_path, args, needle):
@@ -498,6 +496,23 @@ def test_pts_refusals(cli, tmp_path, args, needle):
     ("wsat", ["--duration=30s"], "is shorter than one sample (--point-time 60000ms)"),
     ("xsr", ["--duration=1s", "--point-time=800ms"], "leaves the RND segment (3/4 of it)"),
     ("hir", ["--threads=64"], "64 threads x 360 cycles keep about 1440 MiB"),
+    ("ecw", ["--threads=4"], "--threads and --iodepth do not apply"),
+    ("dirth", ["--iodepth=4"], "--threads and --iodepth do not apply"),
+    ("iops", ["--tc-list=4,2"], "--tc-list and --qd-list are options of the ecw and dirth"),
+    ("wsat", ["--qd-list=4"], "--tc-list and --qd-list are options of the ecw and dirth"),
+    ("ecw", ["--tc-list=4,0"], "--tc-list=4,0: '0' is not an integer from 1 to 256"),
+    ("dirth", ["--qd-list=4,x"], "--qd-list=4,x: 'x' is not an integer from 1 to 1024"),
+    ("dirth", ["--qd-list=1025"], "'1025' is not an integer from 1 to 1024"),
+    ("dirth", ["--tc-list=4,2,4"], "--tc-list=4,2,4: 4 is given twice"),
+    ("dirth", ["--tc-list=1,2,3,4,5,6,7,8,9"], "at most 8 values"),
+    ("dirth", ["--tc-list=,"], "give one value or more"),
+    ("ecw", ["--rwmixread=50"], "--rwmixread is an option of the dirth test only"),
+    ("iops", ["--rwmixread=50"], "--rwmixread is an option of the dirth test only"),
+    ("dirth", ["--rwmixread=101"], "--rwmixread=101: must be an integer from 0 to 100"),
+    ("ecw", ["--bs=4k"], "--bs is an option of the throughput and dirth tests only"),
+    ("dirth", ["--bs=1000"], "--bs=1000: must be a multiple of 512 from 512 to 1m"),
+    ("dirth", ["--bs=2m"], "--bs=2m: must be a multiple of 512"),
+    ("throughput", ["--bs=64k"], "the throughput test runs 128k or 1m"),
 ])
 def test_pts_wsat_refusals(cli, tmp_path, test, args, needle):
     out = tmp_path / "out"

@@ -2,7 +2,8 @@
 """userspace/ssdload-report.py: the report of an `ssdload pts` run.
 
 Synthetic pts.json files (format_version 1, Documentation/pts.rst) of the
-iops (56 points x 6 rounds), throughput, latency and wsat tests are
+iops (56 points x 6 rounds), throughput, latency, wsat, hir, xsr, ecw and
+dirth (TC 2, 1 x QD 4, 1 x 5 rounds, three operating points) tests are
 rendered in temporary directories; the tests check every plot (well-formed
 SVG with its data drawn), report.html (it parses, refers only to files that
 exist, has the banners, and its tables hold the JSON's values), the CSV
@@ -334,8 +335,117 @@ def xsr_doc():
     return doc
 
 
+# ecw, dirth: TC 2, 1 x QD 4, 1 (run high to low); the window's IOPS of each
+# load (ART = TOIO / IOPS, all under 5 ms): MaxIOPS T2Q4, MinIOPS T1Q1 and
+# MidIOPS T1Q4 (5000 is the nearest to the middle of 9000 and 1500)
+DEMAND_TC, DEMAND_QD = [2, 1], [4, 1]
+DEMAND_IOPS = {(2, 4): 9000.0, (2, 1): 3000.0, (1, 4): 5000.0, (1, 1): 1500.0}
+DEMAND_OPS = [("MaxIOPS", 2, 4), ("MidIOPS", 1, 4), ("MinIOPS", 1, 1)]
+ECW_BSSPLIT = ("512/4:1024/1:1536/1:2048/1:2560/1:3072/1:3584/1:4096/67:8192/10:16384/7:"
+               "32768/3:65536/3")
+RT_KEYS = {"ns": ["2", "4", "10", "20", "50", "100", "250", "500", "750", "1000"],
+           "us": ["2", "4", "10", "20", "50", "100", "250", "500", "750", "1000"],
+           "ms": ["2", "4", "10", "20", "50", "100", "250", "500", "750", "1000", "2000",
+                  ">=2000"]}
+
+
+def demand_point(tc, qd, mix, iops, bssplit=None, runtime_ms=1000):
+    """A point of the TC x QD matrix; ART by Little's law, TOIO / IOPS."""
+    p = point(8192, mix, iops, tc * qd / iops * 1e9, runtime_ms=runtime_ms)
+    if bssplit:
+        p.update(bs=None, bssplit=bssplit)
+    p.update(tc=tc, qd=qd, toio=tc * qd)
+    return p
+
+
+def prewrite(tc, qd, n, iops, run_file, sample_ms=1000):
+    return {"tc": tc, "qd": qd, "runtime_ms": float(n * sample_ms),
+            "ios": int(iops * n * sample_ms / 1000), "iops": iops, "bw_bytes": iops * 8192,
+            "samples": [{"t_ms": sample_ms * (i + 1.0), "iops": iops * (1 + 0.02 * (i % 3 - 1))}
+                        for i in range(n)],
+            "run_file": run_file}
+
+
+def rt_histogram(k):
+    """Operating point @k's response-time histogram in % (sums to 100)."""
+    h = {u: {b: 0.0 for b in keys} for u, keys in RT_KEYS.items()}
+    h["us"].update({"500": 10.0 + k, "750": 40.0, "1000": 45.0 - k})
+    h["ms"].update({"2": 4.9, "4": 0.09, "10": 0.01})
+    return h
+
+
+def demand_doc(test):
+    """ecw or dirth: 6 preconditioning segments (steady over 2..6), 5 rounds
+    of TC 2, 1 x QD 4, 1 (steady over 1..5), the three operating points."""
+    ecw = test == "ecw"
+    doc = base_doc(test, "Enterprise Composite Workload" if ecw else
+                   "Demand Intensity / Response Time Histogram")
+    mix = 40 if ecw else 65
+    bssplit = ECW_BSSPLIT if ecw else None
+    s = doc["settings"]
+    s.update(threads=2, iodepth=4, block_sizes=[4096 if ecw else 8192], rwmixread=[mix],
+             sample_ms=1000, segment_samples=30, tc_list=DEMAND_TC, qd_list=DEMAND_QD,
+             bssplit=bssplit,
+             random_distribution="zoned:50/5:30/15:20/80" if ecw else "random",
+             prewrite_points=5, op_prewrite_points=60, op_measure_points=10,
+             art_limit_ns=5000000,
+             tracking={"label": "%s %d/%d IOPS at T2Q4" % ("ECW" if ecw else "RND 8K", mix,
+                                                           100 - mix),
+                       "bs": 4096 if ecw else 8192, "rwmixread": mix, "metric": "iops",
+                       "unit": "IOPS", "tc": 2, "qd": 4})
+    del doc["wdpc"]
+    seg_iops = [14000.0, 9100.0, 9000.0, 8900.0, 9050.0, 8950.0]
+    doc["segments"] = [{"segment": k + 1, "t_end_ms": 30000.0 * (k + 1), "iops": v,
+                        "samples": 30, "written_end_bytes": int(v * 30 * 8192 * (k + 1)),
+                        "run_file": "rounds/precondition-%03d.json" % (k + 1)}
+                       for k, v in enumerate(seg_iops)]
+    doc["series"] = [{"sample": i + 1, "segment": i // 30 + 1, "t_ms": 1000.0 * (i + 1),
+                      "iops": seg_iops[i // 30] * (1 + 0.01 * (i % 5 - 2)),
+                      "bw_bytes": seg_iops[i // 30] * 8192, "lat_mean_ns": 900000.0,
+                      "lat_max_ns": 4000000, "written_bytes": 8192 * 1000 * (i + 1)}
+                     for i in range(30 * len(seg_iops))]
+    doc["precondition"] = {"segments": len(seg_iops), "duration_ms": 180000.0,
+                           "written_bytes": doc["segments"][-1]["written_end_bytes"],
+                           "steady_state": steady_state(seg_iops[1:], 2)}
+    for r in range(1, 6):
+        pts = [demand_point(t, q, mix, round(DEMAND_IOPS[(t, q)] *
+                                             (1 + 0.01 * ((r * 3 + t + q) % 5 - 2)), 3),
+                            bssplit)
+               for t in DEMAND_TC for q in DEMAND_QD]
+        rd = round_doc(r, pts, pts[0]["iops"])
+        del rd["run_file"]
+        rd["prewrite"] = prewrite(2, 4, 5, 8800.0 + 40 * r, "rounds/round-%03d-prewrite.json" % r)
+        rd["run_files"] = ["rounds/round-%03d-tc%d.json" % (r, t) for t in DEMAND_TC]
+        doc["rounds"].append(rd)
+    doc["steady_state"] = steady_state([r["tracking"] for r in doc["rounds"]], 1)
+    doc["results"] = results(doc["rounds"], 1, 5)
+    for pt, p0 in zip(doc["results"]["points"], doc["rounds"][0]["points"]):
+        pt.update({k: p0[k] for k in ("tc", "qd", "toio", "bssplit") if k in p0})
+    res = {(p["tc"], p["qd"]): p for p in doc["results"]["points"]}
+    doc["operating_points"] = []
+    for k, (label, t, q) in enumerate(DEMAND_OPS):
+        m = demand_point(t, q, mix, DEMAND_IOPS[(t, q)] * 1.01, bssplit, runtime_ms=10000)
+        m.update(rt_histogram=rt_histogram(k), run_file="rounds/op%d.json" % (k + 1))
+        doc["operating_points"].append({
+            "label": label, "tc": t, "qd": q, "window_iops": res[(t, q)]["iops"],
+            "window_lat_mean_ns": res[(t, q)]["lat_mean_ns"],
+            "prewrite": prewrite(t, q, 60, DEMAND_IOPS[(t, q)] * 0.98,
+                                 "rounds/op%d-prewrite.json" % (k + 1)),
+            "measure": m})
+    return doc
+
+
+def ecw_doc():
+    return demand_doc("ecw")
+
+
+def dirth_doc():
+    return demand_doc("dirth")
+
+
 DOCS = {"iops": iops_doc, "throughput": throughput_doc, "latency": latency_doc,
-        "wsat": wsat_doc, "hir": hir_doc, "xsr": xsr_doc}
+        "wsat": wsat_doc, "hir": hir_doc, "xsr": xsr_doc, "ecw": ecw_doc,
+        "dirth": dirth_doc}
 
 PLOTS = {
     "iops": ["ss_convergence.svg", "ss_window.svg", "iops_2d.svg", "iops_3d.svg"],
@@ -346,6 +456,10 @@ PLOTS = {
     "hir": ["ss_window.svg", "hir_precondition.svg", "hir_time.svg", "hir_wait.svg"],
     "xsr": ["xsr_bw.svg", "xsr_lat.svg"],
 }
+PLOTS["ecw"] = PLOTS["dirth"] = [
+    "ss_convergence.svg", "ss_window.svg", "precondition.svg", "steady_state.svg",
+    "prewrites.svg", "demand_variation.svg", "demand_intensity.svg", "toio.svg",
+    "op_prewrites.svg", "rt_histogram.svg"]
 
 
 # --------------------------------------------------------------------------
@@ -433,6 +547,23 @@ def data_paths(svg_path, min_vertices):
             if len(re.findall(r"[MLC]", p.get("d") or "")) >= min_vertices:
                 n += 1
     return n
+
+
+def markers(svg_path):
+    """The number of markers (<use> of a marker path) of each plotted line
+    that has some, in drawing order."""
+    root = ET.parse(str(svg_path)).getroot()
+    out = []
+    for ax in root.iter(SVG + "g"):
+        if re.match(r"axes_", ax.get("id") or ""):
+            # the axes' own lines: not its ticks' or legend's (deeper groups)
+            out += [len(list(g.iter(SVG + "use"))) for g in ax.findall(SVG + "g")
+                    if re.match(r"line2d_", g.get("id") or "")]
+    return [n for n in out if n]
+
+
+def most_markers(svg_path):
+    return max(markers(svg_path) + [0])
 
 
 def read_csv(path):
@@ -643,6 +774,190 @@ def test_xsr(tmp_path):
     assert "Steady state" not in text
 
 
+def check_demand(d, doc):
+    """What the ecw and dirth reports share; (text, parsed, {setting: value})."""
+    test = doc["test"]
+    text, h = check_page(d, test)
+    # every plot is a well-formed SVG with its data drawn: the markers of
+    # each line (a point each), in drawing order
+    assert markers(d / "plots/ss_convergence.svg") == [5, 5, 5]	# T2Q4, T2Q1, tracking
+    assert data_paths(d / "plots/ss_convergence.svg", 5) >= 3
+    assert markers(d / "plots/ss_window.svg") == [5]
+    assert markers(d / "plots/precondition.svg") == [6 * 30, 6]	# samples, segment means
+    assert data_paths(d / "plots/precondition.svg", 6) >= 1
+    assert markers(d / "plots/steady_state.svg") == [6, 5]		# segments, rounds
+    assert markers(d / "plots/prewrites.svg") == [5 * 5, 5]		# samples, round means
+    assert markers(d / "plots/demand_variation.svg") == [2, 2]	# per TC, per QD
+    assert markers(d / "plots/demand_intensity.svg") == [2, 2, 1, 1, 1]	# + the 3 points
+    assert markers(d / "plots/toio.svg") == [4]			# ART; IOPS are bars
+    assert data_paths(d / "plots/toio.svg", 4) >= 4
+    assert markers(d / "plots/op_prewrites.svg") == [60, 60, 60]
+    assert data_paths(d / "plots/rt_histogram.svg", 4) >= 3 * 7	# 6 bars + frame each
+    assert "NOT CONFORMANT" in text and "SCALED RUN" in text
+    assert "Steady state reached at round 5 (measurement window: rounds 1\u20135)" in text
+    assert "Preconditioning: Steady state reached at segment 6 (measurement window: " \
+        "segments 2\u20136)" in text
+    # the TC x QD matrices: rows TC high to low, columns QD ascending
+    res = {(p["tc"], p["qd"]): p for p in doc["results"]["points"]}
+    for tid, key, div in (("demand-iops", "iops", 1), ("demand-art", "lat_mean_ns", 1e6),
+                          ("demand-mrt", "lat_max_ns", 1e6)):
+        t = h.tables[tid]
+        assert [c["text"] for c in t[0]] == ["TC \\ QD", "QD 1", "QD 4"]
+        assert [r[0]["text"] for r in t[1:]] == ["TC 2", "TC 1"]
+        for i, tc in enumerate((2, 1)):
+            for j, qd in enumerate((1, 4)):
+                assert float(t[1 + i][1 + j]["value"]) == res[(tc, qd)][key]
+                assert cell_num(t[1 + i][1 + j]) == pytest.approx(res[(tc, qd)][key] / div,
+                                                                  rel=2e-3, abs=0.51)
+    assert cell_num(h.tables["demand-iops"][1][2]) == pytest.approx(9000, rel=0.03)
+    # demand.csv: one row per window point, as run
+    dem = read_csv(d / "demand.csv")
+    assert dem[0] == ["tc", "qd", "toio", "iops", "read_iops", "write_iops", "bw_bytes",
+                      "lat_mean_ns", "read_lat_mean_ns", "write_lat_mean_ns", "lat_max_ns"]
+    assert [(int(r[0]), int(r[1]), int(r[2])) for r in dem[1:]] == [(2, 4, 8), (2, 1, 2),
+                                                                   (1, 4, 4), (1, 1, 1)]
+    for row, p in zip(dem[1:], doc["results"]["points"]):
+        assert [float(x) for x in row[3:]] == [
+            p["iops"], p["read"]["iops"], p["write"]["iops"], p["bw_bytes"], p["lat_mean_ns"],
+            p["read"]["lat_mean_ns"], p["write"]["lat_mean_ns"], p["lat_max_ns"]]
+    # the operating points
+    for tid in ("operating-points", "operating-points-summary"):
+        ops = h.tables[tid]
+        assert [r[0]["text"] for r in ops[1:]] == ["MaxIOPS", "MidIOPS", "MinIOPS"]
+        assert [r[1]["text"] for r in ops[1:]] == ["T2Q4", "T1Q4", "T1Q1"]
+    hdr = [c["text"] for c in ops[0]]
+    for i, o in enumerate(doc["operating_points"]):
+        row = ops[1 + i]
+        m = o["measure"]
+        assert float(row[hdr.index("window IOPS")]["value"]) == o["window_iops"]
+        assert float(row[hdr.index("IOPS")]["value"]) == m["iops"]
+        assert float(row[hdr.index("MRT (ms)")]["value"]) == m["lat_max_ns"]
+        assert cell_num(row[hdr.index("MRT (ms)")]) == pytest.approx(m["lat_max_ns"] / 1e6,
+                                                                     rel=2e-3)
+        assert float(row[hdr.index("read p99.99 (ms)")]["value"]) == \
+            m["read"]["percentiles"]["99.990000"]
+        assert float(row[hdr.index("write p99 (ms)")]["value"]) == \
+            m["write"]["percentiles"]["99.000000"]
+        assert float(row[hdr.index("pre-write IOPS")]["value"]) == o["prewrite"]["iops"]
+    opc = read_csv(d / "operating_points.csv")
+    assert opc[0][:4] == ["label", "tc", "qd", "toio"] and opc[0][-1] == "skipped"
+    assert [r[:3] for r in opc[1:]] == [["MaxIOPS", "2", "4"], ["MidIOPS", "1", "4"],
+                                        ["MinIOPS", "1", "1"]]
+    # the response-time histograms: every bucket, ~100% per point
+    hist = read_csv(d / "rt_histogram.csv")
+    assert hist[0] == ["label", "unit", "bucket", "percent"]
+    assert len(hist) == 1 + 3 * 32
+    for label, _, _ in DEMAND_OPS:
+        rows = [r for r in hist[1:] if r[0] == label]
+        assert [r[1] for r in rows] == ["ns"] * 10 + ["us"] * 10 + ["ms"] * 12
+        assert rows[-1][2] == ">=2000"
+        assert sum(float(r[3]) for r in rows) == pytest.approx(100, abs=0.01)
+    # the rounds and their pre-writes
+    rt = h.tables["rounds"]
+    assert rt[0][-1]["text"] == "pre-write IOPS (T2Q4)"
+    assert [float(r[-1]["value"]) for r in rt[1:]] == [r["prewrite"]["iops"]
+                                                      for r in doc["rounds"]]
+    assert [r[0]["text"] for r in h.tables["prewrites"][1:]] == \
+        ["round %d" % r for r in range(1, 6)] + ["MaxIOPS", "MidIOPS", "MinIOPS"]
+    rounds = read_csv(d / "rounds.csv")
+    assert rounds[0] == ["round", "tracking", "duration_ms", "prewrite_iops"]
+    assert [float(r[3]) for r in rounds[1:]] == [r["prewrite"]["iops"] for r in doc["rounds"]]
+    pts = read_csv(d / "points.csv")
+    assert pts[0][-3:] == ["tc", "qd", "toio"] and len(pts) == 1 + 5 * 4
+    assert pts[2][-3:] == ["2", "1", "2"]
+    pws = read_csv(d / "prewrites.csv")
+    assert len(pws) == 1 + 5 * 5 + 3 * 60 and pws[1][:3] == ["round 1", "2", "4"]
+    ser = read_csv(d / "series.csv")
+    assert ser[0][-1] == "segment" and len(ser) == 1 + 6 * 30
+    assert len(h.tables["wsat-segments"]) == 1 + 6
+    st = {r[0]["text"]: r[1]["text"] for r in h.tables["demand-settings"][1:]}
+    assert st["Thread counts (TC)"] == "2, 1" and st["Queue depths (QD)"] == "4, 1"
+    assert st["ART limit"] == "5.00 ms"
+    return text, h, st
+
+
+def test_dirth(tmp_path):
+    doc = dirth_doc()
+    d = rendered(tmp_path, "dirth", doc)
+    text, h, st = check_demand(d, doc)
+    assert st["Stimulus"] == "RND 8 KiB" and st["R/W mix"] == "65/35"
+    assert st["Access"] == "uniform random"
+    assert "Demand Intensity / Response Time Histogram" in text
+    assert read_csv(d / "points.csv")[1][1] == "8192"
+
+
+def test_ecw(tmp_path):
+    doc = ecw_doc()
+    d = rendered(tmp_path, "ecw", doc)
+    text, h, st = check_demand(d, doc)
+    assert st["Stimulus"] == "ECW block sizes" and st["R/W mix"] == "40/60"
+    assert st["Block sizes"].startswith("0.5 KiB 4%, 1 KiB 1%, 1.5 KiB 1%")
+    assert "4 KiB 67%, 8 KiB 10%, 16 KiB 7%, 32 KiB 3%, 64 KiB 3%" in st["Block sizes"]
+    assert st["Access"] == ("zoned: 50% of the accesses to the first 5%, 30% of the accesses "
+                            "to the next 15%, 20% of the accesses to the next 80% of the "
+                            "active range")
+    assert "Enterprise Composite Workload" in text
+    assert read_csv(d / "points.csv")[1][1] == ""		# no one block size
+
+
+def test_demand_skipped_points_and_no_reads(tmp_path):
+    """No point under 5 ms: MaxIOPS and MidIOPS skipped (tc, qd null, the
+    reason); points without reads: n/a, empty cells, nothing invented."""
+    doc = dirth_doc()
+    reason = "no point had an average response time under 5 ms"
+    for o in doc["operating_points"][:2]:
+        for k in ("window_iops", "window_lat_mean_ns", "prewrite", "measure"):
+            del o[k]
+        o.update(tc=None, qd=None, skipped=reason)
+    doc["operating_points"][2]["measure"]["read"] = None
+    doc["results"]["points"][1]["read"] = None
+    doc["results"]["points"][2]["lat_mean_ns"] = None
+    d = rendered(tmp_path, "dirth", doc)
+    text, h = check_page(d, "dirth")
+    ops = h.tables["operating-points"]
+    hdr = [c["text"] for c in ops[0]]
+    for row in ops[1:3]:
+        assert row[1]["text"] == "n/a"
+        assert all(c["text"] == "n/a" and c["value"] is None for c in row[2:-1])
+        assert row[-1]["text"] == "skipped: " + reason
+    mn = ops[3]
+    assert mn[0]["text"] == "MinIOPS" and mn[1]["text"] == "T1Q1"
+    assert mn[hdr.index("read p99 (ms)")]["text"] == "n/a"
+    assert mn[hdr.index("write p99 (ms)")]["value"] is not None
+    art = h.tables["demand-art"]
+    assert art[2][2]["text"] == "n/a"		# T1Q4
+    opc = read_csv(d / "operating_points.csv")
+    assert opc[1][:4] == ["MaxIOPS", "", "", ""] and opc[1][-1] == reason
+    assert opc[3][opc[0].index("read_p99_ns")] == ""
+    assert read_csv(d / "demand.csv")[2][4] == ""		# T2Q1 read_iops
+    hist = read_csv(d / "rt_histogram.csv")
+    assert {r[0] for r in hist[1:]} == {"MinIOPS"}
+    assert markers(d / "plots/op_prewrites.svg") == [60]
+    # TC 1 without T1Q4 (its ART unknown); only MinIOPS marked
+    assert markers(d / "plots/demand_intensity.svg") == [2, 1, 1]
+    assert data_paths(d / "plots/rt_histogram.svg", 4) >= 7
+    assert reason in text
+
+
+def test_demand_running(tmp_path):
+    """A dirth run in its third round: the preconditioning and the rounds so
+    far; no window, no matrix, no operating points yet."""
+    doc = dirth_doc()
+    doc["rounds"] = doc["rounds"][:3]
+    doc.update(state="running", finished=None, steady_state=None, results=None,
+               operating_points=None)
+    d = rendered(tmp_path, "dirth", doc)
+    text, h = check_page_loose(d)
+    assert "RUNNING" in text and "No operating points yet" in text
+    assert "Steady state: not evaluated yet (3 rounds; the window needs 5)" in text
+    assert sorted(h.imgs) == ["plots/precondition.svg", "plots/prewrites.svg",
+                              "plots/ss_convergence.svg", "plots/steady_state.svg"]
+    assert sorted(os.listdir(d / "plots")) == sorted(i[len("plots/"):] for i in h.imgs)
+    for name in ("demand.csv", "operating_points.csv", "rt_histogram.csv"):
+        assert not os.path.exists(d / name)
+    assert len(read_csv(d / "prewrites.csv")) == 1 + 3 * 5
+
+
 # --------------------------------------------------------------------------
 # states, nulls, conformance
 
@@ -733,10 +1048,10 @@ def test_strings_are_shown_literally(tmp_path):
 
 def test_unknown_test_renders_generic_parts(tmp_path):
     doc = iops_doc()
-    doc["test"], doc["title"] = "dirth", "Demand Intensity"
-    d = rendered(tmp_path, "dirth", doc)
+    doc["test"], doc["title"] = "cbw", "Composite Block Size Workload"
+    d = rendered(tmp_path, "cbw", doc)
     text, h = page(d)
-    assert "no tables for the dirth test" in text
+    assert "no tables for the cbw test" in text
     assert sorted(h.imgs) == ["plots/ss_convergence.svg", "plots/ss_window.svg"]
 
 
@@ -759,6 +1074,27 @@ def _bad_pct(doc):
     doc["rounds"][0]["points"][0]["read"]["percentiles"] = {"p99": 1}
 
 
+def _demand(fault, make=dirth_doc):
+    """A dirth (@make) doc in place of the iops doc, with @fault."""
+    def bad(doc):
+        doc.clear()
+        doc.update(make())
+        fault(doc)
+    return bad
+
+
+def _no_tc(doc):
+    del doc["rounds"][1]["points"][2]["tc"]
+
+
+def _bad_bucket(doc):
+    doc["operating_points"][1]["measure"]["rt_histogram"]["ms"]["2ms"] = 1.0
+
+
+def _bad_op_load(doc):
+    doc["operating_points"][0]["qd"] = "32"
+
+
 BAD = [
     ("missing", None, "pts.json: No such file or directory"),
     ("empty", "", "not JSON"),
@@ -778,6 +1114,12 @@ BAD = [
     ("bad-percentile", _bad_pct, "key \"p99\" is not a percentile"),
     ("bool-number", lambda d: d["settings"].update(threads=True), "settings.threads"),
     ("nan", "NaN", "a number must be finite"),
+    ("demand-no-tc", _demand(_no_tc), "pts.json.rounds[1].points[2]: no key \"tc\""),
+    ("ecw-as-iops", _demand(lambda d: d.update(test="iops"), ecw_doc),
+     "pts.json.rounds[0].points[0].bs: is null (a number is needed)"),
+    ("demand-bucket", _demand(_bad_bucket), "key \"2ms\" is not a latency bucket"),
+    ("demand-op-load", _demand(_bad_op_load),
+     "pts.json.operating_points[0].qd: \"32\" is not a number"),
 ]
 
 
