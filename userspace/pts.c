@@ -1478,7 +1478,8 @@ static json_object *window_json(const struct ssl_ss_window *w, const double *y,
  * The steady-state check after the rounds so far: updates steady_state in
  * the doc.  Returns 1 when the test ends (steady, or the round limit).
  */
-static int check_steady_in(struct pts_ctx *c, const char *arr, const char *key)
+static int check_steady_in(struct pts_ctx *c, const char *arr, const char *key,
+			   const char *dest)
 {
 	json_object *rounds = jget(c->doc, arr);
 	unsigned int n = json_object_array_length(rounds), i, steady;
@@ -1496,13 +1497,13 @@ static int check_steady_in(struct pts_ctx *c, const char *arr, const char *key)
 	ssl_ss_limits_default(&l);
 	l.max_rounds = c->max_rounds;
 	steady = ssl_ss_scan(y, n, &l, &w, NULL, NULL);
-	jset(c->doc, "steady_state", window_json(&w, y, steady != 0, n, c->max_rounds));
+	jset(c->doc, dest, window_json(&w, y, steady != 0, n, c->max_rounds));
 	return steady || n >= c->max_rounds;
 }
 
 static int check_steady(struct pts_ctx *c)
 {
-	return check_steady_in(c, "rounds", "tracking");
+	return check_steady_in(c, "rounds", "tracking", "steady_state");
 }
 
 /* The measurement window: each point averaged over the window's rounds. */
@@ -2148,6 +2149,9 @@ static int hir_part(struct pts_ctx *c, json_object *w, unsigned int ws, int base
  */
 static int precondition_segments(struct pts_ctx *c)
 {
+	/* ecw, dirth: the rounds that follow have the steady_state key */
+	const char *dest = c->def->kind == PTS_DEMAND ? "precondition_steady_state" :
+			   "steady_state";
 	json_object *pc;
 	unsigned int k;
 	uint64_t written;
@@ -2158,7 +2162,7 @@ static int precondition_segments(struct pts_ctx *c)
 		return 0;
 	for (;;) {
 		k = json_object_array_length(jget(c->doc, "segments"));
-		if (k >= SSL_SS_WINDOW && check_steady_in(c, "segments", "iops"))
+		if (k >= SSL_SS_WINDOW && check_steady_in(c, "segments", "iops", dest))
 			break;
 		if (pts_sig)
 			return SSL_EXIT_SIGNAL(pts_sig);
@@ -2170,7 +2174,7 @@ static int precondition_segments(struct pts_ctx *c)
 		if (st)
 			return st;
 		if (json_object_array_length(jget(c->doc, "segments")) >= SSL_SS_WINDOW)
-			check_steady_in(c, "segments", "iops");
+			check_steady_in(c, "segments", "iops", dest);
 		if (pts_save(c))
 			return PTS_EXIT_FAILED;
 	}
@@ -2181,9 +2185,11 @@ static int precondition_segments(struct pts_ctx *c)
 	jset(pc, "written_bytes", json_object_new_int64((int64_t)written));
 	jset(c->doc, "precondition", pc);
 	if (c->def->kind == PTS_DEMAND) {
-		/* the rounds that follow have a steady state of their own */
-		jset(pc, "steady_state", json_object_get(jget(c->doc, "steady_state")));
-		jset(c->doc, "steady_state", NULL);
+		jset(pc, "steady_state", json_object_get(jget(c->doc, dest)));
+		json_object_object_del(c->doc, dest);
+		if (!json_object_get_boolean(jget(jget(pc, "steady_state"), "reached")))
+			fprintf(stderr, "pts %s: the preconditioning did not reach steady state "
+				"in %u segments: the rounds start anyway\n", c->def->name, k);
 	}
 	return pts_save(c) ? PTS_EXIT_FAILED : 0;
 }
@@ -2482,6 +2488,11 @@ static int demand_prewrite(struct pts_ctx *c, const char *tag, const char *rel,
 		return st;
 	keep_rotate(c, name);
 	job = run_job0(run);
+	if (!job) {
+		ssl_err("pts: %s/%s: no job in the run's JSON", c->dir, rel);
+		json_object_put(run);
+		return PTS_EXIT_FAILED;
+	}
 	wr = jget(job, "write");
 	o = json_object_new_object();
 	jset(o, "tc", json_object_new_int((int)tc));
@@ -2724,6 +2735,11 @@ static int operating_point(struct pts_ctx *c, json_object *op, unsigned int k)
 		return st;
 	keep_rotate(c, name);
 	job = run_job0(run);
+	if (!job) {
+		ssl_err("pts: %s/%s: no job in the run's JSON", c->dir, rel);
+		json_object_put(run);
+		return PTS_EXIT_FAILED;
+	}
 	m = demand_point(c, job, tc, qd);
 	jset(m, "runtime_ms", json_object_new_double(job_ms(job)));
 	jset(m, "rt_histogram", rt_histogram(job));
@@ -2762,6 +2778,17 @@ static int do_demand(struct pts_ctx *c)
 			return PTS_EXIT_FAILED;
 	}
 	ops = jget(c->doc, "operating_points");
+	/*
+	 * A pre-write that an earlier process made (the test was interrupted
+	 * before its measurement) no longer comes right before it: the drive
+	 * idled since.  It is made again.
+	 */
+	for (k = 0; k < json_object_array_length(ops); k++) {
+		json_object *op = json_object_array_get_idx(ops, k);
+
+		if (jget(op, "prewrite") && !jget(op, "measure"))
+			jset(op, "prewrite", NULL);
+	}
 	for (k = 0; k < json_object_array_length(ops); k++) {
 		json_object *op = json_object_array_get_idx(ops, k);
 
@@ -2876,7 +2903,15 @@ static void print_summary(const struct pts_ctx *c)
 	}
 	if (t->kind == PTS_DEMAND) {
 		json_object *ops = jget(c->doc, "operating_points");
+		json_object *pc = jget(c->doc, "precondition");
 		unsigned int i, j, q;
+
+		if (json_object_get_boolean(jget(jget(pc, "steady_state"), "reached")))
+			printf("preconditioning: steady at segment %d\n",
+			       (int)jnum(pc, "segments", 0));
+		else
+			printf("preconditioning: NOT steady after %d segments\n",
+			       (int)jnum(pc, "segments", 0));
 
 		for (q = 0; pts && q < 2; q++) {
 			printf("\n%s, window average\n%-6s", q ? "ART (us)" : "IOPS", "TC\\QD");
@@ -3297,6 +3332,20 @@ static int finish(struct pts_ctx *c, const char *state, int status)
 	return status;
 }
 
+/* The module's max_job_mem_mb (MiB; its default if not loaded). */
+static unsigned long long max_job_mem(void)
+{
+	unsigned long long cap = 1024;
+	FILE *f = fopen("/sys/module/ssdload/parameters/max_job_mem_mb", "r");
+
+	if (f) {
+		if (fscanf(f, "%llu", &cap) != 1)
+			cap = 1024;
+		fclose(f);
+	}
+	return cap;
+}
+
 /*
  * A wait state is one run with a step per access segment, and every
  * access step keeps a write histogram per worker (SSDLOAD_HIST_BUCKETS
@@ -3306,14 +3355,8 @@ static int finish(struct pts_ctx *c, const char *state, int status)
  */
 static int hir_mem_check(const struct pts_ctx *c)
 {
-	unsigned long long cap = 1024, need;
-	FILE *f = fopen("/sys/module/ssdload/parameters/max_job_mem_mb", "r");
+	unsigned long long cap = max_job_mem(), need;
 
-	if (f) {
-		if (fscanf(f, "%llu", &cap) != 1)
-			cap = 1024;
-		fclose(f);
-	}
 	/* the histograms, and about as much again for the rest (a margin) */
 	need = (unsigned long long)c->threads * c->cycles * 65536 / 1048576;
 	if (need + need / 8 + 16 <= cap)
@@ -3321,6 +3364,30 @@ static int hir_mem_check(const struct pts_ctx *c)
 	ssl_err("pts hir: %u threads x %u cycles keep about %llu MiB of step histograms, "
 		"more than the module's max_job_mem_mb=%llu: use fewer --threads, or raise "
 		"max_job_mem_mb", c->threads, c->cycles, need, cap);
+	return -1;
+}
+
+/*
+ * ECW, DIRTH: the highest load's buffers (TC x QD x the largest block,
+ * twice for the mixed points: reads and writes have their own) and the
+ * step histograms of a round's TC run must fit the module's
+ * max_job_mem_mb, or the module would refuse a run hours into the test.
+ * 0 or -1 after a message.
+ */
+static int demand_mem_check(const struct pts_ctx *c)
+{
+	unsigned long long cap = max_job_mem(), need;
+	/* (checked before c->bs takes the test's default) */
+	unsigned int bs_max = c->def->bssplit ? 65536 : c->bs[0] ? c->bs[0] : c->def->bs[0];
+
+	need = (unsigned long long)c->tcs[0] * c->qds[0] * bs_max * 2 / 1048576 +
+	       (unsigned long long)c->tcs[0] * c->nqd * 65536 / 1048576;
+	if (need + need / 8 + 16 <= cap)
+		return 0;
+	ssl_err("pts %s: T%uQ%u of %u-byte blocks keeps about %llu MiB of buffers and "
+		"histograms, more than the module's max_job_mem_mb=%llu: use a smaller "
+		"--bs, --tc-list or --qd-list, or raise max_job_mem_mb", c->def->name,
+		c->tcs[0], c->qds[0], bs_max, need, cap);
 	return -1;
 }
 
@@ -3556,6 +3623,10 @@ int pts_run(const char *test, int argc, const char **argv)
 		ssl_err("pts xsr: --duration=%llums leaves the RND segment (3/4 of it) shorter "
 			"than one sample (--point-time %llums)", (unsigned long long)c->duration_ms,
 			(unsigned long long)c->point_ms);
+		st = PTS_EXIT_USAGE;
+		goto out;
+	}
+	if (c->def->kind == PTS_DEMAND && demand_mem_check(c)) {
 		st = PTS_EXIT_USAGE;
 		goto out;
 	}

@@ -582,7 +582,9 @@ class Run:
         self.plots = []		# plot files written, in order
         # ecw, dirth
         self.demand = self.test in DEMAND_TESTS
-        self.pre_ss = get(doc, "precondition", "steady_state")
+        # (a run still preconditioning keeps its check at the top level)
+        self.pre_ss = get(doc, "precondition", "steady_state") or \
+            doc.get("precondition_steady_state")
         self.ops = doc.get("operating_points") or []
 
     # the measurement window's points by (rwmixread, bs)

@@ -513,6 +513,8 @@ def test_pts_refusals(cli, tmp_path, args, needle):
     ("dirth", ["--bs=1000"], "--bs=1000: must be a multiple of 512 from 512 to 1m"),
     ("dirth", ["--bs=2m"], "--bs=2m: must be a multiple of 512"),
     ("throughput", ["--bs=64k"], "the throughput test runs 128k or 1m"),
+    ("dirth", ["--bs=1m"], "T32Q32 of 1048576-byte blocks keeps about 2062 MiB"),
+    ("dirth", ["--bs=256k", "--qd-list=64,1"], "T32Q64 of 262144-byte blocks keeps about"),
 ])
 def test_pts_wsat_refusals(cli, tmp_path, test, args, needle):
     out = tmp_path / "out"

@@ -958,6 +958,24 @@ def test_demand_running(tmp_path):
     assert len(read_csv(d / "prewrites.csv")) == 1 + 3 * 5
 
 
+def test_demand_preconditioning(tmp_path):
+    """A dirth run still preconditioning: its segments' check is at the top
+    level (precondition_steady_state) until the preconditioning ends; the
+    rounds' steady_state is not confused with it."""
+    doc = dirth_doc()
+    pc_ss = doc["precondition"]["steady_state"]
+    doc.update(state="running", finished=None, steady_state=None, results=None,
+               operating_points=None, rounds=[], precondition=None,
+               precondition_steady_state=pc_ss)
+    d = rendered(tmp_path, "dirth", doc)
+    text, h = check_page_loose(d)
+    assert "RUNNING" in text
+    assert "plots/precondition.svg" in h.imgs
+    w = pc_ss["window"]
+    assert ("Preconditioning: Steady state reached at segment %d (measurement window: "
+            "segments %d\u2013%d)" % (w[1], w[0], w[1])) in text
+
+
 # --------------------------------------------------------------------------
 # states, nulls, conformance
 
