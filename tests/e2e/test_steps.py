@@ -2,7 +2,7 @@
 """Steps: one job, several phases back to back (jobs/NAME/steps/N), loops.
 
 - a queue-depth sweep (16, 4, 1) on a 2 ms timer device: each step keeps
-  its own iodepth (Little's law: IOPS x mean latency = QD within 10%), its
+  its own iodepth (Little's law: IOPS x mean latency = QD within 15%), its
   own counts and histogram, and they add up to the job's totals bucket by
   bucket; the gap between steps is far below one I/O's latency;
 - an idle step issues no I/O (the series records inside it are empty and
