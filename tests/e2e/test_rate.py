@@ -144,13 +144,16 @@ def test_interarrival_cv(null_blk, jobs, process):
         # about 6 standard errors at 3000 gaps).  Unlike the CV, these
         # barely move when TCG delays an issue by a fraction of a gap: two
         # clean runs on an idle 2-core host measured CV 1.12 and 1.23, as
-        # such jitter adds its variance twice to every gap's.  The CV
-        # still has to be an exponential's, not a regular schedule's.
+        # such jitter adds its variance twice to every gap's; on 6.1 make
+        # check measured 1.302, 1.309 and 1.311 (twice in one run, so a
+        # bias, not chance).  The CV still has to be an exponential's: a
+        # regular schedule's is near 0.1, and sends going out in pairs
+        # (half the gaps 0) would give 1.73.
         over1 = sum(1 for g in gaps if g > mean) / len(gaps)
         over2 = sum(1 for g in gaps if g > 2 * mean) / len(gaps)
         assert abs(over1 - 0.368) <= 0.05, "poisson: %.3f of gaps over the mean" % over1
         assert abs(over2 - 0.135) <= 0.035, "poisson: %.3f of gaps over 2x the mean" % over2
-        assert 0.9 <= cv <= 1.3, "poisson CV %.3f over %d gaps" % (cv, len(gaps))
+        assert 0.9 <= cv <= 1.5, "poisson CV %.3f over %d gaps" % (cv, len(gaps))
         assert near < 0.3, "poisson: %.2f of gaps near the mean" % near
     else:
         assert near > 0.6, "linear: %.2f of gaps near the mean (CV %.3f)" % (near, cv)
