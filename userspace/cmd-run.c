@@ -21,6 +21,7 @@
 #include "uapi/ssdload.h"
 #include "builtin.h"
 #include "configfs.h"
+#include "latstudy.h"
 #include "fioopts.h"
 #include "options.h"
 #include "report.h"
@@ -96,6 +97,12 @@ static const char *const run_usage[] = {
 	"                         one JSON entry per worker, as fio's clones)",
 	"  --output-format=FMT    normal (default) or json (fio's schema)",
 	"  --percentile_list=L    clat percentiles to report, e.g. 1:50:99.9",
+	"  --latency-table[=L]    a percentile table per direction with the I/Os behind",
+	"                         each row (default 1:10:50:90:99:99.9:...:99.9999)",
+	"  --latency-below=T[,T]  the share of I/Os faster than each latency T (40us)",
+	"  --latency-check=C[,C]  check promises, e.g. 'p99.95<500us,read:mean<=1ms'",
+	"                         ([read:|write:|trim:](pN|mean|max)(<|<=)T); prints a",
+	"                         verdict line; exit status 1 when one is not met",
 	"  --eta=WHEN             progress line on stderr: auto (when stderr is a",
 	"                         terminal; default), always, never",
 	"  --status-interval=TIME print the full report so far on stdout every TIME",
@@ -124,6 +131,7 @@ enum run_opt_id {
 	O_BUFFER_PATTERN, O_ZERO_BUFFERS, O_REFILL_BUFFERS, O_FILE_SERVICE_TYPE,
 	O_RATE_IOPS, O_RATE, O_RATE_PROCESS, O_LOG_INTERVAL_MS, O_LOG_HIST,
 	O_SHARED, O_GROUP, O_STEP, O_STEPS, O_LOOPS, O_KEEP_JOB,
+	O_LATENCY_TABLE, O_LATENCY_BELOW, O_LATENCY_CHECK,
 	O_NR
 };
 
@@ -159,6 +167,9 @@ static const struct ssl_opt run_opts[] = {
 	{ "status-interval",	SSL_ARG_REQUIRED, O_STATUS_INTERVAL },
 	{ "parse-only",		SSL_ARG_FLAG, O_PARSE_ONLY },
 	{ "keep-job",		SSL_ARG_FLAG, O_KEEP_JOB },
+	{ "latency-table",	SSL_ARG_FLAG, O_LATENCY_TABLE },
+	{ "latency-below",	SSL_ARG_REQUIRED, O_LATENCY_BELOW },
+	{ "latency-check",	SSL_ARG_REQUIRED, O_LATENCY_CHECK },
 	{ "bssplit",		SSL_ARG_REQUIRED, O_BSSPLIT },
 	{ "bsrange",		SSL_ARG_REQUIRED, O_BSRANGE },
 	{ "blocksize_range",	SSL_ARG_REQUIRED, O_BSRANGE },
@@ -185,6 +196,17 @@ static const struct ssl_opt run_opts[] = {
 	{ "loops",		SSL_ARG_REQUIRED, O_LOOPS },
 	{ NULL, 0, 0 },
 };
+
+/* the canonical name of option @id */
+static const char *run_opts_name(int id)
+{
+	const struct ssl_opt *o;
+
+	for (o = run_opts; o->name; o++)
+		if (o->id == id)
+			return o->name;
+	return "?";
+}
 
 /* one configfs attribute to write, in order */
 struct attr_write {
@@ -232,6 +254,8 @@ struct run_ctx {
 	int out_errno;			/* why stdout failed, 0 if it did not */
 	double plist[SSL_MAX_PERCENTILES];
 	int np;
+	struct ssl_latstudy lat;	/* --latency-table, -below, -check */
+	int lat_failed;			/* a --latency-check condition was not met */
 	int parse_only;
 	int keep_job;			/* --keep-job: leave the done job in place */
 	int writes;			/* rw includes writes */
@@ -1150,6 +1174,11 @@ static int check_args(struct run_ctx *c)
 				  SSL_MAX_PERCENTILES, &c->np))
 		return bad_value(c, O_PERCENTILE_LIST,
 				 "must be values in (0,100] separated by ':'");
+	for (i = O_LATENCY_TABLE; i <= O_LATENCY_CHECK; i++)
+		if (c->raw[i] && ssl_latstudy_opt(&c->lat, run_opts_name((int)i),
+						  i == O_LATENCY_TABLE && !*c->raw[i] ?
+						  NULL : c->raw[i]))
+			return -1;
 	if (c->raw[O_ETA] && ssl_parse_eta(c->raw[O_ETA], &c->eta))
 		return bad_value(c, O_ETA, "must be always, auto or never");
 	if (c->raw[O_STATUS_INTERVAL]) {
@@ -1240,7 +1269,8 @@ static int check_args(struct run_ctx *c)
 
 		/* fio's command-line options are not job options */
 		if (id == O_NAME || id == O_OUTPUT_FORMAT || id == O_PARSE_ONLY ||
-		    id == O_ETA || id == O_STATUS_INTERVAL || id == O_KEEP_JOB)
+		    id == O_ETA || id == O_STATUS_INTERVAL || id == O_KEEP_JOB ||
+		    id == O_LATENCY_TABLE || id == O_LATENCY_BELOW || id == O_LATENCY_CHECK)
 			continue;
 		if (id == O_STEP)	/* repeated: the steps are in "steps" */
 			continue;
@@ -1335,9 +1365,10 @@ static void clear_progress(struct eta_view *e)
 
 /*
  * Read the job's results and print the report; 0, or -1 (message printed).
- * A failed write to stdout is left in c->out_errno.
+ * A failed write to stdout is left in c->out_errno.  The @final report
+ * ends with the --latency-check verdict (on stderr under JSON).
  */
-static int print_results(struct run_ctx *c)
+static int print_results(struct run_ctx *c, int final)
 {
 	struct ssl_results res;
 	int r;
@@ -1361,12 +1392,16 @@ static int print_results(struct run_ctx *c)
 			.nopts = c->nopts,
 			.iodepth = c->iodepth,
 			.group_reporting = c->group_reporting,
+			.lat = ssl_latstudy_wanted(&c->lat) ? &c->lat : NULL,
 		};
 
 		r = report_print(stdout, &rep, c->fmt);
 	}
 	if (r)
 		ssl_err("out of memory while printing the report");
+	else if (final && !ssl_latstudy_verdict(c->fmt == SSL_OUTPUT_JSON ? stderr : stdout,
+						&c->lat, &res.sum, res.hist))
+		c->lat_failed = 1;
 	results_free(&res);
 	if ((fflush(stdout) || ferror(stdout)) && !c->out_errno)
 		c->out_errno = errno ? errno : EIO;
@@ -1453,7 +1488,7 @@ static int wait_job(struct run_ctx *c, char *state, size_t len)
 			now = ssl_now_ms();
 			if (c->status_ms && now >= next_status) {
 				clear_progress(&e);
-				print_results(c);
+				print_results(c, 0);
 				while (next_status <= now)
 					next_status += c->status_ms;
 			}
@@ -1600,7 +1635,7 @@ static int run_job(struct run_ctx *c)
 		goto out_remove;
 	if (!strcmp(state, "error"))
 		cfs_report_enable_error(c->name, c->filename, -EIO, NULL);
-	if (print_results(c) || (c->out_errno && c->out_errno != EPIPE && !sig_pipe)) {
+	if (print_results(c, 1) || (c->out_errno && c->out_errno != EPIPE && !sig_pipe)) {
 		/*
 		 * Results that did not reach the user stay with the job; but
 		 * a reader that closed its pipe (head, grep -m) had enough.
@@ -1612,7 +1647,7 @@ static int run_job(struct run_ctx *c)
 			"then %s", c->name, c->name, rm);
 		goto out;
 	}
-	status = strcmp(state, "error") ? 0 : 1;
+	status = strcmp(state, "error") && !c->lat_failed ? 0 : 1;
 	if (c->keep_job && !sig_first)
 		goto out;
 

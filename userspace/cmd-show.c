@@ -13,6 +13,7 @@
 #include "uapi/ssdload.h"
 #include "builtin.h"
 #include "configfs.h"
+#include "latstudy.h"
 #include "options.h"
 #include "report.h"
 #include "results.h"
@@ -20,20 +21,29 @@
 
 static const char *const show_usage[] = {
 	"usage: ssdload show NAME [--output-format=normal|json] [--percentile_list=L]",
-	"                         [--group_reporting]",
+	"                         [--group_reporting] [--latency-table[=L]]",
+	"                         [--latency-below=T[,T]] [--latency-check=C[,C]]",
 	"",
 	"Print the results of job NAME from the debugfs tree (while it runs: so far).",
 	"The job's settings are read from configfs when the job still exists there.",
 	"A numjobs > 1 job gives one JSON entry per worker, or one with --group_reporting.",
+	"The --latency-* options are run's (ssdload run --help); with --latency-check",
+	"the exit status is 1 when a condition is not met.",
 	NULL,
 };
 
-enum { S_OUTPUT_FORMAT, S_PERCENTILE_LIST, S_GROUP_REPORTING };
+enum {
+	S_OUTPUT_FORMAT, S_PERCENTILE_LIST, S_GROUP_REPORTING, S_LATENCY_TABLE,
+	S_LATENCY_BELOW, S_LATENCY_CHECK,
+};
 
 static const struct ssl_opt show_opts[] = {
 	{ "output-format",	SSL_ARG_REQUIRED, S_OUTPUT_FORMAT },
 	{ "percentile_list",	SSL_ARG_REQUIRED, S_PERCENTILE_LIST },
 	{ "group_reporting",	SSL_ARG_FLAG, S_GROUP_REPORTING },
+	{ "latency-table",	SSL_ARG_FLAG, S_LATENCY_TABLE },
+	{ "latency-below",	SSL_ARG_REQUIRED, S_LATENCY_BELOW },
+	{ "latency-check",	SSL_ARG_REQUIRED, S_LATENCY_CHECK },
 	{ NULL, 0, 0 },
 };
 
@@ -91,6 +101,7 @@ int cmd_show(int argc, const char **argv)
 	enum ssl_output_format fmt = SSL_OUTPUT_NORMAL;
 	double plist[SSL_MAX_PERCENTILES];
 	const struct ssl_opt *opt;
+	static struct ssl_latstudy lat;
 	struct ssl_results res;
 	const char *name = NULL, *val;
 	int i = 1, dashdash = 0, r, np = 0, nopts = 0, status, group = 0;
@@ -131,6 +142,8 @@ int cmd_show(int argc, const char **argv)
 				val);
 			return 1;
 		}
+		if (opt->id >= S_LATENCY_TABLE && ssl_latstudy_opt(&lat, opt->name, val))
+			return 1;
 	}
 	if (!name) {
 		ssl_usage(stderr, show_usage);
@@ -180,11 +193,15 @@ int cmd_show(int argc, const char **argv)
 			.nopts = nopts,
 			.iodepth = iodepth,
 			.group_reporting = group,
+			.lat = ssl_latstudy_wanted(&lat) ? &lat : NULL,
 		};
 
 		status = report_print(stdout, &rep, fmt) ? 1 : 0;
 		if (status)
 			ssl_err("out of memory while printing the report");
+		else if (!ssl_latstudy_verdict(fmt == SSL_OUTPUT_JSON ? stderr : stdout,
+					       &lat, &res.sum, res.hist))
+			status = 1;
 	}
 	results_free(&res);
 	return status;

@@ -12,6 +12,7 @@
 #include <json-c/json.h>
 
 #include "hist.h"
+#include "latstudy.h"
 #include "report.h"
 #include "util.h"
 
@@ -761,6 +762,8 @@ static void print_normal(FILE *f, const struct ssl_report *r,
 		fputc('\n', f);
 	}
 	print_notes(f, r->sum);
+	if (r->lat)
+		ssl_latstudy_print(f, r->lat, r->sum, r->hist);
 
 	fprintf(f, "\nRun status group 0 (all jobs):\n");
 	for (d = 0; d < SSDLOAD_DIR_NR; d++) {
@@ -1560,6 +1563,9 @@ static int print_json(FILE *f, const struct ssl_report *r,
 		json_object_array_add(jobs, job);
 	}
 	json_object_object_add(top, "disk_util", json_object_new_array());
+	if (r->lat)
+		json_object_object_add(top, "latency_study",
+				       ssl_latstudy_json(r->lat, r->sum, r->hist));
 	s = json_object_to_json_string_ext(top, JSON_C_TO_STRING_PRETTY |
 					   JSON_C_TO_STRING_SPACED |
 					   JSON_C_TO_STRING_NOSLASHESCAPE);

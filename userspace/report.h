@@ -11,6 +11,8 @@
 #include "results.h"
 
 /* one entry of fio's "job options" object (values kept as given) */
+struct ssl_latstudy;
+
 struct ssl_job_option {
 	const char *key;		/* fio option name */
 	const char *val;		/* as typed; "" for a bare flag */
@@ -33,6 +35,7 @@ struct ssl_report {
 	int nopts;
 	uint64_t iodepth;			/* configured, 0 if unknown */
 	int group_reporting;			/* one JSON entry for all workers */
+	const struct ssl_latstudy *lat;		/* --latency-*, or NULL */
 };
 
 /* fio's default percentile_list */
