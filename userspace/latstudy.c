@@ -131,6 +131,34 @@ static int parse_cond(const char *s, struct ssl_lat_cond *c, char *why, size_t w
 	return 0;
 }
 
+/*
+ * The next item of a comma-separated list at *@p into @one (@size bytes),
+ * the @cnt-th of at most @max, each a @what; *@p moves past it and is
+ * NULL after the last.  0, or -1 with @why.
+ */
+static int next_item(const char **p, char *one, size_t size, int cnt, int max,
+		     const char *what, char *why, size_t wlen)
+{
+	const char *comma = strchr(*p, ',');
+	size_t l = comma ? (size_t)(comma - *p) : strlen(*p);
+
+	if (!l || l >= size) {
+		if (l)
+			snprintf(why, wlen, "a %s of over %zu characters", what, size - 1);
+		else
+			snprintf(why, wlen, "an empty %s", what);
+		return -1;
+	}
+	if (cnt == max) {
+		snprintf(why, wlen, "more than %d %ss", max, what);
+		return -1;
+	}
+	memcpy(one, *p, l);
+	one[l] = 0;
+	*p = comma ? comma + 1 : NULL;
+	return 0;
+}
+
 int ssl_latcheck_parse(const char *s, struct ssl_lat_cond *c, int max, int *n,
 		       char *why, size_t wlen)
 {
@@ -141,28 +169,13 @@ int ssl_latcheck_parse(const char *s, struct ssl_lat_cond *c, int max, int *n,
 		snprintf(why, wlen, "no condition");
 		return -1;
 	}
-	for (;;) {
-		const char *comma = strchr(p, ',');
-		size_t l = comma ? (size_t)(comma - p) : strlen(p);
+	while (p) {
 		char one[96];
 
-		if (!l || l >= sizeof(one)) {
-			snprintf(why, wlen, l ? "a condition of over %zu characters" :
-				 "an empty condition", sizeof(one) - 1);
-			return -1;
-		}
-		if (cnt == max) {
-			snprintf(why, wlen, "more than %d conditions", max);
-			return -1;
-		}
-		memcpy(one, p, l);
-		one[l] = 0;
-		if (parse_cond(one, &c[cnt], why, wlen))
+		if (next_item(&p, one, sizeof(one), cnt, max, "condition", why, wlen) ||
+		    parse_cond(one, &c[cnt], why, wlen))
 			return -1;
 		cnt++;
-		if (!comma)
-			break;
-		p = comma + 1;
 	}
 	*n = cnt;
 	return 0;
@@ -174,22 +187,11 @@ int ssl_latbelow_parse(const char *s, uint64_t *b, char (*text)[32], int max, in
 	const char *p = s;
 	int cnt = 0;
 
-	for (;;) {
-		const char *comma = strchr(p, ',');
-		size_t l = comma ? (size_t)(comma - p) : strlen(p);
+	while (p) {
 		char one[32];
 
-		if (!l || l >= sizeof(one)) {
-			snprintf(why, wlen, l ? "'%.*s' is too long" : "an empty bound",
-				 (int)l, p);
+		if (next_item(&p, one, sizeof(one), cnt, max, "bound", why, wlen))
 			return -1;
-		}
-		if (cnt == max) {
-			snprintf(why, wlen, "more than %d bounds", max);
-			return -1;
-		}
-		memcpy(one, p, l);
-		one[l] = 0;
 		if (ssl_lat_parse_time(one, &b[cnt]) || !b[cnt]) {
 			snprintf(why, wlen, "'%s' is not a latency above 0 with a unit"
 				 " (ns, us, ms or s)", one);
@@ -197,9 +199,6 @@ int ssl_latbelow_parse(const char *s, uint64_t *b, char (*text)[32], int max, in
 		}
 		snprintf(text[cnt], sizeof(text[cnt]), "%s", one);
 		cnt++;
-		if (!comma)
-			break;
-		p = comma + 1;
 	}
 	*n = cnt;
 	return 0;
