@@ -102,6 +102,7 @@ struct ssdload_phase {
 	u32 rw;				/* enum ssdload_rw */
 	u32 rwmixread;			/* percent */
 	u32 iodepth;			/* cap on outstanding I/Os per worker */
+	u32 numjobs;			/* workers 0..numjobs-1 issue, 0 = all */
 	u32 bs_min, bs_max;		/* over the directions it issues */
 	u64 runtime_ms;			/* 0 = none */
 	u64 ramp_ms;
@@ -310,6 +311,9 @@ struct ssdload_worker {
 	bool paced;			/* phase: rate controlled */
 	bool gap_open;			/* phase: the first submission is due */
 	bool ph_issued;			/* phase: a new I/O was planned */
+	bool idle;			/* phase: issues nothing (an idle step,
+					 * or a worker beyond its numjobs)
+					 */
 	u32 bs;				/* phase: its block size if uniform */
 	u32 rwmixread;			/* phase: percent of reads if mixed */
 	unsigned int spare;		/* phase: free I/Os beyond its iodepth */

@@ -7,7 +7,10 @@
  *
  * A step overrides some of the job's parameters for one phase of the
  * run: rw, rwmixread, bs, bssplit, iodepth, rate_iops, rate, runtime_ms,
- * ramp_ms, number_ios; or it is idle_ms=N (no I/O for N ms).  An
+ * ramp_ms, number_ios, numjobs; or it is idle_ms=N (no I/O for N ms).  A
+ * step's numjobs=K lets workers 0..K-1 issue; the others sit the step out
+ * (as an idle step, for its ramp and runtime, or at once when only
+ * number_ios ends it: its I/Os and rates are shared by the K).  An
  * attribute that was never written (or was written an empty line)
  * inherits the job's value.  Like the job's own attributes, every store,
  * mkdir and rmdir... of a step is refused with -EBUSY while the job is
@@ -42,6 +45,7 @@ enum ssdload_step_field {
 	SSDLOAD_STEP_RAMP_MS,
 	SSDLOAD_STEP_NUMBER_IOS,
 	SSDLOAD_STEP_IDLE_MS,
+	SSDLOAD_STEP_NUMJOBS,
 };
 
 /* One steps/N directory. */
@@ -63,6 +67,7 @@ struct ssdload_step {
 		u64 ramp_ms;
 		u64 number_ios;
 		u64 idle_ms;
+		u64 numjobs;
 	} v;
 };
 
@@ -160,6 +165,7 @@ SSDLOAD_STEP_NUM_ATTR(ramp_ms, SSDLOAD_STEP_RAMP_MS, 0,
 SSDLOAD_STEP_NUM_ATTR(number_ios, SSDLOAD_STEP_NUMBER_IOS, 0, U64_MAX, 0);
 SSDLOAD_STEP_NUM_ATTR(idle_ms, SSDLOAD_STEP_IDLE_MS, 1,
 		      U64_MAX / NSEC_PER_MSEC / 4, 0);
+SSDLOAD_STEP_NUM_ATTR(numjobs, SSDLOAD_STEP_NUMJOBS, 1, SSDLOAD_MAX_NUMJOBS, 0);
 
 /* rw: an enum, as the job's. */
 static ssize_t ssdload_step_rw_show(struct config_item *item, char *page)
@@ -296,6 +302,7 @@ static struct configfs_attribute *ssdload_step_attrs[] = {
 	&ssdload_step_attr_ramp_ms,
 	&ssdload_step_attr_number_ios,
 	&ssdload_step_attr_idle_ms,
+	&ssdload_step_attr_numjobs,
 	NULL,
 };
 
@@ -477,6 +484,9 @@ static int ssdload_phase_compile(struct ssdload_job *job,
 	ph->rw = c->rw;
 	ph->rwmixread = c->rwmixread;
 	ph->iodepth = c->iodepth;
+	/* the job's numjobs is its workers; a step's, those of them issuing */
+	if (st && (st->set & BIT(SSDLOAD_STEP_NUMJOBS)))
+		ph->numjobs = st->v.numjobs;
 	ph->runtime_ms = c->runtime_ms;
 	ph->ramp_ms = c->ramp_ms;
 	ph->number_ios = c->number_ios;
@@ -606,15 +616,16 @@ out_free:
 EXPORT_SYMBOL_IF_KUNIT(ssdload_steps_compile);
 
 /*
- * Start step: rate_iops and rate of each phase.  One of them per
- * direction; at least one direction the phase issues must be capped (a
- * cap on a direction it never issues would do nothing, silently); every
- * schedule must be computable for the run's @nr workers.
+ * Start step: numjobs, rate_iops and rate of each phase.  A step's
+ * numjobs is at most the run's @nr workers.  One rate per direction; at
+ * least one direction the phase issues must be capped (a cap on a
+ * direction it never issues would do nothing, silently); every schedule
+ * must be computable for the phase's workers.
  */
 int ssdload_steps_plan_rate(struct ssdload_job *job, unsigned int nr)
 {
 	char attr[24], name[40];
-	unsigned int p;
+	unsigned int p, active;
 	int d;
 
 	job->rated = false;
@@ -627,6 +638,13 @@ int ssdload_steps_plan_rate(struct ssdload_job *job, unsigned int nr)
 			snprintf(attr, sizeof(attr), "steps/%u/", ph->step);
 			pfx = attr;
 		}
+		if (ph->numjobs > nr) {
+			snprintf(name, sizeof(name), "%snumjobs", pfx);
+			return ssdload_job_refuse(job, -EINVAL, name,
+						  "%snumjobs=%u is more than the job's %u workers (set the job's numjobs to the most a step uses)",
+						  pfx, ph->numjobs, nr);
+		}
+		active = ph->numjobs ? ph->numjobs : nr;
 		for (d = 0; d < SSDLOAD_DIR_NR; d++) {
 			bool bw = !ph->rate_iops[d];
 			u64 r = bw ? ph->rate[d] : ph->rate_iops[d];
@@ -640,13 +658,13 @@ int ssdload_steps_plan_rate(struct ssdload_job *job, unsigned int nr)
 							  "%srate_iops and rate both cap %s: set one of them",
 							  pfx, ssdload_dir_names[d]);
 			}
-			if (!ssdload_sched_fits(r, bw, nr, ph->bs_max)) {
+			if (!ssdload_sched_fits(r, bw, active, ph->bs_max)) {
 				snprintf(name, sizeof(name), "%s%s", pfx,
 					 bw ? "rate" : "rate_iops");
 				return ssdload_job_refuse(job, -ERANGE, name,
 							  "%s%llu %s per second shared by %u workers is too slow to schedule",
 							  pfx, r, bw ? "bytes" : "I/Os",
-							  nr);
+							  active);
 			}
 			job->rated = true;
 		}
@@ -664,6 +682,7 @@ int ssdload_steps_plan_rate(struct ssdload_job *job, unsigned int nr)
 	}
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(ssdload_steps_plan_rate);
 
 /* ---- per-step statistics of a worker ------------------------------------ */
 

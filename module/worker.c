@@ -942,6 +942,9 @@ void ssdload_phase_enter(struct ssdload_worker *w, unsigned int idx, u64 t0)
 {
 	struct ssdload_job *job = w->job;
 	const struct ssdload_phase *ph = &job->phases[idx];
+	unsigned int active = ph->numjobs ? ph->numjobs : job->nr_workers;
+	/* a worker beyond the step's numjobs sits it out, as an idle step */
+	bool idle = ph->idle || w->idx >= active;
 	int d;
 
 	if (w->ph) {
@@ -951,13 +954,14 @@ void ssdload_phase_enter(struct ssdload_worker *w, unsigned int idx, u64 t0)
 		 * phase in which this worker issued some (not idle, not a
 		 * share of number_ios of 0) to one that issues.
 		 */
-		w->gap_open = w->ph_issued && !ph->idle;
+		w->gap_open = w->ph_issued && !idle;
 		w->old_inflight = w->inflight;
 		w->old_last_ns = w->last_reap_ns;
 		if (w->pst && w->ph->idle)	/* the idle phase ends here */
 			ssdload_pstat_update(w, w->phase, t0);
 	}
 	w->ph_issued = false;
+	w->idle = idle;
 	w->ph = ph;
 	w->phase = idx;
 	w->random = ssdload_rw_is_random(ph->rw);
@@ -966,7 +970,7 @@ void ssdload_phase_enter(struct ssdload_worker *w, unsigned int idx, u64 t0)
 	w->rwmixread = ph->rwmixread;
 	w->uniform_bs = ph->uniform_bs;
 	w->bs = ph->bs_max;
-	w->spare = ph->idle ? 0 : w->nr_ios - min(ph->iodepth, w->nr_ios);
+	w->spare = idle ? 0 : w->nr_ios - min(ph->iodepth, w->nr_ios);
 	w->ramp_end_ns = t0 + ph->ramp_ms * NSEC_PER_MSEC;
 	if (ph->idle)
 		w->deadline_ns = t0 + ph->idle_ms * NSEC_PER_MSEC;
@@ -976,12 +980,12 @@ void ssdload_phase_enter(struct ssdload_worker *w, unsigned int idx, u64 t0)
 		w->deadline_ns = 0;
 	if (!w->one_pass) {
 		w->has_quota = ph->number_ios;
-		w->quota = ssdload_share(ph->number_ios, job->nr_workers,
-					 w->idx);
+		w->quota = w->idx < active ?
+			   ssdload_share(ph->number_ios, active, w->idx) : 0;
 	}
 	w->submitted = 0;
 	w->rate_drawn = false;
-	w->paced = w->sched && ph->rated;
+	w->paced = w->sched && ph->rated && !idle;
 	w->rate_mix = w->mixed && ph->rwmixread > 0 && ph->rwmixread < 100;
 	for (d = 0; w->sched && d < SSDLOAD_DIR_NR; d++) {
 		bool bw = !ph->rate_iops[d];
@@ -995,7 +999,7 @@ void ssdload_phase_enter(struct ssdload_worker *w, unsigned int idx, u64 t0)
 		ssdload_sched_init(&w->sched[d],
 				   bw ? ph->rate[d] : ph->rate_iops[d], bw,
 				   job->cfg.rate_process == SSDLOAD_RATE_POISSON,
-				   job->nr_workers, w->idx, ph->bs_max, t0,
+				   active, w->idx, ph->bs_max, t0,
 				   job->cfg.randseed + d +
 				   ((u64)w->loop * job->nr_phases + idx) *
 				   SSDLOAD_DIR_NR);
@@ -1008,7 +1012,8 @@ void ssdload_phase_enter(struct ssdload_worker *w, unsigned int idx, u64 t0)
 		write_seqcount_begin(&w->seq);
 		if (ps->last_ns > ps->start_ns)
 			ps->ns += ps->last_ns - ps->start_ns;
-		ps->start_ns = ph->idle ? t0 : w->ramp_end_ns;
+		/* an idle step counts its time; a worker sitting out, none */
+		ps->start_ns = ph->idle ? t0 : idle ? 0 : w->ramp_end_ns;
 		ps->last_ns = 0;
 		ps->entries++;
 		write_seqcount_end(&w->seq);
@@ -1127,8 +1132,8 @@ static struct ssdload_io *ssdload_next_io(struct ssdload_worker *w, u64 now,
 		 * I/Os are then the previous phase's in flight).
 		 */
 		return NULL;
-	if (unlikely(w->ph->idle)) {
-		/* an idle step: sleep until its end */
+	if (unlikely(w->idle)) {
+		/* an idle step, or one this worker sits out: sleep until its end */
 		w->rate_wake_ns = w->deadline_ns;
 		return NULL;
 	}

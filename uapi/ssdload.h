@@ -69,10 +69,11 @@
 #define SSDLOAD_CONFIGFS_STEPS		"steps"
 #define SSDLOAD_MAX_STEPS		4096U
 #define SSDLOAD_STEP_ATTR_IDLE_MS	"idle_ms"	/* no I/O for this long, ms */
+#define SSDLOAD_STEP_ATTR_NUMJOBS	"numjobs"	/* workers that issue, 1..job's */
 /* the overridable job attributes, by their job attribute names */
 #define SSDLOAD_STEP_ATTRS	"rw", "rwmixread", "bs", "bssplit", "iodepth", \
 				"rate_iops", "rate", "runtime_ms", "ramp_ms", \
-				"number_ios", "idle_ms"
+				"number_ios", "idle_ms", "numjobs"
 #define SSDLOAD_ATTR_ENABLE		"enable"	/* 1 = start, 0 = stop */
 #define SSDLOAD_ATTR_STATE		"state"		/* RO: enum ssdload_state */
 #define SSDLOAD_ATTR_ERROR		"error"		/* RO: "<errno> <reason>" */
@@ -382,6 +383,9 @@ struct ssdload_steps_rec {
 	__u64 gap_sum_ns;	/* over the workers and loops */
 	__u64 gaps;		/* gaps measured */
 	struct ssdload_steps_dir dir[3];	/* read, write, trim */
+	/* appended (record_size tells whether a file has them) */
+	__u32 numjobs;		/* workers that issued in the step */
+	__u32 pad;
 };
 
 #endif /* _UAPI_SSDLOAD_H */

@@ -88,7 +88,8 @@ static const char *const run_usage[] = {
 	"  --step=SPEC            one step of the run (repeatable, run in order): key=value",
 	"                         pairs separated by commas: rw, rwmixread, bs, bssplit,",
 	"                         iodepth, rate_iops, rate, runtime, ramp_time, number_ios",
-	"                         (as the options), or idle=TIME; the rest is the job's",
+	"                         (as the options), numjobs=K (the first K of the job's",
+	"                         workers issue), or idle=TIME; the rest is the job's",
 	"  --steps=FILE           steps from FILE, one a line as --step ('#' comments)",
 	"  --loops=N              run the list of steps (or the job) N times (default 1)",
 	"  --time_based           accepted for fio compatibility (runtime is time based)",
@@ -230,6 +231,7 @@ struct step_def {
 	int idle;			/* idle=TIME */
 	int runtime_set, nios_set;	/* the step sets runtime / number_ios */
 	uint64_t runtime_ms, nios;
+	unsigned int numjobs;		/* numjobs=K, 0 = the job's workers */
 };
 
 /* a --step or --steps argument, in the order given */
@@ -758,7 +760,7 @@ static const struct {
 	{ "rwmixwrite", O_RWMIXWRITE }, { "bs", O_BS }, { "blocksize", O_BS },
 	{ "bssplit", O_BSSPLIT }, { "iodepth", O_IODEPTH }, { "rate_iops", O_RATE_IOPS },
 	{ "rate", O_RATE }, { "runtime", O_RUNTIME }, { "ramp_time", O_RAMP_TIME },
-	{ "number_ios", O_NUMBER_IOS }, { "idle", STEP_IDLE },
+	{ "number_ios", O_NUMBER_IOS }, { "numjobs", O_NUMJOBS }, { "idle", STEP_IDLE },
 };
 
 static int step_key_id(const char *key, const char **name)
@@ -838,6 +840,23 @@ static int step_add(struct step_def *st, const char *attr, const char *val)
 }
 
 /*
+ * A step's numjobs: the first K of the job's workers issue in it (the
+ * job's --numjobs must be at least K; checked once all steps are read).
+ */
+static int step_numjobs(struct run_ctx *sc, struct step_def *st)
+{
+	uint64_t n;
+
+	if (!sc->raw[O_NUMJOBS])
+		return 0;
+	if (ssl_parse_u64(sc->raw[O_NUMJOBS], &n) || !n || n > SSL_NUMJOBS_MAX)
+		return bad_value(sc, O_NUMJOBS, "must be a number of workers, 1 to 1024");
+	st->numjobs = (unsigned int)n;
+	add_write_u64(sc, SSDLOAD_STEP_ATTR_NUMJOBS, n);
+	return 0;
+}
+
+/*
  * One step from @spec (its origin in @where, for messages), converted
  * with the same converters as the job's options through the scratch
  * context @sc.  0, or -1 with a message.
@@ -875,8 +894,8 @@ static int step_parse(struct run_ctx *c, struct run_ctx *sc, const char *spec,
 		id = step_key_id(keys[i], &name);
 		if (id == -2) {
 			ssl_err("%s: unknown key '%s' (a step takes rw, rwmixread, bs, bssplit, "
-				"iodepth, rate_iops, rate, runtime, ramp_time, number_ios or "
-				"idle)", where, keys[i]);
+				"iodepth, rate_iops, rate, runtime, ramp_time, number_ios, "
+				"numjobs or idle)", where, keys[i]);
 			goto out;
 		}
 		if (!*vals[i]) {
@@ -940,7 +959,8 @@ static int step_parse(struct run_ctx *c, struct run_ctx *sc, const char *spec,
 	    rate_series_opts(sc) ||
 	    time_opt(sc, O_RUNTIME, SSDLOAD_ATTR_RUNTIME_MS) ||
 	    time_opt(sc, O_RAMP_TIME, SSDLOAD_ATTR_RAMP_MS) ||
-	    u64_opt(sc, O_NUMBER_IOS, SSDLOAD_ATTR_NUMBER_IOS, &st->nios))
+	    u64_opt(sc, O_NUMBER_IOS, SSDLOAD_ATTR_NUMBER_IOS, &st->nios) ||
+	    step_numjobs(sc, st))
 		goto out;
 	st->nios_set = sc->raw[O_NUMBER_IOS] != NULL;
 	st->runtime_set = sc->raw[O_RUNTIME] != NULL;
@@ -1048,7 +1068,7 @@ static int steps_file(struct run_ctx *c, struct run_ctx *sc, const char *path,
  */
 static int steps_opts(struct run_ctx *c)
 {
-	uint64_t job_rt = 0, job_nios = 0, loops;
+	uint64_t job_rt = 0, job_nios = 0, job_workers = 1, loops;
 	unsigned int cap = 0, i;
 	struct run_ctx *sc;
 	char where[4200];
@@ -1106,11 +1126,21 @@ static int steps_opts(struct run_ctx *c)
 		ssl_parse_time_ms(c->raw[O_RUNTIME], 1000, &job_rt);
 	if (c->raw[O_NUMBER_IOS])
 		ssl_parse_u64(c->raw[O_NUMBER_IOS], &job_nios);
+	/* without --numjobs (or --cpus_allowed) the module runs one worker */
+	if (c->raw[O_NUMJOBS])
+		ssl_parse_u64(c->raw[O_NUMJOBS], &job_workers);
 	for (i = 0; i < c->nsteps; i++) {
 		const struct step_def *st = &c->steps[i];
 		uint64_t rt = st->runtime_set ? st->runtime_ms : job_rt;
 		uint64_t nios = st->nios_set ? st->nios : job_nios;
 
+		if (st->numjobs > job_workers && (c->raw[O_NUMJOBS] || !c->raw[O_CPUS_ALLOWED])) {
+			ssl_err("%s: numjobs=%u, but the job has %" PRIu64 " worker%s: give "
+				"--numjobs=%u or more (the most a step uses)", st->where,
+				st->numjobs, job_workers, job_workers == 1 ? "" : "s",
+				st->numjobs);
+			return -1;
+		}
 		if (st->idle || rt || nios)
 			continue;
 		ssl_err("%s: step %u never ends: give it runtime= or number_ios=, or the "

@@ -582,9 +582,10 @@ static void rate_list(char *buf, size_t len, const uint64_t v[3], int bw)
 }
 
 /* what a step ran: "randread bs=4k iodepth=8 rate_iops=1000", or "idle 5s" */
-static void step_what(char *buf, size_t len, const struct ssdload_steps_rec *rec)
+static void step_what(char *buf, size_t len, const struct ssdload_steps_rec *rec,
+		      uint32_t nr_workers)
 {
-	char a[32], b[32], rate[128] = "", mix[32] = "";
+	char a[32], b[32], rate[128] = "", mix[32] = "", nj[32] = "";
 
 	if (rec->flags & SSDLOAD_STEPS_IDLE) {
 		ms_str(a, sizeof(a), rec->idle_ms);
@@ -605,9 +606,12 @@ static void step_what(char *buf, size_t len, const struct ssdload_steps_rec *rec
 		rate_list(rate + strlen(rate), sizeof(rate) - strlen(rate),
 			  (const uint64_t *)rec->rate, 1);
 	}
-	snprintf(buf, len, "%s%s bs=%s%s%s iodepth=%u%s", step_rw_name(rec->rw), mix, a,
+	/* a step on fewer workers than the job's (0: a module without the field) */
+	if (rec->numjobs && rec->numjobs != nr_workers)
+		snprintf(nj, sizeof(nj), " numjobs=%u", rec->numjobs);
+	snprintf(buf, len, "%s%s bs=%s%s%s iodepth=%u%s%s", step_rw_name(rec->rw), mix, a,
 		 rec->bs_min != rec->bs_max ? "-" : "",
-		 rec->bs_min != rec->bs_max ? b : "", rec->iodepth, rate);
+		 rec->bs_min != rec->bs_max ? b : "", rec->iodepth, nj, rate);
 }
 
 /*
@@ -628,7 +632,7 @@ static void print_steps(FILE *f, const struct ssl_report *r)
 	for (i = 0; i < st->hdr.nr_steps; i++) {
 		char what[256];
 
-		step_what(what, sizeof(what), &st->step[i].rec);
+		step_what(what, sizeof(what), &st->step[i].rec, st->hdr.nr_workers);
 		if ((int)strlen(what) > wide)
 			wide = (int)strlen(what);
 	}
@@ -646,7 +650,7 @@ static void print_steps(FILE *f, const struct ssl_report *r)
 		int hist = 0;
 		uint32_t k;
 
-		step_what(what, sizeof(what), rec);
+		step_what(what, sizeof(what), rec, st->hdr.nr_workers);
 		if (sum)
 			memset(sum, 0, SSDLOAD_HIST_BUCKETS * sizeof(*sum));
 		for (d = 0; d < SSDLOAD_DIR_NR; d++) {
@@ -1106,6 +1110,9 @@ static json_object *json_interval(const struct ssl_report *r,
 	}
 	jdbl(o, "t_start_ms", (double)start / 1e6);
 	jdbl(o, "t_end_ms", (double)end / 1e6);
+	/* with steps: the step worker 0 (which runs every step) was in at the close */
+	if (have_steps(r))
+		jint(o, "step", recs[0]->step);
 	if (flags & SSDLOAD_SERIES_HIST_CARRIED)
 		json_object_object_add(o, "hist_carried", json_object_new_boolean(1));
 	for (d = 0; d < SSDLOAD_DIR_NR; d++) {
@@ -1245,13 +1252,17 @@ static json_object *json_triple(const uint64_t v[3])
 }
 
 /* the parameters a step ran with (the job's where it inherits them) */
-static json_object *json_step_params(const struct ssdload_steps_rec *rec)
+static json_object *json_step_params(const struct ssdload_steps_rec *rec,
+				     uint32_t nr_workers)
 {
 	json_object *o = json_object_new_object();
 
 	jstr(o, "rw", step_rw_name(rec->rw));
 	jint(o, "rwmixread", rec->rwmixread);
 	jint(o, "iodepth", rec->iodepth);
+	/* the workers that issued (0 from a module without step numjobs) */
+	jint(o, "numjobs", rec->numjobs ? rec->numjobs :
+	     (rec->flags & SSDLOAD_STEPS_IDLE) ? 0 : nr_workers);
 	jint(o, "bs_min", rec->bs_min);
 	jint(o, "bs_max", rec->bs_max);
 	jint(o, "runtime_ms", (int64_t)rec->runtime_ms);
@@ -1283,7 +1294,7 @@ static json_object *json_steps(const struct ssl_report *r)
 		jint(o, "step", rec->step);
 		jint(o, "idle_ms", (int64_t)rec->idle_ms);
 		jint(o, "loops_done", rec->loops_done);
-		json_object_object_add(o, "params", json_step_params(rec));
+		json_object_object_add(o, "params", json_step_params(rec, st->hdr.nr_workers));
 		jint(o, "runtime_ns", (int64_t)rec->runtime_ns);
 		gap = json_object_new_object();
 		jint(gap, "max", (int64_t)rec->gap_max_ns);

@@ -597,7 +597,8 @@ int results_parse_steps(const void *buf, size_t len, struct ssl_steps *s,
 		.version = hdr->version, .want_version = SSDLOAD_STEPS_VERSION,
 		.header_size = hdr->header_size, .min_header = sizeof(*hdr),
 		.record_size = hdr->record_size,
-		.min_record = sizeof(struct ssdload_steps_rec),
+		/* a module before step numjobs: records end before it (read as 0) */
+		.min_record = offsetof(struct ssdload_steps_rec, numjobs),
 		.nr = hdr->nr_steps, .hist_bytes = hdr->hist_bytes,
 	};
 	if (check_frame(&frame, len, err, errlen) ||

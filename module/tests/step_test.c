@@ -304,12 +304,45 @@ static void test_compile_refused(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, step_compile(job), -EINVAL);
 }
 
+/* A step's numjobs: its workers issue, at most the job's. */
+static void test_step_numjobs(struct kunit *test)
+{
+	struct step_fixture *f = test->priv;
+	struct ssdload_job *job = f->job;
+	struct config_item *s1 = step_mkdir(test, "1");
+	struct config_item *s2 = step_mkdir(test, "2");
+
+	KUNIT_ASSERT_FALSE(test, IS_ERR(s1) || IS_ERR(s2));
+	KUNIT_EXPECT_EQ(test, step_store(test, s1, "numjobs", "0"), -ERANGE);
+	KUNIT_EXPECT_EQ(test, step_store(test, s1, "numjobs", "1025"), -ERANGE);
+	KUNIT_EXPECT_STREQ(test, step_show(test, s1, "numjobs"), "\n");
+	KUNIT_EXPECT_EQ(test, step_store(test, s1, "numjobs", "4"), 1);
+	KUNIT_EXPECT_STREQ(test, step_show(test, s1, "numjobs"), "4\n");
+	KUNIT_ASSERT_EQ(test, step_compile(job), 0);
+	KUNIT_EXPECT_EQ(test, job->phases[0].numjobs, 4U);
+	/* unset: every worker of the job */
+	KUNIT_EXPECT_EQ(test, job->phases[1].numjobs, 0U);
+	KUNIT_EXPECT_EQ(test, ssdload_steps_plan_rate(job, 4), 0);
+	KUNIT_EXPECT_EQ(test, ssdload_steps_plan_rate(job, 3), -EINVAL);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(job->errmsg, "steps/1/numjobs=4"));
+	/* a step may run on fewer workers than another: no refusal */
+	step_store(test, s2, "numjobs", "1");
+	KUNIT_ASSERT_EQ(test, step_compile(job), 0);
+	KUNIT_EXPECT_EQ(test, job->phases[1].numjobs, 1U);
+	KUNIT_EXPECT_EQ(test, ssdload_steps_plan_rate(job, 4), 0);
+	/* an idle step has no workers to choose */
+	step_store(test, s2, "idle_ms", "5");
+	KUNIT_EXPECT_EQ(test, step_compile(job), -EINVAL);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(job->errmsg, "idle_ms"));
+}
+
 static struct kunit_case ssdload_steps_cases[] = {
 	KUNIT_CASE(test_step_names),
 	KUNIT_CASE(test_step_attrs),
 	KUNIT_CASE(test_compile),
 	KUNIT_CASE(test_compile_no_steps),
 	KUNIT_CASE(test_compile_refused),
+	KUNIT_CASE(test_step_numjobs),
 	{}
 };
 

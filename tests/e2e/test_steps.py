@@ -277,7 +277,7 @@ def test_step_names(jobs, kmsg, name, err):
         os.mkdir(p)
         assert sorted(os.listdir(p)) == sorted(
             ["rw", "rwmixread", "bs", "bssplit", "iodepth", "rate_iops", "rate",
-             "runtime_ms", "ramp_ms", "number_ios", "idle_ms"])
+             "runtime_ms", "ramp_ms", "number_ios", "idle_ms", "numjobs"])
         return
     mark = kmsg.mark()
     with pytest.raises(OSError) as ei:
@@ -332,3 +332,56 @@ def test_steps_fixed_while_running(null_blk, jobs):
         os.rmdir(j.dir)
     assert ei.value.errno == errno.ENOTEMPTY
     assert j.get("steps/1/iodepth") == "2"
+
+
+@pytest.mark.quick
+def test_step_numjobs(slow_dev, jobs):
+    """A step's numjobs: its first K workers issue, the others sit it out
+    (their series records count nothing in it), and the step's record says
+    K; a step without numjobs runs on all of the job's workers."""
+    j = jobs("stepnj", filename=slow_dev.path, rw="randread", bs=4096, iodepth=2,
+             numjobs=4, runtime_ms=400, log_interval_ms=100)
+    _need_steps(j)
+    if not os.path.exists(os.path.join(j.dir, "steps")):
+        pytest.skip("no steps/")
+    j.add_step(1, numjobs=1)
+    j.add_step(2)
+    j.add_step(3, numjobs=2, iodepth=4)
+    s = j.run(60)
+    st = j.steps()
+    if st.steps[0]["numjobs"] is None:
+        pytest.skip("the module's steps records have no numjobs")
+    assert [r["numjobs"] for r in st.steps] == [1, 4, 2]
+    for r in st.steps:
+        # Little's law on a 2 ms device: each step's workers x depth in
+        # flight, never the job's 4 workers' (several workers share the
+        # guest's CPUs, and the step's time is its latest worker's: twice
+        # the single worker's tolerance; the debug kernel measured 6.1 of 8)
+        rd = r["read"]
+        iops = rd["ios"] / (r["runtime_ns"] / 1e9)
+        inflight = iops * _mean(rd) / 1e9
+        want = r["numjobs"] * r["iodepth"]
+        assert (1 - 2 * env.little_tolerance()) * want <= inflight <= 1.02 * want, \
+            (r["step"], inflight, want)
+    # the records wholly inside a step (the steps are timed: step N runs
+    # from (N - 1) x 400 ms; a record is tagged with the step it closed in)
+    ser = j.series()
+    steps_of = {1: 1, 2: 4, 3: 2}
+    checked = 0
+    for rec in ser.records:
+        k = steps_of.get(rec["step"])
+        if k is None or rec["start_ns"] < ((rec["step"] - 1) * 400 + 2) * MS or \
+                rec["end_ns"] - rec["start_ns"] < 90 * MS:
+            continue
+        checked += 1
+        if rec["worker"] >= k:
+            assert rec["read"]["ios"] == 0, rec
+        else:
+            assert rec["read"]["ios"] > 0, rec
+    assert checked >= 8, ser.records
+    assert sum(r["read"]["ios"] for r in st.steps) == s["read_ios"]
+    # more workers than the job has: refused at enable, naming the step
+    j.add_step(4, numjobs=5)
+    with pytest.raises(OSError):
+        j.enable()
+    assert "steps/4/numjobs=5" in env.read(os.path.join(j.dir, "error"))

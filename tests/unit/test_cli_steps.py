@@ -23,7 +23,7 @@ from test_cli import (FAKE_ATTRS, FakeJob, check_lat, exact_percentile, lognorma
 from test_cli import fakerun, geo, shim  # noqa: F401  (fixtures)
 
 STEP_ATTRS = ("rw", "rwmixread", "bs", "bssplit", "iodepth", "rate_iops", "rate",
-              "runtime_ms", "ramp_ms", "number_ios", "idle_ms")
+              "runtime_ms", "ramp_ms", "number_ios", "idle_ms", "numjobs")
 RW = ["read", "write", "randread", "randwrite", "rw", "randrw", "trim", "randtrim",
       "trimwrite", "randtrimwrite"]
 
@@ -67,9 +67,10 @@ def test_step_attributes_are_module_names(cli, repo):
     m = re.search(r"#define\s+SSDLOAD_STEP_ATTRS\s+((?:.*\\\n)*.*)", text)
     uapi = set(re.findall(r'"(\w+)"', m.group(1)))
     assert uapi == set(STEP_ATTRS)
-    _, steps = po(cli, "--step=rw=randrw,rwmixread=10,bs=4k,iodepth=2,rate_iops=5,"
-                  "runtime=1,ramp_time=1,number_ios=3", "--step=bssplit=4k/100,rate=1m",
-                  "--step=idle=1")
+    _, steps = po(cli, "--numjobs=2", "--step=rw=randrw,rwmixread=10,bs=4k,iodepth=2,"
+                  "rate_iops=5,runtime=1,ramp_time=1,number_ios=3,numjobs=2",
+                  "--step=bssplit=4k/100,rate=1m", "--step=idle=1")
+    assert steps[1]["numjobs"] == "2" and "numjobs" not in steps[2]
     written = {a for s in steps.values() for a in s}
     assert written == uapi
 
@@ -138,6 +139,13 @@ def test_loops_without_steps(cli):
     (["--step=rate=1m,rate_iops=5"], ["both cap"]),
     (["--loops=0", "--step=iodepth=1"], ["--loops=0"]),
     (["--loops=x", "--step=iodepth=1"], ["--loops=x"]),
+    (["--numjobs=4", "--step=numjobs=0"], ["numjobs=0", "1 to 1024"]),
+    (["--numjobs=4", "--step=numjobs=1025"], ["numjobs=1025", "1 to 1024"]),
+    (["--numjobs=4", "--step=numjobs=lots"], ["numjobs=lots"]),
+    (["--numjobs=2", "--step=numjobs=3"], ["--step=numjobs=3", "the job has 2 workers",
+                                           "--numjobs=3 or more"]),
+    (["--step=numjobs=2"], ["the job has 1 worker:", "--numjobs=2"]),
+    (["--numjobs=2", "--step=idle=1,numjobs=1"], ["idle takes no other key"]),
 ])
 def test_step_errors(cli, args, needles):
     p = run(cli, "run", "--filename=/dev/unit-test", "--parse-only", "--runtime=1", *args)
@@ -286,6 +294,7 @@ def uapi_const(repo, name):
 STEPS_HDR = "=IHHIIIIIIIIQ"                 # struct ssdload_steps_header
 STEPS_REC = "=8I4Q3Q3Q4Q"                   # struct ssdload_steps_rec up to dir[]
 STEPS_DIR = "=15Q2I"                        # struct ssdload_steps_dir
+STEPS_TAIL = "=2I"                          # numjobs, pad: after dir[]
 
 
 class Step:
@@ -293,14 +302,17 @@ class Step:
 
     def __init__(self, nr, rw="randread", iodepth=1, bs=4096, runtime_ns=1_000_000_000,
                  reads=(), writes=(), rate_iops=(0, 0, 0), rate=(0, 0, 0), idle_ms=0,
-                 gaps=(), intended=None, loops_done=1, hist=True, rwmixread=50):
+                 gaps=(), intended=None, loops_done=1, hist=True, rwmixread=50, numjobs=0):
         self.__dict__.update(locals())
         del self.__dict__["self"]
         self.samples = [sorted(reads), sorted(writes), []]
 
 
 def steps_file(geo, repo, steps, loops=1, workers=2, magic=None, version=None,
-               record_pad=0, truncate=0):
+               record_pad=0, truncate=0, old=False):
+    """The debugfs steps file of @steps; @old: records without numjobs (a
+    module before step numjobs)."""
+    tail = b"" if old else struct.pack(STEPS_TAIL, 0, 0)
     recs, hists = b"", b""
     for s in steps:
         dirs, dhist = b"", b""
@@ -327,9 +339,11 @@ def steps_file(geo, repo, steps, loops=1, workers=2, magic=None, version=None,
                           0 if s.idle_ms else 1000, 0, 0, s.idle_ms, *s.rate_iops,
                           *s.rate, 0 if s.idle_ms else s.runtime_ns,
                           max(s.gaps) if s.gaps else 0, sum(s.gaps), len(s.gaps))
-        recs += rec + dirs + b"\0" * record_pad
+        if not old:
+            tail = struct.pack(STEPS_TAIL, s.numjobs if not s.idle_ms else 0, 0)
+        recs += rec + dirs + tail + b"\0" * record_pad
         hists += dhist
-    rsize = struct.calcsize(STEPS_REC) + 3 * struct.calcsize(STEPS_DIR) + record_pad
+    rsize = struct.calcsize(STEPS_REC) + 3 * struct.calcsize(STEPS_DIR) + len(tail) + record_pad
     hdr = struct.pack(STEPS_HDR,
                       uapi_const(repo, "SSDLOAD_STEPS_MAGIC") if magic is None else magic,
                       uapi_const(repo, "SSDLOAD_STEPS_VERSION") if version is None else version,
@@ -528,6 +542,22 @@ def test_steps_longer_records_accepted(cli, stepjob, geo, repo):
     stepjob.write_steps(steps_file(geo, repo, stepjob.steps, record_pad=16))
     st = show_json(cli, stepjob)["jobs"][0]["steps"]
     assert [s["read"]["total_ios"] for s in st] == [3000, 9000, 0, 30000]
+
+
+def test_steps_numjobs(cli, stepjob, geo, repo):
+    """A step's numjobs is in params and in the table (when not the job's);
+    a module's records without it read as the job's workers."""
+    stepjob.steps[0].numjobs = 1
+    stepjob.steps[1].numjobs = 2
+    stepjob.write_steps(steps_file(geo, repo, stepjob.steps, workers=2))
+    st = show_json(cli, stepjob)["jobs"][0]["steps"]
+    assert [s["params"]["numjobs"] for s in st] == [1, 2, 0, 2]
+    out = show(cli, stepjob).stdout
+    rows = [ln for ln in out.splitlines() if re.match(r"\s+\d+\s+\w", ln)]
+    assert "numjobs=1" in rows[0] and "numjobs" not in rows[1], out
+    stepjob.write_steps(steps_file(geo, repo, stepjob.steps, workers=2, old=True))
+    st = show_json(cli, stepjob)["jobs"][0]["steps"]
+    assert [s["params"]["numjobs"] for s in st] == [2, 2, 0, 2]
 
 
 def test_steps_without_histograms(cli, stepjob, geo, repo):

@@ -655,6 +655,10 @@ class Steps:
                         dd[key] = list(struct.unpack_from("=%dQ" % nb, blob, hoff))
                         hoff += 8 * nb
                 r[d] = dd
+            # appended after dir[]: numjobs (absent from an older module)
+            tail = off + STEPS_REC_HEAD.size + 3 * STEPS_DIR.size
+            r["numjobs"] = struct.unpack_from("=I", blob, tail)[0] \
+                if rs >= tail - off + 8 else None
             self.steps.append(r)
             off += rs
         assert hoff == len(blob), "histograms do not add up to hist_bytes"
