@@ -41,6 +41,7 @@
 #include "device.h"
 #include "options.h"
 #include "pts.h"
+#include "runner.h"
 #include "ss.h"
 #include "util.h"
 #include "uapi/ssdload.h"
@@ -58,7 +59,6 @@ extern char **environ;
 #define PTS_WSAT_WRITE_LIMIT	4	/* ... or 4x the user capacity written */
 #define PTS_WSAT_SEG_SAMPLES	30	/* samples per `ssdload run` (a segment) */
 #define PTS_MAX_POINTS		64
-#define PTS_MAX_ARGS		(PTS_MAX_POINTS + 48)
 #define PTS_MAX_THREADS		256
 #define PTS_MAX_QD		1024
 /* clat percentiles every round keeps (fio's list, and the spec's five 9s) */
@@ -273,125 +273,6 @@ struct pts_ctx {
 	uint64_t t0_ms;			/* the test's start (this process) */
 };
 
-static volatile sig_atomic_t pts_sig;	/* first signal caught */
-static volatile pid_t pts_child;	/* the running `ssdload run`, or 0 */
-
-static void pts_on_signal(int sig)
-{
-	if (!pts_sig)
-		pts_sig = sig;
-	/* a signal sent to us alone (kill PID) stops the round as well */
-	if (pts_child > 0)
-		kill(pts_child, sig);
-}
-
-static void pts_catch_signals(void)
-{
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
-	struct sigaction sa;
-	size_t i;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = pts_on_signal;
-	sigemptyset(&sa.sa_mask);
-	for (i = 0; i < ARRAY_SIZE(sigs); i++)
-		sigaction(sigs[i], &sa, NULL);
-}
-
-/* ---- JSON helpers ---- */
-
-static void jset(json_object *o, const char *k, json_object *v)
-{
-	json_object_object_add(o, k, v);
-}
-
-static json_object *jget(json_object *o, const char *k)
-{
-	json_object *v = NULL;
-
-	if (!o || !json_object_object_get_ex(o, k, &v))
-		return NULL;
-	return v;
-}
-
-static double jnum(json_object *o, const char *k, double def)
-{
-	json_object *v = jget(o, k);
-
-	if (!v || (!json_object_is_type(v, json_type_int) &&
-		   !json_object_is_type(v, json_type_double)))
-		return def;
-	return json_object_get_double(v);
-}
-
-/* a string member, "" if absent or not a string */
-static const char *jstring(json_object *o, const char *k)
-{
-	json_object *v = jget(o, k);
-
-	return v && json_object_is_type(v, json_type_string) ? json_object_get_string(v) : "";
-}
-
-static json_object *jdouble_or_null(double v)
-{
-	return isfinite(v) ? json_object_new_double(v) : NULL;
-}
-
-static void now_iso(char *buf, size_t len)
-{
-	struct tm tm;
-	time_t t = time(NULL);
-
-	gmtime_r(&t, &tm);
-	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
-static json_object *jnow(void)
-{
-	char buf[32];
-
-	now_iso(buf, sizeof(buf));
-	return json_object_new_string(buf);
-}
-
-/* Write @o to @path atomically (tmp, fsync, rename); 0 or -1 after a message. */
-static int json_save(json_object *o, const char *path)
-{
-	char tmp[PATH_MAX];
-	const char *s;
-	FILE *f;
-	int ok;
-
-	s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
-					   JSON_C_TO_STRING_SPACED |
-					   JSON_C_TO_STRING_NOSLASHESCAPE);
-	if (!s) {
-		ssl_err("pts: out of memory");
-		return -1;
-	}
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp)) {
-		ssl_err("pts: %s: path too long", path);
-		return -1;
-	}
-	f = fopen(tmp, "w");
-	if (!f) {
-		ssl_err("pts: %s: %s", tmp, strerror(errno));
-		return -1;
-	}
-	ok = fputs(s, f) >= 0 && fputc('\n', f) != EOF && !fflush(f) && !fsync(fileno(f));
-	if (fclose(f) || !ok) {
-		ssl_err("pts: writing %s: %s", tmp, strerror(errno));
-		unlink(tmp);
-		return -1;
-	}
-	if (rename(tmp, path)) {
-		ssl_err("pts: rename %s: %s", tmp, strerror(errno));
-		unlink(tmp);
-		return -1;
-	}
-	return 0;
-}
-
 static int pts_path(const struct pts_ctx *c, char *buf, size_t len, const char *rel)
 {
 	if (snprintf(buf, len, "%s/%s", c->dir, rel) >= (int)len) {
@@ -520,71 +401,6 @@ static int flag_val(const char *name, const char *val, bool *out)
 	return 0;
 }
 
-static int uint_val(const char *name, const char *val, unsigned int lo, unsigned int hi,
-		    unsigned int *out)
-{
-	uint64_t u;
-
-	if (ssl_parse_u64(val, &u) || u < lo || u > hi) {
-		ssl_err("pts: --%s=%s: must be an integer from %u to %u", name, val, lo, hi);
-		return -1;
-	}
-	*out = u;
-	return 0;
-}
-
-/*
- * --tc-list, --qd-list: N,N,... from 1 to @hi, each once, at most
- * PTS_DEMAND_MAX_LOADS of them, kept high to low.  0 or -1 after a message.
- */
-static int load_list(const char *name, const char *val, unsigned int hi,
-		     unsigned int *out, unsigned int *n)
-{
-	char buf[256], *tok, *save = NULL;
-	unsigned int v[PTS_DEMAND_MAX_LOADS], k = 0, i, j, t;
-
-	if (strlen(val) >= sizeof(buf)) {
-		ssl_err("pts: --%s: too long", name);
-		return -1;
-	}
-	strcpy(buf, val);
-	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		uint64_t u;
-
-		if (ssl_parse_u64(tok, &u) || u < 1 || u > hi) {
-			ssl_err("pts: --%s=%s: '%s' is not an integer from 1 to %u", name, val,
-				tok, hi);
-			return -1;
-		}
-		if (k == PTS_DEMAND_MAX_LOADS) {
-			ssl_err("pts: --%s=%s: at most %d values", name, val,
-				PTS_DEMAND_MAX_LOADS);
-			return -1;
-		}
-		for (i = 0; i < k; i++)
-			if (v[i] == u) {
-				ssl_err("pts: --%s=%s: %llu is given twice", name, val,
-					(unsigned long long)u);
-				return -1;
-			}
-		v[k++] = (unsigned int)u;
-	}
-	if (!k) {
-		ssl_err("pts: --%s=%s: give one value or more, e.g. 32,16,8,6,4,2,1", name,
-			val);
-		return -1;
-	}
-	for (i = 1; i < k; i++)		/* high to low, as the spec runs them */
-		for (j = i; j > 0 && v[j - 1] < v[j]; j--) {
-			t = v[j];
-			v[j] = v[j - 1];
-			v[j - 1] = t;
-		}
-	memcpy(out, v, k * sizeof(*v));
-	*n = k;
-	return 0;
-}
-
 /* Parse the test's options into @c; 0, 1 (help printed) or -1. */
 static int pts_parse(struct pts_ctx *c, int argc, const char **argv, const char **resume)
 {
@@ -665,11 +481,11 @@ static int pts_parse(struct pts_ctx *c, int argc, const char **argv, const char 
 			c->wc = (enum pts_wc_req)u;
 			break;
 		case P_THREADS:
-			if (uint_val(opt->name, val, 1, PTS_MAX_THREADS, &c->threads))
+			if (ssl_uint_opt("pts", opt->name, val, 1, PTS_MAX_THREADS, &c->threads))
 				return -1;
 			break;
 		case P_IODEPTH:
-			if (uint_val(opt->name, val, 1, PTS_MAX_QD, &c->iodepth))
+			if (ssl_uint_opt("pts", opt->name, val, 1, PTS_MAX_QD, &c->iodepth))
 				return -1;
 			break;
 		case P_BS:
@@ -682,15 +498,17 @@ static int pts_parse(struct pts_ctx *c, int argc, const char **argv, const char 
 			c->bs[0] = u;
 			break;
 		case P_TC_LIST:
-			if (load_list(opt->name, val, PTS_MAX_THREADS, c->tcs, &c->ntc))
+			if (ssl_uint_list("pts", opt->name, val, PTS_MAX_THREADS, PTS_DEMAND_MAX_LOADS, -1,
+					  c->tcs, &c->ntc))
 				return -1;
 			break;
 		case P_QD_LIST:
-			if (load_list(opt->name, val, PTS_MAX_QD, c->qds, &c->nqd))
+			if (ssl_uint_list("pts", opt->name, val, PTS_MAX_QD, PTS_DEMAND_MAX_LOADS, -1,
+					  c->qds, &c->nqd))
 				return -1;
 			break;
 		case P_RWMIXREAD:
-			if (uint_val(opt->name, val, 0, 100, &c->mix))
+			if (ssl_uint_opt("pts", opt->name, val, 0, 100, &c->mix))
 				return -1;
 			break;
 		case P_POINT_TIME:
@@ -728,7 +546,7 @@ static int pts_parse(struct pts_ctx *c, int argc, const char **argv, const char 
 			break;
 		case P_CYCLES:
 			/* a wait state is one run: two steps a cycle */
-			if (uint_val(opt->name, val, 1, SSDLOAD_MAX_STEPS / 2, &c->cycles))
+			if (ssl_uint_opt("pts", opt->name, val, 1, SSDLOAD_MAX_STEPS / 2, &c->cycles))
 				return -1;
 			break;
 		case P_WRITE_LIMIT:
@@ -742,7 +560,7 @@ static int pts_parse(struct pts_ctx *c, int argc, const char **argv, const char 
 			}
 			break;
 		case P_MAX_ROUNDS:
-			if (uint_val(opt->name, val, SSL_SS_WINDOW, 1000, &c->max_rounds))
+			if (ssl_uint_opt("pts", opt->name, val, SSL_SS_WINDOW, 1000, &c->max_rounds))
 				return -1;
 			break;
 		case P_ETA:
@@ -759,96 +577,8 @@ static int pts_parse(struct pts_ctx *c, int argc, const char **argv, const char 
 
 /* ---- running `ssdload run` ---- */
 
-struct pts_argv {
-	const char *v[PTS_MAX_ARGS + 1];
-	char *own[PTS_MAX_ARGS];	/* strings to free */
-	int n, nown;
-};
-
-static void av_add(struct pts_argv *a, const char *s)
-{
-	if (a->n < PTS_MAX_ARGS)
-		a->v[a->n++] = s;
-}
-
-static void av_addf(struct pts_argv *a, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void av_addf(struct pts_argv *a, const char *fmt, ...)
-{
-	va_list ap;
-	char *s;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	s = n < 0 ? NULL : malloc((size_t)n + 1);
-	if (s) {
-		va_start(ap, fmt);
-		vsnprintf(s, (size_t)n + 1, fmt, ap);
-		va_end(ap);
-	}
-	if (!s || a->nown >= PTS_MAX_ARGS) {
-		free(s);
-		return;
-	}
-	a->own[a->nown++] = s;
-	av_add(a, s);
-}
-
-static void av_free(struct pts_argv *a)
-{
-	int i;
-
-	for (i = 0; i < a->nown; i++)
-		free(a->own[i]);
-	a->n = a->nown = 0;
-}
-
-/*
- * Run `ssdload ARGS` (this binary) with its stdout into @out_path (NULL:
- * ours).  Returns its exit status, 128+N if a signal ended it, or -1.
- */
-static int pts_spawn(struct pts_argv *a, const char *out_path)
-{
-	posix_spawn_file_actions_t fa;
-	int status, r;
-	pid_t pid;
-
-	a->v[a->n] = NULL;
-	if (a->n >= PTS_MAX_ARGS) {
-		ssl_err("pts: too many arguments for ssdload run");
-		return -1;
-	}
-	posix_spawn_file_actions_init(&fa);
-	if (out_path)
-		posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, out_path,
-						 O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	fflush(stdout);
-	fflush(stderr);
-	r = posix_spawn(&pid, "/proc/self/exe", &fa, NULL, (char *const *)a->v, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	if (r) {
-		ssl_err("pts: cannot run ssdload run: %s", strerror(r));
-		return -1;
-	}
-	pts_child = pid;
-	while (waitpid(pid, &status, 0) < 0) {
-		if (errno != EINTR) {
-			ssl_err("pts: waitpid: %s", strerror(errno));
-			pts_child = 0;
-			return -1;
-		}
-	}
-	pts_child = 0;
-	if (WIFSIGNALED(status))
-		return SSL_EXIT_SIGNAL(WTERMSIG(status));
-	return WEXITSTATUS(status);
-}
-
 /* The options every run of the test shares. */
-static void av_common(const struct pts_ctx *c, struct pts_argv *a, const char *name)
+static void av_common(const struct pts_ctx *c, struct ssl_argv *a, const char *name)
 {
 	av_add(a, "ssdload");
 	av_add(a, "run");
@@ -858,26 +588,6 @@ static void av_common(const struct pts_ctx *c, struct pts_argv *a, const char *n
 	av_addf(a, "--eta=%s", c->eta);
 	av_add(a, "--output-format=json");
 	av_add(a, "--group_reporting");
-}
-
-/* Read a run's JSON output; the object or NULL after a message. */
-static json_object *pts_read_run(const char *path)
-{
-	json_object *o = json_object_from_file(path);
-
-	if (!o)
-		ssl_err("pts: %s: not the JSON of a run (%s)", path, json_util_get_last_err());
-	return o;
-}
-
-static json_object *run_job0(json_object *run)
-{
-	json_object *jobs = jget(run, "jobs");
-
-	if (!jobs || !json_object_is_type(jobs, json_type_array) ||
-	    !json_object_array_length(jobs))
-		return NULL;
-	return json_object_array_get_idx(jobs, 0);
 }
 
 /* ---- device facts, health ---- */
@@ -909,11 +619,6 @@ static json_object *health_now(const struct pts_ctx *c)
 	memset(&h, 0, sizeof(h));
 	ssl_dev_health(&c->dev, &h);
 	return health_json(&h);
-}
-
-static json_object *jstr_or_null(const char *s)
-{
-	return s && *s ? json_object_new_string(s) : NULL;
 }
 
 static json_object *device_json(const struct pts_ctx *c)
@@ -1209,8 +914,8 @@ static int spawn_status(int st, const char *what)
 {
 	if (st == 0)
 		return 0;
-	if (pts_sig || st > 128)
-		return st > 128 ? st : SSL_EXIT_SIGNAL(pts_sig);
+	if (ssl_run_sig || st > 128)
+		return st > 128 ? st : SSL_EXIT_SIGNAL(ssl_run_sig);
 	ssl_err("pts: %s failed (ssdload run exited %d)", what, st);
 	return PTS_EXIT_FAILED;
 }
@@ -1219,7 +924,7 @@ static int spawn_status(int st, const char *what)
 static int seq_fill(struct pts_ctx *c, const char *what, unsigned int bs, uint64_t bytes,
 		    unsigned int loops, const char *out, json_object *rec)
 {
-	struct pts_argv a = { 0 };
+	struct ssl_argv a = { 0 };
 	char name[128];
 	uint64_t t0 = ssl_now_ms();
 	json_object *run, *job;
@@ -1233,12 +938,12 @@ static int seq_fill(struct pts_ctx *c, const char *what, unsigned int bs, uint64
 	av_addf(&a, "--size=%llu", (unsigned long long)bytes);
 	if (loops > 1)
 		av_addf(&a, "--loops=%u", loops);
-	st = pts_spawn(&a, out);
+	st = ssl_run_spawn(&a, out);
 	av_free(&a);
 	st = spawn_status(st, what);
 	if (st)
 		return st;
-	run = pts_read_run(out);
+	run = ssl_read_run(out);
 	if (!run)
 		return PTS_EXIT_FAILED;
 	job = run_job0(run);
@@ -1356,7 +1061,7 @@ static unsigned int rounds_done(const struct pts_ctx *c)
 static int do_round(struct pts_ctx *c, unsigned int r)
 {
 	const struct pts_def *t = c->def;
-	struct pts_argv a = { 0 };
+	struct ssl_argv a = { 0 };
 	json_object *run, *job, *steps, *rd, *points, *hb;
 	char name[128], rel[64], out[PATH_MAX], eta[32], eta_min[32];
 	uint64_t t0 = ssl_now_ms(), left;
@@ -1395,14 +1100,14 @@ static int do_round(struct pts_ctx *c, unsigned int r)
 				c->bs[b], (unsigned long long)c->point_ms);
 	hb = health_now(c);
 	now_iso(started, sizeof(started));
-	st = pts_spawn(&a, out);
+	st = ssl_run_spawn(&a, out);
 	av_free(&a);
 	st = spawn_status(st, "the round");
 	if (st) {
 		json_object_put(hb);
 		return st;
 	}
-	run = pts_read_run(out);
+	run = ssl_read_run(out);
 	if (!run) {
 		json_object_put(hb);
 		return PTS_EXIT_FAILED;
@@ -1749,7 +1454,7 @@ static int wsat_samples(struct pts_ctx *c, json_object *job, json_object *seg, d
  * @bs; the options of their `ssdload run`.
  */
 /* ECW's access pattern: its block sizes and zones (DIRTH: nothing to add) */
-static void av_stimulus(const struct pts_ctx *c, struct pts_argv *a)
+static void av_stimulus(const struct pts_ctx *c, struct ssl_argv *a)
 {
 	if (c->def->bssplit)
 		av_addf(a, "--bssplit=%s", c->def->bssplit);
@@ -1757,7 +1462,7 @@ static void av_stimulus(const struct pts_ctx *c, struct pts_argv *a)
 		av_addf(a, "--random_distribution=%s", c->def->zones);
 }
 
-static void av_writes(const struct pts_ctx *c, struct pts_argv *a, const char *name,
+static void av_writes(const struct pts_ctx *c, struct ssl_argv *a, const char *name,
 		      unsigned int seed, bool random, unsigned int bs)
 {
 	av_common(c, a, name);
@@ -1774,7 +1479,7 @@ static void av_writes(const struct pts_ctx *c, struct pts_argv *a, const char *n
 }
 
 /* The random 4KiB writes of WSAT, and of HIR's preconditioning and baselines. */
-static void av_rnd_writes(const struct pts_ctx *c, struct pts_argv *a, const char *name,
+static void av_rnd_writes(const struct pts_ctx *c, struct ssl_argv *a, const char *name,
 			  unsigned int seed)
 {
 	av_writes(c, a, name, seed, true, c->bs[0]);
@@ -1789,7 +1494,7 @@ static void av_rnd_writes(const struct pts_ctx *c, struct pts_argv *a, const cha
 static int wsat_segment(struct pts_ctx *c, unsigned int k, double t0, uint64_t w0,
 			uint64_t ms, uint64_t ios, const struct pts_group *g)
 {
-	struct pts_argv a = { 0 };
+	struct ssl_argv a = { 0 };
 	json_object *run, *job, *seg;
 	char name[128], rel[64], out[PATH_MAX], started[32];
 	uint64_t t = ssl_now_ms();
@@ -1819,7 +1524,7 @@ static int wsat_segment(struct pts_ctx *c, unsigned int k, double t0, uint64_t w
 	now_iso(started, sizeof(started));
 	jset(seg, "started", json_object_new_string(started));
 	jset(seg, "health_before", health_now(c));
-	st = pts_spawn(&a, out);
+	st = ssl_run_spawn(&a, out);
 	av_free(&a);
 	st = spawn_status(st, "the segment");
 	/*
@@ -1827,7 +1532,7 @@ static int wsat_segment(struct pts_ctx *c, unsigned int k, double t0, uint64_t w
 	 * took those writes, so they stay in the record (a short segment,
 	 * "interrupted") rather than vanish from the written total.
 	 */
-	run = !st ? pts_read_run(out) : st > 128 ? json_object_from_file(out) : NULL;
+	run = !st ? ssl_read_run(out) : st > 128 ? json_object_from_file(out) : NULL;
 	job = run ? run_job0(run) : NULL;
 	if (st && (!job || !json_object_array_length(jget(jget(job, "time_series"),
 							   "intervals")))) {
@@ -1875,8 +1580,8 @@ static int do_wsat(struct pts_ctx *c)
 		/* (each run ends up to a few ms late: its I/Os in flight) */
 		if (written >= limit || t + c->point_ms / 2.0 >= c->duration_ms)
 			return 0;
-		if (pts_sig)
-			return SSL_EXIT_SIGNAL(pts_sig);
+		if (ssl_run_sig)
+			return SSL_EXIT_SIGNAL(ssl_run_sig);
 		k = json_object_array_length(jget(c->doc, "segments")) + 1;
 		left = c->duration_ms - (uint64_t)t;
 		ms = (uint64_t)PTS_WSAT_SEG_SAMPLES * c->point_ms;
@@ -2060,7 +1765,7 @@ static int hir_part(struct pts_ctx *c, json_object *w, unsigned int ws, int base
 {
 	unsigned int k = hir_waits[ws];
 	uint64_t wait = k * c->access_ms, t = ssl_now_ms();
-	struct pts_argv a = { 0 };
+	struct ssl_argv a = { 0 };
 	json_object *run, *job, *ts, *part, *steps;
 	char name[128], rel[64], out[PATH_MAX], started[32];
 	double end = 0;
@@ -2091,12 +1796,12 @@ static int hir_part(struct pts_ctx *c, json_object *w, unsigned int ws, int base
 		(unsigned long long)wait, baseline ?
 		"return to baseline" : "access + wait cycles");
 	now_iso(started, sizeof(started));
-	st = pts_spawn(&a, out);
+	st = ssl_run_spawn(&a, out);
 	av_free(&a);
 	st = spawn_status(st, baseline ? "the return to baseline" : "the wait state");
 	if (st)
 		return st;
-	run = pts_read_run(out);
+	run = ssl_read_run(out);
 	if (!run)
 		return PTS_EXIT_FAILED;
 	job = run_job0(run);
@@ -2164,8 +1869,8 @@ static int precondition_segments(struct pts_ctx *c)
 		k = json_object_array_length(jget(c->doc, "segments"));
 		if (k >= SSL_SS_WINDOW && check_steady_in(c, "segments", "iops", dest))
 			break;
-		if (pts_sig)
-			return SSL_EXIT_SIGNAL(pts_sig);
+		if (ssl_run_sig)
+			return SSL_EXIT_SIGNAL(ssl_run_sig);
 		fprintf(stderr, "pts %s: preconditioning segment %u of at most %u\n",
 			c->def->name, k + 1, c->max_rounds);
 		wsat_pos(c, &t, &written);
@@ -2205,8 +1910,8 @@ static int do_hir(struct pts_ctx *c)
 	if (st)
 		return st;
 	for (ws = 0; ws < ARRAY_SIZE(hir_waits); ws++) {
-		if (pts_sig)
-			return SSL_EXIT_SIGNAL(pts_sig);
+		if (ssl_run_sig)
+			return SSL_EXIT_SIGNAL(ssl_run_sig);
 		w = json_object_array_get_idx(wss, ws);
 		if (!w) {
 			w = json_object_new_object();
@@ -2228,8 +1933,8 @@ static int do_hir(struct pts_ctx *c)
 				return PTS_EXIT_FAILED;
 		}
 		if (!jget(w, "baseline")) {
-			if (pts_sig)
-				return SSL_EXIT_SIGNAL(pts_sig);
+			if (ssl_run_sig)
+				return SSL_EXIT_SIGNAL(ssl_run_sig);
 			st = hir_part(c, w, ws, 1, jnum(jget(w, "access"), "t_end_ms", 0));
 			if (st)
 				return st;
@@ -2300,8 +2005,8 @@ static int do_xsr(struct pts_ctx *c)
 			/* (each run ends up to a few ms late: its I/Os in flight) */
 			if (done + c->point_ms / 2.0 >= len)
 				break;
-			if (pts_sig)
-				return SSL_EXIT_SIGNAL(pts_sig);
+			if (ssl_run_sig)
+				return SSL_EXIT_SIGNAL(ssl_run_sig);
 			wsat_pos(c, &t, &written);
 			k = json_object_array_length(jget(c->doc, "segments")) + 1;
 			/*
@@ -2412,7 +2117,7 @@ static void xsr_results(struct pts_ctx *c)
 /* ---- ecw, dirth: demand intensity ---- */
 
 /* Spawn @a (freed here) into DIR/@rel; the run's JSON in *@run, or a status. */
-static int run_into(struct pts_ctx *c, struct pts_argv *a, const char *rel, const char *what,
+static int run_into(struct pts_ctx *c, struct ssl_argv *a, const char *rel, const char *what,
 		    json_object **run)
 {
 	char out[PATH_MAX];
@@ -2423,12 +2128,12 @@ static int run_into(struct pts_ctx *c, struct pts_argv *a, const char *rel, cons
 		av_free(a);
 		return PTS_EXIT_FAILED;
 	}
-	st = pts_spawn(a, out);
+	st = ssl_run_spawn(a, out);
 	av_free(a);
 	st = spawn_status(st, what);
 	if (st)
 		return st;
-	*run = pts_read_run(out);
+	*run = ssl_read_run(out);
 	return *run ? 0 : PTS_EXIT_FAILED;
 }
 
@@ -2441,7 +2146,7 @@ static double job_ms(json_object *job)
 }
 
 /* The demand points' stimulus: the test's R/W mix, block sizes and zones. */
-static void av_demand(const struct pts_ctx *c, struct pts_argv *a, const char *name,
+static void av_demand(const struct pts_ctx *c, struct ssl_argv *a, const char *name,
 		      unsigned int seed, unsigned int tc, unsigned int qd)
 {
 	av_common(c, a, name);
@@ -2468,7 +2173,7 @@ static int demand_prewrite(struct pts_ctx *c, const char *tag, const char *rel,
 			   unsigned int seed, unsigned int tc, unsigned int qd,
 			   unsigned int points, json_object **out)
 {
-	struct pts_argv a = { 0 };
+	struct ssl_argv a = { 0 };
 	unsigned int t = c->threads, q = c->iodepth;
 	json_object *run, *job, *wr, *o;
 	char name[128];
@@ -2577,11 +2282,11 @@ static int demand_round(struct pts_ctx *c, unsigned int r)
 	jset(rd, "points", points);
 	jset(rd, "run_files", files);
 	for (i = 0; i < c->ntc; i++) {
-		struct pts_argv a = { 0 };
+		struct ssl_argv a = { 0 };
 
-		if (pts_sig) {
+		if (ssl_run_sig) {
 			json_object_put(rd);
-			return SSL_EXIT_SIGNAL(pts_sig);
+			return SSL_EXIT_SIGNAL(ssl_run_sig);
 		}
 		snprintf(tag, sizeof(tag), "r%u-t%u", r, c->tcs[i]);
 		job_name(name, sizeof(name), c, tag);
@@ -2704,7 +2409,7 @@ static json_object *rt_histogram(json_object *job)
 static int operating_point(struct pts_ctx *c, json_object *op, unsigned int k)
 {
 	unsigned int tc = (unsigned int)jnum(op, "tc", 0), qd = (unsigned int)jnum(op, "qd", 0);
-	struct pts_argv a = { 0 };
+	struct ssl_argv a = { 0 };
 	json_object *pw, *run, *job, *m;
 	char name[128], tag[32], rel[64];
 	int st;
@@ -2721,8 +2426,8 @@ static int operating_point(struct pts_ctx *c, json_object *op, unsigned int k)
 		if (pts_save(c))
 			return PTS_EXIT_FAILED;
 	}
-	if (pts_sig)
-		return SSL_EXIT_SIGNAL(pts_sig);
+	if (ssl_run_sig)
+		return SSL_EXIT_SIGNAL(ssl_run_sig);
 	fprintf(stderr, "pts %s: %s (T%uQ%u): %u points measured\n", c->def->name,
 		jstring(op, "label"), tc, qd, PTS_OP_MEASURE);
 	snprintf(tag, sizeof(tag), "op%u", k + 1);
@@ -2762,8 +2467,8 @@ static int do_demand(struct pts_ctx *c)
 	for (r = rounds_done(c) + 1; ; r++) {
 		if (rounds_done(c) >= SSL_SS_WINDOW && check_steady(c))
 			break;
-		if (pts_sig)
-			return SSL_EXIT_SIGNAL(pts_sig);
+		if (ssl_run_sig)
+			return SSL_EXIT_SIGNAL(ssl_run_sig);
 		st = demand_round(c, r);
 		if (st)
 			return st;
@@ -2794,8 +2499,8 @@ static int do_demand(struct pts_ctx *c)
 
 		if (!jget(op, "tc") || jget(op, "measure"))
 			continue;
-		if (pts_sig)
-			return SSL_EXIT_SIGNAL(pts_sig);
+		if (ssl_run_sig)
+			return SSL_EXIT_SIGNAL(ssl_run_sig);
 		st = operating_point(c, op, k);
 		if (st)
 			return st;
@@ -3478,7 +3183,7 @@ int pts_purge(int argc, const char **argv)
 		}
 		close(tfd);
 		c->eta = "auto";
-		pts_catch_signals();
+		ssl_run_catch_signals();
 		st = seq_fill(c, "purge", PTS_WIPC_BS, c->dev.capacity_bytes, 1, tmp, rec);
 		unlink(tmp);
 		json_object_put(rec);
@@ -3704,7 +3409,7 @@ int pts_run(const char *test, int argc, const char **argv)
 			goto out;
 		}
 	}
-	pts_catch_signals();
+	ssl_run_catch_signals();
 
 	/*
 	 * A crash during the purge or the WIPC leaves them unfinished: they
@@ -3769,8 +3474,8 @@ int pts_run(const char *test, int argc, const char **argv)
 	for (round = rounds_done(c) + 1; ; round++) {
 		if (rounds_done(c) >= SSL_SS_WINDOW && check_steady(c))
 			break;
-		if (pts_sig) {
-			st = SSL_EXIT_SIGNAL(pts_sig);
+		if (ssl_run_sig) {
+			st = SSL_EXIT_SIGNAL(ssl_run_sig);
 			goto interrupted;
 		}
 		st = do_round(c, round);
@@ -3807,8 +3512,8 @@ report:
 	goto out;
 
 interrupted:
-	if (st > 128 || pts_sig) {
-		st = finish(c, "interrupted", st > 128 ? st : SSL_EXIT_SIGNAL(pts_sig));
+	if (st > 128 || ssl_run_sig) {
+		st = finish(c, "interrupted", st > 128 ? st : SSL_EXIT_SIGNAL(ssl_run_sig));
 		goto out;
 	}
 failed:

@@ -1,0 +1,319 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Methodology commands' runner (runner.h): `ssdload run` as a child, the
+ * signal that stops both, and the JSON helpers of their documents.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "builtin.h"
+#include "options.h"
+#include "runner.h"
+#include "util.h"
+
+extern char **environ;
+
+volatile sig_atomic_t ssl_run_sig;	/* first signal caught */
+static volatile pid_t run_child;	/* the running `ssdload run`, or 0 */
+
+static void run_on_signal(int sig)
+{
+	if (!ssl_run_sig)
+		ssl_run_sig = sig;
+	/* a signal sent to us alone (kill PID) stops the round as well */
+	if (run_child > 0)
+		kill(run_child, sig);
+}
+
+void ssl_run_catch_signals(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+	struct sigaction sa;
+	size_t i;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = run_on_signal;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < ARRAY_SIZE(sigs); i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
+
+/* ---- JSON helpers ---- */
+
+void jset(json_object *o, const char *k, json_object *v)
+{
+	json_object_object_add(o, k, v);
+}
+
+json_object *jget(json_object *o, const char *k)
+{
+	json_object *v = NULL;
+
+	if (!o || !json_object_object_get_ex(o, k, &v))
+		return NULL;
+	return v;
+}
+
+double jnum(json_object *o, const char *k, double def)
+{
+	json_object *v = jget(o, k);
+
+	if (!v || (!json_object_is_type(v, json_type_int) &&
+		   !json_object_is_type(v, json_type_double)))
+		return def;
+	return json_object_get_double(v);
+}
+
+/* a string member, "" if absent or not a string */
+const char *jstring(json_object *o, const char *k)
+{
+	json_object *v = jget(o, k);
+
+	return v && json_object_is_type(v, json_type_string) ? json_object_get_string(v) : "";
+}
+
+json_object *jdouble_or_null(double v)
+{
+	return isfinite(v) ? json_object_new_double(v) : NULL;
+}
+
+void now_iso(char *buf, size_t len)
+{
+	struct tm tm;
+	time_t t = time(NULL);
+
+	gmtime_r(&t, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+json_object *jnow(void)
+{
+	char buf[32];
+
+	now_iso(buf, sizeof(buf));
+	return json_object_new_string(buf);
+}
+
+/* Write @o to @path atomically (tmp, fsync, rename); 0 or -1 after a message. */
+int json_save(json_object *o, const char *path)
+{
+	char tmp[PATH_MAX];
+	const char *s;
+	FILE *f;
+	int ok;
+
+	s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
+					   JSON_C_TO_STRING_SPACED |
+					   JSON_C_TO_STRING_NOSLASHESCAPE);
+	if (!s) {
+		ssl_err("out of memory");
+		return -1;
+	}
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp)) {
+		ssl_err("%s: path too long", path);
+		return -1;
+	}
+	f = fopen(tmp, "w");
+	if (!f) {
+		ssl_err("%s: %s", tmp, strerror(errno));
+		return -1;
+	}
+	ok = fputs(s, f) >= 0 && fputc('\n', f) != EOF && !fflush(f) && !fsync(fileno(f));
+	if (fclose(f) || !ok) {
+		ssl_err("writing %s: %s", tmp, strerror(errno));
+		unlink(tmp);
+		return -1;
+	}
+	if (rename(tmp, path)) {
+		ssl_err("rename %s: %s", tmp, strerror(errno));
+		unlink(tmp);
+		return -1;
+	}
+	return 0;
+}
+
+
+void av_add(struct ssl_argv *a, const char *s)
+{
+	if (a->n < SSL_MAX_ARGS)
+		a->v[a->n++] = s;
+}
+
+void av_addf(struct ssl_argv *a, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	s = n < 0 ? NULL : malloc((size_t)n + 1);
+	if (s) {
+		va_start(ap, fmt);
+		vsnprintf(s, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+	}
+	if (!s || a->nown >= SSL_MAX_ARGS) {
+		free(s);
+		return;
+	}
+	a->own[a->nown++] = s;
+	av_add(a, s);
+}
+
+void av_free(struct ssl_argv *a)
+{
+	int i;
+
+	for (i = 0; i < a->nown; i++)
+		free(a->own[i]);
+	a->n = a->nown = 0;
+}
+
+/*
+ * Run `ssdload ARGS` (this binary) with its stdout into @out_path (NULL:
+ * ours).  Returns its exit status, 128+N if a signal ended it, or -1.
+ */
+int ssl_run_spawn(struct ssl_argv *a, const char *out_path)
+{
+	posix_spawn_file_actions_t fa;
+	int status, r;
+	pid_t pid;
+
+	a->v[a->n] = NULL;
+	if (a->n >= SSL_MAX_ARGS) {
+		ssl_err("too many arguments for ssdload run");
+		return -1;
+	}
+	posix_spawn_file_actions_init(&fa);
+	if (out_path)
+		posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, out_path,
+						 O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	fflush(stdout);
+	fflush(stderr);
+	r = posix_spawn(&pid, "/proc/self/exe", &fa, NULL, (char *const *)a->v, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (r) {
+		ssl_err("cannot run ssdload run: %s", strerror(r));
+		return -1;
+	}
+	run_child = pid;
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR) {
+			ssl_err("waitpid: %s", strerror(errno));
+			run_child = 0;
+			return -1;
+		}
+	}
+	run_child = 0;
+	if (WIFSIGNALED(status))
+		return SSL_EXIT_SIGNAL(WTERMSIG(status));
+	return WEXITSTATUS(status);
+}
+
+
+/* Read a run's JSON output; the object or NULL after a message. */
+json_object *ssl_read_run(const char *path)
+{
+	json_object *o = json_object_from_file(path);
+
+	if (!o)
+		ssl_err("%s: not the JSON of a run (%s)", path, json_util_get_last_err());
+	return o;
+}
+
+json_object *run_job0(json_object *run)
+{
+	json_object *jobs = jget(run, "jobs");
+
+	if (!jobs || !json_object_is_type(jobs, json_type_array) ||
+	    !json_object_array_length(jobs))
+		return NULL;
+	return json_object_array_get_idx(jobs, 0);
+}
+
+
+json_object *jstr_or_null(const char *s)
+{
+	return s && *s ? json_object_new_string(s) : NULL;
+}
+
+/* ---- options ---- */
+
+int ssl_uint_opt(const char *cmd, const char *name, const char *val, unsigned int lo,
+		 unsigned int hi, unsigned int *out)
+{
+	uint64_t u;
+
+	if (ssl_parse_u64(val, &u) || u < lo || u > hi) {
+		ssl_err("%s: --%s=%s: must be an integer from %u to %u", cmd, name, val, lo, hi);
+		return -1;
+	}
+	*out = u;
+	return 0;
+}
+
+/*
+ * A list N,N,... of 1 to @hi, each once, at most @max_n of them (@out
+ * holds that many), sorted high to low (@order < 0), low to high (> 0)
+ * or kept as given.  0, or -1 after a message.
+ */
+int ssl_uint_list(const char *cmd, const char *name, const char *val, unsigned int hi,
+		  unsigned int max_n, int order, unsigned int *out, unsigned int *n)
+{
+	char buf[512], *tok, *save = NULL;
+	unsigned int k = 0, i, j, t;
+
+	if (strlen(val) >= sizeof(buf)) {
+		ssl_err("%s: --%s: too long", cmd, name);
+		return -1;
+	}
+	strcpy(buf, val);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		uint64_t u;
+
+		if (ssl_parse_u64(tok, &u) || u < 1 || u > hi) {
+			ssl_err("%s: --%s=%s: '%s' is not an integer from 1 to %u", cmd, name,
+				val, tok, hi);
+			return -1;
+		}
+		if (k == max_n) {
+			ssl_err("%s: --%s=%s: at most %u values", cmd, name, val, max_n);
+			return -1;
+		}
+		for (i = 0; i < k; i++)
+			if (out[i] == u) {
+				ssl_err("%s: --%s=%s: %llu is given twice", cmd, name, val,
+					(unsigned long long)u);
+				return -1;
+			}
+		out[k++] = (unsigned int)u;
+	}
+	if (!k) {
+		ssl_err("%s: --%s=%s: give one value or more, e.g. 32,16,8,4,2,1", cmd, name,
+			val);
+		return -1;
+	}
+	for (i = 1; order && i < k; i++)
+		for (j = i; j > 0 && (order < 0 ? out[j - 1] < out[j] : out[j - 1] > out[j]);
+		     j--) {
+			t = out[j];
+			out[j] = out[j - 1];
+			out[j - 1] = t;
+		}
+	*n = k;
+	return 0;
+}
