@@ -12,6 +12,7 @@ int cmd_stop(int argc, const char **argv);
 int cmd_start(int argc, const char **argv);
 int cmd_pts(int argc, const char **argv);
 int cmd_report(int argc, const char **argv);
+int cmd_sweep(int argc, const char **argv);
 
 /* Print a NULL-terminated array of usage lines. */
 void ssl_usage(FILE *f, const char *const *lines);

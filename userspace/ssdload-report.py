@@ -1,9 +1,12 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
-"""ssdload-report.py DIR: the report of an `ssdload pts TEST` run.
+"""ssdload-report.py DIR: the report of an `ssdload pts TEST` run, or of an
+`ssdload sweep` (queue-depth sweep).
 
 Reads DIR/pts.json alone (format "ssdload-pts", format_version 1, see
-Documentation/pts.rst) and writes into DIR:
+Documentation/pts.rst), or when DIR has no pts.json, DIR/sweep.json alone
+(format "ssdload-sweep", format_version 1: below).  From pts.json it
+writes into DIR:
 
   report.html       self-contained page (inline CSS, no JavaScript) laid out
                     like the report pages of SNIA SSS PTS 2.0.2: every page
@@ -40,18 +43,44 @@ Documentation/pts.rst) and writes into DIR:
   prewrites.csv     prewrite,tc,qd,t_ms,iops: ecw, dirth: the samples of the
                     pre-write before each round and each operating point
 
+From sweep.json (one point per total queue depth QD of settings.qd_list,
+for each worker count of settings.workers_list, or with workers =
+ceil(QD / max_qd_per_worker) when it is null; knees: per worker count, the
+smallest QD reaching knee_fraction of its most IOPS) it writes:
+
+  report.html       the same layout: the header block (device, sweep,
+                    settings, command), the knees, the points table (the
+                    knee rows marked), per-direction latencies, the plots
+  plots/sweep_iops.svg      IOPS against total QD (log2), a line per worker
+                    count (one for the automatic rule), the knees circled
+  plots/sweep_latency.svg   mean and p99 latency against total QD (log)
+  plots/sweep_load.svg      mean latency against IOPS: the load curve
+  plots/sweep_time.svg      every point's IOPS samples end to end (each
+                    point over its ramp + runtime), their boundaries
+                    marked (none when no point has samples: the page
+                    says so)
+  sweep.csv         step,workers,qd,qd_per_worker,runtime_ns,gap_max_ns,
+                    gap_mean_ns,iops,bw_bytes,lat_mean_ns,lat_p99_ns,little,
+                    then read_KEY and write_KEY for KEY in ios,iops,bw_bytes,
+                    lat_mean_ns,lat_max_ns,lat_p50_ns,lat_p99_ns,lat_p99_9_ns:
+                    one row per point, as run
+  sweep-series.csv  point,t_ms,iops,lat_mean_ns: every point's interval
+                    samples (point: its step), when any point has some
+
 The CSV values are the JSON's, in its units (bytes, ns, per second), and
 an empty cell where the JSON has null.  The page shows them in MB/s
 (10^6 bytes/s) and microseconds.
 
 A running, interrupted or failed run renders what it has.  Unknown (null)
 values print as "n/a"; nothing is invented.  The output depends on
-pts.json alone: two renderings of the same file are byte-identical.
+pts.json (sweep.json) alone: two renderings of the same file are
+byte-identical.
 
-Exit status: 0 rendered; 2 bad usage or a missing or invalid pts.json (one
-line on stderr); 3 the rendering failed (matplotlib missing, a write
-error).  ssdload runs this script for `ssdload report DIR` and at the end of
-`ssdload pts TEST` (userspace/pts.c, pts_render_report()).
+Exit status: 0 rendered; 2 bad usage or a missing or invalid pts.json or
+sweep.json (one line on stderr, naming the bad key); 3 the rendering failed
+(matplotlib missing, a write error).  ssdload runs this script for `ssdload
+report DIR` and at the end of `ssdload pts TEST` (userspace/pts.c,
+pts_render_report()).
 """
 import csv
 import html
@@ -62,6 +91,7 @@ import sys
 
 PROG = "ssdload-report"
 FORMAT, FORMAT_VERSION = "ssdload-pts", 1
+SWEEP_FORMAT, SWEEP_FORMAT_VERSION = "ssdload-sweep", 1
 EXIT_OK, EXIT_USAGE, EXIT_FAILED = 0, 2, 3
 NA = "n/a"
 
@@ -73,10 +103,11 @@ PLOTS = ("ss_convergence.svg", "ss_window.svg", "iops_2d.svg", "iops_3d.svg",
          "hir_precondition.svg", "hir_time.svg", "hir_wait.svg", "xsr_bw.svg",
          "xsr_lat.svg", "precondition.svg", "steady_state.svg", "prewrites.svg",
          "demand_variation.svg", "demand_intensity.svg", "toio.svg", "op_prewrites.svg",
-         "rt_histogram.svg")
+         "rt_histogram.svg", "sweep_iops.svg", "sweep_latency.svg", "sweep_load.svg",
+         "sweep_time.svg")
 CSVS = ("rounds.csv", "points.csv", "measurement.csv", "series.csv", "wait_states.csv",
         "hir_samples.csv", "demand.csv", "operating_points.csv", "rt_histogram.csv",
-        "prewrites.csv")
+        "prewrites.csv", "sweep.csv", "sweep-series.csv")
 
 # the tests with a rows = R/W mix, columns = block size results table
 MATRIX_TESTS = ("iops", "throughput", "latency")
@@ -101,7 +132,7 @@ TABLE_PERCENTILES = (50.0, 90.0, 99.0, 99.9, 99.99, 99.999, 99.9999)
 
 
 class BadInput(Exception):
-    """pts.json is missing or not a valid result file: exit 2."""
+    """pts.json (sweep.json) is missing or not a valid result file: exit 2."""
 
 
 # --------------------------------------------------------------------------
@@ -211,8 +242,9 @@ HEALTH = obj({k: N for k in ("temperature_k", "data_units_written", "data_units_
                              "host_write_commands", "host_read_commands", "percentage_used",
                              "critical_warning", "media_errors", "power_on_hours",
                              "available_spare")})
-DIRECTION = obj({"ios": N, "bytes": N, "iops": N, "bw_bytes": N, "lat_min_ns": N,
-                 "lat_mean_ns": N, "lat_max_ns": N, "percentiles": percentiles})
+DIRECTION_FIELDS = {"ios": N, "bytes": N, "iops": N, "bw_bytes": N, "lat_min_ns": N,
+                    "lat_mean_ns": N, "lat_max_ns": N, "percentiles": percentiles}
+DIRECTION = obj(DIRECTION_FIELDS)
 POINT_FIELDS = {"bs": num(null=False, minimum=1, integer=True),
                 "rwmixread": num(null=False, minimum=0, maximum=100),
                 "pattern": string(), "runtime_ms": N, "iops": N, "bw_bytes": N,
@@ -353,13 +385,48 @@ def doc_checker(point):
 DOC = doc_checker(POINT)
 DEMAND_DOC = doc_checker(DEMAND_POINT)
 
+# sweep.json: a point of the sweep, its knees
+SWEEP_DIR_KEYS = ("ios", "iops", "bw_bytes", "lat_mean_ns", "lat_max_ns", "lat_p50_ns",
+                  "lat_p99_ns", "lat_p99_9_ns")
+SWEEP_DIRECTION = obj({**DIRECTION_FIELDS, **{k: num(minimum=0) for k in SWEEP_DIR_KEYS}})
+SWEEP_SAMPLE = obj({"t_ms": num(null=False, minimum=0), "iops": N, "lat_mean_ns": N},
+                   required=("t_ms",), null=False)
+SWEEP_POINT = obj({
+    "step": LOAD, "workers": LOAD, "qd": LOAD, "qd_per_worker": num(minimum=0),
+    **{k: num(minimum=0) for k in ("runtime_ns", "gap_max_ns", "gap_mean_ns", "iops",
+                                   "bw_bytes", "lat_mean_ns", "lat_p99_ns", "little")},
+    "read": SWEEP_DIRECTION, "write": SWEEP_DIRECTION, "series": array(SWEEP_SAMPLE),
+}, required=("step", "workers", "qd"), null=False)
+KNEE = obj({"workers": num(minimum=1, integer=True), "max_iops": N,
+            "max_qd": num(minimum=1, integer=True), "knee_qd": num(minimum=1, integer=True),
+            "knee_iops": N}, required=("workers",), null=False)
+SWEEP_DOC = obj({
+    "format": string(null=False), "format_version": anything, "ssdload_version": string(),
+    "command": string(), "started": string(), "finished": string(),
+    "state": string(null=False),
+    "device": obj({"path": string(), "model": string(), "serial": string(),
+                   "firmware": string(), "capacity_bytes": N}, null=False),
+    "settings": obj({
+        "filename": string(), "rw": string(), "bs": num(minimum=1, integer=True),
+        "rwmixread": num(minimum=0, maximum=100), "qd_list": array(LOAD),
+        "workers_list": array(LOAD), "max_qd_per_worker": num(minimum=1, integer=True),
+        "knee_fraction": num(minimum=0, maximum=1), "numjobs": num(minimum=1, integer=True),
+        **{k: num(minimum=0) for k in ("ramp_ms", "runtime_ms", "log_interval_ms")},
+    }, null=False),
+    "points": array(SWEEP_POINT, null=False),
+    "knees": array(KNEE),
+    "run_json": string(),
+}, required=("format", "format_version", "state", "device", "settings", "points"),
+    null=False)
+
 
 def _no_constant(name):
     raise BadInput("%s is not valid JSON (a number must be finite)" % name)
 
 
-def load(path):
-    """The validated document of @path; raises BadInput."""
+def load(path, fmt=FORMAT, version=FORMAT_VERSION):
+    """The validated document of @path, of format @fmt (pts.json; sweep.json
+    with SWEEP_FORMAT); raises BadInput."""
     try:
         with open(path, "rb") as f:
             raw = f.read()
@@ -375,16 +442,20 @@ def load(path):
         raise BadInput("%s: nested too deeply" % path) from None
     if not isinstance(doc, dict):
         raise BadInput("%s: not a JSON object" % path)
-    if doc.get("format") != FORMAT:
-        raise BadInput("%s: \"format\" is %s, not \"%s\" (not an ssdload pts result)" % (
-            path, json.dumps(doc.get("format"))[:40], FORMAT))
-    if doc.get("format_version") != FORMAT_VERSION or isinstance(doc["format_version"], bool):
+    if doc.get("format") != fmt:
+        raise BadInput("%s: \"format\" is %s, not \"%s\" (not an ssdload %s result)" % (
+            path, json.dumps(doc.get("format"))[:40], fmt, fmt[len("ssdload-"):]))
+    if doc.get("format_version") != version or isinstance(doc["format_version"], bool):
         raise BadInput("%s: unknown format_version %s (this renderer reads %d)" % (
-            path, json.dumps(doc.get("format_version"))[:40], FORMAT_VERSION))
-    if doc.get("test") != "wsat" and "rounds" not in doc:
+            path, json.dumps(doc.get("format_version"))[:40], version))
+    if fmt == SWEEP_FORMAT:
+        checker = SWEEP_DOC
+    elif doc.get("test") != "wsat" and "rounds" not in doc:
         raise BadInput("%s: pts.json: no key \"rounds\"" % path)
+    else:
+        checker = DEMAND_DOC if doc.get("test") in DEMAND_TESTS else DOC
     try:
-        (DEMAND_DOC if doc.get("test") in DEMAND_TESTS else DOC)(doc, "pts.json")
+        checker(doc, os.path.basename(path))
     except RecursionError:
         raise BadInput("%s: nested too deeply" % path) from None
     except BadInput as e:
@@ -641,6 +712,69 @@ class Run:
         return "  \u00b7  ".join(parts)
 
 
+class Sweep:
+    """The validated sweep.json, as Run is pts.json: what the pages and the
+    plots of a queue-depth sweep derive from it."""
+
+    def __init__(self, doc, outdir):
+        self.doc = doc
+        self.dir = outdir
+        self.settings = doc["settings"]
+        self.points = doc["points"]
+        self.knees = doc.get("knees") or []
+        self.auto = self.settings.get("workers_list") is None
+        self.plots = []		# plot files written, in order
+
+    def lines(self):
+        """[(workers, its points by QD)]: a line per worker count (that of
+        workers_list first, in its order), or the one line (workers None)
+        of all the points when the workers follow the automatic rule."""
+        by_qd = sorted(self.points, key=lambda p: (p["qd"], p["step"]))
+        if self.auto:
+            return [(None, by_qd)] if by_qd else []
+        counts = list(self.settings["workers_list"])
+        counts += sorted({p["workers"] for p in by_qd} - set(counts))
+        out = [(w, [p for p in by_qd if p["workers"] == w]) for w in counts]
+        return [(w, pts) for w, pts in out if pts]
+
+    def line_label(self, workers):
+        if workers is None:
+            return "workers: ceil(QD / %s)" % text(self.settings.get("max_qd_per_worker"))
+        return "%d worker%s" % (workers, "" if workers == 1 else "s")
+
+    def knee(self, workers):
+        """The knee entry of the line of @workers, or None."""
+        return next((k for k in self.knees if k["workers"] == workers), None)
+
+    def knee_point(self, workers, pts):
+        """The point of @pts (the line of @workers) at its knee, or None."""
+        qd = get(self.knee(workers), "knee_qd")
+        return next((p for p in pts if p["qd"] == qd), None)
+
+    def knee_steps(self):
+        """The steps of the knee points, to mark."""
+        return {p["step"] for w, pts in self.lines() for p in [self.knee_point(w, pts)] if p}
+
+    def point_label(self, p):
+        """A point the way the plots name it: QD 32, or 2w QD 32."""
+        return ("QD %d" if self.auto else "%dw QD %%d" % p["workers"]) % p["qd"]
+
+    def workload(self):
+        """The sweep's workload in words: randread 4 KiB (R/W mix 70/30)."""
+        s = self.settings
+        mix = s.get("rwmixread")
+        return "%s %s%s" % (text(s.get("rw")), NA if s.get("bs") is None else fmt_bs(s["bs"]),
+                            "" if mix is None else " (R/W mix %s)" % fmt_mix(mix))
+
+    def footer(self):
+        d = self.doc["device"]
+        parts = ["ssdload sweep", self.workload(),
+                 "%s %s" % (text(d.get("model")), text(d.get("serial")))]
+        if self.doc["state"] != "done":
+            parts.append(self.doc["state"].upper())
+        return "  \u00b7  ".join(parts)
+
+
 # --------------------------------------------------------------------------
 # the plots
 
@@ -715,13 +849,17 @@ class Plotter:
             lambda v, _: "{:,.0f}".format(v) if v >= 1 else "%g" % v))
         ax.yaxis.set_minor_formatter(self.ticker.NullFormatter())
 
+    def log2_axis(self, ax, xs, labels, xlabel):
+        """Log2 x axis with a tick at each of @xs, named by @labels."""
+        ax.set_xscale("log", base=2)
+        ax.xaxis.set_major_locator(self.ticker.FixedLocator(xs))
+        ax.xaxis.set_minor_locator(self.ticker.NullLocator())
+        ax.set_xticklabels(labels)
+        ax.set_xlabel(xlabel)
+
     def bs_axis(self, ax, bss):
         """Log2 x axis with a tick at each block size."""
-        ax.set_xscale("log", base=2)
-        ax.xaxis.set_major_locator(self.ticker.FixedLocator(bss))
-        ax.xaxis.set_minor_locator(self.ticker.NullLocator())
-        ax.set_xticklabels([fmt_bs(b) for b in bss])
-        ax.set_xlabel("block size")
+        self.log2_axis(ax, bss, [fmt_bs(b) for b in bss], "block size")
 
     # ---- steady state
 
@@ -1160,11 +1298,7 @@ class Plotter:
             ys = [get(pts.get((t, q)), "iops") for q in qds]
             ax.plot(qds, [math.nan if y is None else y for y in ys], marker="o",
                     markersize=4, label="TC %d" % t)
-        ax.set_xscale("log", base=2)
-        ax.xaxis.set_major_locator(self.ticker.FixedLocator(qds))
-        ax.xaxis.set_minor_locator(self.ticker.NullLocator())
-        ax.set_xticklabels([str(q) for q in qds])
-        ax.set_xlabel("QD (queue depth per thread)")
+        self.log2_axis(ax, qds, [str(q) for q in qds], "QD (queue depth per thread)")
         ax.set_ylabel("IOPS")
         ax.set_ylim(bottom=0)
         ax.legend(title="thread count", fontsize=7, title_fontsize=7,
@@ -1388,6 +1522,164 @@ class Plotter:
             self.save(fig, name)
 
 
+def nan(v):
+    """@v to plot: None (unknown) is a gap in the line."""
+    return math.nan if v is None else v
+
+
+def us(ns):
+    """@ns in microseconds, or None."""
+    return None if ns is None else ns / 1e3
+
+
+class SweepPlotter(Plotter):
+    """The plots of a queue-depth sweep (run: a Sweep)."""
+
+    def line_colors(self):
+        colors = self.plt.rcParams["axes.prop_cycle"].by_key()["color"]
+        return [(w, pts, colors[i % len(colors)]) for i, (w, pts) in
+                enumerate(self.run.lines())]
+
+    def qd_axis(self, ax):
+        qds = sorted({p["qd"] for p in self.run.points})
+        self.log2_axis(ax, qds, [str(q) for q in qds], "QD (total outstanding I/Os)")
+
+    @staticmethod
+    def mark_knee(ax, x, y, color, first):
+        """A circle around the knee at (@x, @y); the legend's entry @first."""
+        if x is None or y is None:
+            return
+        ax.plot([x], [y], linestyle="none", marker="o", markersize=12, markerfacecolor="none",
+                markeredgecolor=color, markeredgewidth=1.6,
+                label="knee" if first else None)
+
+    def legend(self, ax):
+        ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5))
+
+    def iops(self):
+        """IOPS by total QD, a line per worker count, its knee circled and
+        the knee fraction of its most IOPS dotted."""
+        sw = self.run
+        frac = sw.settings.get("knee_fraction")
+        fig, ax = self.figure("IOPS vs Queue Depth: %s" % mpl_text(sw.workload()))
+        for i, (w, pts, c) in enumerate(self.line_colors()):
+            ax.plot([p["qd"] for p in pts], [nan(p.get("iops")) for p in pts], marker="o",
+                    markersize=4, color=c, label=sw.line_label(w))
+            k = sw.knee(w) or {}
+            self.mark_knee(ax, k.get("knee_qd"), k.get("knee_iops"), c, i == 0)
+            if frac is not None and k.get("max_iops") is not None:
+                ax.axhline(frac * k["max_iops"], color=c, linestyle=":", linewidth=1,
+                           label="%g%% of the line's most IOPS" % (100 * frac) if i == 0
+                           else None)
+        self.qd_axis(ax)
+        ax.set_ylabel("IOPS")
+        ax.set_ylim(bottom=0)
+        self.legend(ax)
+        self.save(fig, "sweep_iops.svg")
+
+    def latency(self):
+        """Mean (solid) and p99 (dashed) latency by total QD."""
+        sw = self.run
+        fig, ax = self.figure("Latency vs Queue Depth: %s" % mpl_text(sw.workload()))
+        allv = []
+        for w, pts, c in self.line_colors():
+            xs = [p["qd"] for p in pts]
+            for key, style, marker, what in (("lat_mean_ns", "-", "o", "mean"),
+                                              ("lat_p99_ns", "--", "^", "p99")):
+                ys = [us(p.get(key)) for p in pts]
+                allv += ys
+                ax.plot(xs, [nan(y) for y in ys], linestyle=style, marker=marker,
+                        markersize=4, color=c, label="%s, %s" % (sw.line_label(w), what))
+        if self.logscale_ok(allv, ratio=1.0):
+            self.log_y(ax)
+        self.qd_axis(ax)
+        ax.set_ylabel("completion latency (\u00b5s)")
+        self.legend(ax)
+        self.save(fig, "sweep_latency.svg")
+
+    def load_curve(self):
+        """Mean latency against IOPS, QD rising along each line."""
+        sw = self.run
+        fig, ax = self.figure("Load Curve: mean latency vs IOPS, %s" % mpl_text(sw.workload()))
+        allv = []
+        for i, (w, pts, c) in enumerate(self.line_colors()):
+            ys = [us(p.get("lat_mean_ns")) for p in pts]
+            allv += ys
+            ax.plot([nan(p.get("iops")) for p in pts], [nan(y) for y in ys], marker="o",
+                    markersize=4, color=c, label=sw.line_label(w))
+            for p, y in zip(pts, ys):
+                if p.get("iops") is not None and y is not None:
+                    ax.annotate("QD %d" % p["qd"], (p["iops"], y), xytext=(4, 4),
+                                textcoords="offset points", fontsize=6.5, color=c)
+            kp = sw.knee_point(w, pts) or {}
+            self.mark_knee(ax, kp.get("iops"), us(kp.get("lat_mean_ns")), c, i == 0)
+        if self.logscale_ok(allv):
+            self.log_y(ax)
+        ax.set_xlim(left=0)
+        ax.margins(x=0.1)
+        ax.set_xlabel("IOPS")
+        ax.set_ylabel("mean completion latency (\u00b5s)")
+        self.legend(ax)
+        self.save(fig, "sweep_load.svg")
+
+    def time_series(self):
+        """Every point's IOPS samples, the points end to end in the order
+        run, each over its slot (ramp + runtime: its samples' t_ms count
+        from its start, the ramp included), or to its last sample if later;
+        a point's IOPS dashed, the boundaries marked and named."""
+        sw = self.run
+        if not any(p.get("series") for p in sw.points):
+            return
+        ramp, runtime = sw.settings.get("ramp_ms"), sw.settings.get("runtime_ms")
+        spans, t0 = [], 0.0
+        for p in sw.points:
+            smp = p.get("series") or []
+            slot = ramp + runtime if ramp is not None and runtime is not None else \
+                ms(p.get("runtime_ns"))
+            span = max([x["t_ms"] for x in smp] + [slot or 0.0])
+            spans.append((p, smp, t0, span))
+            t0 += span
+        div, word = (1000.0, "s") if t0 <= 600000 else (60000.0, "min")
+        fig, ax = self.figure("IOPS over Time: every point end to end, %s" % mpl_text(
+            sw.workload()), w=10.0)
+        trans = ax.get_xaxis_transform()	# x: data, y: axes
+        small = len(spans) > 12
+        labels = ["IOPS per interval (%s)" % fmt_ms(sw.settings.get("log_interval_ms")),
+                  "the point's IOPS"]
+        for i, (p, smp, start, span) in enumerate(spans):
+            if i % 2:
+                ax.axvspan(start / div, (start + span) / div, color="#000000", alpha=0.04,
+                           linewidth=0)
+            ax.axvline(start / div, color="#7f7f7f", linewidth=0.8)
+            ax.text((start + span / 2) / div, 0.99, sw.point_label(p), transform=trans,
+                    ha="center", va="top", fontsize=5.5 if small else 7,
+                    rotation=90 if small else 0)
+            if smp:
+                ax.plot([(start + x["t_ms"]) / div for x in smp],
+                        [nan(x.get("iops")) for x in smp], marker=".", markersize=2.5,
+                        linewidth=0.8, color="#1f77b4", label=labels[0])
+                labels[0] = None
+            if p.get("iops") is not None:
+                ax.plot([start / div, (start + span) / div], [p["iops"]] * 2, color="black",
+                        linestyle="--", linewidth=0.9, label=labels[1])
+                labels[1] = None
+        top = max([x.get("iops") or 0 for _, smp, _, _ in spans for x in smp] +
+                  [p.get("iops") or 0 for p in sw.points] + [1])
+        ax.set_xlim(0, t0 / div or 1)
+        ax.set_ylim(0, top * (1.4 if small else 1.2))	# room for the points' names
+        ax.set_xlabel("time, the points end to end (%s)" % word)
+        ax.set_ylabel("IOPS")
+        ax.legend(fontsize=7, loc="lower right")
+        self.save(fig, "sweep_time.svg")
+
+    def all(self):
+        if self.run.lines():
+            self.iops()
+            self.latency()
+            self.load_curve()
+        self.time_series()
+
+
 RT_UNITS = (("ns", "ns"), ("us", "\u00b5s"), ("ms", "ms"))
 
 
@@ -1533,6 +1825,28 @@ def write_demand_csvs(run):
     return out
 
 
+SWEEP_KEYS = ("step", "workers", "qd", "qd_per_worker", "runtime_ns", "gap_max_ns",
+              "gap_mean_ns", "iops", "bw_bytes", "lat_mean_ns", "lat_p99_ns", "little")
+
+
+def write_sweep_csvs(sw):
+    """sweep.csv, and sweep-series.csv when a point has samples: the CSV
+    files written, in order."""
+    dirs = [(d, k) for d in ("read", "write") for k in SWEEP_DIR_KEYS]
+    write_csv(os.path.join(sw.dir, "sweep.csv"),
+              list(SWEEP_KEYS) + ["%s_%s" % dk for dk in dirs],
+              [[p.get(k) for k in SWEEP_KEYS] + [get(p, d, k) for d, k in dirs]
+               for p in sw.points])
+    out = ["sweep.csv"]
+    if any(p.get("series") for p in sw.points):
+        write_csv(os.path.join(sw.dir, "sweep-series.csv"),
+                  ["point", "t_ms", "iops", "lat_mean_ns"],
+                  [[p["step"], x["t_ms"], x.get("iops"), x.get("lat_mean_ns")]
+                   for p in sw.points for x in p.get("series") or []])
+        out.append("sweep-series.csv")
+    return out
+
+
 # --------------------------------------------------------------------------
 # the HTML page
 
@@ -1551,6 +1865,7 @@ body { font-family: "DejaVu Sans", Arial, Helvetica, sans-serif; font-size: 13px
 .hdr table { border-collapse: collapse; width: 100%; }
 .hdr td { padding: 0 4px 0 0; vertical-align: top; }
 .hdr td.k { color: #444; white-space: nowrap; width: 1%; }
+.hdr .wide { grid-column: 1 / -1; border-top: 1px solid #c4cde0; padding-top: 2px; }
 .tag { display: inline-block; margin: 6px 6px 0 0; padding: 2px 8px; font-weight: bold;
        color: #fff; border-radius: 3px; font-size: 12px; }
 .tag.bad { background: #c00; } .tag.warn { background: #c77800; } .tag.ok { background: #2a7d2a; }
@@ -1620,6 +1935,24 @@ def plot_img(run, name, alt):
     if name not in run.plots:
         return ""
     return '<div class="plot"><img src="plots/%s" alt="%s"></div>' % (esc(name), esc(alt))
+
+
+def header_html(columns, tags, wide=""):
+    """The header block of every page: @columns [(heading, [(key, value)])]
+    side by side, @wide (HTML) across them, then the @tags (HTML)."""
+    cols = "".join("<div><h3>%s</h3>%s</div>" % (esc(h), kv_table(rows)) for h, rows in columns)
+    if wide:
+        cols += '<div class="wide">%s</div>' % wide
+    return '<div class="hdr">%s</div><div>%s</div>' % (cols, "".join(tags))
+
+
+def state_banner(state, what):
+    """The banner of a run not done (complete): its @state, @what it means."""
+    return '<div class="banner warn"><h2>%s</h2>%s.</div>' % (esc(state.upper()), esc(what))
+
+
+def command_html(command):
+    return "<h2>Command</h2><p><code>%s</code></p>" % esc(command or NA)
 
 
 class Report:
@@ -1727,9 +2060,6 @@ class Report:
                     NA if wipc.get("bs") is None else fmt_bs(wipc["bs"]))),
                ("WIPC duration", fmt_ms(get(wipc, "duration_ms"))),
                ("WDPC", wdpc_text)]
-        cols = "".join("<div><h3>%s</h3>%s</div>" % (esc(h), kv_table(rows)) for h, rows in (
-            ("Device under test", dev), ("Test", test), ("Settings", sett),
-            ("Preconditioning", pre)))
         tags = []
         if self.run.not_conformant:
             tags.append('<span class="tag bad">NOT CONFORMANT</span>')
@@ -1739,7 +2069,8 @@ class Report:
             tags.append('<span class="tag bad">SCALED RUN</span>')
         if doc["state"] != "complete":
             tags.append('<span class="tag warn">%s</span>' % esc(doc["state"].upper()))
-        return '<div class="hdr">%s</div><div>%s</div>' % (cols, "".join(tags))
+        return header_html((("Device under test", dev), ("Test", test), ("Settings", sett),
+                            ("Preconditioning", pre)), tags)
 
     # ---- banners and verdict
 
@@ -1753,8 +2084,8 @@ class Report:
                                "(continue it with ssdload pts --resume=DIR)",
                 "failed": "the test failed: this is a partial report",
             }.get(state, "the test is not complete: this is a partial report")
-            out.append('<div class="banner warn"><h2>%s</h2>%s (pts.json updated %s).</div>' % (
-                esc(state.upper()), esc(what), esc(text(doc.get("updated")))))
+            out.append(state_banner(state, "%s (pts.json updated %s)" % (
+                what, text(doc.get("updated")))))
         if self.run.not_conformant:
             devs = doc.get("deviations") or []
             out.append('<div class="banner bad"><h2>NOT CONFORMANT</h2>'
@@ -2250,20 +2581,28 @@ class Report:
         ht = self.health_table()
         if ht:
             self.page("Device Health", ht)
-        files = ["pts.json"] + csvs
-        self.page("Run",
-                  "<h2>Command</h2><p><code>%s</code></p>" % esc(
-                      " ".join(doc.get("command") or []) or NA),
+        self.run_page(" ".join(doc.get("command") or []), ["pts.json"] + csvs,
+                      "Rendered by ssdload-report.py from pts.json alone (updated %s)." %
+                      text(doc.get("updated")))
+
+    def run_page(self, command, files, note, *parts):
+        """The last page: the command, the data files (links), @note, @parts."""
+        self.page("Run", command_html(command),
                   "<h2>Data</h2><ul>%s</ul>" % "".join(
                       '<li><a href="%s">%s</a></li>' % (esc(f), esc(f)) for f in files),
-                  '<p class="note">Rendered by ssdload-report.py from pts.json alone '
-                  "(updated %s).</p>" % esc(text(doc.get("updated"))))
+                  *parts, '<p class="note">%s</p>' % esc(note))
+
+    def titles(self):
+        """(the document's title, every page's heading, the name beside the
+        page numbers)."""
+        doc = self.doc
+        name = doc.get("title") or self.run.test
+        return ("%s: %s test, %s %s" % (doc["spec"], name, text(get(doc, "device", "model")),
+                                        text(get(doc, "device", "serial"))),
+                name, doc["spec"])
 
     def html(self):
-        doc = self.doc
-        title = "%s: %s test, %s %s" % (doc["spec"], doc.get("title") or self.run.test,
-                                        text(get(doc, "device", "model")),
-                                        text(get(doc, "device", "serial")))
+        title, heading, source = self.titles()
         hdr = self.header_block()
         out = ['<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n',
                "<title>%s</title>\n<style>%s</style>\n</head>\n<body>\n" % (esc(title), CSS)]
@@ -2271,12 +2610,154 @@ class Report:
         for i, p in enumerate(self.pages, 1):
             out.append('<section class="page">\n<div class="title"><h1>%s: %s</h1>'
                        '<span class="pageno">%s &middot; page %d of %d</span></div>\n%s\n' % (
-                           esc(doc.get("title") or self.run.test), esc(p.title),
-                           esc(doc["spec"]), i, n, hdr))
+                           esc(heading), esc(p.title), esc(source), i, n, hdr))
             out.extend(x + "\n" for x in p.body if x)
             out.append("</section>\n")
         out.append("</body>\n</html>\n")
         return "".join(out)
+
+
+class SweepReport(Report):
+    """report.html of a queue-depth sweep (run: a Sweep)."""
+
+    STATES = {"running": "the sweep is still running: this report shows the points it "
+                         "measured so far",
+              "interrupted": "the sweep was interrupted: this report shows the points it "
+                             "measured",
+              "failed": "the sweep failed: this report shows the points it measured"}
+
+    def titles(self):
+        d = self.doc["device"]
+        return ("Queue-depth sweep: %s, %s %s" % (self.run.workload(), text(d.get("model")),
+                                                  text(d.get("serial"))),
+                "Queue-depth sweep", "ssdload sweep")
+
+    def settings_rows(self):
+        s = self.run.settings
+        wl = s.get("workers_list")
+        return [("Target", text(s.get("filename"))), ("Workload", self.run.workload()),
+                ("Queue depths (total)", ", ".join(str(q) for q in s.get("qd_list") or [])
+                 or NA),
+                ("Workers", "automatic: ceil(QD / %s)" % text(s.get("max_qd_per_worker"))
+                 if wl is None else ", ".join(str(w) for w in wl)),
+                ("Most QD per worker", text(s.get("max_qd_per_worker"))),
+                ("Job's workers (numjobs)", text(s.get("numjobs"))),
+                ("Ramp per point", fmt_ms(s.get("ramp_ms"))),
+                ("Time per point", fmt_ms(s.get("runtime_ms"))),
+                ("Log interval", fmt_ms(s.get("log_interval_ms"))),
+                ("Knee", NA if s.get("knee_fraction") is None else
+                 "the smallest QD reaching %g%% of the line's most IOPS" %
+                 (100 * s["knee_fraction"]))]
+
+    def header_block(self):
+        doc, d = self.doc, self.doc["device"]
+        dev = [("Model", text(d.get("model"))), ("Serial", text(d.get("serial"))),
+               ("Firmware", text(d.get("firmware"))),
+               ("Capacity", fmt_bytes(d.get("capacity_bytes"))), ("Device", text(d.get("path")))]
+        run = [("State", doc["state"]), ("Started", text(doc.get("started"))),
+               ("Finished", text(doc.get("finished"))), ("Points", str(len(self.run.points))),
+               ("ssdload", text(doc.get("ssdload_version")))]
+        sett = self.settings_rows()
+        tags = [] if doc["state"] == "done" else \
+            ['<span class="tag warn">%s</span>' % esc(doc["state"].upper())]
+        return header_html((("Device under test", dev), ("Sweep", run),
+                            ("Settings", sett[:6]), ("Each point", sett[6:])), tags,
+                           wide="command: <code>%s</code>" % esc(text(doc.get("command"))))
+
+    def banners(self):
+        state = self.doc["state"]
+        if state == "done":
+            return ""
+        return state_banner(state, self.STATES.get(
+            state, "the sweep is not done: this report shows the points it measured"))
+
+    def knees_table(self):
+        sw, rows = self.run, []
+        for w, pts in sw.lines():
+            k = sw.knee(w) or {}
+            kp = sw.knee_point(w, pts)
+            rows.append([sw.line_label(w), cell(k.get("max_iops"), fmt_value(k.get("max_iops"))),
+                         cell(k.get("max_qd"), text(k.get("max_qd"))),
+                         cell(k.get("knee_qd"), text(k.get("knee_qd"))),
+                         cell(k.get("knee_iops"), fmt_value(k.get("knee_iops"))),
+                         us_cell(get(kp, "lat_mean_ns")), us_cell(get(kp, "lat_p99_ns"))])
+        if not rows:
+            return '<p class="note">No point measured yet.</p>'
+        return data_table(["workers", "most IOPS", "at QD", "knee QD", "knee IOPS",
+                           "mean latency at the knee (\u00b5s)", "p99 at the knee (\u00b5s)"],
+                          rows, caption="Knees (%s)" % self.settings_rows()[-1][1], tid="knees")
+
+    def points_table(self):
+        """A row per point, as run; the knees marked."""
+        sw, rows = self.run, []
+        knees = sw.knee_steps()
+        for p in sw.points:
+            bw, lit = p.get("bw_bytes"), p.get("little")
+            rows.append([str(p["step"]) + (" \u25c0 knee" if p["step"] in knees else ""),
+                         cell(p["workers"], str(p["workers"])), cell(p["qd"], str(p["qd"])),
+                         cell(p.get("qd_per_worker"), fmt_g(p.get("qd_per_worker"))),
+                         cell(p.get("iops"), fmt_value(p.get("iops"))),
+                         cell(bw, fmt_value(None if bw is None else bw / 1e6)),
+                         us_cell(p.get("lat_mean_ns")), us_cell(p.get("lat_p99_ns")),
+                         cell(lit, NA if lit is None else "%.3f" % lit),
+                         cell(p.get("runtime_ns"), fmt_ms(ms(p.get("runtime_ns")))),
+                         us_cell(p.get("gap_max_ns")), us_cell(p.get("gap_mean_ns"))])
+        return data_table(["step (\u25c0 knee)", "workers", "QD (total)", "QD/worker", "IOPS",
+                           "MB/s", "mean latency (\u00b5s)", "p99 (\u00b5s)", "Little's ratio",
+                           "measured", "gap before: max (\u00b5s)", "mean (\u00b5s)"], rows,
+                          caption="Points, as run (Little's ratio: IOPS \u00d7 mean latency / "
+                          "QD, the share of the depth kept in flight; the gap: from the "
+                          "previous point's last completion to this point's first "
+                          "submission)", tid="points")
+
+    def directions_table(self):
+        """Each point's reads and writes, where it has them."""
+        rows = []
+        for p in self.run.points:
+            for d in ("read", "write"):
+                x = p.get(d)
+                if x is None:
+                    continue
+                bw = x.get("bw_bytes")
+                rows.append([str(p["step"]), str(p["qd"]), d,
+                             cell(x.get("ios"), fmt_int(x.get("ios"))),
+                             cell(x.get("iops"), fmt_value(x.get("iops"))),
+                             cell(bw, fmt_value(None if bw is None else bw / 1e6))] +
+                            [us_cell(x.get(k)) for k in ("lat_mean_ns", "lat_p50_ns",
+                                                         "lat_p99_ns", "lat_p99_9_ns",
+                                                         "lat_max_ns")])
+        if not rows:
+            return ""
+        return data_table(["step", "QD", "direction", "I/Os", "IOPS", "MB/s", "mean (\u00b5s)",
+                           "p50 (\u00b5s)", "p99 (\u00b5s)", "p99.9 (\u00b5s)", "max (\u00b5s)"],
+                          rows, caption="Reads and writes: completion latency", tid="directions")
+
+    def build(self, csvs):
+        sw, doc = self.run, self.doc
+        self.page("Summary", self.banners(), self.knees_table(),
+                  plot_img(sw, "sweep_iops.svg", "IOPS vs queue depth"))
+        self.page("Points", self.points_table(), self.directions_table())
+        if sw.lines():
+            self.page("Latency vs Queue Depth",
+                      plot_img(sw, "sweep_latency.svg", "latency vs queue depth"),
+                      '<p class="note">Solid: mean; dashed: p99 (of each point, all its '
+                      "I/Os).</p>")
+            self.page("Load Curve", plot_img(sw, "sweep_load.svg", "mean latency vs IOPS"))
+        self.page("IOPS over Time", plot_img(sw, "sweep_time.svg", "IOPS over time") or
+                  '<p class="note">No point has interval samples: no time series.</p>',
+                  '<p class="note">The points end to end in the order run, each over its '
+                  "ramp and its runtime; the dashed line is the point's IOPS.</p>"
+                  if "sweep_time.svg" in sw.plots else "")
+        self.run_page(doc.get("command"), ["sweep.json"] + csvs,
+                      "Rendered by ssdload-report.py from sweep.json alone (finished %s)." %
+                      text(doc.get("finished")),
+                      '<p class="note">The runs\' own results: <code>%s</code></p>' %
+                      esc(text(doc.get("run_json"))))
+
+
+def us_cell(ns):
+    """A table cell of the latency @ns in microseconds."""
+    return cell(ns, fmt_value(us(ns)))
 
 
 # --------------------------------------------------------------------------
@@ -2292,14 +2773,40 @@ def remove_stale(outdir, keep_plots, keep_csvs):
             os.unlink(path)
 
 
-def render(outdir):
-    doc = load(os.path.join(outdir, "pts.json"))
-    run = Run(doc, outdir)
+def new_plotter(cls, run):
     try:
-        plotter = Plotter(run)
+        return cls(run)
     except ImportError as e:
         raise RuntimeError("matplotlib is not available to %s (%s): install "
                            "python3-matplotlib" % (sys.executable, e)) from None
+
+
+def write_report(run, rep, csvs):
+    """Drop what @run did not write, then report.html of @rep."""
+    remove_stale(run.dir, run.plots, csvs)
+    rep.build(csvs)
+    path = os.path.join(run.dir, "report.html")
+    with open(path + ".tmp", "w", encoding="utf-8") as f:
+        f.write(rep.html())
+    os.replace(path + ".tmp", path)
+    return path
+
+
+def render_sweep(outdir):
+    sw = Sweep(load(os.path.join(outdir, "sweep.json"), SWEEP_FORMAT, SWEEP_FORMAT_VERSION),
+               outdir)
+    new_plotter(SweepPlotter, sw).all()
+    return write_report(sw, SweepReport(sw), write_sweep_csvs(sw))
+
+
+def render(outdir):
+    """Render DIR/pts.json, or DIR/sweep.json when there is no pts.json."""
+    if not os.path.exists(os.path.join(outdir, "pts.json")) and \
+            os.path.exists(os.path.join(outdir, "sweep.json")):
+        return render_sweep(outdir)
+    doc = load(os.path.join(outdir, "pts.json"))
+    run = Run(doc, outdir)
+    plotter = new_plotter(Plotter, run)
     if run.rounds:
         plotter.ss_convergence()
     plotter.ss_window()
@@ -2318,15 +2825,7 @@ def render(outdir):
         plotter.xsr()
     elif run.demand:
         plotter.demand()
-    csvs = write_csvs(run)
-    remove_stale(outdir, run.plots, csvs)
-    rep = Report(run)
-    rep.build(csvs)
-    path = os.path.join(outdir, "report.html")
-    with open(path + ".tmp", "w", encoding="utf-8") as f:
-        f.write(rep.html())
-    os.replace(path + ".tmp", path)
-    return path
+    return write_report(run, Report(run), write_csvs(run))
 
 
 def main(argv):
@@ -2334,7 +2833,8 @@ def main(argv):
         print(__doc__.strip())
         return EXIT_OK
     if len(argv) != 2 or argv[1].startswith("-"):
-        print("usage: ssdload-report.py DIR  (renders DIR/pts.json)", file=sys.stderr)
+        print("usage: ssdload-report.py DIR  (renders DIR/pts.json, or DIR/sweep.json)",
+              file=sys.stderr)
         return EXIT_USAGE
     try:
         render(argv[1])

@@ -14,7 +14,9 @@ that the test sees what the browser saw without changing the report:
 JavaScript is disabled for the page (Emulation.setScriptExecutionDisabled):
 the report must not need it.  The DevTools' own Runtime.evaluate still
 runs, and is how the <img> states are read.  Negative tests prove that the
-checks fail: a deleted plot, and a blank page.
+checks fail: a deleted plot, and a blank page.  The queue-depth sweep
+reports (sweep.json, test_report_sweep.py) get the same checks, with the
+orange banner of an interrupted sweep in place of the pink ones.
 """
 import base64
 import fcntl
@@ -30,11 +32,13 @@ import zlib
 import pytest
 
 from test_report import DOCS, PLOTS, have_matplotlib, render
+from test_report_sweep import SWEEP_DOCS, SWEEP_PLOTS, render_sweep
 
 CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 TIMEOUT = 20		# seconds for any one browser step
 VIEW_W, VIEW_H, SHOT_SCALE = 1280, 2000, 0.25
 BANNER_PINK = (0xfd, 0xe8, 0xe8)	# background of the red banners (report CSS)
+BANNER_ORANGE = (0xff, 0xf3, 0xdd)	# of the warning banners (a partial run)
 
 
 # --------------------------------------------------------------------------
@@ -203,8 +207,9 @@ def png_pixels(data):
     return w, h, rows
 
 
-def shot_stats(png):
-    """(distinct colours, share of pixels not the background, pink pixels)."""
+def shot_stats(png, banner=BANNER_PINK):
+    """(distinct colours, share of pixels not the background, pixels of the
+    @banner colour)."""
     w, h, rows = png_pixels(png)
     count = {}
     for r in rows:
@@ -212,7 +217,7 @@ def shot_stats(png):
             count[px] = count.get(px, 0) + 1
     bg = max(count.values())
     pink = sum(n for px, n in count.items()
-               if all(abs(a - b) <= 3 for a, b in zip(px, BANNER_PINK)))
+               if all(abs(a - b) <= 3 for a, b in zip(px, banner)))
     return len(count), 1 - bg / float(w * h), pink
 
 
@@ -258,6 +263,26 @@ def test_report_loads_cleanly(browser, tmp_path, test):
     colours, ink, pink = shot_stats(page["png"])
     assert not blank(page["png"]), (colours, ink)
     assert pink > 500, "the NOT CONFORMANT / SCALED RUN banners are not visible"
+
+
+@pytest.mark.parametrize("name", sorted(SWEEP_DOCS))
+def test_sweep_report_loads_cleanly(browser, tmp_path, name):
+    """A queue-depth sweep's report (sweep.json, no pts.json)."""
+    d = tmp_path / name
+    p = render_sweep(d, SWEEP_DOCS[name]())
+    assert p.returncode == 0, p.stderr
+    page = browser.load(d / "report.html")
+    assert page["problems"] == []
+    assert sorted(i["src"] for i in page["images"]) == \
+        sorted("plots/" + x for x in SWEEP_PLOTS[name])
+    for i in page["images"]:
+        assert i["width"] > 300 and i["height"] > 200, i
+    colours, ink, orange = shot_stats(page["png"], BANNER_ORANGE)
+    assert not blank(page["png"]), (colours, ink)
+    if name == "interrupted":
+        assert orange > 500, "the INTERRUPTED banner is not visible"
+    else:
+        assert orange == 0, "a banner on a sweep that is done"
 
 
 def test_missing_plot_is_caught(browser, tmp_path):

@@ -1,0 +1,901 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ssdload sweep: a queue-depth x worker sweep as the steps of one job.
+ *
+ * Each point of the sweep (a total queue depth, split over a number of
+ * workers) is one step of a single `ssdload run`: numjobs=W iodepth=QD/W,
+ * each with its ramp and measured time, back to back on one open device,
+ * so that the gap between points is measured rather than assumed.  The
+ * default is AnandTech's rule: total depths 1 to 512, on as few workers
+ * as keep each at most 64 deep.  The run's JSON (run.json), the sweep's
+ * own (sweep.json: points, knees, per-point time series) and the report
+ * rendered from it go to one directory.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "builtin.h"
+#include "device.h"
+#include "fioopts.h"
+#include "options.h"
+#include "pts.h"
+#include "runner.h"
+#include "util.h"
+#include "uapi/ssdload.h"
+
+#define SWEEP_FORMAT		"ssdload-sweep"
+#define SWEEP_FORMAT_VERSION	1
+#define SWEEP_JSON		"sweep.json"
+#define SWEEP_MAX_QDS		64
+#define SWEEP_MAX_WORKERS	64	/* entries of --workers */
+#define SWEEP_MAX_QD		65536	/* total */
+#define SWEEP_MAX_POINTS	(SWEEP_MAX_QDS * 16)
+
+#define SWEEP_EXIT_FAILED	1	/* the run failed */
+#define SWEEP_EXIT_USAGE	2	/* bad usage or a refusal: nothing ran */
+
+static const char *const sweep_usage[] = {
+	"usage: ssdload sweep --filename=DEV [options]",
+	"",
+	"A queue-depth sweep: each point (a total queue depth QD over W workers,",
+	"QD/W each) is one step of a single job, run back to back with its own ramp",
+	"and measured time; the gap between points is measured.  The default is",
+	"AnandTech's: total depths 1 to 512, each on as few workers as keep every",
+	"worker at most 64 deep (QD 128 = 2 x 64, 512 = 8 x 64), 1 minute of ramp and",
+	"3 of measurement per point.  Results go to DIR/sweep.json (points, the",
+	"saturation knee per worker count, each point's time series), DIR/run.json",
+	"(the run, fio's schema) and DIR/report.html (plots, CSV).",
+	"",
+	"  --filename=DEV        the device (writes need --allow_write)",
+	"  --qd-list=N,...       total queue depths (default 1,2,4,...,512)",
+	"  --workers=auto|N,...  auto (default): W = ceil(QD / --max-qd-per-worker);",
+	"                        a list: every QD on each W (QDs that W does not",
+	"                        divide are skipped)",
+	"  --max-qd-per-worker=N the auto rule's per-worker depth (default 64)",
+	"  --ramp_time=TIME      per point, excluded (default 1m; bare number = s)",
+	"  --runtime=TIME        per point, measured (default 3m)",
+	"  --log_interval_ms=N   time series interval (default 1000; 0 = none)",
+	"  --knee=F              the knee: the smallest QD reaching F x the line's",
+	"                        highest IOPS (default 0.95)",
+	"  --output-dir=DIR      where results go (default sweep-YYYYmmdd-HHMMSS)",
+	"  --output-format=FMT   normal (default; a table) or json (sweep.json)",
+	"  --no-report           do not render report.html (ssdload report DIR does)",
+	"  --eta=WHEN            progress line: auto, always, never",
+	"Passed to the run as they are (see ssdload run --help): --rw (default",
+	"randread), --bs (default 4k), --bssplit, --rwmixread, --rwmixwrite, --size,",
+	"--offset, --randseed, --random_distribution, --cpus_allowed, --hipri,",
+	"--allow_write.",
+	"",
+	"Exit status: 0 done, 1 the run failed, 2 bad usage or a refusal (nothing",
+	"ran), 128+N after signal N (what was measured is kept).",
+	NULL,
+};
+
+enum {
+	S_FILENAME, S_QD_LIST, S_WORKERS, S_MAX_PER, S_RAMP, S_RUNTIME, S_LOG_MS,
+	S_KNEE, S_OUTPUT_DIR, S_OUTPUT_FORMAT, S_NO_REPORT, S_ETA, S_PASS,
+};
+
+static const struct ssl_opt sweep_opts[] = {
+	{ "filename",		SSL_ARG_REQUIRED, S_FILENAME },
+	{ "qd-list",		SSL_ARG_REQUIRED, S_QD_LIST },
+	{ "workers",		SSL_ARG_REQUIRED, S_WORKERS },
+	{ "max-qd-per-worker",	SSL_ARG_REQUIRED, S_MAX_PER },
+	{ "ramp_time",		SSL_ARG_REQUIRED, S_RAMP },
+	{ "runtime",		SSL_ARG_REQUIRED, S_RUNTIME },
+	{ "log_interval_ms",	SSL_ARG_REQUIRED, S_LOG_MS },
+	{ "knee",		SSL_ARG_REQUIRED, S_KNEE },
+	{ "output-dir",		SSL_ARG_REQUIRED, S_OUTPUT_DIR },
+	{ "output-format",	SSL_ARG_REQUIRED, S_OUTPUT_FORMAT },
+	{ "no-report",		SSL_ARG_FLAG, S_NO_REPORT },
+	{ "eta",		SSL_ARG_REQUIRED, S_ETA },
+	{ "rw",			SSL_ARG_REQUIRED, S_PASS },
+	{ "readwrite",		SSL_ARG_REQUIRED, S_PASS },
+	{ "bs",			SSL_ARG_REQUIRED, S_PASS },
+	{ "blocksize",		SSL_ARG_REQUIRED, S_PASS },
+	{ "bssplit",		SSL_ARG_REQUIRED, S_PASS },
+	{ "rwmixread",		SSL_ARG_REQUIRED, S_PASS },
+	{ "rwmixwrite",		SSL_ARG_REQUIRED, S_PASS },
+	{ "size",		SSL_ARG_REQUIRED, S_PASS },
+	{ "offset",		SSL_ARG_REQUIRED, S_PASS },
+	{ "randseed",		SSL_ARG_REQUIRED, S_PASS },
+	{ "random_distribution", SSL_ARG_REQUIRED, S_PASS },
+	{ "cpus_allowed",	SSL_ARG_REQUIRED, S_PASS },
+	{ "hipri",		SSL_ARG_FLAG, S_PASS },
+	{ "allow_write",	SSL_ARG_FLAG, S_PASS },
+	{ NULL, 0, 0 },
+};
+
+struct sweep_point {
+	unsigned int workers;		/* W */
+	unsigned int qd;		/* total */
+};
+
+struct sweep_ctx {
+	const char *filename;
+	const char *eta;
+	bool json_out, no_report, auto_workers, have_rw, have_bs, made_dir;
+	bool allow_write;
+	const char *writes;		/* --rw that writes or trims, or NULL */
+	unsigned int qds[SWEEP_MAX_QDS], nqd;
+	unsigned int wl[SWEEP_MAX_WORKERS], nw;
+	unsigned int max_per;
+	unsigned int log_ms;
+	uint64_t ramp_ms, runtime_ms;
+	double knee;
+	const char *pass[32];		/* "--opt=val" given to the run */
+	char *pass_own[32];
+	unsigned int npass;
+	struct sweep_point pt[SWEEP_MAX_POINTS];
+	unsigned int np, max_workers;
+	char dir[PATH_MAX];
+	const char *command;		/* the command line, for the record */
+	json_object *doc;
+};
+
+/* ---- options ---- */
+
+static int parse_time(const char *name, const char *val, uint64_t lo, uint64_t *out)
+{
+	if (ssl_parse_time_ms(val, 1000, out) || *out < lo || *out > 7 * 24 * 3600000ULL) {
+		ssl_err("sweep: --%s=%s: must be a time from %" PRIu64 "ms to 7 days (bare "
+			"number = s, or ms/s/m/h)", name, val, lo);
+		return -1;
+	}
+	return 0;
+}
+
+static int add_pass(struct sweep_ctx *c, const struct ssl_opt *opt, const char *val)
+{
+	char *s;
+
+	if (c->npass == ARRAY_SIZE(c->pass)) {
+		ssl_err("sweep: too many run options");
+		return -1;
+	}
+	if (val)
+		s = malloc(strlen(opt->name) + strlen(val) + 4);
+	else
+		s = malloc(strlen(opt->name) + 3);
+	if (!s) {
+		ssl_err("sweep: out of memory");
+		return -1;
+	}
+	if (val)
+		sprintf(s, "--%s=%s", opt->name, val);
+	else
+		sprintf(s, "--%s", opt->name);
+	c->pass_own[c->npass] = s;
+	c->pass[c->npass++] = s;
+	if (!strcmp(opt->name, "rw") || !strcmp(opt->name, "readwrite")) {
+		c->have_rw = true;
+		/* anything but read and randread writes or trims */
+		c->writes = strcmp(val, "read") && strcmp(val, "randread") ? val : NULL;
+	}
+	if (!strcmp(opt->name, "allow_write"))
+		c->allow_write = !val || strcmp(val, "0");
+	if (!strcmp(opt->name, "bs") || !strcmp(opt->name, "blocksize") ||
+	    !strcmp(opt->name, "bssplit"))
+		c->have_bs = true;
+	return 0;
+}
+
+static int sweep_parse(struct sweep_ctx *c, int argc, const char **argv)
+{
+	const struct ssl_opt *opt;
+	const char *val;
+	int i = 1, dashdash = 0, r;
+	char *end;
+
+	while (i < argc) {
+		r = ssl_next_opt(argc, argv, &i, sweep_opts, &opt, &val, &dashdash);
+		if (r < 0)
+			return -1;
+		if (r == 2) {
+			ssl_usage(stdout, sweep_usage);
+			return 1;
+		}
+		if (r == 3)
+			continue;
+		if (r == 0) {
+			ssl_err("sweep: unexpected argument '%s' (options are --name=value)",
+				argv[i - 1]);
+			return -1;
+		}
+		switch (opt->id) {
+		case S_FILENAME:
+			c->filename = val;
+			break;
+		case S_QD_LIST:
+			if (ssl_uint_list("sweep", opt->name, val, SWEEP_MAX_QD, SWEEP_MAX_QDS, 1,
+					  c->qds, &c->nqd))
+				return -1;
+			break;
+		case S_WORKERS:
+			if (!strcmp(val, "auto")) {
+				c->auto_workers = true;
+				c->nw = 0;
+				break;
+			}
+			c->auto_workers = false;
+			if (ssl_uint_list("sweep", opt->name, val, SSL_NUMJOBS_MAX,
+					  SWEEP_MAX_WORKERS, 1, c->wl, &c->nw))
+				return -1;
+			break;
+		case S_MAX_PER:
+			if (ssl_uint_opt("sweep", opt->name, val, 1, SWEEP_MAX_QD,
+					 &c->max_per))
+				return -1;
+			break;
+		case S_RAMP:
+			if (parse_time(opt->name, val, 0, &c->ramp_ms))
+				return -1;
+			break;
+		case S_RUNTIME:
+			if (parse_time(opt->name, val, 100, &c->runtime_ms))
+				return -1;
+			break;
+		case S_LOG_MS:
+			if (ssl_uint_opt("sweep", opt->name, val, 0, 3600000, &c->log_ms))
+				return -1;
+			if (c->log_ms && c->log_ms < 10) {
+				ssl_err("sweep: --%s=%s: 0 (none) or at least 10 ms", opt->name, val);
+				return -1;
+			}
+			break;
+		case S_KNEE:
+			errno = 0;
+			c->knee = strtod(val, &end);
+			if (end == val || *end || errno || !(c->knee > 0) || c->knee > 1) {
+				ssl_err("sweep: --knee=%s: must be a fraction above 0, at most 1", val);
+				return -1;
+			}
+			break;
+		case S_OUTPUT_DIR:
+			if (snprintf(c->dir, sizeof(c->dir), "%s", val) >= (int)sizeof(c->dir)) {
+				ssl_err("sweep: --output-dir: too long");
+				return -1;
+			}
+			break;
+		case S_OUTPUT_FORMAT:
+			if (strcmp(val, "normal") && strcmp(val, "json")) {
+				ssl_err("sweep: --output-format=%s: must be normal or json", val);
+				return -1;
+			}
+			c->json_out = !strcmp(val, "json");
+			break;
+		case S_NO_REPORT:
+			c->no_report = true;
+			break;
+		case S_ETA:
+			if (strcmp(val, "auto") && strcmp(val, "always") && strcmp(val, "never")) {
+				ssl_err("sweep: --eta=%s: must be auto, always or never", val);
+				return -1;
+			}
+			c->eta = val;
+			break;
+		case S_PASS:
+			if (add_pass(c, opt, val))
+				return -1;
+			break;
+		}
+	}
+	if (!c->filename) {
+		ssl_err("sweep: --filename=DEV is required");
+		return -1;
+	}
+	if (c->writes && !c->allow_write) {
+		ssl_err("sweep: --rw=%s writes to %s: give --allow_write (its data is "
+			"destroyed); nothing ran", c->writes, c->filename);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The points: for each worker count (or the auto rule) the depths it can
+ * split evenly, in the order they run (by W, then by QD).  0 or -1.
+ */
+static int plan_points(struct sweep_ctx *c)
+{
+	unsigned int i, k;
+
+	c->np = 0;
+	c->max_workers = 1;
+	if (c->auto_workers) {
+		for (i = 0; i < c->nqd; i++) {
+			unsigned int qd = c->qds[i];
+			unsigned int w = (qd + c->max_per - 1) / c->max_per;
+
+			if (qd % w) {
+				ssl_err("sweep: QD %u does not split evenly over the %u workers of "
+					"the auto rule (at most %u each): use depths that %u "
+					"divides, or --workers", qd, w, c->max_per, w);
+				return -1;
+			}
+			c->pt[c->np++] = (struct sweep_point){ .workers = w, .qd = qd };
+		}
+	} else {
+		for (k = 0; k < c->nw; k++)
+			for (i = 0; i < c->nqd; i++) {
+				unsigned int qd = c->qds[i], w = c->wl[k];
+
+				if (qd < w || qd % w || qd / w > SWEEP_MAX_QD)
+					continue;
+				c->pt[c->np++] = (struct sweep_point){ .workers = w, .qd = qd };
+			}
+	}
+	if (!c->np) {
+		ssl_err("sweep: no point: no QD of --qd-list splits evenly over a worker "
+			"count of --workers");
+		return -1;
+	}
+	if (c->np > SSDLOAD_MAX_STEPS) {
+		ssl_err("sweep: %u points, more than the %u steps of a job", c->np,
+			SSDLOAD_MAX_STEPS);
+		return -1;
+	}
+	for (i = 0; i < c->np; i++) {
+		if (c->pt[i].qd / c->pt[i].workers > SWEEP_MAX_QD) {
+			ssl_err("sweep: QD %u over %u workers is %u each, more than %u",
+				c->pt[i].qd, c->pt[i].workers, c->pt[i].qd / c->pt[i].workers,
+				SWEEP_MAX_QD);
+			return -1;
+		}
+		if (c->pt[i].workers > c->max_workers)
+			c->max_workers = c->pt[i].workers;
+	}
+	return 0;
+}
+
+/* ---- the run ---- */
+
+static int sweep_path(const struct sweep_ctx *c, char *buf, size_t len, const char *rel)
+{
+	if (snprintf(buf, len, "%s/%s", c->dir, rel) >= (int)len) {
+		ssl_err("sweep: %s/%s: path too long", c->dir, rel);
+		return -1;
+	}
+	return 0;
+}
+
+static int write_steps(const struct sweep_ctx *c)
+{
+	char path[PATH_MAX];
+	unsigned int i;
+	FILE *f;
+	int ok;
+
+	if (sweep_path(c, path, sizeof(path), "steps.txt"))
+		return -1;
+	f = fopen(path, "w");
+	if (!f) {
+		ssl_err("sweep: %s: %s", path, strerror(errno));
+		return -1;
+	}
+	fprintf(f, "# ssdload sweep: one step per point (total QD = numjobs x iodepth)\n");
+	for (i = 0; i < c->np; i++)
+		fprintf(f, "numjobs=%u iodepth=%u	# QD %u\n", c->pt[i].workers,
+			c->pt[i].qd / c->pt[i].workers, c->pt[i].qd);
+	ok = !ferror(f);
+	if (fclose(f) || !ok) {
+		ssl_err("sweep: writing %s: %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* The `ssdload run` of the sweep (@parse_only: only check its options). */
+static void sweep_argv(const struct sweep_ctx *c, struct ssl_argv *a, bool parse_only)
+{
+	unsigned int i;
+
+	av_add(a, "ssdload");
+	av_add(a, "run");
+	av_addf(a, "--name=sweep-%ld", (long)getpid());
+	av_addf(a, "--filename=%s", c->filename);
+	if (!c->have_rw)
+		av_add(a, "--rw=randread");
+	if (!c->have_bs)
+		av_add(a, "--bs=4k");
+	for (i = 0; i < c->npass; i++)
+		av_add(a, c->pass[i]);
+	av_addf(a, "--numjobs=%u", c->max_workers);
+	av_add(a, "--group_reporting");
+	av_addf(a, "--ramp_time=%" PRIu64 "ms", c->ramp_ms);
+	av_addf(a, "--runtime=%" PRIu64 "ms", c->runtime_ms);
+	if (c->log_ms)
+		av_addf(a, "--log_interval_ms=%u", c->log_ms);
+	av_addf(a, "--steps=%s/steps.txt", c->dir);
+	av_add(a, "--percentile_list=50:99:99.9");
+	av_add(a, "--output-format=json");
+	av_addf(a, "--eta=%s", c->eta);
+	if (parse_only)
+		av_add(a, "--parse-only");
+}
+
+/* ---- sweep.json ---- */
+
+static json_object *jpct(json_object *dir, const char *key)
+{
+	json_object *p = jget(jget(dir, "clat_ns"), "percentile");
+	json_object *v = jget(p, key);
+
+	return v ? json_object_new_int64(json_object_get_int64(v)) : NULL;
+}
+
+/* One direction of a step: NULL if it did no I/O. */
+static json_object *point_dir(json_object *x, double *ios, double *iops, double *bw,
+			      double *lat_sum, double *p99)
+{
+	json_object *o, *clat = jget(x, "clat_ns"), *v;
+	double n = jnum(x, "total_ios", 0), mean = jnum(clat, "mean", 0);
+
+	if (!x || n <= 0)
+		return NULL;
+	o = json_object_new_object();
+	jset(o, "ios", json_object_new_int64((int64_t)n));
+	jset(o, "iops", json_object_new_double(jnum(x, "iops", 0)));
+	jset(o, "bw_bytes", json_object_new_double(jnum(x, "bw_bytes", 0)));
+	jset(o, "lat_mean_ns", json_object_new_double(mean));
+	jset(o, "lat_max_ns", json_object_new_int64((int64_t)jnum(clat, "max", 0)));
+	jset(o, "lat_p50_ns", jpct(x, "50.000000"));
+	jset(o, "lat_p99_ns", jpct(x, "99.000000"));
+	jset(o, "lat_p99_9_ns", jpct(x, "99.900000"));
+	*ios += n;
+	*iops += jnum(x, "iops", 0);
+	*bw += jnum(x, "bw_bytes", 0);
+	*lat_sum += mean * n;
+	v = jget(o, "lat_p99_ns");
+	if (v && json_object_get_double(v) > *p99)
+		*p99 = json_object_get_double(v);
+	return o;
+}
+
+/*
+ * The intervals of the time series measured in step @step: those the run
+ * tagged with it (the step its worker 0 was in when the interval closed),
+ * less the first of a step after the first (it closed in this step but
+ * began in the one before) and the leading ones without I/O (the ramp:
+ * its I/Os are not counted).  t_ms is the interval's end from the start
+ * of the first one kept.
+ */
+static json_object *point_series(json_object *ivs, int step)
+{
+	static const char *const d[] = { "read", "write", "trim" };
+	json_object *arr = json_object_new_array();
+	size_t i, j, n = ivs ? json_object_array_length(ivs) : 0;
+	unsigned int seen = 0;
+	double t0 = -1;
+
+	for (i = 0; i < n; i++) {
+		json_object *iv = json_object_array_get_idx(ivs, i), *o;
+		double ios = 0, iops = 0, lsum = 0;
+
+		if ((int)jnum(iv, "step", -1) != step)
+			continue;
+		if (!seen++ && step > 1)
+			continue;
+		for (j = 0; j < ARRAY_SIZE(d); j++) {
+			json_object *x = jget(iv, d[j]);
+			double n_io = jnum(x, "ios", 0);
+
+			ios += n_io;
+			iops += jnum(x, "iops", 0);
+			lsum += jnum(x, "lat_mean_ns", 0) * n_io;
+		}
+		if (t0 < 0 && ios <= 0)
+			continue;
+		if (t0 < 0)
+			t0 = jnum(iv, "t_start_ms", 0);
+		o = json_object_new_object();
+		jset(o, "t_ms", json_object_new_double(jnum(iv, "t_end_ms", 0) - t0));
+		jset(o, "iops", json_object_new_double(iops));
+		jset(o, "lat_mean_ns", ios > 0 ? json_object_new_double(lsum / ios) : NULL);
+		json_object_array_add(arr, o);
+	}
+	return arr;
+}
+
+/* The points of the run's steps; -1 if the run JSON has none. */
+static int fill_points(struct sweep_ctx *c, json_object *job)
+{
+	json_object *steps = jget(job, "steps"), *ivs, *arr;
+	size_t k, n;
+
+	ivs = jget(jget(job, "time_series"), "intervals");
+	if (!steps || !json_object_is_type(steps, json_type_array))
+		return -1;
+	n = json_object_array_length(steps);
+	arr = json_object_new_array();
+	for (k = 0; k < n && k < c->np; k++) {
+		json_object *st = json_object_array_get_idx(steps, k), *o, *gap, *x;
+		double ios = 0, iops = 0, bw = 0, lsum = 0, p99 = 0, mean;
+		const struct sweep_point *p = &c->pt[k];
+
+		gap = jget(st, "gap_ns");
+		o = json_object_new_object();
+		jset(o, "step", json_object_new_int((int)jnum(st, "step", (double)k + 1)));
+		jset(o, "workers", json_object_new_int((int)p->workers));
+		jset(o, "qd", json_object_new_int((int)p->qd));
+		jset(o, "qd_per_worker", json_object_new_int((int)(p->qd / p->workers)));
+		jset(o, "runtime_ns", json_object_new_int64((int64_t)jnum(st, "runtime_ns", 0)));
+		jset(o, "gap_max_ns", json_object_new_int64((int64_t)jnum(gap, "max", 0)));
+		jset(o, "gap_mean_ns", json_object_new_double(jnum(gap, "mean", 0)));
+		x = point_dir(jget(st, "read"), &ios, &iops, &bw, &lsum, &p99);
+		if (x)
+			jset(o, "read", x);
+		x = point_dir(jget(st, "write"), &ios, &iops, &bw, &lsum, &p99);
+		if (x)
+			jset(o, "write", x);
+		mean = ios > 0 ? lsum / ios : 0;
+		jset(o, "iops", json_object_new_double(iops));
+		jset(o, "bw_bytes", json_object_new_double(bw));
+		jset(o, "lat_mean_ns", json_object_new_double(mean));
+		jset(o, "lat_p99_ns", p99 > 0 ? json_object_new_int64((int64_t)p99) : NULL);
+		/* Little's law: the share of the depth kept in flight */
+		jset(o, "little", mean > 0 ? json_object_new_double(iops * mean / 1e9 / p->qd)
+					   : NULL);
+		jset(o, "series", point_series(ivs, (int)jnum(st, "step", (double)k + 1)));
+		json_object_array_add(arr, o);
+	}
+	jset(c->doc, "points", arr);
+	return 0;
+}
+
+/* Per worker count (one line for the auto rule): the highest IOPS and the knee. */
+static void fill_knees(struct sweep_ctx *c)
+{
+	json_object *pts = jget(c->doc, "points"), *arr = json_object_new_array();
+	size_t n = pts ? json_object_array_length(pts) : 0, i;
+	unsigned int lines = c->auto_workers ? 1 : c->nw, l;
+
+	for (l = 0; l < lines; l++) {
+		double max = 0, knee_iops = 0;
+		int max_qd = 0, knee_qd = 0;
+		json_object *o;
+
+		for (i = 0; i < n; i++) {
+			json_object *p = json_object_array_get_idx(pts, i);
+
+			if (!c->auto_workers && jnum(p, "workers", 0) != c->wl[l])
+				continue;
+			if (jnum(p, "iops", 0) > max) {
+				max = jnum(p, "iops", 0);
+				max_qd = (int)jnum(p, "qd", 0);
+			}
+		}
+		if (!max_qd)
+			continue;
+		for (i = 0; i < n && !knee_qd; i++) {
+			json_object *p = json_object_array_get_idx(pts, i);
+
+			if (!c->auto_workers && jnum(p, "workers", 0) != c->wl[l])
+				continue;
+			if (jnum(p, "iops", 0) >= c->knee * max) {
+				knee_qd = (int)jnum(p, "qd", 0);
+				knee_iops = jnum(p, "iops", 0);
+			}
+		}
+		o = json_object_new_object();
+		jset(o, "workers", c->auto_workers ? NULL : json_object_new_int((int)c->wl[l]));
+		jset(o, "max_iops", json_object_new_double(max));
+		jset(o, "max_qd", json_object_new_int(max_qd));
+		jset(o, "knee_qd", json_object_new_int(knee_qd));
+		jset(o, "knee_iops", json_object_new_double(knee_iops));
+		json_object_array_add(arr, o);
+	}
+	jset(c->doc, "knees", arr);
+}
+
+static json_object *juint_array(const unsigned int *v, unsigned int n)
+{
+	json_object *a = json_object_new_array();
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		json_object_array_add(a, json_object_new_int((int)v[i]));
+	return a;
+}
+
+static void new_doc(struct sweep_ctx *c, const struct ssl_dev *d)
+{
+	json_object *s = json_object_new_object(), *dev = json_object_new_object();
+
+	c->doc = json_object_new_object();
+	jset(c->doc, "format", json_object_new_string(SWEEP_FORMAT));
+	jset(c->doc, "format_version", json_object_new_int(SWEEP_FORMAT_VERSION));
+	jset(c->doc, "ssdload_version", json_object_new_string(SSDLOAD_CLI_VERSION));
+	jset(c->doc, "command", json_object_new_string(c->command));
+	jset(c->doc, "started", jnow());
+	jset(c->doc, "finished", NULL);
+	jset(c->doc, "state", json_object_new_string("running"));
+	jset(dev, "path", json_object_new_string(c->filename));
+	jset(dev, "model", jstr_or_null(d->model));
+	jset(dev, "serial", jstr_or_null(d->serial));
+	jset(dev, "firmware", jstr_or_null(d->firmware));
+	jset(dev, "capacity_bytes", json_object_new_int64((int64_t)d->capacity_bytes));
+	jset(c->doc, "device", dev);
+	jset(s, "filename", json_object_new_string(c->filename));
+	jset(s, "qd_list", juint_array(c->qds, c->nqd));
+	jset(s, "workers_list", c->auto_workers ? NULL : juint_array(c->wl, c->nw));
+	jset(s, "max_qd_per_worker", json_object_new_int((int)c->max_per));
+	jset(s, "ramp_ms", json_object_new_int64((int64_t)c->ramp_ms));
+	jset(s, "runtime_ms", json_object_new_int64((int64_t)c->runtime_ms));
+	jset(s, "log_interval_ms", json_object_new_int((int)c->log_ms));
+	jset(s, "knee_fraction", json_object_new_double(c->knee));
+	jset(s, "numjobs", json_object_new_int((int)c->max_workers));
+	jset(c->doc, "settings", s);
+	jset(c->doc, "points", json_object_new_array());
+	jset(c->doc, "knees", json_object_new_array());
+	jset(c->doc, "run_json", json_object_new_string("run.json"));
+}
+
+/* settings.rw, bs and rwmixread: what the run's first step ran with */
+static void settings_from_run(struct sweep_ctx *c, json_object *job)
+{
+	json_object *s = jget(c->doc, "settings");
+	json_object *par = jget(json_object_array_get_idx(jget(job, "steps"), 0), "params");
+	const char *rw = jstring(par, "rw");
+
+	jset(s, "rw", json_object_new_string(*rw ? rw : "unknown"));
+	jset(s, "bs", json_object_new_int64((int64_t)jnum(par, "bs_max", 0)));
+	jset(s, "rwmixread", strstr(rw, "rw") ? json_object_new_int((int)jnum(par, "rwmixread", 0))
+					    : NULL);
+}
+
+static int sweep_save(struct sweep_ctx *c)
+{
+	char path[PATH_MAX];
+
+	if (sweep_path(c, path, sizeof(path), SWEEP_JSON))
+		return -1;
+	return json_save(c->doc, path);
+}
+
+/* ---- output ---- */
+
+static void lat_fmt(char *buf, size_t len, double ns)
+{
+	if (!(ns > 0))
+		snprintf(buf, len, "-");
+	else if (ns < 1e4)
+		snprintf(buf, len, "%.2fus", ns / 1e3);
+	else if (ns < 1e6)
+		snprintf(buf, len, "%.1fus", ns / 1e3);
+	else if (ns < 1e9)
+		snprintf(buf, len, "%.2fms", ns / 1e6);
+	else
+		snprintf(buf, len, "%.2fs", ns / 1e9);
+}
+
+static void print_table(const struct sweep_ctx *c)
+{
+	json_object *pts = jget(c->doc, "points"), *knees = jget(c->doc, "knees");
+	json_object *s = jget(c->doc, "settings");
+	size_t n = json_object_array_length(pts), i, k;
+	char mean[32], p99[32], gap[32], little[16];
+
+	printf("ssdload sweep: %s bs=%d on %s, %zu point%s, ramp %" PRIu64 " ms + %" PRIu64
+	       " ms each (%s)\n", jstring(s, "rw"), (int)jnum(s, "bs", 0), c->filename, n,
+	       n == 1 ? "" : "s", c->ramp_ms, c->runtime_ms,
+	       jstring(c->doc, "state"));
+	printf("  %7s  %6s  %5s  %10s  %9s  %9s  %9s  %6s  %9s\n", "workers", "QD", "QD/w",
+	       "IOPS", "MB/s", "lat mean", "lat p99", "Little", "gap");
+	for (i = 0; i < n; i++) {
+		json_object *p = json_object_array_get_idx(pts, i);
+		const char *mark = "";
+
+		for (k = 0; k < json_object_array_length(knees); k++) {
+			json_object *kn = json_object_array_get_idx(knees, k);
+			json_object *w = jget(kn, "workers");
+
+			if (jnum(kn, "knee_qd", 0) == jnum(p, "qd", 0) &&
+			    (!w || json_object_get_int(w) == (int)jnum(p, "workers", 0)))
+				mark = "  <- knee";
+		}
+		lat_fmt(mean, sizeof(mean), jnum(p, "lat_mean_ns", 0));
+		lat_fmt(p99, sizeof(p99), jnum(p, "lat_p99_ns", 0));
+		lat_fmt(gap, sizeof(gap), jnum(p, "gap_max_ns", 0));
+		if (jget(p, "little"))
+			snprintf(little, sizeof(little), "%.3f", jnum(p, "little", 0));
+		else
+			snprintf(little, sizeof(little), "-");
+		printf("  %7d  %6d  %5d  %10.0f  %9.1f  %9s  %9s  %6s  %9s%s\n",
+		       (int)jnum(p, "workers", 0), (int)jnum(p, "qd", 0),
+		       (int)jnum(p, "qd_per_worker", 0), jnum(p, "iops", 0),
+		       jnum(p, "bw_bytes", 0) / 1e6, mean, p99, little, gap, mark);
+	}
+	for (k = 0; k < json_object_array_length(knees); k++) {
+		json_object *kn = json_object_array_get_idx(knees, k);
+		json_object *w = jget(kn, "workers");
+		char line[32] = "";
+
+		if (w)
+			snprintf(line, sizeof(line), " with %d worker%s", json_object_get_int(w),
+				 json_object_get_int(w) == 1 ? "" : "s");
+		printf("knee%s: QD %d, %.0f IOPS (the smallest QD at %.0f%% of the highest, "
+		       "%.0f IOPS at QD %d)\n", line, (int)jnum(kn, "knee_qd", 0),
+		       jnum(kn, "knee_iops", 0), c->knee * 100, jnum(kn, "max_iops", 0),
+		       (int)jnum(kn, "max_qd", 0));
+	}
+	printf("results: %s/%s, %s/run.json\n", c->dir, SWEEP_JSON, c->dir);
+}
+
+/* ---- the command ---- */
+
+static char *join_args(int argc, const char **argv)
+{
+	size_t len = 8;
+	char *s;
+	int i;
+
+	for (i = 0; i < argc; i++)
+		len += strlen(argv[i]) + 1;
+	s = malloc(len);
+	if (!s)
+		return NULL;
+	strcpy(s, "ssdload");
+	for (i = 0; i < argc; i++) {
+		strcat(s, " ");
+		strcat(s, argv[i]);
+	}
+	return s;
+}
+
+static int make_dir(struct sweep_ctx *c)
+{
+	if (!c->dir[0]) {
+		struct tm tm;
+		time_t t = time(NULL);
+
+		localtime_r(&t, &tm);
+		strftime(c->dir, sizeof(c->dir), "sweep-%Y%m%d-%H%M%S", &tm);
+	}
+	if (!mkdir(c->dir, 0755)) {
+		c->made_dir = true;
+	} else if (errno != EEXIST) {
+		ssl_err("sweep: %s: %s", c->dir, strerror(errno));
+		return -1;
+	}
+	if (!access(c->dir, F_OK)) {
+		char path[PATH_MAX];
+
+		if (!sweep_path(c, path, sizeof(path), SWEEP_JSON) && !access(path, F_OK)) {
+			ssl_err("sweep: %s already holds a sweep (%s): give another --output-dir",
+				c->dir, SWEEP_JSON);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void free_ctx(struct sweep_ctx *c)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->npass; i++)
+		free(c->pass_own[i]);
+	if (c->doc)
+		json_object_put(c->doc);
+	free((char *)c->command);
+}
+
+static int sweep_main(struct sweep_ctx *c)
+{
+	char run_path[PATH_MAX];
+	struct ssl_argv a = { 0 };
+	struct ssl_dev dev;
+	json_object *run = NULL, *job;
+	const char *state;
+	int st;
+
+	if (plan_points(c) || make_dir(c))
+		return SWEEP_EXIT_USAGE;
+	if (write_steps(c))
+		goto refused;
+	/* the run's own checks first: a refusal leaves nothing behind */
+	sweep_argv(c, &a, true);
+	st = ssl_run_spawn(&a, "/dev/null");
+	av_free(&a);
+	if (st) {
+		ssl_err("sweep: ssdload run refused the sweep's job (above); nothing ran");
+		goto refused;
+	}
+	memset(&dev, 0, sizeof(dev));
+	if (ssl_dev_probe(c->filename, &dev))
+		goto refused;
+	new_doc(c, &dev);
+	if (sweep_save(c) || sweep_path(c, run_path, sizeof(run_path), "run.json"))
+		return SWEEP_EXIT_FAILED;
+	ssl_run_catch_signals();
+	sweep_argv(c, &a, false);
+	st = ssl_run_spawn(&a, run_path);
+	av_free(&a);
+	run = json_object_from_file(run_path);
+	job = run ? run_job0(run) : NULL;
+	if (job && !fill_points(c, job)) {
+		settings_from_run(c, job);
+		fill_knees(c);
+	}
+	if (ssl_run_sig || (st > 128 && job))
+		state = "interrupted";
+	else if (st || !job)
+		state = "failed";
+	else
+		state = "done";
+	jset(c->doc, "state", json_object_new_string(state));
+	jset(c->doc, "finished", jnow());
+	if (run)
+		json_object_put(run);
+	if (sweep_save(c))
+		return SWEEP_EXIT_FAILED;
+	if (!job) {
+		ssl_err("sweep: the run left no results in %s (exit status %d)", run_path, st);
+		return st > 128 ? st : SWEEP_EXIT_FAILED;
+	}
+	if (!c->no_report && pts_render_report(c->dir, 1))
+		ssl_err("sweep: the report was not rendered (ssdload report %s)", c->dir);
+	if (c->json_out)
+		printf("%s\n", json_object_to_json_string_ext(c->doc, JSON_C_TO_STRING_PRETTY |
+							      JSON_C_TO_STRING_SPACED |
+							      JSON_C_TO_STRING_NOSLASHESCAPE));
+	else
+		print_table(c);
+	if (ssl_run_sig)
+		return SSL_EXIT_SIGNAL(ssl_run_sig);
+	return st ? (st > 128 ? st : SWEEP_EXIT_FAILED) : 0;
+
+refused:
+	if (!sweep_path(c, run_path, sizeof(run_path), "steps.txt"))
+		unlink(run_path);
+	if (c->made_dir)
+		rmdir(c->dir);
+	return SWEEP_EXIT_USAGE;
+}
+
+int cmd_sweep(int argc, const char **argv)
+{
+	static const unsigned int anandtech[] = { 1, 2, 4, 8, 16, 32, 64, 128, 256, 512 };
+	struct sweep_ctx *c = calloc(1, sizeof(*c));
+	int r;
+
+	if (!c) {
+		ssl_err("sweep: out of memory");
+		return SWEEP_EXIT_FAILED;
+	}
+	c->eta = "auto";
+	c->auto_workers = true;
+	c->max_per = 64;
+	c->ramp_ms = 60000;
+	c->runtime_ms = 180000;
+	c->log_ms = 1000;
+	c->knee = 0.95;
+	memcpy(c->qds, anandtech, sizeof(anandtech));
+	c->nqd = ARRAY_SIZE(anandtech);
+	r = sweep_parse(c, argc, argv);
+	if (r) {
+		free_ctx(c);
+		free(c);
+		return r > 0 ? 0 : SWEEP_EXIT_USAGE;
+	}
+	c->command = join_args(argc - 1, argv + 1);
+	if (!c->command) {
+		ssl_err("sweep: out of memory");
+		r = SWEEP_EXIT_FAILED;
+	} else {
+		r = sweep_main(c);
+	}
+	free_ctx(c);
+	free(c);
+	return r;
+}
