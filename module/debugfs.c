@@ -682,7 +682,7 @@ static u64 *ssdload_steps_fill(struct ssdload_job *job, unsigned int p,
 	r->rw = ph->rw;
 	r->rwmixread = ph->rwmixread;
 	r->iodepth = ph->iodepth;
-	r->numjobs = ph->idle ? 0 : ph->numjobs ? ph->numjobs : job->nr_workers;
+	r->numjobs = ph->idle ? 0 : ssdload_phase_workers(ph, job->nr_workers);
 	r->bs_min = ph->bs_min;
 	r->bs_max = ph->bs_max;
 	r->runtime_ms = ph->runtime_ms;

@@ -510,6 +510,13 @@ static inline const char *ssdload_job_name(struct ssdload_job *job)
 	return config_item_name(&job->cg.cg_item);
 }
 
+/* The workers that issue in phase @ph of a run of @nr workers. */
+static inline unsigned int ssdload_phase_workers(const struct ssdload_phase *ph,
+						 unsigned int nr)
+{
+	return ph->numjobs ? ph->numjobs : nr;
+}
+
 static inline bool ssdload_rw_is_random(u64 rw)
 {
 	return rw == SSDLOAD_RW_RANDREAD || rw == SSDLOAD_RW_RANDWRITE ||

@@ -644,7 +644,7 @@ int ssdload_steps_plan_rate(struct ssdload_job *job, unsigned int nr)
 						  "%snumjobs=%u is more than the job's %u workers (set the job's numjobs to the most a step uses)",
 						  pfx, ph->numjobs, nr);
 		}
-		active = ph->numjobs ? ph->numjobs : nr;
+		active = ssdload_phase_workers(ph, nr);
 		for (d = 0; d < SSDLOAD_DIR_NR; d++) {
 			bool bw = !ph->rate_iops[d];
 			u64 r = bw ? ph->rate[d] : ph->rate_iops[d];

@@ -942,7 +942,7 @@ void ssdload_phase_enter(struct ssdload_worker *w, unsigned int idx, u64 t0)
 {
 	struct ssdload_job *job = w->job;
 	const struct ssdload_phase *ph = &job->phases[idx];
-	unsigned int active = ph->numjobs ? ph->numjobs : job->nr_workers;
+	unsigned int active = ssdload_phase_workers(ph, job->nr_workers);
 	/* a worker beyond the step's numjobs sits it out, as an idle step */
 	bool idle = ph->idle || w->idx >= active;
 	int d;

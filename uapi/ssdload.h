@@ -69,7 +69,6 @@
 #define SSDLOAD_CONFIGFS_STEPS		"steps"
 #define SSDLOAD_MAX_STEPS		4096U
 #define SSDLOAD_STEP_ATTR_IDLE_MS	"idle_ms"	/* no I/O for this long, ms */
-#define SSDLOAD_STEP_ATTR_NUMJOBS	"numjobs"	/* workers that issue, 1..job's */
 /* the overridable job attributes, by their job attribute names */
 #define SSDLOAD_STEP_ATTRS	"rw", "rwmixread", "bs", "bssplit", "iodepth", \
 				"rate_iops", "rate", "runtime_ms", "ramp_ms", \

@@ -462,6 +462,15 @@ static int flag_opt(struct run_ctx *c, int id, const char *attr, int *out)
 	return 0;
 }
 
+/* numjobs (the job's, or a step's): 1 to 1024 workers, into @n and the attribute */
+static int numjobs_opt(struct run_ctx *c, uint64_t *n)
+{
+	if (ssl_parse_u64(c->raw[O_NUMJOBS], n) || !*n || *n > SSL_NUMJOBS_MAX)
+		return bad_value(c, O_NUMJOBS, "must be a number of workers, 1 to 1024");
+	add_write_u64(c, SSDLOAD_ATTR_NUMJOBS, *n);
+	return 0;
+}
+
 /*
  * --numjobs=N: N workers (the numjobs attribute).  Without --cpus_allowed
  * they go round-robin over the first N online CPUs (all of them if fewer),
@@ -474,9 +483,8 @@ static int numjobs_cpus(struct run_ctx *c)
 	uint64_t n;
 	int r;
 
-	if (ssl_parse_u64(c->raw[O_NUMJOBS], &n) || !n || n > SSL_NUMJOBS_MAX)
-		return bad_value(c, O_NUMJOBS, "must be a number of workers, 1 to 1024");
-	add_write_u64(c, SSDLOAD_ATTR_NUMJOBS, n);
+	if (numjobs_opt(c, &n))
+		return -1;
 	if (c->raw[O_CPUS_ALLOWED])
 		return 0;
 	r = ssl_read_file(ssl_cpu_online_path(), &online, NULL);
@@ -849,10 +857,9 @@ static int step_numjobs(struct run_ctx *sc, struct step_def *st)
 
 	if (!sc->raw[O_NUMJOBS])
 		return 0;
-	if (ssl_parse_u64(sc->raw[O_NUMJOBS], &n) || !n || n > SSL_NUMJOBS_MAX)
-		return bad_value(sc, O_NUMJOBS, "must be a number of workers, 1 to 1024");
+	if (numjobs_opt(sc, &n))
+		return -1;
 	st->numjobs = (unsigned int)n;
-	add_write_u64(sc, SSDLOAD_STEP_ATTR_NUMJOBS, n);
 	return 0;
 }
 

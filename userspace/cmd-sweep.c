@@ -28,6 +28,7 @@
 #include "fioopts.h"
 #include "options.h"
 #include "pts.h"
+#include "report.h"
 #include "runner.h"
 #include "util.h"
 #include "uapi/ssdload.h"
@@ -191,6 +192,7 @@ static int add_pass(struct sweep_ctx *c, const struct ssl_opt *opt, const char *
 
 static int sweep_parse(struct sweep_ctx *c, int argc, const char **argv)
 {
+	enum ssl_output_format fmt;
 	const struct ssl_opt *opt;
 	const char *val;
 	int i = 1, dashdash = 0, r;
@@ -267,20 +269,18 @@ static int sweep_parse(struct sweep_ctx *c, int argc, const char **argv)
 			}
 			break;
 		case S_OUTPUT_FORMAT:
-			if (strcmp(val, "normal") && strcmp(val, "json")) {
+			if (ssl_parse_output_format(val, &fmt)) {
 				ssl_err("sweep: --output-format=%s: must be normal or json", val);
 				return -1;
 			}
-			c->json_out = !strcmp(val, "json");
+			c->json_out = fmt == SSL_OUTPUT_JSON;
 			break;
 		case S_NO_REPORT:
 			c->no_report = true;
 			break;
 		case S_ETA:
-			if (strcmp(val, "auto") && strcmp(val, "always") && strcmp(val, "never")) {
-				ssl_err("sweep: --eta=%s: must be auto, always or never", val);
+			if (ssl_eta_opt("sweep", val))
 				return -1;
-			}
 			c->eta = val;
 			break;
 		case S_PASS:
@@ -361,11 +361,7 @@ static int plan_points(struct sweep_ctx *c)
 
 static int sweep_path(const struct sweep_ctx *c, char *buf, size_t len, const char *rel)
 {
-	if (snprintf(buf, len, "%s/%s", c->dir, rel) >= (int)len) {
-		ssl_err("sweep: %s/%s: path too long", c->dir, rel);
-		return -1;
-	}
-	return 0;
+	return ssl_dir_path("sweep", c->dir, rel, buf, len);
 }
 
 static int write_steps(const struct sweep_ctx *c)
@@ -664,20 +660,6 @@ static int sweep_save(struct sweep_ctx *c)
 
 /* ---- output ---- */
 
-static void lat_fmt(char *buf, size_t len, double ns)
-{
-	if (!(ns > 0))
-		snprintf(buf, len, "-");
-	else if (ns < 1e4)
-		snprintf(buf, len, "%.2fus", ns / 1e3);
-	else if (ns < 1e6)
-		snprintf(buf, len, "%.1fus", ns / 1e3);
-	else if (ns < 1e9)
-		snprintf(buf, len, "%.2fms", ns / 1e6);
-	else
-		snprintf(buf, len, "%.2fs", ns / 1e9);
-}
-
 static void print_table(const struct sweep_ctx *c)
 {
 	json_object *pts = jget(c->doc, "points"), *knees = jget(c->doc, "knees");
@@ -703,9 +685,19 @@ static void print_table(const struct sweep_ctx *c)
 			    (!w || json_object_get_int(w) == (int)jnum(p, "workers", 0)))
 				mark = "  <- knee";
 		}
-		lat_fmt(mean, sizeof(mean), jnum(p, "lat_mean_ns", 0));
-		lat_fmt(p99, sizeof(p99), jnum(p, "lat_p99_ns", 0));
-		lat_fmt(gap, sizeof(gap), jnum(p, "gap_max_ns", 0));
+		/* as the steps table of `ssdload run` */
+		if (jnum(p, "lat_mean_ns", 0) > 0)
+			ssl_lat_str(mean, sizeof(mean), jnum(p, "lat_mean_ns", 0));
+		else
+			snprintf(mean, sizeof(mean), "-");
+		if (jget(p, "lat_p99_ns"))
+			ssl_lat_str(p99, sizeof(p99), jnum(p, "lat_p99_ns", 0));
+		else
+			snprintf(p99, sizeof(p99), "-");
+		if (jnum(p, "gap_max_ns", 0) > 0)
+			ssl_secs_str(gap, sizeof(gap), (uint64_t)jnum(p, "gap_max_ns", 0));
+		else
+			snprintf(gap, sizeof(gap), "-");
 		if (jget(p, "little"))
 			snprintf(little, sizeof(little), "%.3f", jnum(p, "little", 0));
 		else

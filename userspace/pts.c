@@ -275,11 +275,7 @@ struct pts_ctx {
 
 static int pts_path(const struct pts_ctx *c, char *buf, size_t len, const char *rel)
 {
-	if (snprintf(buf, len, "%s/%s", c->dir, rel) >= (int)len) {
-		ssl_err("pts: %s/%s: path too long", c->dir, rel);
-		return -1;
-	}
-	return 0;
+	return ssl_dir_path("pts", c->dir, rel, buf, len);
 }
 
 static int pts_save(struct pts_ctx *c)
@@ -564,10 +560,8 @@ static int pts_parse(struct pts_ctx *c, int argc, const char **argv, const char 
 				return -1;
 			break;
 		case P_ETA:
-			if (strcmp(val, "auto") && strcmp(val, "always") && strcmp(val, "never")) {
-				ssl_err("pts: --eta=%s: must be auto, always or never", val);
+			if (ssl_eta_opt("pts", val))
 				return -1;
-			}
 			c->eta = val;
 			break;
 		}

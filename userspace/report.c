@@ -409,7 +409,7 @@ static void print_notes(FILE *f, const struct ssl_summary *s)
 }
 
 /* fio's display of a latency in ns: usec or msec with 2 decimals */
-static void lat_str(char *buf, size_t len, double ns)
+void ssl_lat_str(char *buf, size_t len, double ns)
 {
 	if (ns >= 1e6)
 		snprintf(buf, len, "%.2fms", ns / 1e6);
@@ -420,12 +420,12 @@ static void lat_str(char *buf, size_t len, double ns)
 }
 
 /* seconds with 2 decimals, or ms/us below one second */
-static void secs_str(char *buf, size_t len, uint64_t ns)
+void ssl_secs_str(char *buf, size_t len, uint64_t ns)
 {
 	if (ns >= 1000000000ULL)
 		snprintf(buf, len, "%.2fs", (double)ns / 1e9);
 	else
-		lat_str(buf, len, (double)ns);
+		ssl_lat_str(buf, len, (double)ns);
 }
 
 /*
@@ -451,12 +451,12 @@ static void print_rate(FILE *f, const struct ssl_report *r, const struct dir_vie
 			snprintf(amount, sizeof(amount), "%" PRIu64 " I/Os", rs->behind_ios);
 		else
 			num2str(amount, sizeof(amount), rs->behind_bytes, 4, 1, N2S_BYTE);
-		secs_str(lag, sizeof(lag), rs->behind_ns);
+		ssl_secs_str(lag, sizeof(lag), rs->behind_ns);
 		fprintf(f, ", fell behind by %s (%s)", amount, lag);
 	} else {
 		fprintf(f, ", kept up");
 	}
-	lat_str(thr, sizeof(thr), (double)(r->sum->late_threshold_ns.have ?
+	ssl_lat_str(thr, sizeof(thr), (double)(r->sum->late_threshold_ns.have ?
 					   r->sum->late_threshold_ns.v : 1000000));
 	fprintf(f, "; %" PRIu64 " I/Os sent over %s late\n", rs->late_ios, thr);
 	if (v->intended && v->intended->n) {
@@ -504,7 +504,7 @@ static void print_devices(FILE *f, const struct ssl_summary *s)
 				continue;
 			num2str(io, sizeof(io), dv->bytes[d], 4, 1, N2S_BYTE);
 			num2str(b, sizeof(b), dv->ios[d], 4, 0, N2S_NONE);
-			lat_str(lat, sizeof(lat), ssl_mean(dv->lat_sum_ns[d], dv->ios[d]));
+			ssl_lat_str(lat, sizeof(lat), ssl_mean(dv->lat_sum_ns[d], dv->ios[d]));
 			fprintf(f, "      %-5s: ios=%s, io=%s, errors=%" PRIu64 ", lat avg=%s\n",
 				dir_names[d], b, io, dv->errors[d], lat);
 		}
@@ -606,8 +606,8 @@ static void step_what(char *buf, size_t len, const struct ssdload_steps_rec *rec
 		rate_list(rate + strlen(rate), sizeof(rate) - strlen(rate),
 			  (const uint64_t *)rec->rate, 1);
 	}
-	/* a step on fewer workers than the job's (0: a module without the field) */
-	if (rec->numjobs && rec->numjobs != nr_workers)
+	/* a step on fewer workers than the job's */
+	if (rec->numjobs != nr_workers)
 		snprintf(nj, sizeof(nj), " numjobs=%u", rec->numjobs);
 	snprintf(buf, len, "%s%s bs=%s%s%s iodepth=%u%s%s", step_rw_name(rec->rw), mix, a,
 		 rec->bs_min != rec->bs_max ? "-" : "",
@@ -679,16 +679,16 @@ static void print_steps(FILE *f, const struct ssl_report *r)
 					 (double)bytes / 1048576.0 / secs);
 			}
 			if (ios && lsum)
-				lat_str(mean, sizeof(mean), ssl_mean(lsum, ios));
+				ssl_lat_str(mean, sizeof(mean), ssl_mean(lsum, ios));
 			if (hist)
 				n = ssl_hist_total(sum, SSDLOAD_HIST_BUCKETS);
 			if (n)
-				lat_str(p99, sizeof(p99), (double)ssl_hist_percentile(
+				ssl_lat_str(p99, sizeof(p99), (double)ssl_hist_percentile(
 					sum, SSDLOAD_HIST_BUCKETS, 99.0, min, max));
 		}
 		if (rec->gaps) {
-			secs_str(gmax, sizeof(gmax), rec->gap_max_ns);
-			secs_str(gmean, sizeof(gmean),
+			ssl_secs_str(gmax, sizeof(gmax), rec->gap_max_ns);
+			ssl_secs_str(gmean, sizeof(gmean),
 				 (uint64_t)(ssl_mean(rec->gap_sum_ns, rec->gaps) + 0.5));
 		}
 		fprintf(f, "  %4u  %-*s  %8s  %9s  %9s  %9s  %9s  %9s\n", rec->step, wide,
@@ -1252,17 +1252,14 @@ static json_object *json_triple(const uint64_t v[3])
 }
 
 /* the parameters a step ran with (the job's where it inherits them) */
-static json_object *json_step_params(const struct ssdload_steps_rec *rec,
-				     uint32_t nr_workers)
+static json_object *json_step_params(const struct ssdload_steps_rec *rec)
 {
 	json_object *o = json_object_new_object();
 
 	jstr(o, "rw", step_rw_name(rec->rw));
 	jint(o, "rwmixread", rec->rwmixread);
 	jint(o, "iodepth", rec->iodepth);
-	/* the workers that issued (0 from a module without step numjobs) */
-	jint(o, "numjobs", rec->numjobs ? rec->numjobs :
-	     (rec->flags & SSDLOAD_STEPS_IDLE) ? 0 : nr_workers);
+	jint(o, "numjobs", rec->numjobs);	/* the workers that issued */
 	jint(o, "bs_min", rec->bs_min);
 	jint(o, "bs_max", rec->bs_max);
 	jint(o, "runtime_ms", (int64_t)rec->runtime_ms);
@@ -1294,7 +1291,7 @@ static json_object *json_steps(const struct ssl_report *r)
 		jint(o, "step", rec->step);
 		jint(o, "idle_ms", (int64_t)rec->idle_ms);
 		jint(o, "loops_done", rec->loops_done);
-		json_object_object_add(o, "params", json_step_params(rec, st->hdr.nr_workers));
+		json_object_object_add(o, "params", json_step_params(rec));
 		jint(o, "runtime_ns", (int64_t)rec->runtime_ns);
 		gap = json_object_new_object();
 		jint(gap, "max", (int64_t)rec->gap_max_ns);

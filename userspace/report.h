@@ -45,4 +45,9 @@ extern const int ssl_default_percentiles_nr;
 /* Print the report; 0, or -1 if out of memory. */
 int report_print(FILE *f, const struct ssl_report *r, enum ssl_output_format fmt);
 
+/* fio's display of a latency in ns: usec or msec with 2 decimals */
+void ssl_lat_str(char *buf, size_t len, double ns);
+/* a duration in ns: seconds with 2 decimals, or as ssl_lat_str() below 1 s */
+void ssl_secs_str(char *buf, size_t len, uint64_t ns);
+
 #endif /* SSDLOAD_CLI_REPORT_H */

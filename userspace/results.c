@@ -597,7 +597,7 @@ int results_parse_steps(const void *buf, size_t len, struct ssl_steps *s,
 		.version = hdr->version, .want_version = SSDLOAD_STEPS_VERSION,
 		.header_size = hdr->header_size, .min_header = sizeof(*hdr),
 		.record_size = hdr->record_size,
-		/* a module before step numjobs: records end before it (read as 0) */
+		/* a module before step numjobs: records end before it */
 		.min_record = offsetof(struct ssdload_steps_rec, numjobs),
 		.nr = hdr->nr_steps, .hist_bytes = hdr->hist_bytes,
 	};
@@ -622,6 +622,10 @@ int results_parse_steps(const void *buf, size_t len, struct ssl_steps *s,
 
 		memcpy(&st->rec, (const char *)buf + hdr->header_size + i * hdr->record_size,
 		       rsz);
+		/* a module before step numjobs: every step ran on all the workers */
+		if (rsz <= offsetof(struct ssdload_steps_rec, numjobs) &&
+		    !(st->rec.flags & SSDLOAD_STEPS_IDLE))
+			st->rec.numjobs = hdr->nr_workers;
 		for (d = 0; d < SSDLOAD_DIR_NR; d++) {
 			uint32_t f = st->rec.dir[d].flags;
 

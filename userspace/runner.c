@@ -317,3 +317,23 @@ int ssl_uint_list(const char *cmd, const char *name, const char *val, unsigned i
 	*n = k;
 	return 0;
 }
+
+int ssl_eta_opt(const char *cmd, const char *val)
+{
+	enum ssl_eta eta;
+
+	if (ssl_parse_eta(val, &eta)) {
+		ssl_err("%s: --eta=%s: must be auto, always or never", cmd, val);
+		return -1;
+	}
+	return 0;
+}
+
+int ssl_dir_path(const char *cmd, const char *dir, const char *rel, char *buf, size_t len)
+{
+	if (snprintf(buf, len, "%s/%s", dir, rel) >= (int)len) {
+		ssl_err("%s: %s/%s: path too long", cmd, dir, rel);
+		return -1;
+	}
+	return 0;
+}

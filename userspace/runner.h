@@ -39,6 +39,11 @@ int ssl_uint_opt(const char *cmd, const char *name, const char *val, unsigned in
 int ssl_uint_list(const char *cmd, const char *name, const char *val, unsigned int hi,
 		  unsigned int max_n, int order, unsigned int *out, unsigned int *n);
 
+/* --eta=auto|always|never, for the child runs' progress line */
+int ssl_eta_opt(const char *cmd, const char *val);
+/* @dir/@rel into @buf; -1 after "@cmd: ...: path too long" */
+int ssl_dir_path(const char *cmd, const char *dir, const char *rel, char *buf, size_t len);
+
 /* JSON */
 void jset(json_object *o, const char *k, json_object *v);
 json_object *jget(json_object *o, const char *k);

@@ -340,7 +340,9 @@ def steps_file(geo, repo, steps, loops=1, workers=2, magic=None, version=None,
                           *s.rate, 0 if s.idle_ms else s.runtime_ns,
                           max(s.gaps) if s.gaps else 0, sum(s.gaps), len(s.gaps))
         if not old:
-            tail = struct.pack(STEPS_TAIL, s.numjobs if not s.idle_ms else 0, 0)
+            # the module writes the workers that issued: the step's numjobs,
+            # else all of the job's; 0 for an idle step
+            tail = struct.pack(STEPS_TAIL, 0 if s.idle_ms else s.numjobs or workers, 0)
         recs += rec + dirs + tail + b"\0" * record_pad
         hists += dhist
     rsize = struct.calcsize(STEPS_REC) + 3 * struct.calcsize(STEPS_DIR) + len(tail) + record_pad
