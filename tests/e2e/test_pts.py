@@ -483,9 +483,12 @@ def test_hir_scaled(ssdload, null_blk, cli, tmp_path):  # pylint: disable=unused
         assert a["t_end_ms"] - a["t_start_ms"] == pytest.approx(4 * cycle, rel=0.1)
         assert b["t_end_ms"] - b["t_start_ms"] == pytest.approx(400, rel=0.1)
         t = b["t_end_ms"]
-        # (a 100 ms sample of ~300 I/Os under TCG strays by up to ~20%)
+        # every sample did I/O, and none beat the device (4 in flight, 1 ms
+        # each); a single 100 ms sample is no measure of the rate: a host
+        # stall under TCG took one to 0.57 of the rest (CI), so the rate is
+        # compared over the wait state's samples together, below
         for x in a["samples"] + b["samples"]:
-            assert x["iops"] == pytest.approx(pre, rel=0.4), (w["state"], x)
+            assert 0 < x["ios"] and x["iops"] <= 1.02 * 4 / 1e-3, (w["state"], x)
         assert a["iops"] == pytest.approx(b["iops"], rel=0.2), w
         assert a["iops"] == pytest.approx(pre, rel=0.2), w
         # one step per access segment and per wait: the samples are the access

@@ -6,7 +6,10 @@ holds at most hw_queue_depth (8) of them.  Each point below that depth
 must see the device's latency (TCG's timers add some slop to the 1 ms:
 env.p50_slop()) and keep its whole depth in flight (Little's law), so
 that its IOPS are QD / latency; past it the IOPS cannot grow, the I/Os
-beyond wait for a tag, and the knee must fall on QD 8.  The points run
+beyond wait for a tag, and no point below QD 8 can be the knee (the
+knee itself is QD 8 on a quiet host; a loaded one delays the 1 ms timers
+of 8 I/Os more than those of 4, and CI measured QD 8 at 0.89 of the
+highest and the knee at 16).  The points run
 as steps of one job, numjobs workers at QD/numjobs each; workers beyond
 a step's numjobs issue nothing in it (the per-worker series show it).
 
@@ -89,7 +92,14 @@ def test_sweep_follows_the_device(ms_dev, cli, tmp_path):
     assert all(q["gap_max_ns"] < 4 * MS for q in pts), [q["gap_max_ns"] for q in pts]
     knees = doc["knees"]
     assert len(knees) == 1 and knees[0]["workers"] is None
-    assert knees[0]["knee_qd"] == DEPTH, knees
+    k = knees[0]
+    top = max(pts, key=lambda q: q["iops"])
+    assert (k["max_qd"], k["max_iops"]) == (top["qd"], top["iops"]), (knees, top)
+    # the knee is the first point at 0.9 of the highest, and that is not
+    # below the device's depth: QD 4 does at most half of what 8 tags do
+    first = next(q for q in pts if q["iops"] >= 0.9 * top["iops"])
+    assert (k["knee_qd"], k["knee_iops"]) == (first["qd"], first["iops"]), (knees, pts)
+    assert DEPTH <= k["knee_qd"] <= 2 * DEPTH, knees
     # the run: one job of 8 workers, a step per point with its numjobs
     run = json.loads((out / "run.json").read_text())
     job = run["jobs"][0]
@@ -106,7 +116,7 @@ def test_sweep_follows_the_device(ms_dev, cli, tmp_path):
             if w["worker"] >= active:
                 assert ios == 0, (w["worker"], iv)
     # the table
-    assert "<- knee" in p.stdout and "knee: QD 8, " in p.stdout, p.stdout
+    assert "<- knee" in p.stdout and "knee: QD %d, " % k["knee_qd"] in p.stdout, p.stdout
 
 
 def test_sweep_worker_lines_and_report(ms_dev, cli, tmp_path):
