@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ssdload report DIR: render DIR/pts.json (a pts run) or DIR/sweep.json (a
- * sweep) into DIR/report.html, its SVG plots (DIR/plots/) and CSV tables,
+ * ssdload report DIR: render DIR/pts.json (a pts run), DIR/sweep.json (a
+ * sweep) or DIR/curve.json (an iorate curve) into DIR/report.html, its SVG plots (DIR/plots/) and CSV tables,
  * from the JSON alone, with the matplotlib renderer ssdload-report.py.
  */
 #include <stdio.h>
@@ -14,11 +14,11 @@
 static const char *const report_usage[] = {
 	"usage: ssdload report DIR",
 	"",
-	"Render the report of the pts run or the sweep in DIR from DIR/pts.json",
-	"or DIR/sweep.json alone:",
+	"Render the report of the pts run, the sweep or the curve in DIR from",
+	"DIR/pts.json, DIR/sweep.json or DIR/curve.json alone (the first found):",
 	"DIR/report.html with its SVG plots in DIR/plots/, and CSV tables next to",
 	"the JSON (pts: rounds.csv, points.csv, measurement.csv; sweep: sweep.csv,",
-	"sweep-series.csv).  The renderer is",
+	"sweep-series.csv; curve: curve.csv).  The renderer is",
 	"ssdload-report.py (next to the ssdload binary, or $SSDLOAD_REPORT), run",
 	"by $SSDLOAD_PYTHON (default /usr/bin/python3, with python3-matplotlib).",
 	"",

@@ -82,37 +82,16 @@ static const char *const sweep_usage[] = {
 };
 
 enum {
-	S_FILENAME, S_QD_LIST, S_WORKERS, S_MAX_PER, S_RAMP, S_RUNTIME, S_LOG_MS,
-	S_KNEE, S_OUTPUT_DIR, S_OUTPUT_FORMAT, S_NO_REPORT, S_ETA, S_PASS,
+	S_QD_LIST, S_WORKERS, S_MAX_PER, S_LOG_MS, S_KNEE,
 };
 
 static const struct ssl_opt sweep_opts[] = {
-	{ "filename",		SSL_ARG_REQUIRED, S_FILENAME },
 	{ "qd-list",		SSL_ARG_REQUIRED, S_QD_LIST },
 	{ "workers",		SSL_ARG_REQUIRED, S_WORKERS },
 	{ "max-qd-per-worker",	SSL_ARG_REQUIRED, S_MAX_PER },
-	{ "ramp_time",		SSL_ARG_REQUIRED, S_RAMP },
-	{ "runtime",		SSL_ARG_REQUIRED, S_RUNTIME },
 	{ "log_interval_ms",	SSL_ARG_REQUIRED, S_LOG_MS },
 	{ "knee",		SSL_ARG_REQUIRED, S_KNEE },
-	{ "output-dir",		SSL_ARG_REQUIRED, S_OUTPUT_DIR },
-	{ "output-format",	SSL_ARG_REQUIRED, S_OUTPUT_FORMAT },
-	{ "no-report",		SSL_ARG_FLAG, S_NO_REPORT },
-	{ "eta",		SSL_ARG_REQUIRED, S_ETA },
-	{ "rw",			SSL_ARG_REQUIRED, S_PASS },
-	{ "readwrite",		SSL_ARG_REQUIRED, S_PASS },
-	{ "bs",			SSL_ARG_REQUIRED, S_PASS },
-	{ "blocksize",		SSL_ARG_REQUIRED, S_PASS },
-	{ "bssplit",		SSL_ARG_REQUIRED, S_PASS },
-	{ "rwmixread",		SSL_ARG_REQUIRED, S_PASS },
-	{ "rwmixwrite",		SSL_ARG_REQUIRED, S_PASS },
-	{ "size",		SSL_ARG_REQUIRED, S_PASS },
-	{ "offset",		SSL_ARG_REQUIRED, S_PASS },
-	{ "randseed",		SSL_ARG_REQUIRED, S_PASS },
-	{ "random_distribution", SSL_ARG_REQUIRED, S_PASS },
-	{ "cpus_allowed",	SSL_ARG_REQUIRED, S_PASS },
-	{ "hipri",		SSL_ARG_FLAG, S_PASS },
-	{ "allow_write",	SSL_ARG_FLAG, S_PASS },
+	SSL_METHOD_OPTS,
 	{ NULL, 0, 0 },
 };
 
@@ -122,101 +101,31 @@ struct sweep_point {
 };
 
 struct sweep_ctx {
-	const char *filename;
-	const char *eta;
-	bool json_out, no_report, auto_workers, have_rw, have_bs, made_dir;
-	bool allow_write;
-	const char *writes;		/* --rw that writes or trims, or NULL */
+	struct ssl_method m;
+	bool auto_workers;
 	unsigned int qds[SWEEP_MAX_QDS], nqd;
 	unsigned int wl[SWEEP_MAX_WORKERS], nw;
 	unsigned int max_per;
 	unsigned int log_ms;
-	uint64_t ramp_ms, runtime_ms;
 	double knee;
-	const char *pass[32];		/* "--opt=val" given to the run */
-	char *pass_own[32];
-	unsigned int npass;
 	struct sweep_point pt[SWEEP_MAX_POINTS];
 	unsigned int np, max_workers;
-	char dir[PATH_MAX];
-	const char *command;		/* the command line, for the record */
 	json_object *doc;
 };
 
 /* ---- options ---- */
 
-static int parse_time(const char *name, const char *val, uint64_t lo, uint64_t *out)
+static int sweep_parse(void *ctx, int argc, const char **argv)
 {
-	if (ssl_parse_time_ms(val, 1000, out) || *out < lo || *out > 7 * 24 * 3600000ULL) {
-		ssl_err("sweep: --%s=%s: must be a time from %" PRIu64 "ms to 7 days (bare "
-			"number = s, or ms/s/m/h)", name, val, lo);
-		return -1;
-	}
-	return 0;
-}
-
-static int add_pass(struct sweep_ctx *c, const struct ssl_opt *opt, const char *val)
-{
-	char *s;
-
-	if (c->npass == ARRAY_SIZE(c->pass)) {
-		ssl_err("sweep: too many run options");
-		return -1;
-	}
-	if (val)
-		s = malloc(strlen(opt->name) + strlen(val) + 4);
-	else
-		s = malloc(strlen(opt->name) + 3);
-	if (!s) {
-		ssl_err("sweep: out of memory");
-		return -1;
-	}
-	if (val)
-		sprintf(s, "--%s=%s", opt->name, val);
-	else
-		sprintf(s, "--%s", opt->name);
-	c->pass_own[c->npass] = s;
-	c->pass[c->npass++] = s;
-	if (!strcmp(opt->name, "rw") || !strcmp(opt->name, "readwrite")) {
-		c->have_rw = true;
-		/* anything but read and randread writes or trims */
-		c->writes = strcmp(val, "read") && strcmp(val, "randread") ? val : NULL;
-	}
-	if (!strcmp(opt->name, "allow_write"))
-		c->allow_write = !val || strcmp(val, "0");
-	if (!strcmp(opt->name, "bs") || !strcmp(opt->name, "blocksize") ||
-	    !strcmp(opt->name, "bssplit"))
-		c->have_bs = true;
-	return 0;
-}
-
-static int sweep_parse(struct sweep_ctx *c, int argc, const char **argv)
-{
-	enum ssl_output_format fmt;
+	struct sweep_ctx *c = ctx;
 	const struct ssl_opt *opt;
 	const char *val;
-	int i = 1, dashdash = 0, r;
+	int i = 1, r;
 	char *end;
 
-	while (i < argc) {
-		r = ssl_next_opt(argc, argv, &i, sweep_opts, &opt, &val, &dashdash);
-		if (r < 0)
-			return -1;
-		if (r == 2) {
-			ssl_usage(stdout, sweep_usage);
-			return 1;
-		}
-		if (r == 3)
-			continue;
-		if (r == 0) {
-			ssl_err("sweep: unexpected argument '%s' (options are --name=value)",
-				argv[i - 1]);
-			return -1;
-		}
+	while ((r = ssl_method_next(&c->m, argc, argv, &i, sweep_opts, sweep_usage, &opt,
+				    &val)) == 1) {
 		switch (opt->id) {
-		case S_FILENAME:
-			c->filename = val;
-			break;
 		case S_QD_LIST:
 			if (ssl_uint_list("sweep", opt->name, val, SWEEP_MAX_QD, SWEEP_MAX_QDS, 1,
 					  c->qds, &c->nqd))
@@ -238,14 +147,6 @@ static int sweep_parse(struct sweep_ctx *c, int argc, const char **argv)
 					 &c->max_per))
 				return -1;
 			break;
-		case S_RAMP:
-			if (parse_time(opt->name, val, 0, &c->ramp_ms))
-				return -1;
-			break;
-		case S_RUNTIME:
-			if (parse_time(opt->name, val, 100, &c->runtime_ms))
-				return -1;
-			break;
 		case S_LOG_MS:
 			if (ssl_uint_opt("sweep", opt->name, val, 0, 3600000, &c->log_ms))
 				return -1;
@@ -262,42 +163,12 @@ static int sweep_parse(struct sweep_ctx *c, int argc, const char **argv)
 				return -1;
 			}
 			break;
-		case S_OUTPUT_DIR:
-			if (snprintf(c->dir, sizeof(c->dir), "%s", val) >= (int)sizeof(c->dir)) {
-				ssl_err("sweep: --output-dir: too long");
-				return -1;
-			}
-			break;
-		case S_OUTPUT_FORMAT:
-			if (ssl_parse_output_format(val, &fmt)) {
-				ssl_err("sweep: --output-format=%s: must be normal or json", val);
-				return -1;
-			}
-			c->json_out = fmt == SSL_OUTPUT_JSON;
-			break;
-		case S_NO_REPORT:
-			c->no_report = true;
-			break;
-		case S_ETA:
-			if (ssl_eta_opt("sweep", val))
-				return -1;
-			c->eta = val;
-			break;
-		case S_PASS:
-			if (add_pass(c, opt, val))
-				return -1;
-			break;
 		}
 	}
-	if (!c->filename) {
-		ssl_err("sweep: --filename=DEV is required");
+	if (r)
+		return r < 0 ? -1 : 1;
+	if (ssl_method_check(&c->m))
 		return -1;
-	}
-	if (c->writes && !c->allow_write) {
-		ssl_err("sweep: --rw=%s writes to %s: give --allow_write (its data is "
-			"destroyed); nothing ran", c->writes, c->filename);
-		return -1;
-	}
 	return 0;
 }
 
@@ -361,7 +232,7 @@ static int plan_points(struct sweep_ctx *c)
 
 static int sweep_path(const struct sweep_ctx *c, char *buf, size_t len, const char *rel)
 {
-	return ssl_dir_path("sweep", c->dir, rel, buf, len);
+	return ssl_dir_path("sweep", c->m.dir, rel, buf, len);
 }
 
 static int write_steps(const struct sweep_ctx *c)
@@ -393,28 +264,20 @@ static int write_steps(const struct sweep_ctx *c)
 /* The `ssdload run` of the sweep (@parse_only: only check its options). */
 static void sweep_argv(const struct sweep_ctx *c, struct ssl_argv *a, bool parse_only)
 {
-	unsigned int i;
+	char name[32];
 
-	av_add(a, "ssdload");
-	av_add(a, "run");
-	av_addf(a, "--name=sweep-%ld", (long)getpid());
-	av_addf(a, "--filename=%s", c->filename);
-	if (!c->have_rw)
-		av_add(a, "--rw=randread");
-	if (!c->have_bs)
-		av_add(a, "--bs=4k");
-	for (i = 0; i < c->npass; i++)
-		av_add(a, c->pass[i]);
+	snprintf(name, sizeof(name), "sweep-%ld", (long)getpid());
+	ssl_method_argv(&c->m, a, name);
 	av_addf(a, "--numjobs=%u", c->max_workers);
 	av_add(a, "--group_reporting");
-	av_addf(a, "--ramp_time=%" PRIu64 "ms", c->ramp_ms);
-	av_addf(a, "--runtime=%" PRIu64 "ms", c->runtime_ms);
+	av_addf(a, "--ramp_time=%" PRIu64 "ms", c->m.ramp_ms);
+	av_addf(a, "--runtime=%" PRIu64 "ms", c->m.runtime_ms);
 	if (c->log_ms)
 		av_addf(a, "--log_interval_ms=%u", c->log_ms);
-	av_addf(a, "--steps=%s/steps.txt", c->dir);
+	av_addf(a, "--steps=%s/steps.txt", c->m.dir);
 	av_add(a, "--percentile_list=50:99:99.9");
 	av_add(a, "--output-format=json");
-	av_addf(a, "--eta=%s", c->eta);
+	av_addf(a, "--eta=%s", c->m.eta);
 	if (parse_only)
 		av_add(a, "--parse-only");
 }
@@ -605,28 +468,15 @@ static json_object *juint_array(const unsigned int *v, unsigned int n)
 
 static void new_doc(struct sweep_ctx *c, const struct ssl_dev *d)
 {
-	json_object *s = json_object_new_object(), *dev = json_object_new_object();
+	json_object *s = json_object_new_object();
 
-	c->doc = json_object_new_object();
-	jset(c->doc, "format", json_object_new_string(SWEEP_FORMAT));
-	jset(c->doc, "format_version", json_object_new_int(SWEEP_FORMAT_VERSION));
-	jset(c->doc, "ssdload_version", json_object_new_string(SSDLOAD_CLI_VERSION));
-	jset(c->doc, "command", json_object_new_string(c->command));
-	jset(c->doc, "started", jnow());
-	jset(c->doc, "finished", NULL);
-	jset(c->doc, "state", json_object_new_string("running"));
-	jset(dev, "path", json_object_new_string(c->filename));
-	jset(dev, "model", jstr_or_null(d->model));
-	jset(dev, "serial", jstr_or_null(d->serial));
-	jset(dev, "firmware", jstr_or_null(d->firmware));
-	jset(dev, "capacity_bytes", json_object_new_int64((int64_t)d->capacity_bytes));
-	jset(c->doc, "device", dev);
-	jset(s, "filename", json_object_new_string(c->filename));
+	c->doc = ssl_method_doc(&c->m, SWEEP_FORMAT, SWEEP_FORMAT_VERSION, d);
+	jset(s, "filename", json_object_new_string(c->m.filename));
 	jset(s, "qd_list", juint_array(c->qds, c->nqd));
 	jset(s, "workers_list", c->auto_workers ? NULL : juint_array(c->wl, c->nw));
 	jset(s, "max_qd_per_worker", json_object_new_int((int)c->max_per));
-	jset(s, "ramp_ms", json_object_new_int64((int64_t)c->ramp_ms));
-	jset(s, "runtime_ms", json_object_new_int64((int64_t)c->runtime_ms));
+	jset(s, "ramp_ms", json_object_new_int64((int64_t)c->m.ramp_ms));
+	jset(s, "runtime_ms", json_object_new_int64((int64_t)c->m.runtime_ms));
 	jset(s, "log_interval_ms", json_object_new_int((int)c->log_ms));
 	jset(s, "knee_fraction", json_object_new_double(c->knee));
 	jset(s, "numjobs", json_object_new_int((int)c->max_workers));
@@ -660,16 +510,17 @@ static int sweep_save(struct sweep_ctx *c)
 
 /* ---- output ---- */
 
-static void print_table(const struct sweep_ctx *c)
+static void print_table(const void *ctx)
 {
+	const struct sweep_ctx *c = ctx;
 	json_object *pts = jget(c->doc, "points"), *knees = jget(c->doc, "knees");
 	json_object *s = jget(c->doc, "settings");
 	size_t n = json_object_array_length(pts), i, k;
 	char mean[32], p99[32], gap[32], little[16];
 
 	printf("ssdload sweep: %s bs=%d on %s, %zu point%s, ramp %" PRIu64 " ms + %" PRIu64
-	       " ms each (%s)\n", jstring(s, "rw"), (int)jnum(s, "bs", 0), c->filename, n,
-	       n == 1 ? "" : "s", c->ramp_ms, c->runtime_ms,
+	       " ms each (%s)\n", jstring(s, "rw"), (int)jnum(s, "bs", 0), c->m.filename, n,
+	       n == 1 ? "" : "s", c->m.ramp_ms, c->m.runtime_ms,
 	       jstring(c->doc, "state"));
 	printf("  %7s  %6s  %5s  %10s  %9s  %9s  %9s  %6s  %9s\n", "workers", "QD", "QD/w",
 	       "IOPS", "MB/s", "lat mean", "lat p99", "Little", "gap");
@@ -720,70 +571,21 @@ static void print_table(const struct sweep_ctx *c)
 		       jnum(kn, "knee_iops", 0), c->knee * 100, jnum(kn, "max_iops", 0),
 		       (int)jnum(kn, "max_qd", 0));
 	}
-	printf("results: %s/%s, %s/run.json\n", c->dir, SWEEP_JSON, c->dir);
+	printf("results: %s/%s, %s/run.json\n", c->m.dir, SWEEP_JSON, c->m.dir);
 }
 
 /* ---- the command ---- */
 
-static char *join_args(int argc, const char **argv)
-{
-	size_t len = 8;
-	char *s;
-	int i;
-
-	for (i = 0; i < argc; i++)
-		len += strlen(argv[i]) + 1;
-	s = malloc(len);
-	if (!s)
-		return NULL;
-	strcpy(s, "ssdload");
-	for (i = 0; i < argc; i++) {
-		strcat(s, " ");
-		strcat(s, argv[i]);
-	}
-	return s;
-}
-
-static int make_dir(struct sweep_ctx *c)
-{
-	if (!c->dir[0]) {
-		struct tm tm;
-		time_t t = time(NULL);
-
-		localtime_r(&t, &tm);
-		strftime(c->dir, sizeof(c->dir), "sweep-%Y%m%d-%H%M%S", &tm);
-	}
-	if (!mkdir(c->dir, 0755)) {
-		c->made_dir = true;
-	} else if (errno != EEXIST) {
-		ssl_err("sweep: %s: %s", c->dir, strerror(errno));
-		return -1;
-	}
-	if (!access(c->dir, F_OK)) {
-		char path[PATH_MAX];
-
-		if (!sweep_path(c, path, sizeof(path), SWEEP_JSON) && !access(path, F_OK)) {
-			ssl_err("sweep: %s already holds a sweep (%s): give another --output-dir",
-				c->dir, SWEEP_JSON);
-			return -1;
-		}
-	}
-	return 0;
-}
-
 static void free_ctx(struct sweep_ctx *c)
 {
-	unsigned int i;
-
-	for (i = 0; i < c->npass; i++)
-		free(c->pass_own[i]);
+	ssl_method_free(&c->m);
 	if (c->doc)
 		json_object_put(c->doc);
-	free((char *)c->command);
 }
 
-static int sweep_main(struct sweep_ctx *c)
+static int sweep_main(void *ctx)
 {
+	struct sweep_ctx *c = ctx;
 	char run_path[PATH_MAX];
 	struct ssl_argv a = { 0 };
 	struct ssl_dev dev;
@@ -791,7 +593,8 @@ static int sweep_main(struct sweep_ctx *c)
 	const char *state;
 	int st;
 
-	if (plan_points(c) || make_dir(c))
+	if (plan_points(c) ||
+	    ssl_make_outdir("sweep", c->m.dir, sizeof(c->m.dir), SWEEP_JSON, &c->m.made_dir))
 		return SWEEP_EXIT_USAGE;
 	if (write_steps(c))
 		goto refused;
@@ -804,7 +607,7 @@ static int sweep_main(struct sweep_ctx *c)
 		goto refused;
 	}
 	memset(&dev, 0, sizeof(dev));
-	if (ssl_dev_probe(c->filename, &dev))
+	if (ssl_dev_probe(c->m.filename, &dev))
 		goto refused;
 	new_doc(c, &dev);
 	if (sweep_save(c) || sweep_path(c, run_path, sizeof(run_path), "run.json"))
@@ -835,14 +638,7 @@ static int sweep_main(struct sweep_ctx *c)
 		ssl_err("sweep: the run left no results in %s (exit status %d)", run_path, st);
 		return st > 128 ? st : SWEEP_EXIT_FAILED;
 	}
-	if (!c->no_report && pts_render_report(c->dir, 1))
-		ssl_err("sweep: the report was not rendered (ssdload report %s)", c->dir);
-	if (c->json_out)
-		printf("%s\n", json_object_to_json_string_ext(c->doc, JSON_C_TO_STRING_PRETTY |
-							      JSON_C_TO_STRING_SPACED |
-							      JSON_C_TO_STRING_NOSLASHESCAPE));
-	else
-		print_table(c);
+	ssl_method_output(&c->m, c->doc, print_table, c);
 	if (ssl_run_sig)
 		return SSL_EXIT_SIGNAL(ssl_run_sig);
 	return st ? (st > 128 ? st : SWEEP_EXIT_FAILED) : 0;
@@ -850,8 +646,8 @@ static int sweep_main(struct sweep_ctx *c)
 refused:
 	if (!sweep_path(c, run_path, sizeof(run_path), "steps.txt"))
 		unlink(run_path);
-	if (c->made_dir)
-		rmdir(c->dir);
+	if (c->m.made_dir)
+		rmdir(c->m.dir);
 	return SWEEP_EXIT_USAGE;
 }
 
@@ -865,28 +661,17 @@ int cmd_sweep(int argc, const char **argv)
 		ssl_err("sweep: out of memory");
 		return SWEEP_EXIT_FAILED;
 	}
-	c->eta = "auto";
+	c->m.cmd = "sweep";
+	c->m.eta = "auto";
 	c->auto_workers = true;
 	c->max_per = 64;
-	c->ramp_ms = 60000;
-	c->runtime_ms = 180000;
+	c->m.ramp_ms = 60000;
+	c->m.runtime_ms = 180000;
 	c->log_ms = 1000;
 	c->knee = 0.95;
 	memcpy(c->qds, anandtech, sizeof(anandtech));
 	c->nqd = ARRAY_SIZE(anandtech);
-	r = sweep_parse(c, argc, argv);
-	if (r) {
-		free_ctx(c);
-		free(c);
-		return r > 0 ? 0 : SWEEP_EXIT_USAGE;
-	}
-	c->command = join_args(argc - 1, argv + 1);
-	if (!c->command) {
-		ssl_err("sweep: out of memory");
-		r = SWEEP_EXIT_FAILED;
-	} else {
-		r = sweep_main(c);
-	}
+	r = ssl_method_main(&c->m, argc, argv, sweep_parse, sweep_main, c);
 	free_ctx(c);
 	free(c);
 	return r;

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <math.h>
 #include <spawn.h>
@@ -12,13 +13,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "builtin.h"
+#include "device.h"
 #include "options.h"
+#include "pts.h"
 #include "runner.h"
 #include "util.h"
 
@@ -336,4 +340,265 @@ int ssl_dir_path(const char *cmd, const char *dir, const char *rel, char *buf, s
 		return -1;
 	}
 	return 0;
+}
+
+/* ---- what the methodology commands share: options passed on, the directory ---- */
+
+int ssl_time_opt(const char *cmd, const char *name, const char *val, uint64_t lo,
+		 uint64_t *out)
+{
+	if (ssl_parse_time_ms(val, 1000, out) || *out < lo || *out > 7 * 24 * 3600000ULL) {
+		ssl_err("%s: --%s=%s: must be a time from %" PRIu64 "ms to 7 days (bare "
+			"number = s, or ms/s/m/h)", cmd, name, val, lo);
+		return -1;
+	}
+	return 0;
+}
+
+int ssl_pass_add(const char *cmd, struct ssl_pass *p, const char *name, const char *val)
+{
+	size_t len = strlen(name) + (val ? strlen(val) : 0) + 4;
+	char *s;
+
+	if (p->n == ARRAY_SIZE(p->v)) {
+		ssl_err("%s: too many run options", cmd);
+		return -1;
+	}
+	s = malloc(len);
+	if (!s) {
+		ssl_err("%s: out of memory", cmd);
+		return -1;
+	}
+	if (val)
+		snprintf(s, len, "--%s=%s", name, val);
+	else
+		snprintf(s, len, "--%s", name);
+	p->own[p->n] = s;
+	p->v[p->n++] = s;
+	if (!strcmp(name, "rw") || !strcmp(name, "readwrite")) {
+		p->rw = val;
+		/* anything but read and randread writes or trims */
+		p->writes = strcmp(val, "read") && strcmp(val, "randread") ? val : NULL;
+	}
+	if (!strcmp(name, "allow_write"))
+		p->allow_write = !val || strcmp(val, "0");
+	if (!strcmp(name, "bs") || !strcmp(name, "blocksize") || !strcmp(name, "bssplit"))
+		p->have_bs = true;
+	if (!strcmp(name, "rwmixread"))
+		p->rwmixread = val;
+	if (!strcmp(name, "rwmixwrite"))
+		p->rwmixwrite = val;
+	return 0;
+}
+
+void ssl_pass_free(struct ssl_pass *p)
+{
+	unsigned int i;
+
+	for (i = 0; i < p->n; i++)
+		free(p->own[i]);
+	p->n = 0;
+}
+
+char *ssl_join_args(int argc, const char **argv)
+{
+	size_t len = 8;
+	char *s;
+	int i;
+
+	for (i = 0; i < argc; i++)
+		len += strlen(argv[i]) + 1;
+	s = malloc(len);
+	if (!s)
+		return NULL;
+	strcpy(s, "ssdload");
+	for (i = 0; i < argc; i++) {
+		strcat(s, " ");
+		strcat(s, argv[i]);
+	}
+	return s;
+}
+
+int ssl_make_outdir(const char *cmd, char *dir, size_t len, const char *json, bool *made)
+{
+	char path[PATH_MAX];
+
+	*made = false;
+	if (!dir[0]) {
+		struct tm tm;
+		time_t t = time(NULL);
+		char stamp[32];
+
+		localtime_r(&t, &tm);
+		strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
+		snprintf(dir, len, "%s-%s", cmd, stamp);
+	}
+	if (!mkdir(dir, 0755)) {
+		*made = true;
+	} else if (errno != EEXIST) {
+		ssl_err("%s: %s: %s", cmd, dir, strerror(errno));
+		return -1;
+	}
+	if (!ssl_dir_path(cmd, dir, json, path, sizeof(path)) && !access(path, F_OK)) {
+		ssl_err("%s: %s already holds a %s (%s): give another --output-dir", cmd, dir,
+			cmd, json);
+		return -1;
+	}
+	return 0;
+}
+
+static int ssl_method_opt(struct ssl_method *m, int id, const char *name, const char *val)
+{
+	enum ssl_output_format fmt;
+
+	switch (id) {
+	case SSL_M_FILENAME:
+		m->filename = val;
+		return 0;
+	case SSL_M_OUTPUT_DIR:
+		if (snprintf(m->dir, sizeof(m->dir), "%s", val) >= (int)sizeof(m->dir)) {
+			ssl_err("%s: --output-dir: too long", m->cmd);
+			return -1;
+		}
+		return 0;
+	case SSL_M_OUTPUT_FORMAT:
+		if (ssl_parse_output_format(val, &fmt)) {
+			ssl_err("%s: --output-format=%s: must be normal or json", m->cmd, val);
+			return -1;
+		}
+		m->json_out = fmt == SSL_OUTPUT_JSON;
+		return 0;
+	case SSL_M_NO_REPORT:
+		m->no_report = true;
+		return 0;
+	case SSL_M_ETA:
+		if (ssl_eta_opt(m->cmd, val))
+			return -1;
+		m->eta = val;
+		return 0;
+	case SSL_M_RAMP:
+		return ssl_time_opt(m->cmd, name, val, 0, &m->ramp_ms);
+	case SSL_M_RUNTIME:
+		return ssl_time_opt(m->cmd, name, val, 100, &m->runtime_ms);
+	case SSL_M_PASS:
+		return ssl_pass_add(m->cmd, &m->pass, name, val);
+	}
+	ssl_err("%s: --%s: not an option of %s", m->cmd, name, m->cmd);
+	return -1;
+}
+
+int ssl_method_next(struct ssl_method *m, int argc, const char **argv, int *i,
+		    const struct ssl_opt *tab, const char *const *usage,
+		    const struct ssl_opt **opt, const char **val)
+{
+	int r;
+
+	while (*i < argc) {
+		r = ssl_next_opt(argc, argv, i, tab, opt, val, &m->dashdash);
+		if (r < 0)
+			return -1;
+		if (r == 2) {
+			ssl_usage(stdout, usage);
+			return 2;
+		}
+		if (r == 3)
+			continue;
+		if (r == 0) {
+			ssl_err("%s: unexpected argument '%s' (options are --name=value)", m->cmd,
+				argv[*i - 1]);
+			return -1;
+		}
+		if ((*opt)->id < SSL_M_FILENAME)
+			return 1;
+		if (ssl_method_opt(m, (*opt)->id, (*opt)->name, *val))
+			return -1;
+	}
+	return 0;
+}
+
+int ssl_method_check(struct ssl_method *m)
+{
+	if (!m->filename) {
+		ssl_err("%s: --filename=DEV is required", m->cmd);
+		return -1;
+	}
+	if (m->pass.writes && !m->pass.allow_write) {
+		ssl_err("%s: --rw=%s writes to %s: give --allow_write (its data is "
+			"destroyed); nothing ran", m->cmd, m->pass.writes, m->filename);
+		return -1;
+	}
+	return 0;
+}
+
+void ssl_method_argv(const struct ssl_method *m, struct ssl_argv *a, const char *name)
+{
+	unsigned int i;
+
+	av_add(a, "ssdload");
+	av_add(a, "run");
+	av_addf(a, "--name=%s", name);
+	av_addf(a, "--filename=%s", m->filename);
+	if (!m->pass.rw)
+		av_add(a, "--rw=randread");
+	if (!m->pass.have_bs)
+		av_add(a, "--bs=4k");
+	for (i = 0; i < m->pass.n; i++)
+		av_add(a, m->pass.v[i]);
+}
+
+void ssl_method_output(const struct ssl_method *m, json_object *doc,
+		       void (*table)(const void *ctx), const void *ctx)
+{
+	if (!m->no_report && pts_render_report(m->dir, 1))
+		ssl_err("%s: the report was not rendered (ssdload report %s)", m->cmd, m->dir);
+	if (m->json_out)
+		printf("%s\n", json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
+							     JSON_C_TO_STRING_SPACED |
+							     JSON_C_TO_STRING_NOSLASHESCAPE));
+	else
+		table(ctx);
+}
+
+void ssl_method_free(struct ssl_method *m)
+{
+	ssl_pass_free(&m->pass);
+	free((char *)m->command);
+	m->command = NULL;
+}
+
+json_object *ssl_method_doc(const struct ssl_method *m, const char *format, int version,
+			    const struct ssl_dev *d)
+{
+	json_object *doc = json_object_new_object(), *dev = json_object_new_object();
+
+	jset(doc, "format", json_object_new_string(format));
+	jset(doc, "format_version", json_object_new_int(version));
+	jset(doc, "ssdload_version", json_object_new_string(SSDLOAD_CLI_VERSION));
+	jset(doc, "command", json_object_new_string(m->command));
+	jset(doc, "started", jnow());
+	jset(doc, "finished", NULL);
+	jset(doc, "state", json_object_new_string("running"));
+	jset(dev, "path", json_object_new_string(m->filename));
+	jset(dev, "model", jstr_or_null(d->model));
+	jset(dev, "serial", jstr_or_null(d->serial));
+	jset(dev, "firmware", jstr_or_null(d->firmware));
+	jset(dev, "capacity_bytes", json_object_new_int64((int64_t)d->capacity_bytes));
+	jset(doc, "device", dev);
+	return doc;
+}
+
+int ssl_method_main(struct ssl_method *m, int argc, const char **argv,
+		    int (*parse)(void *ctx, int argc, const char **argv),
+		    int (*body)(void *ctx), void *ctx)
+{
+	int r = parse(ctx, argc, argv);
+
+	if (r)
+		return r > 0 ? 0 : 2;
+	m->command = ssl_join_args(argc - 1, argv + 1);
+	if (!m->command) {
+		ssl_err("%s: out of memory", m->cmd);
+		return 1;
+	}
+	return body(ctx);
 }

@@ -1,12 +1,13 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
-"""ssdload-report.py DIR: the report of an `ssdload pts TEST` run, or of an
-`ssdload sweep` (queue-depth sweep).
+"""ssdload-report.py DIR: the report of an `ssdload pts TEST` run, of an
+`ssdload sweep` (queue-depth sweep) or of an `ssdload curve` (iorate curve).
 
 Reads DIR/pts.json alone (format "ssdload-pts", format_version 1, see
 Documentation/pts.rst), or when DIR has no pts.json, DIR/sweep.json alone
-(format "ssdload-sweep", format_version 1: below).  From pts.json it
-writes into DIR:
+(format "ssdload-sweep", format_version 1: below), or when DIR has neither,
+DIR/curve.json alone (format "ssdload-curve", format_version 1: below).
+From pts.json it writes into DIR:
 
   report.html       self-contained page (inline CSS, no JavaScript) laid out
                     like the report pages of SNIA SSS PTS 2.0.2: every page
@@ -67,20 +68,46 @@ smallest QD reaching knee_fraction of its most IOPS) it writes:
   sweep-series.csv  point,t_ms,iops,lat_mean_ns: every point's interval
                     samples (point: its step), when any point has some
 
+From curve.json (the workload at its maximum rate, the "max" point, then
+open-loop at settings.curve_pct percent of max_iops, the 100% reference:
+the max point's IOPS or max_iops_given; a curve may stop early at a
+latency bound, its remaining points in skipped_pct) it writes:
+
+  report.html       the same layout: the header block (device, curve,
+                    settings, command), the stop line, the points table,
+                    per-direction percentiles, the plots
+  plots/curve_response.svg  mean latency (ms) against achieved IOPS: the
+                    response-time curve, from submission to completion
+                    and from each I/O's intended send time, the max point
+                    marked apart, the stop bounds dashed
+  plots/curve_target.svg    achieved against target IOPS, with the line
+                    y = x (a point below it did not keep its rate)
+  plots/curve_exceedance.svg  each point's latency percentiles on a
+                    "nines" axis (y = -log10(1 - p/100)) against the
+                    latency (log), a panel per direction; dashed: from
+                    the intended time
+  plots/curve_histogram.svg   each point's latency density per decade,
+                    derived from its percentiles (the share of the I/Os
+                    between two percentiles over the log-width of their
+                    latencies), a panel per direction
+  curve.csv         label,pct,target_iops,iops,ratio,bw_bytes,lat_mean_ns,
+                    lat_p99_ns,lat_max_ns,intended_mean_ns,intended_p99_ns,
+                    late_ios: one row per point, the max point first
+
 The CSV values are the JSON's, in its units (bytes, ns, per second), and
 an empty cell where the JSON has null.  The page shows them in MB/s
 (10^6 bytes/s) and microseconds.
 
 A running, interrupted or failed run renders what it has.  Unknown (null)
 values print as "n/a"; nothing is invented.  The output depends on
-pts.json (sweep.json) alone: two renderings of the same file are
-byte-identical.
+pts.json (sweep.json, curve.json) alone: two renderings of the same file
+are byte-identical.
 
-Exit status: 0 rendered; 2 bad usage or a missing or invalid pts.json or
-sweep.json (one line on stderr, naming the bad key); 3 the rendering failed
-(matplotlib missing, a write error).  ssdload runs this script for `ssdload
-report DIR` and at the end of `ssdload pts TEST` (userspace/pts.c,
-pts_render_report()).
+Exit status: 0 rendered; 2 bad usage or a missing or invalid pts.json,
+sweep.json or curve.json (one line on stderr, naming the bad key); 3 the
+rendering failed (matplotlib missing, a write error).  ssdload runs this
+script for `ssdload report DIR` and at the end of `ssdload pts TEST`
+(userspace/pts.c, pts_render_report()).
 """
 import csv
 import html
@@ -92,6 +119,7 @@ import sys
 PROG = "ssdload-report"
 FORMAT, FORMAT_VERSION = "ssdload-pts", 1
 SWEEP_FORMAT, SWEEP_FORMAT_VERSION = "ssdload-sweep", 1
+CURVE_FORMAT, CURVE_FORMAT_VERSION = "ssdload-curve", 1
 EXIT_OK, EXIT_USAGE, EXIT_FAILED = 0, 2, 3
 NA = "n/a"
 
@@ -104,10 +132,11 @@ PLOTS = ("ss_convergence.svg", "ss_window.svg", "iops_2d.svg", "iops_3d.svg",
          "xsr_lat.svg", "precondition.svg", "steady_state.svg", "prewrites.svg",
          "demand_variation.svg", "demand_intensity.svg", "toio.svg", "op_prewrites.svg",
          "rt_histogram.svg", "sweep_iops.svg", "sweep_latency.svg", "sweep_load.svg",
-         "sweep_time.svg")
+         "sweep_time.svg", "curve_response.svg", "curve_target.svg", "curve_exceedance.svg",
+         "curve_histogram.svg")
 CSVS = ("rounds.csv", "points.csv", "measurement.csv", "series.csv", "wait_states.csv",
         "hir_samples.csv", "demand.csv", "operating_points.csv", "rt_histogram.csv",
-        "prewrites.csv", "sweep.csv", "sweep-series.csv")
+        "prewrites.csv", "sweep.csv", "sweep-series.csv", "curve.csv")
 
 # the tests with a rows = R/W mix, columns = block size results table
 MATRIX_TESTS = ("iops", "throughput", "latency")
@@ -400,24 +429,83 @@ SWEEP_POINT = obj({
 KNEE = obj({"workers": num(minimum=1, integer=True), "max_iops": N,
             "max_qd": num(minimum=1, integer=True), "knee_qd": num(minimum=1, integer=True),
             "knee_iops": N}, required=("workers",), null=False)
-SWEEP_DOC = obj({
+# the keys that sweep.json and curve.json share: the run, the device, the
+# settings of the workload
+COMMAND_FIELDS = {
     "format": string(null=False), "format_version": anything, "ssdload_version": string(),
     "command": string(), "started": string(), "finished": string(),
     "state": string(null=False),
     "device": obj({"path": string(), "model": string(), "serial": string(),
                    "firmware": string(), "capacity_bytes": N}, null=False),
+}
+COMMAND_REQUIRED = ("format", "format_version", "state", "device", "settings", "points")
+WORKLOAD_SETTINGS = {
+    "filename": string(), "rw": string(), "bs": num(minimum=1, integer=True),
+    "rwmixread": num(minimum=0, maximum=100), "numjobs": num(minimum=1, integer=True),
+    **{k: num(minimum=0) for k in ("ramp_ms", "runtime_ms")},
+}
+SWEEP_DOC = obj({
+    **COMMAND_FIELDS,
     "settings": obj({
-        "filename": string(), "rw": string(), "bs": num(minimum=1, integer=True),
-        "rwmixread": num(minimum=0, maximum=100), "qd_list": array(LOAD),
-        "workers_list": array(LOAD), "max_qd_per_worker": num(minimum=1, integer=True),
-        "knee_fraction": num(minimum=0, maximum=1), "numjobs": num(minimum=1, integer=True),
-        **{k: num(minimum=0) for k in ("ramp_ms", "runtime_ms", "log_interval_ms")},
+        **WORKLOAD_SETTINGS, "qd_list": array(LOAD), "workers_list": array(LOAD),
+        "max_qd_per_worker": num(minimum=1, integer=True),
+        "knee_fraction": num(minimum=0, maximum=1), "log_interval_ms": num(minimum=0),
     }, null=False),
     "points": array(SWEEP_POINT, null=False),
     "knees": array(KNEE),
     "run_json": string(),
-}, required=("format", "format_version", "state", "device", "settings", "points"),
-    null=False)
+}, required=COMMAND_REQUIRED, null=False)
+
+
+def percentile_list(v, path):
+    """[[p, ns], ...]: p ascending in 0..100, ns a latency."""
+    if v is None:
+        return
+    array(array(num(null=False, minimum=0), null=False, length=2))(v, path)
+    for i, (p, _) in enumerate(v):
+        if p > 100:
+            _fail("%s[%d][0]" % (path, i), "%s is above 100" % p)
+        if i and p <= v[i - 1][0]:
+            _fail("%s[%d][0]" % (path, i), "%s is not above the percentile before it" % p)
+
+
+# curve.json: a point of the curve (the max point and the curve points)
+LAT = num(minimum=0)
+COUNT = num(minimum=0, integer=True)
+CURVE_DIRECTION = obj({
+    "ios": COUNT, **{k: LAT for k in ("iops", "bw_bytes", "lat_mean_ns", "lat_stddev_ns",
+                                      "lat_max_ns")},
+    "percentiles": percentile_list, "intended_percentiles": percentile_list}, null=False)
+CURVE_POINT_FIELDS = {
+    "label": string(null=False), "pct": LAT, "target_iops": LAT,
+    "iops": num(null=False, minimum=0), "ratio": LAT, "bw_bytes": LAT, "bytes_per_io": LAT,
+    "ios": COUNT, "read_pct": num(minimum=0, maximum=100),
+    **{k: LAT for k in ("lat_mean_ns", "lat_stddev_ns", "lat_max_ns", "lat_p50_ns",
+                        "lat_p99_ns", "lat_p99_9_ns")},
+    "intended": obj({**{k: LAT for k in ("lat_mean_ns", "lat_max_ns", "lat_p50_ns",
+                                         "lat_p99_ns", "lat_p99_9_ns")},
+                     "late_ios": COUNT}),
+    "read": CURVE_DIRECTION, "write": CURVE_DIRECTION, "run_json": string(),
+}
+CURVE_POINT = obj(CURVE_POINT_FIELDS, required=("label", "iops"), null=False)
+CURVE_DOC = obj({
+    **COMMAND_FIELDS,
+    "settings": obj({
+        **WORKLOAD_SETTINGS, "curve_pct": array(num(null=False, minimum=0)),
+        "max_iops_given": LAT, "rate_process": string(), "stopcurve_ns": LAT,
+        "stopcurve_intended_ns": LAT, "iodepth": num(minimum=1, integer=True),
+    }, null=False),
+    "max_iops": LAT,
+    "max": obj(CURVE_POINT_FIELDS, required=("label", "iops")),
+    "points": array(CURVE_POINT, null=False),
+    "skipped_pct": array(num(null=False, minimum=0)),
+    "stop": obj({"pct": num(null=False, minimum=0), "reason": string(null=False)},
+                required=("pct", "reason")),
+}, required=COMMAND_REQUIRED, null=False)
+
+# the result documents other than pts.json: format -> (version, checker)
+COMMAND_FORMATS = {SWEEP_FORMAT: (SWEEP_FORMAT_VERSION, SWEEP_DOC),
+                   CURVE_FORMAT: (CURVE_FORMAT_VERSION, CURVE_DOC)}
 
 
 def _no_constant(name):
@@ -426,7 +514,7 @@ def _no_constant(name):
 
 def load(path, fmt=FORMAT, version=FORMAT_VERSION):
     """The validated document of @path, of format @fmt (pts.json; sweep.json
-    with SWEEP_FORMAT); raises BadInput."""
+    with SWEEP_FORMAT, curve.json with CURVE_FORMAT); raises BadInput."""
     try:
         with open(path, "rb") as f:
             raw = f.read()
@@ -448,8 +536,8 @@ def load(path, fmt=FORMAT, version=FORMAT_VERSION):
     if doc.get("format_version") != version or isinstance(doc["format_version"], bool):
         raise BadInput("%s: unknown format_version %s (this renderer reads %d)" % (
             path, json.dumps(doc.get("format_version"))[:40], version))
-    if fmt == SWEEP_FORMAT:
-        checker = SWEEP_DOC
+    if fmt in COMMAND_FORMATS:
+        checker = COMMAND_FORMATS[fmt][1]
     elif doc.get("test") != "wsat" and "rounds" not in doc:
         raise BadInput("%s: pts.json: no key \"rounds\"" % path)
     else:
@@ -712,18 +800,55 @@ class Run:
         return "  \u00b7  ".join(parts)
 
 
-class Sweep:
-    """The validated sweep.json, as Run is pts.json: what the pages and the
-    plots of a queue-depth sweep derive from it."""
+class CommandResult:
+    """The validated sweep.json or curve.json, as Run is pts.json: a
+    workload's points, run by the ssdload command COMMAND."""
+
+    COMMAND = "ssdload"
+    QUIET_STATES = ("done",)		# the states that need no banner
 
     def __init__(self, doc, outdir):
         self.doc = doc
         self.dir = outdir
         self.settings = doc["settings"]
         self.points = doc["points"]
+        self.plots = []		# plot files written, in order
+
+    def all_points(self):
+        """Every point measured, in the order of the tables."""
+        return self.points
+
+    def workload(self):
+        """The workload in words: randread 4 KiB (R/W mix 70/30)."""
+        s = self.settings
+        mix = s.get("rwmixread")
+        return "%s %s%s" % (text(s.get("rw")), NA if s.get("bs") is None else fmt_bs(s["bs"]),
+                            "" if mix is None else " (R/W mix %s)" % fmt_mix(mix))
+
+    @property
+    def quiet(self):
+        """Whether the run ended normally: no banner, no warning tag."""
+        return self.doc["state"] in self.QUIET_STATES
+
+    def footer(self):
+        d = self.doc["device"]
+        parts = [self.COMMAND, self.workload(),
+                 "%s %s" % (text(d.get("model")), text(d.get("serial")))]
+        if not self.quiet:
+            parts.append(self.doc["state"].upper())
+        return "  \u00b7  ".join(parts)
+
+
+class Sweep(CommandResult):
+    """The validated sweep.json: what the pages and the plots of a
+    queue-depth sweep derive from it."""
+
+    COMMAND = "ssdload sweep"
+
+    def __init__(self, doc, outdir):
+        super().__init__(doc, outdir)
         self.knees = doc.get("knees") or []
         self.auto = self.settings.get("workers_list") is None
-        self.plots = []		# plot files written, in order
 
     def lines(self):
         """[(workers, its points by QD)]: a line per worker count (that of
@@ -759,20 +884,47 @@ class Sweep:
         """A point the way the plots name it: QD 32, or 2w QD 32."""
         return ("QD %d" if self.auto else "%dw QD %%d" % p["workers"]) % p["qd"]
 
-    def workload(self):
-        """The sweep's workload in words: randread 4 KiB (R/W mix 70/30)."""
-        s = self.settings
-        mix = s.get("rwmixread")
-        return "%s %s%s" % (text(s.get("rw")), NA if s.get("bs") is None else fmt_bs(s["bs"]),
-                            "" if mix is None else " (R/W mix %s)" % fmt_mix(mix))
 
-    def footer(self):
-        d = self.doc["device"]
-        parts = ["ssdload sweep", self.workload(),
-                 "%s %s" % (text(d.get("model")), text(d.get("serial")))]
-        if self.doc["state"] != "done":
-            parts.append(self.doc["state"].upper())
-        return "  \u00b7  ".join(parts)
+DIRECTIONS = ("read", "write")
+
+
+def fmt_pct_label(pct):
+    """A curve point's percent as its label names it: 10%, 12.5%."""
+    return "%g%%" % pct
+
+
+class Curve(CommandResult):
+    """The validated curve.json: what the pages and the plots of an iorate
+    curve derive from it."""
+
+    COMMAND = "ssdload curve"
+    QUIET_STATES = ("done", "stopped")
+
+    def __init__(self, doc, outdir):
+        super().__init__(doc, outdir)
+        self.max = doc.get("max")
+        self.max_iops = doc.get("max_iops")
+        self.stop = doc.get("stop")
+        self.skipped = doc.get("skipped_pct") or []
+
+    def all_points(self):
+        """The max point (when measured), then the curve points, as run."""
+        return ([self.max] if self.max else []) + self.points
+
+    def directions(self):
+        """The directions ("read", "write") of which a point has percentiles."""
+        return [d for d in DIRECTIONS
+                if any(get(p, d, "percentiles") for p in self.all_points())]
+
+    def stop_line(self):
+        """The early stop and the points not run, in words; "" if neither."""
+        out = []
+        if self.stop:
+            out.append("stopped at %s: %s" % (fmt_pct_label(self.stop["pct"]),
+                                              self.stop["reason"]))
+        if self.skipped:
+            out.append("not run: %s" % ", ".join(fmt_pct_label(x) for x in self.skipped))
+        return "; ".join(out)
 
 
 # --------------------------------------------------------------------------
@@ -836,18 +988,50 @@ class Plotter:
         os.replace(tmp, path)
         self.run.plots.append(name)
 
+    def colors(self):
+        """The colours of the lines, in order."""
+        return self.plt.rcParams["axes.prop_cycle"].by_key()["color"]
+
+    @staticmethod
+    def legend(ax):
+        """The legend beside @ax, on its right."""
+        ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5))
+
+    def load_axes(self, ax, values, xlabel, ylabel, zero=False):
+        """The axes of a load curve, latency (@values) against IOPS: a log y
+        axis when they spread (else from 0 if @zero), x from 0, the legend
+        beside."""
+        if self.logscale_ok(values):
+            self.log_y(ax)
+        elif zero:
+            ax.set_ylim(bottom=0)
+        ax.set_xlim(left=0)
+        ax.margins(x=0.1)
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel(ylabel)
+        self.legend(ax)
+
+    @staticmethod
+    def label_points(ax, points, color):
+        """Each point's name beside it: @points [(x, y, name)] (None: not shown)."""
+        for x, y, name in points:
+            if x is not None and y is not None:
+                ax.annotate(name, (x, y), xytext=(4, 4), textcoords="offset points",
+                            fontsize=6.5, color=color)
+
     @staticmethod
     def logscale_ok(values, ratio=50.0):
         v = [x for x in values if x is not None]
         return bool(v) and min(v) > 0 and max(v) / min(v) >= ratio
 
-    def log_y(self, ax):
-        """Log y axis labelled 1, 2, 5 per decade in plain numbers."""
-        ax.set_yscale("log")
-        ax.yaxis.set_major_locator(self.ticker.LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
-        ax.yaxis.set_major_formatter(self.ticker.FuncFormatter(
+    def log_y(self, ax, axis="y"):
+        """Log y (@axis) axis labelled 1, 2, 5 per decade in plain numbers."""
+        getattr(ax, "set_%sscale" % axis)("log")
+        a = getattr(ax, axis + "axis")
+        a.set_major_locator(self.ticker.LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+        a.set_major_formatter(self.ticker.FuncFormatter(
             lambda v, _: "{:,.0f}".format(v) if v >= 1 else "%g" % v))
-        ax.yaxis.set_minor_formatter(self.ticker.NullFormatter())
+        a.set_minor_formatter(self.ticker.NullFormatter())
 
     def log2_axis(self, ax, xs, labels, xlabel):
         """Log2 x axis with a tick at each of @xs, named by @labels."""
@@ -1536,7 +1720,7 @@ class SweepPlotter(Plotter):
     """The plots of a queue-depth sweep (run: a Sweep)."""
 
     def line_colors(self):
-        colors = self.plt.rcParams["axes.prop_cycle"].by_key()["color"]
+        colors = self.colors()
         return [(w, pts, colors[i % len(colors)]) for i, (w, pts) in
                 enumerate(self.run.lines())]
 
@@ -1552,9 +1736,6 @@ class SweepPlotter(Plotter):
         ax.plot([x], [y], linestyle="none", marker="o", markersize=12, markerfacecolor="none",
                 markeredgecolor=color, markeredgewidth=1.6,
                 label="knee" if first else None)
-
-    def legend(self, ax):
-        ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5))
 
     def iops(self):
         """IOPS by total QD, a line per worker count, its knee circled and
@@ -1607,19 +1788,11 @@ class SweepPlotter(Plotter):
             allv += ys
             ax.plot([nan(p.get("iops")) for p in pts], [nan(y) for y in ys], marker="o",
                     markersize=4, color=c, label=sw.line_label(w))
-            for p, y in zip(pts, ys):
-                if p.get("iops") is not None and y is not None:
-                    ax.annotate("QD %d" % p["qd"], (p["iops"], y), xytext=(4, 4),
-                                textcoords="offset points", fontsize=6.5, color=c)
+            self.label_points(ax, [(p.get("iops"), y, "QD %d" % p["qd"])
+                                   for p, y in zip(pts, ys)], c)
             kp = sw.knee_point(w, pts) or {}
             self.mark_knee(ax, kp.get("iops"), us(kp.get("lat_mean_ns")), c, i == 0)
-        if self.logscale_ok(allv):
-            self.log_y(ax)
-        ax.set_xlim(left=0)
-        ax.margins(x=0.1)
-        ax.set_xlabel("IOPS")
-        ax.set_ylabel("mean completion latency (\u00b5s)")
-        self.legend(ax)
+        self.load_axes(ax, allv, "IOPS", "mean completion latency (\u00b5s)")
         self.save(fig, "sweep_load.svg")
 
     def time_series(self):
@@ -1678,6 +1851,205 @@ class SweepPlotter(Plotter):
             self.latency()
             self.load_curve()
         self.time_series()
+
+
+def nines(p):
+    """The percentile @p (below 100) on the "nines" axis: -log10(1 - p/100),
+    so that 90 is 1, 99 is 2, 99.9 is 3..."""
+    return -math.log10(1.0 - p / 100.0)
+
+
+def nines_ticks(top):
+    """[(y, label)] of the nines axis up to @top (its highest y): 0 and 50,
+    then 90, 99, 99.9... to the first at or above @top."""
+    out = [(0.0, "0"), (nines(50.0), "50")]
+    for k in range(1, max(1, int(math.ceil(top))) + 1):
+        out.append((float(k), "90" if k == 1 else "99" + ("." + "9" * (k - 2) if k > 2 else "")))
+    return out
+
+
+def latency_points(pairs):
+    """(p, ns) of the percentile list @pairs that a log latency axis can
+    show: below 100 (infinite nines), a latency above 0."""
+    return [(p, ns) for p, ns in pairs or [] if p < 100 and ns > 0]
+
+
+def log_density(pairs):
+    """The latency distribution that the percentile list @pairs implies:
+    [(low ns, high ns, % of the I/Os per decade)] for each interval between
+    consecutive percentiles (the share between them over the log10 width of
+    their latencies).  Percentiles at the same latency are one (the highest:
+    the share up to it); [] when fewer than 3 percentiles are usable."""
+    pts = latency_points(pairs)
+    if len(pts) < 3:
+        return []
+    steps = []
+    for p, ns in pts:
+        if steps and ns <= steps[-1][1]:
+            steps[-1] = (p, steps[-1][1])
+        else:
+            steps.append((p, ns))
+    return [(lo, hi, (q - p) / math.log10(hi / lo))
+            for (p, lo), (q, hi) in zip(steps, steps[1:])]
+
+
+class CurvePlotter(Plotter):
+    """The plots of an iorate curve (run: a Curve)."""
+
+    MAX_COLOR = "#000000"
+
+    def point_colors(self):
+        """[(point, its colour)]: the max point black, the curve points in
+        the colour cycle."""
+        colors, cv = self.colors(), self.run
+        return ([(cv.max, self.MAX_COLOR)] if cv.max else []) + \
+            [(p, colors[i % len(colors)]) for i, p in enumerate(cv.points)]
+
+    def response(self):
+        """Mean latency (ms) against achieved IOPS: submission to completion
+        and from the intended time, the max point apart, the stop bounds."""
+        cv, s = self.run, self.run.settings
+        colors = self.colors()
+        fig, ax = self.figure("Response Time Curve: %s" % mpl_text(cv.workload()))
+        xs = [p["iops"] for p in cv.points]
+        resp = [ms(p.get("lat_mean_ns")) for p in cv.points]
+        intended = [ms(get(p, "intended", "lat_mean_ns")) for p in cv.points]
+        # the intended points named only where apart from resp's
+        apart = [y if r is None or y is None or y > 1.25 * r else None
+                 for r, y in zip(resp, intended)]
+        for ys, names, marker, c, what in (
+                (resp, resp, "o", colors[0], "resp: submission to completion"),
+                (intended, apart, "s", colors[1], "intended: from the intended send time")):
+            if any(y is not None for y in ys):
+                ax.plot(xs, [nan(y) for y in ys], marker=marker, markersize=4, color=c,
+                        label=what)
+                self.label_points(ax, [(x, y, p["label"]) for x, y, p in
+                                       zip(xs, names, cv.points)], c)
+        allv = resp + intended
+        if cv.max:
+            y = ms(cv.max.get("lat_mean_ns"))
+            allv.append(y)
+            ax.plot([cv.max["iops"]], [nan(y)], linestyle="none", marker="*", markersize=13,
+                    color=self.MAX_COLOR, label="max: the workload at its maximum")
+            self.label_points(ax, [(cv.max["iops"], y, cv.max["label"])], self.MAX_COLOR)
+        for key, c, what in (("stopcurve_ns", colors[0], "resp"),
+                             ("stopcurve_intended_ns", colors[1], "intended")):
+            if s.get(key) is not None:
+                allv.append(ms(s[key]))
+                ax.axhline(ms(s[key]), color=c, linestyle="--", linewidth=1,
+                           label="stop bound, %s: %s" % (what, fmt_ms_value(s[key])))
+        self.load_axes(ax, allv, "achieved IOPS", "mean latency (ms)", zero=True)
+        self.save(fig, "curve_response.svg")
+
+    def target(self):
+        """Achieved against target IOPS, the line y = x and max_iops."""
+        cv = self.run
+        pts = [p for p in cv.points if p.get("target_iops") is not None]
+        if not pts:
+            return
+        c = self.colors()[0]
+        fig, ax = self.figure("Achieved vs Target IOPS: %s" % mpl_text(cv.workload()))
+        top = max([p["target_iops"] for p in pts] + [p["iops"] for p in pts] +
+                  [cv.max_iops or 0]) * 1.08
+        ax.plot([0, top], [0, top], color="#7f7f7f", linestyle=":", linewidth=1,
+                label="achieved = target")
+        ax.plot([p["target_iops"] for p in pts], [p["iops"] for p in pts], marker="o",
+                markersize=4, color=c, label="achieved IOPS")
+        self.label_points(ax, [(p["target_iops"], p["iops"], p["label"]) for p in pts], c)
+        if cv.max_iops is not None:
+            ax.axhline(cv.max_iops, color=self.MAX_COLOR, linestyle="--", linewidth=0.8,
+                       label="max_iops (100%%): %s" % fmt_value(cv.max_iops))
+        ax.set_xlim(0, top)
+        ax.set_ylim(0, top)
+        ax.set_xlabel("target IOPS")
+        ax.set_ylabel("achieved IOPS")
+        self.legend(ax)
+        self.save(fig, "curve_target.svg")
+
+    def panels(self, title, name):
+        """A figure of a panel per direction with percentiles: (fig,
+        [(direction, axes)]), or None when there is none."""
+        dirs = self.run.directions()
+        if not dirs:
+            return None
+        fig, axes = self.grid("%s: %s" % (title, mpl_text(self.run.workload())), 1, len(dirs),
+                              w=4.6 + 3.4 * len(dirs))
+        for d, ax in zip(dirs, axes):
+            ax.set_title("%ss (%s)" % (d, name), fontsize=9)
+            self.log_y(ax, "x")
+            ax.set_xlabel("latency (\u00b5s)")
+        return fig, list(zip(dirs, axes))
+
+    def exceedance(self):
+        """Each point's percentiles on the nines axis against the latency:
+        solid from submission, dashed from the intended time."""
+        made = self.panels("Latency Percentiles", "y: percentile, nines scale")
+        if not made:
+            return
+        fig, panels = made
+        top, drawn = 1.0, set()
+        for d, ax in panels:
+            for p, c in self.point_colors():
+                for key, style, label in (("percentiles", "-", p["label"]),
+                                          ("intended_percentiles", "--", None)):
+                    pts = latency_points(get(p, d, key))
+                    if not pts:
+                        continue
+                    ys = [nines(x) for x, _ in pts]
+                    top = max([top] + ys)
+                    ax.plot([us(ns) for _, ns in pts], ys, linestyle=style, marker=".",
+                            markersize=3, linewidth=1, color=c, label=label)
+                    drawn.add(key)
+        if not drawn:
+            self.plt.close(fig)
+            return
+        ticks = nines_ticks(top)
+        for d, ax in panels:
+            ax.set_yticks([y for y, _ in ticks])
+            ax.set_yticklabels([t for _, t in ticks])
+            ax.yaxis.set_minor_locator(self.ticker.NullLocator())
+            ax.set_ylim(0, ticks[-1][0] + 0.15)
+        panels[0][1].set_ylabel("percentile (%)")
+        ax = panels[-1][1]
+        if "intended_percentiles" in drawn:
+            ax.plot([], [], color="#555555", linestyle="--",
+                    label="dashed: from the intended time")
+        self.legend(ax)
+        self.save(fig, "curve_exceedance.svg")
+
+    def histogram(self):
+        """Each point's latency density per decade, from its percentiles."""
+        made = self.panels("Latency Histogram", "from the percentiles")
+        if not made:
+            return
+        fig, panels = made
+        drawn = False
+        for d, ax in panels:
+            allv = []
+            for p, c in self.point_colors():
+                steps = log_density(get(p, d, "percentiles"))
+                if not steps:
+                    continue
+                ys = [y for _, _, y in steps]
+                allv += ys
+                ax.plot([us(lo) for lo, _, _ in steps] + [us(steps[-1][1])], ys + ys[-1:],
+                        drawstyle="steps-post", linewidth=1.1, color=c, label=p["label"])
+                drawn = True
+            if self.logscale_ok(allv):
+                self.log_y(ax)
+        if not drawn:
+            self.plt.close(fig)
+            return
+        panels[0][1].set_ylabel("% of the I/Os per decade of latency")
+        self.legend(panels[-1][1])
+        self.save(fig, "curve_histogram.svg")
+
+    def all(self):
+        if self.run.all_points():
+            self.response()
+            self.target()
+            self.exceedance()
+            self.histogram()
 
 
 RT_UNITS = (("ns", "ns"), ("us", "\u00b5s"), ("ms", "ms"))
@@ -1845,6 +2217,20 @@ def write_sweep_csvs(sw):
                    for p in sw.points for x in p.get("series") or []])
         out.append("sweep-series.csv")
     return out
+
+
+CURVE_KEYS = (("label",), ("pct",), ("target_iops",), ("iops",), ("ratio",), ("bw_bytes",),
+              ("lat_mean_ns",), ("lat_p99_ns",), ("lat_max_ns",), ("intended", "lat_mean_ns"),
+              ("intended", "lat_p99_ns"), ("intended", "late_ios"))
+CURVE_HEADER = [k[-1] for k in CURVE_KEYS[:9]] + [
+    "intended_mean_ns", "intended_p99_ns", "late_ios"]
+
+
+def write_curve_csvs(cv):
+    """curve.csv: the CSV files written."""
+    write_csv(os.path.join(cv.dir, "curve.csv"), CURVE_HEADER,
+              [[get(p, *k) for k in CURVE_KEYS] for p in cv.all_points()])
+    return ["curve.csv"]
 
 
 # --------------------------------------------------------------------------
@@ -2617,20 +3003,54 @@ class Report:
         return "".join(out)
 
 
-class SweepReport(Report):
-    """report.html of a queue-depth sweep (run: a Sweep)."""
+class CommandReport(Report):
+    """report.html of a sweep or a curve (run: a CommandResult): the header
+    block, the banner of a run not done."""
 
-    STATES = {"running": "the sweep is still running: this report shows the points it "
-                         "measured so far",
-              "interrupted": "the sweep was interrupted: this report shows the points it "
-                             "measured",
-              "failed": "the sweep failed: this report shows the points it measured"}
+    TITLE, KIND, NOUN = "Queue-depth sweep", "Sweep", "the sweep"
+    SPLIT = 6		# the settings rows in the third column; the rest: the fourth
+    STATES = {"running": "%s is still running: this report shows the points it measured "
+                         "so far",
+              "interrupted": "%s was interrupted: this report shows the points it measured",
+              "failed": "%s failed: this report shows the points it measured"}
 
     def titles(self):
         d = self.doc["device"]
-        return ("Queue-depth sweep: %s, %s %s" % (self.run.workload(), text(d.get("model")),
-                                                  text(d.get("serial"))),
-                "Queue-depth sweep", "ssdload sweep")
+        return ("%s: %s, %s %s" % (self.TITLE, self.run.workload(), text(d.get("model")),
+                                   text(d.get("serial"))),
+                self.TITLE, self.run.COMMAND)
+
+    def settings_rows(self):
+        """[(key, value)] of the settings: the third column of the header
+        block, then from SPLIT on, the fourth."""
+        return []
+
+    def header_block(self):
+        doc, d = self.doc, self.doc["device"]
+        dev = [("Model", text(d.get("model"))), ("Serial", text(d.get("serial"))),
+               ("Firmware", text(d.get("firmware"))),
+               ("Capacity", fmt_bytes(d.get("capacity_bytes"))), ("Device", text(d.get("path")))]
+        run = [("State", doc["state"]), ("Started", text(doc.get("started"))),
+               ("Finished", text(doc.get("finished"))),
+               ("Points", str(len(self.run.all_points()))),
+               ("ssdload", text(doc.get("ssdload_version")))]
+        sett = self.settings_rows()
+        tags = [] if self.run.quiet else \
+            ['<span class="tag warn">%s</span>' % esc(doc["state"].upper())]
+        return header_html((("Device under test", dev), (self.KIND, run),
+                            ("Settings", sett[:self.SPLIT]), ("Each point", sett[self.SPLIT:])),
+                           tags, wide="command: <code>%s</code>" % esc(text(doc.get("command"))))
+
+    def banners(self):
+        state = self.doc["state"]
+        if self.run.quiet:
+            return ""
+        return state_banner(state, self.STATES.get(
+            state, "%s is not done: this report shows the points it measured") % self.NOUN)
+
+
+class SweepReport(CommandReport):
+    """report.html of a queue-depth sweep (run: a Sweep)."""
 
     def settings_rows(self):
         s = self.run.settings
@@ -2648,28 +3068,6 @@ class SweepReport(Report):
                 ("Knee", NA if s.get("knee_fraction") is None else
                  "the smallest QD reaching %g%% of the line's most IOPS" %
                  (100 * s["knee_fraction"]))]
-
-    def header_block(self):
-        doc, d = self.doc, self.doc["device"]
-        dev = [("Model", text(d.get("model"))), ("Serial", text(d.get("serial"))),
-               ("Firmware", text(d.get("firmware"))),
-               ("Capacity", fmt_bytes(d.get("capacity_bytes"))), ("Device", text(d.get("path")))]
-        run = [("State", doc["state"]), ("Started", text(doc.get("started"))),
-               ("Finished", text(doc.get("finished"))), ("Points", str(len(self.run.points))),
-               ("ssdload", text(doc.get("ssdload_version")))]
-        sett = self.settings_rows()
-        tags = [] if doc["state"] == "done" else \
-            ['<span class="tag warn">%s</span>' % esc(doc["state"].upper())]
-        return header_html((("Device under test", dev), ("Sweep", run),
-                            ("Settings", sett[:6]), ("Each point", sett[6:])), tags,
-                           wide="command: <code>%s</code>" % esc(text(doc.get("command"))))
-
-    def banners(self):
-        state = self.doc["state"]
-        if state == "done":
-            return ""
-        return state_banner(state, self.STATES.get(
-            state, "the sweep is not done: this report shows the points it measured"))
 
     def knees_table(self):
         sw, rows = self.run, []
@@ -2755,6 +3153,119 @@ class SweepReport(Report):
                       esc(text(doc.get("run_json"))))
 
 
+def pair_percentile(pairs, p):
+    """The latency (ns) at the percentile @p of the list [[p, ns], ...]."""
+    return next((ns for q, ns in pairs or [] if q == p), None)
+
+
+class CurveReport(CommandReport):
+    """report.html of an iorate curve (run: a Curve)."""
+
+    TITLE, KIND, NOUN = "Iorate curve", "Curve", "the curve"
+    DIR_PERCENTILES = (50.0, 99.0, 99.9, 99.99)
+
+    def settings_rows(self):
+        cv, s = self.run, self.run.settings
+        given = s.get("max_iops_given")
+        bounds = ["mean %s over %s" % (what, fmt_ms_value(s[k])) for k, what in (
+            ("stopcurve_ns", "latency"), ("stopcurve_intended_ns", "intended latency"))
+                  if s.get(k) is not None]
+        return [("Target", text(s.get("filename"))), ("Workload", cv.workload()),
+                ("Curve points", ", ".join(fmt_pct_label(x) for x in s.get("curve_pct") or [])
+                 or NA),
+                ("Max IOPS (100%)", "%s (given)" % fmt_value(given) if given is not None else
+                 "%s (measured: the max point)" % fmt_value(cv.max_iops)),
+                ("Rate process", text(s.get("rate_process"))),
+                ("Stop the curve at", "; ".join(bounds) or "no bound"),
+                ("Ramp per point", fmt_ms(s.get("ramp_ms"))),
+                ("Time per point", fmt_ms(s.get("runtime_ms"))),
+                ("QD per worker (iodepth)", text(s.get("iodepth"))),
+                ("Workers (numjobs)", text(s.get("numjobs")))]
+
+    def stop_note(self):
+        """The line of an early stop and of the points not run, or ""."""
+        line = self.run.stop_line()
+        return '<p class="note" id="stop">The curve %s.</p>' % esc(line) if line else ""
+
+    def points_table(self):
+        """A row per point, the max point first."""
+        rows = []
+        for p in self.run.all_points():
+            bw, ratio = p.get("bw_bytes"), p.get("ratio")
+            rows.append([p["label"], cell(p.get("target_iops"), fmt_value(p.get("target_iops"))),
+                         cell(p["iops"], fmt_value(p["iops"])),
+                         cell(ratio, fmt_pct(None if ratio is None else 100 * ratio)),
+                         cell(bw, fmt_value(None if bw is None else bw / 1e6))] +
+                        [us_cell(get(p, *k)) for k in (
+                            ("lat_mean_ns",), ("lat_p99_ns",), ("lat_max_ns",),
+                            ("intended", "lat_mean_ns"), ("intended", "lat_p99_ns"))] +
+                        [cell(get(p, "intended", "late_ios"),
+                              fmt_int(get(p, "intended", "late_ios")))])
+        if not rows:
+            return '<p class="note">No point measured yet.</p>'
+        return data_table(["point", "target IOPS", "IOPS", "% of target", "MB/s",
+                           "resp mean (\u00b5s)", "resp p99 (\u00b5s)", "resp max (\u00b5s)",
+                           "intended mean (\u00b5s)", "intended p99 (\u00b5s)", "late I/Os"],
+                          rows, caption="Points, as run (resp: from submission to completion; "
+                          "intended: from each I/O's intended send time, at the point's rate)",
+                          tid="curve")
+
+    def directions_table(self):
+        """Each point's reads and writes, where it has them."""
+        rows, pcs = [], self.DIR_PERCENTILES
+        for p in self.run.all_points():
+            for d in DIRECTIONS:
+                x = p.get(d)
+                if x is None:
+                    continue
+                bw = x.get("bw_bytes")
+                rows.append([p["label"], d, cell(x.get("ios"), fmt_int(x.get("ios"))),
+                             cell(x.get("iops"), fmt_value(x.get("iops"))),
+                             cell(bw, fmt_value(None if bw is None else bw / 1e6)),
+                             us_cell(x.get("lat_mean_ns"))] +
+                            [us_cell(pair_percentile(x.get("percentiles"), q)) for q in pcs] +
+                            [us_cell(x.get("lat_max_ns"))] +
+                            [us_cell(pair_percentile(x.get("intended_percentiles"), q))
+                             for q in pcs[1::2]])
+        if not rows:
+            return ""
+        return data_table(["point", "direction", "I/Os", "IOPS", "MB/s", "mean (\u00b5s)"] +
+                          ["p%g (\u00b5s)" % q for q in pcs] + ["max (\u00b5s)"] +
+                          ["intended p%g (\u00b5s)" % q for q in pcs[1::2]], rows,
+                          caption="Reads and writes: latency from submission to completion, "
+                          "and from the intended time", tid="directions")
+
+    def build(self, csvs):
+        cv, doc = self.run, self.doc
+        self.page("Summary", self.banners(), self.stop_note(), self.points_table(),
+                  plot_img(cv, "curve_response.svg", "response time curve"),
+                  '<p class="note">Solid: from submission to completion; the max point '
+                  "(\u2605) ran the workload at its maximum, the curve points open-loop at "
+                  "their share of max_iops.</p>" if "curve_response.svg" in cv.plots else "")
+        if "curve_target.svg" in cv.plots:
+            self.page("Achieved vs Target",
+                      plot_img(cv, "curve_target.svg", "achieved vs target IOPS"),
+                      '<p class="note">A point below the dotted line did not keep its '
+                      "target rate.</p>")
+        self.page("Latency Percentiles",
+                  plot_img(cv, "curve_exceedance.svg", "latency percentiles") or
+                  '<p class="note">No point has latency percentiles: no percentile plot.</p>',
+                  self.directions_table())
+        if "curve_histogram.svg" in cv.plots:
+            self.page("Latency Histogram",
+                      plot_img(cv, "curve_histogram.svg", "latency histogram"),
+                      '<p class="note">Derived from each point\'s percentile list (not a '
+                      "measured histogram): between two consecutive percentiles, their share "
+                      "of the I/Os over the log10 width of their latencies; from submission "
+                      "to completion.</p>")
+        runs = [p["run_json"] for p in cv.all_points() if p.get("run_json")]
+        self.run_page(doc.get("command"), ["curve.json"] + csvs,
+                      "Rendered by ssdload-report.py from curve.json alone (finished %s)." %
+                      text(doc.get("finished")),
+                      '<p class="note">The runs\' own results: <code>%s</code></p>' %
+                      esc(", ".join(runs) or NA))
+
+
 def us_cell(ns):
     """A table cell of the latency @ns in microseconds."""
     return cell(ns, fmt_value(us(ns)))
@@ -2792,19 +3303,33 @@ def write_report(run, rep, csvs):
     return path
 
 
-def render_sweep(outdir):
-    sw = Sweep(load(os.path.join(outdir, "sweep.json"), SWEEP_FORMAT, SWEEP_FORMAT_VERSION),
-               outdir)
-    new_plotter(SweepPlotter, sw).all()
-    return write_report(sw, SweepReport(sw), write_sweep_csvs(sw))
+# the result files other than pts.json, in order of precedence: (file,
+# format, the result's class, its plotter, its report, its CSV writer)
+COMMAND_RESULTS = (
+    ("sweep.json", SWEEP_FORMAT, Sweep, SweepPlotter, SweepReport, write_sweep_csvs),
+    ("curve.json", CURVE_FORMAT, Curve, CurvePlotter, CurveReport, write_curve_csvs),
+)
+
+
+def render_command(outdir, entry):
+    """Render the result file of @entry (one of COMMAND_RESULTS) in @outdir."""
+    name, fmt, result, plotter, report, write = entry
+    run = result(load(os.path.join(outdir, name), fmt, COMMAND_FORMATS[fmt][0]), outdir)
+    new_plotter(plotter, run).all()
+    return write_report(run, report(run), write(run))
 
 
 def render(outdir):
-    """Render DIR/pts.json, or DIR/sweep.json when there is no pts.json."""
-    if not os.path.exists(os.path.join(outdir, "pts.json")) and \
-            os.path.exists(os.path.join(outdir, "sweep.json")):
-        return render_sweep(outdir)
-    doc = load(os.path.join(outdir, "pts.json"))
+    """Render DIR/pts.json, or when there is none DIR/sweep.json, or
+    DIR/curve.json."""
+    pts = os.path.join(outdir, "pts.json")
+    if not os.path.exists(pts):
+        for entry in COMMAND_RESULTS:
+            if os.path.exists(os.path.join(outdir, entry[0])):
+                return render_command(outdir, entry)
+        raise BadInput("%s: No such file or directory (nor %s: no result to render)" % (
+            pts, " nor ".join(e[0] for e in COMMAND_RESULTS)))
+    doc = load(pts)
     run = Run(doc, outdir)
     plotter = new_plotter(Plotter, run)
     if run.rounds:
@@ -2833,8 +3358,8 @@ def main(argv):
         print(__doc__.strip())
         return EXIT_OK
     if len(argv) != 2 or argv[1].startswith("-"):
-        print("usage: ssdload-report.py DIR  (renders DIR/pts.json, or DIR/sweep.json)",
-              file=sys.stderr)
+        print("usage: ssdload-report.py DIR  (renders DIR/pts.json, DIR/sweep.json or "
+              "DIR/curve.json)", file=sys.stderr)
         return EXIT_USAGE
     try:
         render(argv[1])

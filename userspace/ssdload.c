@@ -24,6 +24,7 @@ static const struct cmd_struct commands[] = {
 	{ "start", cmd_start, "launch the armed jobs of a group at one instant" },
 	{ "pts",  cmd_pts,  "SNIA PTS tests: iops, throughput, latency, wsat; purge; ss-check" },
 	{ "sweep", cmd_sweep, "queue-depth x worker sweep as the steps of one job, with its report" },
+	{ "curve", cmd_curve, "vdbench iorate curve: max, then open loop at fractions of it, with its report" },
 	{ "report", cmd_report, "render the HTML report of a pts run from its JSON" },
 };
 

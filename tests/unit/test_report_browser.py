@@ -15,8 +15,10 @@ JavaScript is disabled for the page (Emulation.setScriptExecutionDisabled):
 the report must not need it.  The DevTools' own Runtime.evaluate still
 runs, and is how the <img> states are read.  Negative tests prove that the
 checks fail: a deleted plot, and a blank page.  The queue-depth sweep
-reports (sweep.json, test_report_sweep.py) get the same checks, with the
-orange banner of an interrupted sweep in place of the pink ones.
+reports (sweep.json, test_report_sweep.py) and the iorate curve reports
+(curve.json, test_report_curve.py) get the same checks, with the orange
+banner of an interrupted sweep, a running or failed curve, in place of the
+pink ones.
 """
 import base64
 import fcntl
@@ -33,6 +35,7 @@ import pytest
 
 from test_report import DOCS, PLOTS, have_matplotlib, render
 from test_report_sweep import SWEEP_DOCS, SWEEP_PLOTS, render_sweep
+from test_report_curve import CURVE_DOCS, CURVE_PLOTS, render_curve
 
 CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 TIMEOUT = 20		# seconds for any one browser step
@@ -265,24 +268,33 @@ def test_report_loads_cleanly(browser, tmp_path, test):
     assert pink > 500, "the NOT CONFORMANT / SCALED RUN banners are not visible"
 
 
-@pytest.mark.parametrize("name", sorted(SWEEP_DOCS))
-def test_sweep_report_loads_cleanly(browser, tmp_path, name):
-    """A queue-depth sweep's report (sweep.json, no pts.json)."""
+# the sweep's and the curve's documents: (render, its documents, their
+# plots, the names of those with an orange banner)
+COMMANDS = {"sweep": (render_sweep, SWEEP_DOCS, SWEEP_PLOTS, ("interrupted",)),
+            "curve": (render_curve, CURVE_DOCS, CURVE_PLOTS, ("running", "failed"))}
+
+
+@pytest.mark.parametrize("kind,name", [(k, n) for k, c in sorted(COMMANDS.items())
+                                       for n in sorted(c[1])])
+def test_command_report_loads_cleanly(browser, tmp_path, kind, name):
+    """A queue-depth sweep's report (sweep.json, no pts.json), an iorate
+    curve's (curve.json)."""
+    render_doc, docs, plots, banner = COMMANDS[kind]
     d = tmp_path / name
-    p = render_sweep(d, SWEEP_DOCS[name]())
+    p = render_doc(d, docs[name]())
     assert p.returncode == 0, p.stderr
     page = browser.load(d / "report.html")
     assert page["problems"] == []
     assert sorted(i["src"] for i in page["images"]) == \
-        sorted("plots/" + x for x in SWEEP_PLOTS[name])
+        sorted("plots/" + x for x in plots[name])
     for i in page["images"]:
         assert i["width"] > 300 and i["height"] > 200, i
     colours, ink, orange = shot_stats(page["png"], BANNER_ORANGE)
     assert not blank(page["png"]), (colours, ink)
-    if name == "interrupted":
-        assert orange > 500, "the INTERRUPTED banner is not visible"
+    if name in banner:
+        assert orange > 500, "the %s banner is not visible" % name.upper()
     else:
-        assert orange == 0, "a banner on a sweep that is done"
+        assert orange == 0, "a banner on a %s that is done" % kind
 
 
 def test_missing_plot_is_caught(browser, tmp_path):
