@@ -1,12 +1,15 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
 """ssdload-report.py DIR: the report of an `ssdload pts TEST` run, of an
-`ssdload sweep` (queue-depth sweep) or of an `ssdload curve` (iorate curve).
+`ssdload sweep` (queue-depth sweep), of an `ssdload curve` (iorate curve)
+or of an `ssdload compare` (runs side by side).
 
 Reads DIR/pts.json alone (format "ssdload-pts", format_version 1, see
 Documentation/pts.rst), or when DIR has no pts.json, DIR/sweep.json alone
 (format "ssdload-sweep", format_version 1: below), or when DIR has neither,
-DIR/curve.json alone (format "ssdload-curve", format_version 1: below).
+DIR/curve.json alone (format "ssdload-curve", format_version 1: below),
+or when DIR has none of them, DIR/compare.json alone (format
+"ssdload-compare", format_version 1: below).
 From pts.json it writes into DIR:
 
   report.html       self-contained page (inline CSS, no JavaScript) laid out
@@ -94,14 +97,34 @@ latency bound, its remaining points in skipped_pct) it writes:
                     lat_p99_ns,lat_max_ns,intended_mean_ns,intended_p99_ns,
                     late_ios: one row per point, the max point first
 
+From compare.json (kind: run, sweep, curve or pts, and for pts its test;
+runs: each run's label, source and its document whole, validated as its
+own file would be) it writes:
+
+  report.html       the runs (device, workload, state, source), the
+                    side-by-side table (a column per run), the plots
+  plots/compare_response.svg    curves: every curve's mean latency against
+                    IOPS, resp solid, intended dashed, the max point a star
+  plots/compare_exceedance.svg  curves: each curve's max (else last) point's
+                    percentiles on the nines axis; plain runs: each run's
+                    completion latency percentiles
+  plots/compare_iops.svg        sweeps: IOPS against QD, a line per run and
+                    worker count; plain runs: IOPS bars per direction
+  plots/compare_latency.svg     sweeps: p99 latency against QD; plain runs:
+                    mean and percentile latency bars per direction
+  plots/compare_pts.svg         pts iops, throughput, latency: the metric
+                    by block size at the mixes 100/0, 65/35, 0/100; wsat:
+                    IOPS by the bytes written (other tests: no plot)
+  compare.csv       a row per run and point (Documentation/compare.rst)
+
 The CSV values are the JSON's, in its units (bytes, ns, per second), and
 an empty cell where the JSON has null.  The page shows them in MB/s
 (10^6 bytes/s) and microseconds.
 
 A running, interrupted or failed run renders what it has.  Unknown (null)
 values print as "n/a"; nothing is invented.  The output depends on
-pts.json (sweep.json, curve.json) alone: two renderings of the same file
-are byte-identical.
+pts.json (sweep.json, curve.json, compare.json) alone: two renderings of
+the same file are byte-identical.
 
 Exit status: 0 rendered; 2 bad usage or a missing or invalid pts.json,
 sweep.json or curve.json (one line on stderr, naming the bad key); 3 the
@@ -120,6 +143,7 @@ PROG = "ssdload-report"
 FORMAT, FORMAT_VERSION = "ssdload-pts", 1
 SWEEP_FORMAT, SWEEP_FORMAT_VERSION = "ssdload-sweep", 1
 CURVE_FORMAT, CURVE_FORMAT_VERSION = "ssdload-curve", 1
+COMPARE_FORMAT, COMPARE_FORMAT_VERSION = "ssdload-compare", 1
 EXIT_OK, EXIT_USAGE, EXIT_FAILED = 0, 2, 3
 NA = "n/a"
 
@@ -133,10 +157,11 @@ PLOTS = ("ss_convergence.svg", "ss_window.svg", "iops_2d.svg", "iops_3d.svg",
          "demand_variation.svg", "demand_intensity.svg", "toio.svg", "op_prewrites.svg",
          "rt_histogram.svg", "sweep_iops.svg", "sweep_latency.svg", "sweep_load.svg",
          "sweep_time.svg", "curve_response.svg", "curve_target.svg", "curve_exceedance.svg",
-         "curve_histogram.svg")
+         "curve_histogram.svg", "compare_response.svg", "compare_exceedance.svg",
+         "compare_iops.svg", "compare_latency.svg", "compare_pts.svg")
 CSVS = ("rounds.csv", "points.csv", "measurement.csv", "series.csv", "wait_states.csv",
         "hir_samples.csv", "demand.csv", "operating_points.csv", "rt_histogram.csv",
-        "prewrites.csv", "sweep.csv", "sweep-series.csv", "curve.csv")
+        "prewrites.csv", "sweep.csv", "sweep-series.csv", "curve.csv", "compare.csv")
 
 # the tests with a rows = R/W mix, columns = block size results table
 MATRIX_TESTS = ("iops", "throughput", "latency")
@@ -508,8 +533,79 @@ COMMAND_FORMATS = {SWEEP_FORMAT: (SWEEP_FORMAT_VERSION, SWEEP_DOC),
                    CURVE_FORMAT: (CURVE_FORMAT_VERSION, CURVE_DOC)}
 
 
+# a plain run's JSON (`ssdload run --output-format=json`, fio's schema): the
+# keys that the comparison reads
+FIO_LAT = obj({"min": LAT, "max": LAT, "mean": LAT, "stddev": LAT, "N": COUNT,
+               "percentile": percentiles})
+FIO_DIRECTION = obj({"io_bytes": LAT, "bw_bytes": LAT, "iops": LAT, "total_ios": COUNT,
+                     "clat_ns": FIO_LAT})
+FIO_JOB = obj({"jobname": string(), "job options": obj({}), "read": FIO_DIRECTION,
+               "write": FIO_DIRECTION, "trim": FIO_DIRECTION}, null=False)
+RUN_DOC = obj({"fio version": string(), "jobs": array(FIO_JOB, null=False)},
+              required=("jobs",), null=False)
+
+# compare.json: the kind of its runs, each run's document whole
+COMPARE_KINDS = {"run": None, "sweep": (SWEEP_FORMAT, SWEEP_FORMAT_VERSION),
+                 "curve": (CURVE_FORMAT, CURVE_FORMAT_VERSION),
+                 "pts": (FORMAT, FORMAT_VERSION)}
+COMPARE_MAX_RUNS = 16
+COMPARE_FIELDS = obj({
+    "format": string(null=False), "format_version": anything, "ssdload_version": string(),
+    "command": string(), "created": string(), "kind": string(null=False), "test": string(),
+    "runs": array(obj({"label": string(null=False), "source": string(),
+                       "document": anything}, required=("label", "source", "document"),
+                      null=False), null=False),
+}, required=("format", "format_version", "kind", "runs"), null=False)
+
+
+def compare_doc(v, path):
+    """compare.json: its fields, then every run's document by its kind."""
+    COMPARE_FIELDS(v, path)
+    kind, runs = v["kind"], v["runs"]
+    if kind not in COMPARE_KINDS:
+        _fail(path + ".kind", "%s is not run, sweep, curve or pts" % json.dumps(kind)[:40])
+    if kind == "pts" and not isinstance(v.get("test"), str):
+        _fail(path + ".test", "%s is not a string (the pts test)" % json.dumps(v.get("test")))
+    if not 2 <= len(runs) <= COMPARE_MAX_RUNS:
+        _fail(path + ".runs", "has %d runs, not 2 to %d" % (len(runs), COMPARE_MAX_RUNS))
+    for i, r in enumerate(runs):
+        where = "%s.runs[%d]" % (path, i)
+        if r["label"] in [x["label"] for x in runs[:i]]:
+            _fail(where + ".label", "%s is the label of an earlier run" %
+                  json.dumps(r["label"])[:40])
+        where += ".document"
+        if kind == "run":
+            RUN_DOC(r["document"], where)
+            continue
+        checker_of(r["document"], where, *COMPARE_KINDS[kind])(r["document"], where)
+        if kind == "pts" and r["document"]["test"] != v["test"]:
+            _fail(where + ".test", "%s is not the comparison's test %s" % (
+                json.dumps(r["document"]["test"])[:40], json.dumps(v["test"])[:40]))
+
+
+COMMAND_FORMATS[COMPARE_FORMAT] = (COMPARE_FORMAT_VERSION, compare_doc)
+
+
 def _no_constant(name):
     raise BadInput("%s is not valid JSON (a number must be finite)" % name)
+
+
+def checker_of(doc, where, fmt, version):
+    """The checker of @doc, a document of format @fmt and @version (@where:
+    its place in the messages); raises BadInput if it is not one."""
+    if not isinstance(doc, dict):
+        raise BadInput("%s: not a JSON object" % where)
+    if doc.get("format") != fmt:
+        raise BadInput("%s: \"format\" is %s, not \"%s\" (not an ssdload %s result)" % (
+            where, json.dumps(doc.get("format"))[:40], fmt, fmt[len("ssdload-"):]))
+    if doc.get("format_version") != version or isinstance(doc["format_version"], bool):
+        raise BadInput("%s: unknown format_version %s (this renderer reads %d)" % (
+            where, json.dumps(doc.get("format_version"))[:40], version))
+    if fmt in COMMAND_FORMATS:
+        return COMMAND_FORMATS[fmt][1]
+    if doc.get("test") != "wsat" and "rounds" not in doc:
+        raise BadInput("%s: pts.json: no key \"rounds\"" % where)
+    return DEMAND_DOC if doc.get("test") in DEMAND_TESTS else DOC
 
 
 def load(path, fmt=FORMAT, version=FORMAT_VERSION):
@@ -528,20 +624,7 @@ def load(path, fmt=FORMAT, version=FORMAT_VERSION):
         raise BadInput("%s: not JSON: %s" % (path, e)) from None
     except RecursionError:
         raise BadInput("%s: nested too deeply" % path) from None
-    if not isinstance(doc, dict):
-        raise BadInput("%s: not a JSON object" % path)
-    if doc.get("format") != fmt:
-        raise BadInput("%s: \"format\" is %s, not \"%s\" (not an ssdload %s result)" % (
-            path, json.dumps(doc.get("format"))[:40], fmt, fmt[len("ssdload-"):]))
-    if doc.get("format_version") != version or isinstance(doc["format_version"], bool):
-        raise BadInput("%s: unknown format_version %s (this renderer reads %d)" % (
-            path, json.dumps(doc.get("format_version"))[:40], version))
-    if fmt in COMMAND_FORMATS:
-        checker = COMMAND_FORMATS[fmt][1]
-    elif doc.get("test") != "wsat" and "rounds" not in doc:
-        raise BadInput("%s: pts.json: no key \"rounds\"" % path)
-    else:
-        checker = DEMAND_DOC if doc.get("test") in DEMAND_TESTS else DOC
+    checker = checker_of(doc, path, fmt, version)
     try:
         checker(doc, os.path.basename(path))
     except RecursionError:
@@ -1044,6 +1127,54 @@ class Plotter:
     def bs_axis(self, ax, bss):
         """Log2 x axis with a tick at each block size."""
         self.log2_axis(ax, bss, [fmt_bs(b) for b in bss], "block size")
+
+    def direction_panels(self, title, name, dirs):
+        """A figure of a panel per direction of @dirs, latency (log) on x:
+        (fig, [(direction, axes)]), or None when there is none."""
+        if not dirs:
+            return None
+        fig, axes = self.grid(title, 1, len(dirs), w=4.6 + 3.4 * len(dirs))
+        for d, ax in zip(dirs, axes):
+            ax.set_title("%ss (%s)" % (d, name), fontsize=9)
+            self.log_y(ax, "x")
+            ax.set_xlabel("latency (\u00b5s)")
+        return fig, list(zip(dirs, axes))
+
+    def nines_plot(self, made, lines, name):
+        """Percentile lists on the nines axis against the latency, in the
+        panels @made of direction_panels(): @lines [(direction, [[p, ns],
+        ...], linestyle, colour, label)], drawn in order; a dashed line is
+        from the intended time.  Saved as @name if any was drawn."""
+        if not made:
+            return
+        fig, panels = made
+        top, dashed, drawn = 1.0, False, False
+        for d, ax in panels:
+            for ld, pairs, style, c, label in lines:
+                pts = latency_points(pairs) if ld == d else []
+                if not pts:
+                    continue
+                ys = [nines(x) for x, _ in pts]
+                top = max([top] + ys)
+                ax.plot([us(ns) for _, ns in pts], ys, linestyle=style, marker=".",
+                        markersize=3, linewidth=1, color=c, label=label)
+                drawn, dashed = True, dashed or style == "--"
+        if not drawn:
+            self.plt.close(fig)
+            return
+        ticks = nines_ticks(top)
+        for d, ax in panels:
+            ax.set_yticks([y for y, _ in ticks])
+            ax.set_yticklabels([t for _, t in ticks])
+            ax.yaxis.set_minor_locator(self.ticker.NullLocator())
+            ax.set_ylim(0, ticks[-1][0] + 0.15)
+        panels[0][1].set_ylabel("percentile (%)")
+        ax = panels[-1][1]
+        if dashed:
+            ax.plot([], [], color="#555555", linestyle="--",
+                    label="dashed: from the intended time")
+        self.legend(ax)
+        self.save(fig, name)
 
     # ---- steady state
 
@@ -1969,53 +2100,18 @@ class CurvePlotter(Plotter):
     def panels(self, title, name):
         """A figure of a panel per direction with percentiles: (fig,
         [(direction, axes)]), or None when there is none."""
-        dirs = self.run.directions()
-        if not dirs:
-            return None
-        fig, axes = self.grid("%s: %s" % (title, mpl_text(self.run.workload())), 1, len(dirs),
-                              w=4.6 + 3.4 * len(dirs))
-        for d, ax in zip(dirs, axes):
-            ax.set_title("%ss (%s)" % (d, name), fontsize=9)
-            self.log_y(ax, "x")
-            ax.set_xlabel("latency (\u00b5s)")
-        return fig, list(zip(dirs, axes))
+        return self.direction_panels("%s: %s" % (title, mpl_text(self.run.workload())), name,
+                                     self.run.directions())
 
     def exceedance(self):
         """Each point's percentiles on the nines axis against the latency:
         solid from submission, dashed from the intended time."""
-        made = self.panels("Latency Percentiles", "y: percentile, nines scale")
-        if not made:
-            return
-        fig, panels = made
-        top, drawn = 1.0, set()
-        for d, ax in panels:
-            for p, c in self.point_colors():
-                for key, style, label in (("percentiles", "-", p["label"]),
-                                          ("intended_percentiles", "--", None)):
-                    pts = latency_points(get(p, d, key))
-                    if not pts:
-                        continue
-                    ys = [nines(x) for x, _ in pts]
-                    top = max([top] + ys)
-                    ax.plot([us(ns) for _, ns in pts], ys, linestyle=style, marker=".",
-                            markersize=3, linewidth=1, color=c, label=label)
-                    drawn.add(key)
-        if not drawn:
-            self.plt.close(fig)
-            return
-        ticks = nines_ticks(top)
-        for d, ax in panels:
-            ax.set_yticks([y for y, _ in ticks])
-            ax.set_yticklabels([t for _, t in ticks])
-            ax.yaxis.set_minor_locator(self.ticker.NullLocator())
-            ax.set_ylim(0, ticks[-1][0] + 0.15)
-        panels[0][1].set_ylabel("percentile (%)")
-        ax = panels[-1][1]
-        if "intended_percentiles" in drawn:
-            ax.plot([], [], color="#555555", linestyle="--",
-                    label="dashed: from the intended time")
-        self.legend(ax)
-        self.save(fig, "curve_exceedance.svg")
+        self.nines_plot(self.panels("Latency Percentiles", "y: percentile, nines scale"),
+                        [(d, get(p, d, key), style, c, label)
+                         for d in self.run.directions() for p, c in self.point_colors()
+                         for key, style, label in (("percentiles", "-", p["label"]),
+                                                   ("intended_percentiles", "--", None))],
+                        "curve_exceedance.svg")
 
     def histogram(self):
         """Each point's latency density per decade, from its percentiles."""
@@ -3272,6 +3368,549 @@ def us_cell(ns):
 
 
 # --------------------------------------------------------------------------
+# compare.json: runs of one kind side by side
+
+class FioRun:
+    """A plain run's JSON (fio's schema), each direction summed over its job
+    entries (numjobs without group_reporting has one per worker)."""
+
+    DIRS = ("read", "write", "trim")
+    OPTIONS = ("filename", "rw", "bs", "iodepth", "numjobs")
+
+    def __init__(self, doc):
+        self.doc = doc
+        self.jobs = doc["jobs"]
+        self.opts = self.jobs[0].get("job options") or {} if self.jobs else {}
+
+    def direction(self, d):
+        """{ios, iops, bw_bytes, lat_mean_ns, lat_max_ns, percentiles [[p,
+        ns], ...]} of direction @d (completion latency: the mean weighted by
+        the I/Os, a percentile the highest of the entries that have it), or
+        None without I/O."""
+        xs = [j[d] for j in self.jobs if isinstance(j.get(d), dict)]
+        ios = sum(x.get("total_ios") or 0 for x in xs)
+        if not ios:
+            return None
+        lat = [(x.get("total_ios") or 0, get(x, "clat_ns")) for x in xs]
+        means = [(n, get(c, "mean")) for n, c in lat if get(c, "mean") is not None]
+        pcs = {}
+        for _, c in lat:
+            for k, v in (get(c, "percentile") or {}).items():
+                if v is not None:
+                    pcs[float(k)] = max(pcs.get(float(k), 0), v)
+        maxes = [get(c, "max") for _, c in lat if get(c, "max") is not None]
+        n = sum(m for m, _ in means)
+        return {"ios": ios, "iops": sum(x.get("iops") or 0 for x in xs),
+                "bw_bytes": sum(x.get("bw_bytes") or 0 for x in xs),
+                "lat_mean_ns": sum(m * v for m, v in means) / n if n else None,
+                "lat_max_ns": max(maxes) if maxes else None,
+                "percentiles": [[p, pcs[p]] for p in sorted(pcs)]}
+
+    def directions(self):
+        """[(direction, its sums)] of the directions with I/O."""
+        return [(d, x) for d in self.DIRS for x in [self.direction(d)] if x]
+
+    def workload(self):
+        o = self.opts
+        return "%s %s QD %s x %s" % (text(o.get("rw")), text(o.get("bs")),
+                                     text(o.get("iodepth")), text(o.get("numjobs") or 1))
+
+    @property
+    def state(self):
+        return get(self.jobs[0] if self.jobs else None, "ssdload", "state") or "done"
+
+    @property
+    def quiet(self):
+        return self.state == "done"
+
+
+RUN_PERCENTILES = (50.0, 99.0, 99.9, 99.99)
+LINE_STYLES = ("-", "--", ":", "-.")
+PTS_PLOT_MIXES = (100, 65, 0)	# the R/W mixes of the pts plots, where the test has them
+
+
+def kind_noun(kind, test, n=2):
+    """curves, sweeps, plain runs, pts iops tests (@n == 1: singular)."""
+    s = "" if n == 1 else "s"
+    return {"run": "plain run" + s, "sweep": "sweep" + s, "curve": "curve" + s}.get(
+        kind, "pts %s test%s" % (test, s))
+
+
+class Compare(CommandResult):
+    """The validated compare.json: its runs, each as the renderer sees its
+    kind (Sweep, Curve, Run of pts.json, FioRun)."""
+
+    COMMAND = "ssdload compare"
+
+    def __init__(self, doc, outdir):	# pylint: disable=super-init-not-called
+        self.doc, self.dir = doc, outdir
+        self.kind, self.test = doc["kind"], doc.get("test")
+        self.settings, self.points, self.plots = {}, [], []
+        make = {"sweep": lambda d: Sweep(d, outdir), "curve": lambda d: Curve(d, outdir),
+                "pts": lambda d: Run(d, outdir), "run": FioRun}[self.kind]
+        self.runs = [(r["label"], make(r["document"])) for r in doc["runs"]]
+        self.sources = [r.get("source") for r in doc["runs"]]
+
+    def labels(self):
+        return [label for label, _ in self.runs]
+
+    def noun(self):
+        return kind_noun(self.kind, self.test, len(self.runs))
+
+    def workload(self):
+        return "%d %s" % (len(self.runs), self.noun())
+
+    @property
+    def quiet(self):
+        return True
+
+    def footer(self):
+        return "  \u00b7  ".join([self.COMMAND, self.workload(), ", ".join(self.labels())])
+
+    def run_state(self, res):
+        """(state, whether it ended normally) of a run."""
+        if self.kind == "pts":
+            return res.doc["state"], res.doc["state"] == "complete"
+        return (res.state, res.quiet) if self.kind == "run" else (res.doc["state"], res.quiet)
+
+    def curve_point(self, cv):
+        """The point of a curve that the exceedance plot shows: the max
+        point, else the last."""
+        return cv.max or (cv.points[-1] if cv.points else None)
+
+    def headline(self):
+        """[(row, kind, [value per run])]: each run's headline figures, a
+        column per run; kind: num, us (ns shown in microseconds), mb (bytes
+        per second shown in MB/s) or text."""
+        rows = {}
+
+        def put(name, kind, k, v):
+            rows.setdefault(name, (kind, [None] * len(self.runs)))[1][k] = v
+
+        for k, (_, res) in enumerate(self.runs):
+            getattr(self, "headline_" + self.kind)(res, lambda *a, k=k: put(a[0], a[1], k,
+                                                                              a[2]))
+        return [(name, kind, vals) for name, (kind, vals) in rows.items()]
+
+    @staticmethod
+    def headline_run(res, put):
+        for o in FioRun.OPTIONS:
+            if res.opts.get(o) is not None:
+                put(o, "text", res.opts[o])
+        for d, x in res.directions():
+            put("%s IOPS" % d, "num", x["iops"])
+            put("%s MB/s" % d, "mb", x["bw_bytes"])
+            put("%s clat mean (\u00b5s)" % d, "us", x["lat_mean_ns"])
+            for p in RUN_PERCENTILES:
+                put("%s clat p%g (\u00b5s)" % (d, p), "us", pair_percentile(x["percentiles"], p))
+
+    @staticmethod
+    def headline_curve(cv, put):
+        put("state", "text", cv.doc["state"])
+        put("100% (max_iops)", "num", cv.max_iops)
+        for p in cv.all_points():
+            put("%s IOPS" % p["label"], "num", p["iops"])
+            put("%s resp mean (\u00b5s)" % p["label"], "us", p.get("lat_mean_ns"))
+            if p.get("intended"):
+                put("%s intended mean (\u00b5s)" % p["label"], "us",
+                    get(p, "intended", "lat_mean_ns"))
+
+    @staticmethod
+    def headline_sweep(sw, put):
+        put("state", "text", sw.doc["state"])
+        for kn in sw.knees:
+            w = "" if kn.get("workers") is None else "%dw " % kn["workers"]
+            put(w + "max IOPS", "num", kn.get("max_iops"))
+            put(w + "knee QD", "num", kn.get("knee_qd"))
+        for p in sw.points:
+            name = "QD %d" % p["qd"] if sw.auto else "%dw QD %d" % (p["workers"], p["qd"])
+            put(name + " IOPS", "num", p.get("iops"))
+            put(name + " mean (\u00b5s)", "us", p.get("lat_mean_ns"))
+            put(name + " p99 (\u00b5s)", "us", p.get("lat_p99_ns"))
+
+    @staticmethod
+    def headline_pts(run, put):
+        doc = run.doc
+        ss = run.ss or get(run.results, "steady_state")
+        put("state", "text", doc["state"])
+        put("conformant", "text", "yes" if doc.get("conformant") else "no")
+        put("steady state", "text", None if not ss else
+            "reached" if ss.get("reached") else "not reached")
+        if run.test == "wsat":
+            put("steady IOPS", "num", get(run.results, "steady_iops"))
+        elif run.ss and run.ss.get("average") is not None and run.test not in MATRIX_TESTS:
+            put("steady state average (%s)" % run.track_label, "num", run.ss["average"])
+        for o in run.ops:
+            put("%s IOPS" % o.get("label"), "num", get(o, "measure", "iops"))
+            put("%s mean (\u00b5s)" % o.get("label"), "us", get(o, "measure", "lat_mean_ns"))
+        if run.test in MATRIX_TESTS:
+            metric, kind, what = {"iops": ("iops", "num", "IOPS"),
+                                  "throughput": ("bw_bytes", "mb", "MB/s"),
+                                  "latency": ("lat_mean_ns", "us", "mean (\u00b5s)")}[run.test]
+            pts = run.result_points()
+            mixes, bss = run.axes(pts)
+            for m in mixes:
+                for b in bss:
+                    if (m, b) in pts:
+                        put("%s %s %s" % (fmt_bs(b), fmt_mix(m), what), kind,
+                            pts[(m, b)].get(metric))
+
+
+class ComparePlotter(Plotter):
+    """The plots of a comparison (run: a Compare): the runs overlaid, a
+    colour each."""
+
+    def run_colors(self):
+        colors = self.colors()
+        return [(label, res, colors[i % len(colors)])
+                for i, (label, res) in enumerate(self.run.runs)]
+
+    def curve_response(self):
+        """Every curve's mean latency against its achieved IOPS: from
+        submission solid, from the intended time dashed, the max point a star."""
+        cmp = self.run
+        if not any(cv.all_points() for _, cv in cmp.runs):
+            return
+        fig, ax = self.figure("Response Time Curves: mean latency vs IOPS")
+        allv, dashed, star = [], False, False
+        for label, cv, c in self.run_colors():
+            xs = [p["iops"] for p in cv.points]
+            resp = [ms(p.get("lat_mean_ns")) for p in cv.points]
+            intended = [ms(get(p, "intended", "lat_mean_ns")) for p in cv.points]
+            ax.plot(xs, [nan(y) for y in resp], marker="o", markersize=4, color=c, label=label)
+            if any(y is not None for y in intended):
+                ax.plot(xs, [nan(y) for y in intended], linestyle="--", marker="s",
+                        markersize=3.5, color=c)
+                dashed = True
+            allv += resp + intended
+            if cv.max:
+                y = ms(cv.max.get("lat_mean_ns"))
+                allv.append(y)
+                ax.plot([cv.max["iops"]], [nan(y)], linestyle="none", marker="*",
+                        markersize=12, color=c)
+                star = True
+        if dashed:
+            ax.plot([], [], color="#555555", linestyle="--",
+                    label="dashed: from the intended time")
+        if star:
+            ax.plot([], [], color="#555555", linestyle="none", marker="*", markersize=9,
+                    label="the max point")
+        self.load_axes(ax, allv, "achieved IOPS", "mean latency (ms)", zero=True)
+        self.save(fig, "compare_response.svg")
+
+    def nines_runs(self, title, name, series):
+        """The exceedance plot of the runs: @series [(label, colour,
+        {direction: (percentiles, intended percentiles)})]."""
+        dirs = [d for d in DIRECTIONS + ("trim",) if any(get(x, d) for _, _, x in series)]
+        self.nines_plot(self.direction_panels(title, name, dirs),
+                        [(d, pairs, style, c, label if style == "-" else None)
+                         for d in dirs for label, c, x in series
+                         for pairs, style in zip(get(x, d) or (None, None), ("-", "--"))],
+                        "compare_exceedance.svg")
+
+    def curve_exceedance(self):
+        series = []
+        for label, cv, c in self.run_colors():
+            p = self.run.curve_point(cv)
+            if p:
+                series.append(("%s (%s)" % (label, p["label"]), c, {
+                    d: (get(p, d, "percentiles"), get(p, d, "intended_percentiles"))
+                    for d in DIRECTIONS if p.get(d)}))
+        self.nines_runs("Latency Percentiles: each curve's max point (else its last)",
+                        "y: percentile, nines scale", series)
+
+    def sweep_lines(self):
+        """[(label, colour, linestyle, points)]: a line per run and worker count."""
+        out = []
+        for label, sw, c in self.run_colors():
+            lines = sw.lines()
+            for j, (w, pts) in enumerate(lines):
+                out.append((label if len(lines) == 1 else "%s, %s" % (label, sw.line_label(w)),
+                            c, LINE_STYLES[j % len(LINE_STYLES)], pts))
+        return out
+
+    def sweep_qd(self, key, title, ylabel, name, div=1.0):
+        """@key of every sweep line against its total QD."""
+        lines = self.sweep_lines()
+        if not lines:
+            return
+        fig, ax = self.figure(title)
+        allv = []
+        for label, c, style, pts in lines:
+            ys = [None if p.get(key) is None else p[key] / div for p in pts]
+            allv += ys
+            ax.plot([p["qd"] for p in pts], [nan(y) for y in ys], linestyle=style, marker="o",
+                    markersize=4, color=c, label=label)
+        qds = sorted({p["qd"] for _, _, _, pts in lines for p in pts})
+        self.log2_axis(ax, qds, [str(q) for q in qds], "QD (total outstanding I/Os)")
+        self.finish(fig, ax, allv if div != 1.0 else None, ylabel, name)
+
+    def finish(self, fig, ax, logv, ylabel, name):
+        """y from 0, or log when @logv (the values, None: linear) spread;
+        the label, the legend; saved as @name."""
+        if logv is not None and self.logscale_ok(logv, ratio=1.0):
+            self.log_y(ax)
+        else:
+            ax.set_ylim(bottom=0)
+        ax.set_ylabel(ylabel)
+        self.legend(ax)
+        self.save(fig, name)
+
+    def grouped_bars(self, title, groups, values, ylabel, name, log=False):
+        """A bar per run in each of @groups: @values[run][group] (None: no bar)."""
+        n = len(self.run.runs)
+        width = 0.8 / n
+        fig, ax = self.figure(title)
+        allv = []
+        for k, (label, _, c) in enumerate(self.run_colors()):
+            allv += values[k]
+            ax.bar([g + (k - (n - 1) / 2.0) * width for g in range(len(groups))],
+                   [nan(v) for v in values[k]], width=width * 0.92, color=c, label=label)
+        ax.set_xticks(list(range(len(groups))))
+        ax.set_xticklabels(groups, fontsize=7.5)
+        ax.grid(axis="x", visible=False)
+        self.finish(fig, ax, allv if log else None, ylabel, name)
+
+    def run_plots(self):
+        """Plain runs: IOPS and latency bars per direction, the exceedance."""
+        sums = [dict(res.directions()) for _, res in self.run.runs]
+        dirs = [d for d in FioRun.DIRS if any(d in s for s in sums)]
+        if not dirs:
+            return
+        self.grouped_bars("IOPS per direction", dirs,
+                          [[get(s, d, "iops") for d in dirs] for s in sums], "IOPS",
+                          "compare_iops.svg")
+        stats = [("mean", lambda x: x["lat_mean_ns"])] + [
+            ("p%g" % p, lambda x, p=p: pair_percentile(x["percentiles"], p))
+            for p in RUN_PERCENTILES]
+        groups = [(d, what, f) for d in dirs for what, f in stats
+                  if any(s.get(d) and f(s[d]) is not None for s in sums)]
+        if groups:
+            self.grouped_bars("Completion latency: mean and percentiles",
+                              ["%s\n%s" % (d, what) for d, what, _ in groups],
+                              [[us(f(s[d])) if s.get(d) else None for d, _, f in groups]
+                               for s in sums], "completion latency (\u00b5s)",
+                              "compare_latency.svg", log=True)
+        self.nines_runs("Latency Percentiles (completion)", "y: percentile, nines scale",
+                        [(label, c, {d: (x["percentiles"], None) for d, x in s.items()})
+                         for (label, _, c), s in zip(self.run_colors(), sums)])
+
+    def pts_plot(self):
+        """pts: the test's main plot overlaid (iops, throughput, latency:
+        the metric by block size at the mixes of PTS_PLOT_MIXES; wsat: IOPS
+        by the bytes written); none for the other tests."""
+        cmp = self.run
+        if cmp.test == "wsat":
+            runs = [(label, run.doc.get("series") or [], c) for label, run, c in self.run_colors()]
+            if not any(x for _, x, _ in runs):
+                return
+            fig, ax = self.figure("IOPS vs Total GB Written")
+            for label, series, c in runs:
+                ax.plot([nan(None if x.get("written_bytes") is None else x["written_bytes"] / 1e9)
+                         for x in series], [nan(x.get("iops")) for x in series], marker=".",
+                        markersize=3, linewidth=1, color=c, label=label)
+            ax.set_xlabel("total GB written (10^9 bytes)")
+            ax.set_ylabel("IOPS")
+            ax.set_ylim(bottom=0)
+            self.legend(ax)
+            self.save(fig, "compare_pts.svg")
+            return
+        if cmp.test not in MATRIX_TESTS:
+            return
+        metric = TEST_METRIC[cmp.test]
+        div, ylabel = {"iops": (1.0, "IOPS"), "bw_bytes": (1e6, "MB/s"),
+                       "lat_mean_ns": (1e3, "mean latency (\u00b5s)")}[metric]
+        lines, bss = [], set()
+        for label, run, c in self.run_colors():
+            pts = run.result_points()
+            mixes, sizes = run.axes(pts)
+            bss.update(sizes)
+            shown = [m for m in mixes if m in PTS_PLOT_MIXES] or mixes[:len(PTS_PLOT_MIXES)]
+            for j, m in enumerate(shown):
+                xs = [b for b in sizes if (m, b) in pts]
+                lines.append(("%s, %s" % (label, fmt_mix(m)), c, LINE_STYLES[j % 4], xs,
+                              [get(pts[(m, b)], metric) for b in xs]))
+        if not lines:
+            return
+        fig, ax = self.figure("%s by block size" % ylabel)
+        for label, c, style, xs, ys in lines:
+            ax.plot(xs, [nan(None if y is None else y / div) for y in ys], linestyle=style,
+                    marker="o", markersize=4, color=c, label=label)
+        self.bs_axis(ax, sorted(bss))
+        ax.set_ylabel(ylabel)
+        ax.set_ylim(bottom=0)
+        self.legend(ax)
+        self.save(fig, "compare_pts.svg")
+
+    def all(self):
+        kind = self.run.kind
+        if kind == "curve":
+            self.curve_response()
+            self.curve_exceedance()
+        elif kind == "sweep":
+            self.sweep_qd("iops", "IOPS vs Queue Depth", "IOPS", "compare_iops.svg")
+            self.sweep_qd("lat_p99_ns", "p99 Latency vs Queue Depth",
+                          "p99 completion latency (\u00b5s)", "compare_latency.svg", div=1e3)
+        elif kind == "run":
+            self.run_plots()
+        else:
+            self.pts_plot()
+
+
+COMPARE_CSV = {
+    "curve": ["run", "point", "pct", "target_iops", "iops", "bw_bytes", "lat_mean_ns",
+              "lat_p99_ns", "lat_p99_9_ns", "lat_max_ns", "intended_mean_ns",
+              "intended_p99_ns"],
+    "sweep": ["run", "step", "workers", "qd", "iops", "bw_bytes", "lat_mean_ns", "lat_p99_ns",
+              "little"],
+    "run": ["run", "direction", "ios", "iops", "bw_bytes", "lat_mean_ns", "lat_max_ns"] +
+           ["lat_p%s_ns" % ("%g" % p).replace(".", "_") for p in RUN_PERCENTILES],
+    "pts": ["run", "rwmixread", "bs", "tc", "qd", "iops", "bw_bytes", "lat_mean_ns",
+            "lat_max_ns"],
+    "wsat": ["run", "t_ms", "iops", "bw_bytes", "lat_mean_ns", "written_bytes"],
+}
+
+
+def compare_rows(cmp):
+    """(header, rows) of compare.csv: a row per run and point (plain runs:
+    per direction; pts: per point of the measurement window, wsat: per
+    sample)."""
+    rows = []
+    kind = "wsat" if cmp.test == "wsat" else cmp.kind
+    header = COMPARE_CSV[kind]
+    for label, res in cmp.runs:
+        if kind == "curve":
+            rows += [[label, p["label"]] + [get(p, k) for k in header[2:-2]] +
+                     [get(p, "intended", "lat_mean_ns"), get(p, "intended", "lat_p99_ns")]
+                     for p in res.all_points()]
+        elif kind == "run":
+            rows += [[label, d, x["ios"], x["iops"], x["bw_bytes"], x["lat_mean_ns"],
+                      x["lat_max_ns"]] + [pair_percentile(x["percentiles"], p)
+                                          for p in RUN_PERCENTILES]
+                     for d, x in res.directions()]
+        elif kind == "wsat":
+            rows += [[label] + [x.get(k) for k in header[1:]] for x in res.doc.get("series") or []]
+        else:
+            pts = res.points if kind == "sweep" else get(res.results, "points") or []
+            rows += [[label] + [p.get(k) for k in header[1:]] for p in pts]
+    return header, rows
+
+
+def write_compare_csvs(cmp):
+    """compare.csv: the CSV files written."""
+    write_csv(os.path.join(cmp.dir, "compare.csv"), *compare_rows(cmp))
+    return ["compare.csv"]
+
+
+class CompareReport(CommandReport):
+    """report.html of a comparison (run: a Compare)."""
+
+    TITLE, KIND, NOUN = "Comparison", "Comparison", "the comparison"
+
+    def titles(self):
+        cmp = self.run
+        return ("%s of %s: %s" % (self.TITLE, cmp.workload(), " vs ".join(cmp.labels())),
+                self.TITLE, cmp.COMMAND)
+
+    def header_block(self):
+        cmp, doc = self.run, self.doc
+        head = [("Kind", cmp.noun()), ("Runs", str(len(cmp.runs))),
+                ("Created", text(doc.get("created"))),
+                ("ssdload", text(doc.get("ssdload_version")))]
+        runs = [(label, self.device(res)) for label, res in cmp.runs]
+        half = (len(runs) + 1) // 2 if len(runs) > 8 else len(runs)
+        cols = [(self.KIND, head), ("Runs", runs[:half])]
+        if runs[half:]:
+            cols.append(("Runs (continued)", runs[half:]))
+        return header_html(cols, [], wide="command: <code>%s</code>" % esc(text(
+            doc.get("command"))))
+
+    def device(self, res):
+        """A run's device in words: model serial, or a plain run's filename."""
+        if self.run.kind == "run":
+            return text(res.opts.get("filename"))
+        d = res.doc["device"]
+        return "%s %s" % (text(d.get("model")), text(d.get("serial")))
+
+    def banners(self):
+        cmp = self.run
+        odd = ["%s (%s)" % (label, cmp.run_state(res)[0]) for label, res in cmp.runs
+               if not cmp.run_state(res)[1]]
+        if not odd:
+            return ""
+        return state_banner("partial runs", "Not every run ended normally: %s; their "
+                            "figures are what they measured" % ", ".join(odd))
+
+    def runs_table(self):
+        cmp, rows = self.run, []
+        for (label, res), src in zip(cmp.runs, cmp.sources):
+            if cmp.kind == "run":
+                dev, started = {}, res.doc.get("time")
+                workload = res.workload()
+            else:
+                dev, started = res.doc["device"], res.doc.get("started")
+                workload = res.stimulus() if cmp.kind == "pts" and res.demand else \
+                    ("%s test" % res.test if cmp.kind == "pts" else res.workload())
+            rows.append([label, text(dev.get("model")), text(dev.get("serial")),
+                         text(dev.get("firmware")), workload, cmp.run_state(res)[0],
+                         text(started), text(src)])
+        return data_table(["run", "model", "serial", "firmware", "workload", "state",
+                           "started", "source"], rows, caption="Runs", tid="runs")
+
+    def headline_table(self):
+        shown = {"num": lambda v: cell(v, fmt_value(v)), "us": us_cell,
+                 "mb": lambda v: cell(v, fmt_value(None if v is None else v / 1e6)),
+                 "text": lambda v: text(v)}
+        rows = [[name] + [shown[kind](v) for v in vals]
+                for name, kind, vals in self.run.headline()]
+        if not rows:
+            return '<p class="note">No run has measured anything yet.</p>'
+        return data_table([""] + self.run.labels(), rows, caption="Side by side (a column "
+                          "per run; n/a: the run has no such figure)", tid="compare")
+
+    def build(self, csvs):
+        cmp, doc = self.run, self.doc
+        main = {"curve": ("compare_response.svg", "response time curves",
+                          "Solid: mean latency from submission to completion; dashed: from "
+                          "the intended send time; a star: the max point of the curve."),
+                "sweep": ("compare_iops.svg", "IOPS vs queue depth",
+                          "A line per run and worker count (one line: the automatic rule)."),
+                "run": ("compare_iops.svg", "IOPS per direction", ""),
+                "pts": ("compare_pts.svg", "the test's results overlaid",
+                        "" if cmp.test == "wsat" else
+                        "The R/W mixes %s, where the test has them (the table lists every "
+                        "point)." % ", ".join(fmt_mix(m) for m in PTS_PLOT_MIXES))}[cmp.kind]
+        img = plot_img(cmp, main[0], main[1])
+        if img:
+            note = '<p class="note">%s</p>' % esc(main[2]) if main[2] else ""
+        elif cmp.kind == "pts" and cmp.test not in MATRIX_TESTS + ("wsat",):
+            note = ('<p class="note">The %s test has no overlaid plot here: the comparison '
+                    "is the table.</p>" % esc(cmp.test))
+        else:
+            note = '<p class="note">No run has points to plot.</p>'
+        self.page("Summary", self.banners(), self.runs_table(), img, note)
+        self.page("Side by Side", self.headline_table())
+        if "compare_latency.svg" in cmp.plots:
+            self.page("Latency", plot_img(cmp, "compare_latency.svg", "latency"),
+                      '<p class="note">%s</p>' % (
+                          "The p99 completion latency of every point, a line per run and "
+                          "worker count." if cmp.kind == "sweep" else
+                          "Completion latency of the reads and writes (the highest of the "
+                          "job entries for a percentile)."))
+        if "compare_exceedance.svg" in cmp.plots:
+            self.page("Latency Percentiles",
+                      plot_img(cmp, "compare_exceedance.svg", "latency percentiles"),
+                      '<p class="note">%s</p>' % (
+                          "Each curve's max point, or its last point without one: solid "
+                          "from submission, dashed from the intended time." if
+                          cmp.kind == "curve" else "Each run's completion latency "
+                          "percentiles on a nines scale."))
+        self.run_page(doc.get("command"), ["compare.json"] + csvs,
+                      "Rendered by ssdload-report.py from compare.json alone (created %s)." %
+                      text(doc.get("created")))
+
+
+# --------------------------------------------------------------------------
 
 def remove_stale(outdir, keep_plots, keep_csvs):
     for name in PLOTS:
@@ -3308,6 +3947,8 @@ def write_report(run, rep, csvs):
 COMMAND_RESULTS = (
     ("sweep.json", SWEEP_FORMAT, Sweep, SweepPlotter, SweepReport, write_sweep_csvs),
     ("curve.json", CURVE_FORMAT, Curve, CurvePlotter, CurveReport, write_curve_csvs),
+    ("compare.json", COMPARE_FORMAT, Compare, ComparePlotter, CompareReport,
+     write_compare_csvs),
 )
 
 
@@ -3321,7 +3962,7 @@ def render_command(outdir, entry):
 
 def render(outdir):
     """Render DIR/pts.json, or when there is none DIR/sweep.json, or
-    DIR/curve.json."""
+    DIR/curve.json, or DIR/compare.json."""
     pts = os.path.join(outdir, "pts.json")
     if not os.path.exists(pts):
         for entry in COMMAND_RESULTS:
@@ -3358,8 +3999,8 @@ def main(argv):
         print(__doc__.strip())
         return EXIT_OK
     if len(argv) != 2 or argv[1].startswith("-"):
-        print("usage: ssdload-report.py DIR  (renders DIR/pts.json, DIR/sweep.json or "
-              "DIR/curve.json)", file=sys.stderr)
+        print("usage: ssdload-report.py DIR  (renders DIR/pts.json, DIR/sweep.json, "
+              "DIR/curve.json or DIR/compare.json)", file=sys.stderr)
         return EXIT_USAGE
     try:
         render(argv[1])

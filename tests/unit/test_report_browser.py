@@ -15,10 +15,11 @@ JavaScript is disabled for the page (Emulation.setScriptExecutionDisabled):
 the report must not need it.  The DevTools' own Runtime.evaluate still
 runs, and is how the <img> states are read.  Negative tests prove that the
 checks fail: a deleted plot, and a blank page.  The queue-depth sweep
-reports (sweep.json, test_report_sweep.py) and the iorate curve reports
-(curve.json, test_report_curve.py) get the same checks, with the orange
-banner of an interrupted sweep, a running or failed curve, in place of the
-pink ones.
+reports (sweep.json, test_report_sweep.py), the iorate curve reports
+(curve.json, test_report_curve.py) and the comparisons of every kind
+(compare.json, test_report_compare.py) get the same checks, with the orange
+banner of an interrupted sweep, a running or failed curve, a comparison
+with an interrupted run, in place of the pink ones.
 """
 import base64
 import fcntl
@@ -36,6 +37,7 @@ import pytest
 from test_report import DOCS, PLOTS, have_matplotlib, render
 from test_report_sweep import SWEEP_DOCS, SWEEP_PLOTS, render_sweep
 from test_report_curve import CURVE_DOCS, CURVE_PLOTS, render_curve
+from test_report_compare import COMPARE_BANNERS, COMPARE_DOCS, COMPARE_PLOTS, render_compare
 
 CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 TIMEOUT = 20		# seconds for any one browser step
@@ -268,17 +270,18 @@ def test_report_loads_cleanly(browser, tmp_path, test):
     assert pink > 500, "the NOT CONFORMANT / SCALED RUN banners are not visible"
 
 
-# the sweep's and the curve's documents: (render, its documents, their
+# the sweep's, the curve's and the comparison's documents: (render, its documents, their
 # plots, the names of those with an orange banner)
 COMMANDS = {"sweep": (render_sweep, SWEEP_DOCS, SWEEP_PLOTS, ("interrupted",)),
-            "curve": (render_curve, CURVE_DOCS, CURVE_PLOTS, ("running", "failed"))}
+            "curve": (render_curve, CURVE_DOCS, CURVE_PLOTS, ("running", "failed")),
+            "compare": (render_compare, COMPARE_DOCS, COMPARE_PLOTS, COMPARE_BANNERS)}
 
 
 @pytest.mark.parametrize("kind,name", [(k, n) for k, c in sorted(COMMANDS.items())
                                        for n in sorted(c[1])])
 def test_command_report_loads_cleanly(browser, tmp_path, kind, name):
     """A queue-depth sweep's report (sweep.json, no pts.json), an iorate
-    curve's (curve.json)."""
+    curve's (curve.json), a comparison's (compare.json)."""
     render_doc, docs, plots, banner = COMMANDS[kind]
     d = tmp_path / name
     p = render_doc(d, docs[name]())

@@ -162,13 +162,18 @@ CURVE_PLOTS = {k: ALL_PLOTS for k in CURVE_DOCS}
 # --------------------------------------------------------------------------
 # helpers
 
-def render_curve(d, doc=None, raw=None):
-    """Write @doc (or @raw, text) to d/curve.json and run the renderer."""
+def render_file(d, name, doc=None, raw=None):
+    """Write @doc (or @raw, text) to d/@name and run the renderer."""
     d.mkdir(parents=True, exist_ok=True)
-    (d / "curve.json").write_text(json.dumps(doc, indent=1) if raw is None else raw,
-                                  encoding="utf-8")
+    (d / name).write_text(json.dumps(doc, indent=1) if raw is None else raw,
+                          encoding="utf-8")
     return subprocess.run([PYTHON, SCRIPT, str(d)], capture_output=True, text=True,
                           timeout=120, check=False)
+
+
+def render_curve(d, doc=None, raw=None):
+    """Write @doc (or @raw, text) to d/curve.json and run the renderer."""
+    return render_file(d, "curve.json", doc, raw)
 
 
 def rendered(tmp_path, name, doc=None):
