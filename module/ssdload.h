@@ -29,7 +29,6 @@
 
 #define SSDLOAD_MIN_BS		512U
 #define SSDLOAD_MAX_BS		(16U << 20)
-#define SSDLOAD_MAX_IODEPTH	65536U
 #define SSDLOAD_ERR_LEN		320
 #define SSDLOAD_MAX_CHUNK_ORDER	(20 - PAGE_SHIFT)	/* 1 MiB buffer chunks */
 #define SSDLOAD_MAX_DEVS	16U		/* devices in one filename list */

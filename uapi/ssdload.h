@@ -25,6 +25,7 @@
 #define SSDLOAD_ATTR_RWMIXREAD		"rwmixread"	/* percent, 0..100 */
 #define SSDLOAD_ATTR_BS			"bs"		/* bytes */
 #define SSDLOAD_ATTR_IODEPTH		"iodepth"	/* I/Os in flight per worker */
+#define SSDLOAD_MAX_IODEPTH		65536U		/* iodepth is 1..this */
 #define SSDLOAD_ATTR_CPUS_ALLOWED	"cpus_allowed"	/* cpulist, one worker per CPU */
 #define SSDLOAD_ATTR_OFFSET		"offset"	/* bytes */
 #define SSDLOAD_ATTR_SIZE		"size"		/* bytes, 0 = to the end */

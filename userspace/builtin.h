@@ -15,6 +15,7 @@ int cmd_report(int argc, const char **argv);
 int cmd_sweep(int argc, const char **argv);
 int cmd_curve(int argc, const char **argv);
 int cmd_compare(int argc, const char **argv);
+int cmd_profiles(int argc, const char **argv);
 
 /* Print a NULL-terminated array of usage lines. */
 void ssl_usage(FILE *f, const char *const *lines);

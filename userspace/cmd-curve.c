@@ -71,9 +71,13 @@ static const char *const curve_usage[] = {
 	"                        ns/us/ms/s: vdbench's stopcurve)",
 	"  --stopcurve-intended=LAT  the same, on the mean latency from the intended",
 	"                        send time",
-	"  --iodepth=N           I/Os in flight per worker (default 8, vdbench's",
-	"                        threads=8)",
-	"  --numjobs=N           workers (default 1); the rate is the job's",
+	"  --iodepth=N           I/Os in flight per worker (default: the profile's,",
+	"                        else 8, vdbench's threads=8)",
+	"  --numjobs=N           workers (default: the profile's, else 1); the rate",
+	"                        is the job's",
+	"  --profile=NAME        the workload of a shipped profile (ssdload profiles):",
+	"                        its rw, mix, block sizes, skew and threads; options",
+	"                        given here override it (--section=S picks a section)",
 	"  --rate_process=P      poisson (default, vdbench's exponential arrivals)",
 	"                        or linear",
 	"  --ramp_time=TIME      per point, excluded (default 30s; bare number = s)",
@@ -85,7 +89,7 @@ static const char *const curve_usage[] = {
 	"Passed to every run as they are (see ssdload run --help): --rw (default",
 	"randread; read, write, trim or a read/write mix), --bs (default 4k),",
 	"--bssplit, --rwmixread, --rwmixwrite, --size, --offset, --randseed,",
-	"--random_distribution, --cpus_allowed, --hipri, --allow_write.",
+	"--random_distribution, --cpus_allowed, --hipri, --allow_write, --section.",
 	"",
 	"Exit status: 0 done (also when a bound stopped the curve), 1 a run failed,",
 	"2 bad usage or a refusal (nothing ran), 128+N after signal N (what was",
@@ -118,6 +122,7 @@ struct curve_ctx {
 	double max_given;		/* --max-iops, 0: measure */
 	uint64_t stop_ns, stop_intended_ns;	/* 0: none */
 	unsigned int iodepth, numjobs;
+	bool depth_given, jobs_given;	/* else a --profile's, else 8 and 1 */
 	unsigned int rdpct;		/* the share of reads the workload asks */
 	json_object *doc;
 };
@@ -247,10 +252,12 @@ static int curve_parse(void *ctx, int argc, const char **argv)
 		case C_IODEPTH:
 			if (ssl_uint_opt("curve", opt->name, val, 1, CURVE_MAX_DEPTH, &c->iodepth))
 				return -1;
+			c->depth_given = true;
 			break;
 		case C_NUMJOBS:
 			if (ssl_uint_opt("curve", opt->name, val, 1, SSL_NUMJOBS_MAX, &c->numjobs))
 				return -1;
+			c->jobs_given = true;
 			break;
 		case C_RATE_PROCESS:
 			if (strcmp(val, "poisson") && strcmp(val, "linear")) {
@@ -265,6 +272,10 @@ static int curve_parse(void *ctx, int argc, const char **argv)
 		return r < 0 ? -1 : 1;
 	if (ssl_method_check(&c->m))
 		return -1;
+	if (!c->depth_given && c->m.pass.prof_iodepth)	/* the profile's threads */
+		c->iodepth = c->m.pass.prof_iodepth;
+	if (!c->jobs_given && c->m.pass.prof_numjobs)
+		c->numjobs = c->m.pass.prof_numjobs;
 	r = workload_rdpct(c);
 	if (r < 0)
 		return -1;

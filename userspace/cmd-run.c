@@ -23,13 +23,20 @@
 #include "configfs.h"
 #include "latstudy.h"
 #include "fioopts.h"
+#include "jobfile.h"
 #include "options.h"
 #include "report.h"
 #include "results.h"
 #include "util.h"
 
 static const char *const run_usage[] = {
-	"usage: ssdload run --filename=DEV [options]",
+	"usage: ssdload run [JOBFILE | --profile=NAME] --filename=DEV [options]",
+	"",
+	"JOBFILE is a fio job file ([global] and job sections, key=value, include,",
+	"${ENV}); options given here override the file's.",
+	"  --profile=NAME         run the shipped job file NAME (see ssdload profiles)",
+	"  --section=NAME         the job section of JOBFILE to run (fio's --section);",
+	"                         needed when it has several",
 	"",
 	"Options (fio's names; --opt=value or --opt value):",
 	"  --name=NAME            job name (default ssdload-<pid>)",
@@ -94,6 +101,9 @@ static const char *const run_usage[] = {
 	"  --loops=N              run the list of steps (or the job) N times (default 1)",
 	"  --time_based           accepted for fio compatibility (runtime is time based)",
 	"  --direct=1             accepted for fio compatibility (I/O is always direct)",
+	"  --ioengine=E, --thread, --invalidate, --fadvise_hint=H, --clocksource=C",
+	"                         accepted with a note: they have no meaning for the",
+	"                         in-kernel engine",
 	"  --group_reporting      one report for all workers (default with --numjobs>1:",
 	"                         one JSON entry per worker, as fio's clones)",
 	"  --output-format=FMT    normal (default) or json (fio's schema)",
@@ -133,6 +143,8 @@ enum run_opt_id {
 	O_RATE_IOPS, O_RATE, O_RATE_PROCESS, O_LOG_INTERVAL_MS, O_LOG_HIST,
 	O_SHARED, O_GROUP, O_STEP, O_STEPS, O_LOOPS, O_KEEP_JOB,
 	O_LATENCY_TABLE, O_LATENCY_BELOW, O_LATENCY_CHECK,
+	O_PROFILE, O_SECTION,
+	O_IOENGINE, O_THREAD, O_INVALIDATE, O_FADVISE_HINT, O_CLOCKSOURCE,
 	O_NR
 };
 
@@ -195,6 +207,13 @@ static const struct ssl_opt run_opts[] = {
 	{ "step",		SSL_ARG_REQUIRED, O_STEP },
 	{ "steps",		SSL_ARG_REQUIRED, O_STEPS },
 	{ "loops",		SSL_ARG_REQUIRED, O_LOOPS },
+	{ "profile",		SSL_ARG_REQUIRED, O_PROFILE },
+	{ "section",		SSL_ARG_REQUIRED, O_SECTION },
+	{ "ioengine",		SSL_ARG_REQUIRED, O_IOENGINE },
+	{ "thread",		SSL_ARG_FLAG, O_THREAD },
+	{ "invalidate",		SSL_ARG_FLAG, O_INVALIDATE },
+	{ "fadvise_hint",	SSL_ARG_REQUIRED, O_FADVISE_HINT },
+	{ "clocksource",	SSL_ARG_REQUIRED, O_CLOCKSOURCE },
 	{ NULL, 0, 0 },
 };
 
@@ -243,6 +262,11 @@ struct step_src {
 struct run_ctx {
 	const char *raw[O_NR];		/* as typed ("" for a bare flag) */
 	const char *raw_name[O_NR];	/* the spelling used, for messages */
+	const char *from[O_NR];		/* "FILE:LINE" of an option from a job file */
+	const char *jobfile;		/* JOBFILE, or the --profile's path */
+	char profile_path[4096];
+	struct ssl_jobfile jf;
+	const char *section;		/* the job section run */
 	int order[O_NR];		/* ids in the order first given */
 	int nr_order;
 	char name[256];
@@ -398,6 +422,8 @@ static int bad_value(const struct run_ctx *c, int id, const char *why)
 {
 	if (c->where)	/* a key of a step */
 		ssl_err("%s: %s=%s: %s", c->where, c->raw_name[id], c->raw[id], why);
+	else if (c->from[id])	/* a line of a job file */
+		ssl_err("%s: %s=%s: %s", c->from[id], c->raw_name[id], c->raw[id], why);
 	else
 		ssl_err("--%s=%s: %s", c->raw_name[id], c->raw[id], why);
 	return -1;
@@ -431,6 +457,26 @@ static int u64_opt(struct run_ctx *c, int id, const char *attr, uint64_t *out)
 		*out = v;
 	if (attr)
 		add_write_u64(c, attr, v);
+	return 0;
+}
+
+/* iodepth: 1 to the module's SSDLOAD_MAX_IODEPTH */
+static int depth_opt(struct run_ctx *c, uint64_t *out)
+{
+	char why[64];
+	uint64_t v = 0;
+
+	if (u64_opt(c, O_IODEPTH, NULL, &v))
+		return -1;
+	if (!c->raw[O_IODEPTH])
+		return 0;
+	if (!v || v > SSDLOAD_MAX_IODEPTH) {
+		snprintf(why, sizeof(why), "out of range (1 to %u)", SSDLOAD_MAX_IODEPTH);
+		return bad_value(c, O_IODEPTH, why);
+	}
+	if (out)
+		*out = v;
+	add_write_u64(c, SSDLOAD_ATTR_IODEPTH, v);
 	return 0;
 }
 
@@ -962,7 +1008,7 @@ static int step_parse(struct run_ctx *c, struct run_ctx *sc, const char *spec,
 		goto out;
 	}
 	if (rw_opt(sc) || mix_opt(sc) || block_size_opts(sc) ||
-	    u64_opt(sc, O_IODEPTH, SSDLOAD_ATTR_IODEPTH, NULL) ||
+	    depth_opt(sc, NULL) ||
 	    rate_series_opts(sc) ||
 	    time_opt(sc, O_RUNTIME, SSDLOAD_ATTR_RUNTIME_MS) ||
 	    time_opt(sc, O_RAMP_TIME, SSDLOAD_ATTR_RAMP_MS) ||
@@ -1157,6 +1203,123 @@ static int steps_opts(struct run_ctx *c)
 	return 0;
 }
 
+/* options of the command line alone: not in a job file, not job options */
+static int cmdline_only(int id)
+{
+	switch (id) {
+	case O_OUTPUT_FORMAT: case O_PARSE_ONLY: case O_ETA: case O_STATUS_INTERVAL:
+	case O_KEEP_JOB: case O_LATENCY_TABLE: case O_LATENCY_BELOW:
+	case O_LATENCY_CHECK: case O_PROFILE: case O_SECTION: case O_STEP: case O_STEPS:
+		return 1;
+	}
+	return 0;
+}
+
+/* fio's options with no meaning for an in-kernel engine: a note, never silence */
+static void noop_notes(const struct run_ctx *c)
+{
+	static const struct {
+		int id;
+		const char *why;
+	} noop[] = {
+		{ O_IOENGINE, "ssdload.ko is the engine: it submits bios itself" },
+		{ O_THREAD, "the workers are kernel threads" },
+		{ O_INVALIDATE, "I/O is direct: there is no page cache to invalidate" },
+		{ O_FADVISE_HINT, "I/O is direct: there is no page cache to advise" },
+		{ O_CLOCKSOURCE, "latencies are taken with the kernel's ktime" },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(noop); i++)
+		if (c->raw[noop[i].id])
+			fprintf(stderr, "ssdload: note: %s%s%s%s%s ignored: %s\n",
+				c->from[noop[i].id] ? c->from[noop[i].id] : "--",
+				c->from[noop[i].id] ? ": " : "",
+				c->raw_name[noop[i].id],
+				*c->raw[noop[i].id] ? "=" : "", c->raw[noop[i].id],
+				noop[i].why);
+}
+
+/* one option of the job file, unless the command line gave it */
+static int jobfile_opt(struct run_ctx *c, const struct ssl_jobfile_opt *o)
+{
+	const struct ssl_opt *opt = ssl_find_opt(run_opts, o->key, strlen(o->key));
+
+	if (!opt) {
+		ssl_opt_unknown(o->where, run_opts, o->key, strlen(o->key), "");
+		return -1;
+	}
+	if (cmdline_only(opt->id)) {
+		ssl_err("%s: %s is an option of the command line, not of a job file",
+			o->where, o->key);
+		return -1;
+	}
+	if (c->raw[opt->id] && !c->from[opt->id])
+		return 0;		/* the command line's wins */
+	if (!c->raw[opt->id])
+		c->order[c->nr_order++] = opt->id;
+	c->raw[opt->id] = o->val;
+	c->raw_name[opt->id] = opt->name;
+	c->from[opt->id] = o->where;
+	return 0;
+}
+
+/*
+ * JOBFILE or --profile: the options of the job section to run, after those
+ * of the [global] sections above it (fio's order), under the command line's.
+ */
+static int load_jobfile(struct run_ctx *c)
+{
+	const struct ssl_jobfile_section *s, *job = NULL;
+	int i, k, jobs;
+
+	if (c->raw[O_PROFILE]) {
+		if (c->jobfile) {
+			ssl_err("run: a job file ('%s') or --profile, not both", c->jobfile);
+			return -1;
+		}
+		if (ssl_profile_path(c->raw[O_PROFILE], c->profile_path,
+				     sizeof(c->profile_path))) {
+			ssl_err("--profile=%s: no such profile (see ssdload profiles)",
+				c->raw[O_PROFILE]);
+			return -1;
+		}
+		c->jobfile = c->profile_path;
+	}
+	if (!c->jobfile) {
+		if (c->raw[O_SECTION])
+			return bad_value(c, O_SECTION, "there is no job file");
+		return 0;
+	}
+	if (ssl_jobfile_load(c->jobfile, &c->jf))
+		return -1;
+	jobs = ssl_jobfile_jobs(&c->jf);
+	for (i = 0; i < c->jf.n && !job; i++) {
+		s = &c->jf.s[i];
+		if (!s->global && (!c->raw[O_SECTION] || !strcmp(s->name, c->raw[O_SECTION])))
+			job = s;
+	}
+	if (!job) {
+		ssl_err("%s: --section=%s: no such job section", c->jobfile, c->raw[O_SECTION]);
+		return -1;
+	}
+	if (jobs > 1 && !c->raw[O_SECTION]) {
+		ssl_err("%s: %d job sections: ssdload run runs one job; choose it with "
+			"--section=NAME ([%s] is at %s)", c->jobfile, jobs, job->name,
+			job->where);
+		return -1;
+	}
+	c->section = job->name;
+	for (s = c->jf.s; s <= job; s++) {
+		if (!s->global && s != job)
+			continue;
+		for (k = 0; k < s->n; k++)
+			if (jobfile_opt(c, &s->o[k]))
+				return -1;
+	}
+	return 0;
+}
+
 static int parse_args(struct run_ctx *c, int argc, const char **argv)
 {
 	const struct ssl_opt *opt;
@@ -1174,9 +1337,13 @@ static int parse_args(struct run_ctx *c, int argc, const char **argv)
 		if (r == 3)
 			continue;
 		if (r == 0) {
-			ssl_err("run: unexpected argument '%s' (options are --name=value)",
-				argv[i - 1]);
-			return -1;
+			if (c->jobfile) {
+				ssl_err("run: one job file only ('%s', then '%s')",
+					c->jobfile, argv[i - 1]);
+				return -1;
+			}
+			c->jobfile = argv[i - 1];
+			continue;
 		}
 		if (opt->id == O_STEP || opt->id == O_STEPS) {
 			struct step_src *n = realloc(c->src, (size_t)(c->nsrc + 1) * sizeof(*n));
@@ -1242,16 +1409,26 @@ static int check_args(struct run_ctx *c)
 		    strlen(n) >= sizeof(c->name))
 			return bad_value(c, O_NAME, "not a valid job name");
 		snprintf(c->name, sizeof(c->name), "%s", n);
+	} else if (c->section) {
+		/* fio names a job after its section; configfs takes no '/' */
+		if (strchr(c->section, '/') || strlen(c->section) >= sizeof(c->name) ||
+		    !strcmp(c->section, ".") || !strcmp(c->section, "..")) {
+			ssl_err("%s: [%s] is not a valid job name: give name= or --name",
+				c->jobfile, c->section);
+			return -1;
+		}
+		snprintf(c->name, sizeof(c->name), "%s", c->section);
 	} else {
 		snprintf(c->name, sizeof(c->name), "ssdload-%ld", (long)getpid());
 	}
+	noop_notes(c);
 
 	if (filename_opt(c))
 		return -1;
 
 	if (rw_opt(c) || mix_opt(c) || block_size_opts(c))
 		return -1;
-	if (u64_opt(c, O_IODEPTH, SSDLOAD_ATTR_IODEPTH, &c->iodepth))
+	if (depth_opt(c, &c->iodepth))
 		return -1;
 
 	if (c->raw[O_CPUS_ALLOWED]) {
@@ -1305,9 +1482,7 @@ static int check_args(struct run_ctx *c)
 		int id = c->order[i];
 
 		/* fio's command-line options are not job options */
-		if (id == O_NAME || id == O_OUTPUT_FORMAT || id == O_PARSE_ONLY ||
-		    id == O_ETA || id == O_STATUS_INTERVAL || id == O_KEEP_JOB ||
-		    id == O_LATENCY_TABLE || id == O_LATENCY_BELOW || id == O_LATENCY_CHECK)
+		if ((cmdline_only(id) && id != O_STEPS) || id == O_NAME)
 			continue;
 		if (id == O_STEP)	/* repeated: the steps are in "steps" */
 			continue;
@@ -1709,6 +1884,7 @@ static void free_ctx(struct run_ctx *c)
 	for (i = 0; i < c->ndevs; i++)
 		free(c->devs[i]);
 	free_steps(c);
+	ssl_jobfile_free(&c->jf);
 	free(c);
 }
 
@@ -1726,7 +1902,7 @@ int cmd_run(int argc, const char **argv)
 		free_ctx(c);
 		return r < 0 ? 1 : 0;
 	}
-	if (check_args(c)) {
+	if (load_jobfile(c) || check_args(c)) {
 		free_ctx(c);
 		return 1;
 	}

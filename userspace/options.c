@@ -303,9 +303,123 @@ static int opt_name_eq(const char *a, size_t alen, const char *b)
 	return 1;
 }
 
+const struct ssl_opt *ssl_find_opt(const struct ssl_opt *tab, const char *name, size_t len)
+{
+	for (; tab->name; tab++)
+		if (opt_name_eq(name, len, tab->name))
+			return tab;
+	return NULL;
+}
+
+/* Damerau-Levenshtein distance (optimal string alignment), '-' == '_' */
+static size_t edit_distance(const char *a, size_t la, const char *b)
+{
+	size_t lb = strlen(b), i, j, d[64][64];
+
+	if (la >= 64 || lb >= 64)
+		return (size_t)-1;
+	for (i = 0; i <= la; i++)
+		d[i][0] = i;
+	for (j = 0; j <= lb; j++)
+		d[0][j] = j;
+	for (i = 1; i <= la; i++)
+		for (j = 1; j <= lb; j++) {
+			char x = a[i - 1] == '-' ? '_' : a[i - 1];
+			char y = b[j - 1] == '-' ? '_' : b[j - 1];
+			size_t v = d[i - 1][j - 1] + (x != y);
+
+			if (d[i - 1][j] + 1 < v)
+				v = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < v)
+				v = d[i][j - 1] + 1;
+			if (i > 1 && j > 1 && x == b[j - 2] && a[i - 2] == y &&
+			    d[i - 2][j - 2] + 1 < v)
+				v = d[i - 2][j - 2] + 1;
+			d[i][j] = v;
+		}
+	return d[la][lb];
+}
+
+/*
+ * fio options that ssdload knows of but does not implement (fio 3.33's
+ * options.c): refused by name, not as a typo.  The engine-side ones with
+ * no meaning in the kernel (ioengine, direct, thread, ...) are options of
+ * ssdload run, accepted with a note.
+ */
+static const char *const fio_unsupported[] = {
+	"stonewall", "new_group", "wait_for", "exitall", "exitall_on_error",
+	"write_bw_log", "write_iops_log", "write_lat_log", "write_hist_log",
+	"log_avg_msec", "log_hist_msec", "log_hist_coarseness", "log_offset",
+	"log_max_value", "log_compression", "per_job_logs",
+	"thinktime", "thinktime_blocks", "thinktime_spin", "startdelay",
+	"rate_min", "rate_cycle", "rate_iops_min", "rate_ignore_thinktime",
+	"verify", "do_verify", "verify_pattern", "verify_interval", "verify_offset",
+	"verify_fatal", "verify_backlog", "verify_async", "verify_only",
+	"iodepth_batch", "iodepth_batch_submit", "iodepth_batch_complete",
+	"iodepth_batch_complete_min", "iodepth_batch_complete_max", "iodepth_low",
+	"fsync", "fdatasync", "sync", "end_fsync", "fsync_on_close", "write_barrier",
+	"nrfiles", "openfiles", "directory", "filename_format", "unique_filename",
+	"lockfile", "create_serialize", "create_fsync", "create_on_open",
+	"fallocate", "pre_read", "zero_buffers", "refill_buffers",
+	"buffer_compress_percentage", "buffer_compress_chunk", "dedupe_percentage",
+	"continue_on_error", "ignore_error", "error_dump", "cgroup", "nice", "prio",
+	"prioclass", "cpumask", "numa_cpu_nodes", "numa_mem_policy",
+	"gtod_reduce", "disable_clat", "disable_slat", "disable_bw_measurement",
+	"clat_percentiles", "lat_percentiles", "slat_percentiles", "unit_base",
+	"kb_base", "io_size", "io_limit", "size_increment", "offset_increment",
+	"zonemode", "zonesize", "zonerange", "zoneskip", "trim_percentage",
+	"trim_verify_zero", "trim_backlog", "exec_prerun", "exec_postrun",
+	"ioscheduler", "disk_util", "replay_redirect", "read_iolog", "write_iolog",
+	"iolog", "idle_prof", "steadystate", "ss", "ss_dur", "ss_ramp", "flow",
+	"flow_id", "uid", "gid", "mem", "iomem", "iomem_align", "mem_align",
+	"hugepage-size", "percentage_random", "allrandrepeat", "randrepeat",
+	"norandommap", "softrandommap", "random_generator", "serialize_overlap",
+	"io_submit_mode", "create_only", "allow_file_create", "allow_mounted_write",
+	"fill_device", "fill_fs", "file_append", "atomic", "buffered",
+	"sync_file_range", "experimental_verify", "bwavgtime", "iopsavgtime",
+	"max_latency", "latency_target", "latency_window", "latency_percentile",
+	"latency_run", "significant_figures", "write_only", "ramp_size",
+	NULL,
+};
+
+void ssl_opt_unknown(const char *where, const struct ssl_opt *tab, const char *name,
+		     size_t len, const char *dashes)
+{
+	const struct ssl_opt *best = NULL;
+	size_t bd = (size_t)-1, dist, i;
+	char pre[4200];
+
+	if (where)
+		snprintf(pre, sizeof(pre), "%s: ", where);
+	else
+		pre[0] = '\0';
+	for (i = 0; fio_unsupported[i]; i++)
+		if (opt_name_eq(name, len, fio_unsupported[i])) {
+			fprintf(stderr, "ssdload: %s%s%.*s: a fio option that ssdload does not "
+				"support (Documentation/cli.rst, Differences from fio)\n",
+				pre, dashes, (int)len, name);
+			return;
+		}
+	for (; tab->name; tab++) {
+		dist = edit_distance(name, len, tab->name);
+		if (dist < bd) {
+			bd = dist;
+			best = tab;
+		}
+	}
+	/* a slip of the fingers, not another word: at most 2, and a third of it */
+	if (best && bd <= 2 && bd * 3 <= len)
+		fprintf(stderr, "ssdload: %sunknown option '%s%.*s' (did you mean %s%s?)\n",
+			pre, dashes, (int)len, name, dashes, best->name);
+	else
+		fprintf(stderr, "ssdload: %sunknown option '%s%.*s'\n", pre, dashes, (int)len,
+			name);
+}
+
 int ssl_next_opt(int argc, const char **argv, int *i, const struct ssl_opt *tab,
 		 const struct ssl_opt **opt, const char **val, int *dashdash)
 {
+	const struct ssl_opt *tab0 = tab;
 	const char *arg = argv[*i], *name, *eq;
 	size_t nlen;
 
@@ -332,11 +446,9 @@ int ssl_next_opt(int argc, const char **argv, int *i, const struct ssl_opt *tab,
 	name = arg + 2;
 	eq = strchr(name, '=');
 	nlen = eq ? (size_t)(eq - name) : strlen(name);
-	for (; tab->name; tab++)
-		if (opt_name_eq(name, nlen, tab->name))
-			break;
-	if (!tab->name) {
-		fprintf(stderr, "ssdload: unknown option '--%.*s'\n", (int)nlen, name);
+	tab = ssl_find_opt(tab, name, nlen);
+	if (!tab) {
+		ssl_opt_unknown(NULL, tab0, name, nlen, "--");
 		return -1;
 	}
 	*opt = tab;

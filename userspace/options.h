@@ -86,4 +86,17 @@ struct ssl_opt {
 int ssl_next_opt(int argc, const char **argv, int *i, const struct ssl_opt *tab,
 		 const struct ssl_opt **opt, const char **val, int *dashdash);
 
+/* The option of @tab named @name (@len bytes; '-' == '_'), or NULL. */
+const struct ssl_opt *ssl_find_opt(const struct ssl_opt *tab, const char *name, size_t len);
+
+/*
+ * The message for @name (@len bytes), not an option of @tab, on stderr
+ * after "ssdload: " and "@where: " (FILE:LINE, or NULL): a fio option
+ * ssdload does not support is named as such; else "unknown option",
+ * with "did you mean DASHESopt?" when an option of @tab is a slip of the
+ * fingers away (at most 2 edits).
+ */
+void ssl_opt_unknown(const char *where, const struct ssl_opt *tab, const char *name,
+		     size_t len, const char *dashes);
+
 #endif /* SSDLOAD_CLI_OPTIONS_H */

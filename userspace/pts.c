@@ -2506,28 +2506,7 @@ static int do_demand(struct pts_ctx *c)
 
 int pts_report_script(char *buf, size_t len)
 {
-	const char *env = getenv("SSDLOAD_REPORT");
-	char exe[PATH_MAX];
-	ssize_t n;
-	char *slash;
-
-	if (env && *env) {
-		snprintf(buf, len, "%s", env);
-		return 0;
-	}
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n > 0) {
-		exe[n] = '\0';
-		slash = strrchr(exe, '/');
-		if (slash) {
-			*slash = '\0';
-			if (snprintf(buf, len, "%s/ssdload-report.py", exe) < (int)len &&
-			    !access(buf, R_OK))
-				return 0;
-		}
-	}
-	snprintf(buf, len, "%s", "/usr/local/share/ssdload/ssdload-report.py");
-	return access(buf, R_OK) ? -1 : 0;
+	return ssl_data_path("SSDLOAD_REPORT", "ssdload-report.py", R_OK, buf, len);
 }
 
 int pts_render_report(const char *dir, int quiet)

@@ -21,6 +21,7 @@
 
 #include "builtin.h"
 #include "device.h"
+#include "jobfile.h"
 #include "options.h"
 #include "pts.h"
 #include "runner.h"
@@ -388,6 +389,10 @@ int ssl_pass_add(const char *cmd, struct ssl_pass *p, const char *name, const ch
 		p->rwmixread = val;
 	if (!strcmp(name, "rwmixwrite"))
 		p->rwmixwrite = val;
+	if (!strcmp(name, "profile"))
+		p->profile = val;
+	if (!strcmp(name, "section"))
+		p->section = val;
 	return 0;
 }
 
@@ -398,6 +403,10 @@ void ssl_pass_free(struct ssl_pass *p)
 	for (i = 0; i < p->n; i++)
 		free(p->own[i]);
 	p->n = 0;
+	for (i = 0; i < ARRAY_SIZE(p->prof); i++) {
+		free(p->prof[i]);
+		p->prof[i] = NULL;
+	}
 }
 
 char *ssl_join_args(int argc, const char **argv)
@@ -516,8 +525,105 @@ int ssl_method_next(struct ssl_method *m, int argc, const char **argv, int *i,
 	return 0;
 }
 
+/* one job option of the profile, unless the command line gave it */
+static int profile_opt(struct ssl_method *m, const struct ssl_jobfile_opt *o)
+{
+	struct ssl_pass *p = &m->pass;
+	static const char *const keys[] = { "rw", "rwmixread", "rwmixwrite" };
+	unsigned int i, v;
+
+	if (!strcmp(o->key, "readwrite"))
+		i = 0;
+	else
+		for (i = 0; i < ARRAY_SIZE(keys) && strcmp(o->key, keys[i]); i++)
+			;
+	if (i < ARRAY_SIZE(keys)) {
+		char *d = strdup(o->val);
+
+		if (!d) {
+			ssl_err("%s: out of memory", m->cmd);
+			return -1;
+		}
+		free(p->prof[i]);
+		p->prof[i] = d;
+		return 0;
+	}
+	if (!strcmp(o->key, "bs") || !strcmp(o->key, "blocksize") || !strcmp(o->key, "bssplit"))
+		p->have_bs = true;
+	if (!strcmp(o->key, "iodepth") || !strcmp(o->key, "numjobs")) {
+		if (ssl_uint_opt(m->cmd, o->key, o->val, 1, UINT_MAX, &v)) {
+			ssl_err("%s: (in %s)", m->cmd, o->where);
+			return -1;
+		}
+		*(o->key[0] == 'i' ? &p->prof_iodepth : &p->prof_numjobs) = v;
+	}
+	return 0;
+}
+
+/*
+ * --profile: its workload is that of the run, so the method reads what it
+ * needs (the read share of a curve's rates, writes needing --allow_write,
+ * the threads); the runs load the file themselves (--profile is passed).
+ */
+static int method_profile(struct ssl_method *m)
+{
+	const struct ssl_jobfile_section *s, *job = NULL;
+	struct ssl_pass *p = &m->pass;
+	char path[PATH_MAX];
+	struct ssl_jobfile jf;
+	int i, k, r = -1;
+
+	if (!p->profile) {
+		if (p->section) {
+			ssl_err("%s: --section=%s: there is no --profile", m->cmd, p->section);
+			return -1;
+		}
+		return 0;
+	}
+	if (ssl_profile_path(p->profile, path, sizeof(path))) {
+		ssl_err("%s: --profile=%s: no such profile (see ssdload profiles)", m->cmd,
+			p->profile);
+		return -1;
+	}
+	if (ssl_jobfile_load(path, &jf))
+		return -1;
+	for (i = 0; i < jf.n && !job; i++)
+		if (!jf.s[i].global && (!p->section || !strcmp(jf.s[i].name, p->section)))
+			job = &jf.s[i];
+	if (!job) {
+		ssl_err("%s: --section=%s: no such job section in %s", m->cmd, p->section, path);
+		goto out_free;
+	}
+	if (ssl_jobfile_jobs(&jf) > 1 && !p->section) {
+		ssl_err("%s: %s has %d job sections: choose one with --section=NAME", m->cmd,
+			path, ssl_jobfile_jobs(&jf));
+		goto out_free;
+	}
+	for (s = jf.s; s <= job; s++) {
+		if (!s->global && s != job)
+			continue;
+		for (k = 0; k < s->n; k++)
+			if (profile_opt(m, &s->o[k]))
+				goto out_free;
+	}
+	if (!p->rw && p->prof[0]) {
+		p->rw = p->prof[0];
+		p->writes = strcmp(p->rw, "read") && strcmp(p->rw, "randread") ? p->rw : NULL;
+	}
+	if (!p->rwmixread && !p->rwmixwrite) {
+		p->rwmixread = p->prof[1];
+		p->rwmixwrite = p->prof[2];
+	}
+	r = 0;
+out_free:
+	ssl_jobfile_free(&jf);
+	return r;
+}
+
 int ssl_method_check(struct ssl_method *m)
 {
+	if (method_profile(m))
+		return -1;
 	if (!m->filename) {
 		ssl_err("%s: --filename=DEV is required", m->cmd);
 		return -1;

@@ -62,6 +62,9 @@ struct ssl_pass {
 	const char *rw;			/* the last --rw/--readwrite, or NULL */
 	const char *writes;		/* that --rw when it writes or trims */
 	const char *rwmixread, *rwmixwrite;
+	const char *profile, *section;	/* --profile=NAME, --section=NAME */
+	char *prof[3];			/* rw, rwmixread, rwmixwrite of the profile */
+	unsigned int prof_iodepth, prof_numjobs;	/* its iodepth/numjobs, or 0 */
 };
 
 int ssl_pass_add(const char *cmd, struct ssl_pass *p, const char *name, const char *val);
@@ -97,7 +100,9 @@ enum {
 	{ "random_distribution", SSL_ARG_REQUIRED, SSL_M_PASS }, \
 	{ "cpus_allowed",	SSL_ARG_REQUIRED, SSL_M_PASS }, \
 	{ "hipri",		SSL_ARG_FLAG, SSL_M_PASS }, \
-	{ "allow_write",	SSL_ARG_FLAG, SSL_M_PASS }
+	{ "allow_write",	SSL_ARG_FLAG, SSL_M_PASS }, \
+	{ "profile",		SSL_ARG_REQUIRED, SSL_M_PASS }, \
+	{ "section",		SSL_ARG_REQUIRED, SSL_M_PASS }
 
 struct ssl_method {
 	const char *cmd;		/* "sweep": messages and the directory's name */
@@ -119,7 +124,11 @@ struct ssl_method {
 int ssl_method_next(struct ssl_method *m, int argc, const char **argv, int *i,
 		    const struct ssl_opt *tab, const char *const *usage,
 		    const struct ssl_opt **opt, const char **val);
-/* After the options: --filename given, writes allowed; 0 or -1. */
+/*
+ * After the options: --filename given, writes allowed; 0 or -1.  With
+ * --profile, the profile's rw, rwmixread/rwmixwrite, bs, iodepth and
+ * numjobs fill in what the command line left out (it is loaded here).
+ */
 int ssl_method_check(struct ssl_method *m);
 /* The common options of the child run: name, filename, rw, bs, passed ones. */
 void ssl_method_argv(const struct ssl_method *m, struct ssl_argv *a, const char *name);

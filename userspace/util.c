@@ -2,6 +2,7 @@
 /* Small helpers shared by every command. */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -269,4 +270,28 @@ void ssl_eta_str(char *buf, size_t len, uint64_t secs)
 		snprintf(buf, len, "%02uh:%02um:%02us", h, m, s);
 	else
 		snprintf(buf, len, "%02um:%02us", m, s);
+}
+
+int ssl_data_path(const char *env, const char *name, int mode, char *buf, size_t len)
+{
+	const char *v = getenv(env);
+	char exe[PATH_MAX], *slash;
+	ssize_t n;
+
+	if (v && *v) {
+		snprintf(buf, len, "%s", v);
+		return 0;
+	}
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		exe[n] = '\0';
+		slash = strrchr(exe, '/');
+		if (slash) {
+			*slash = '\0';
+			if (snprintf(buf, len, "%s/%s", exe, name) < (int)len && !access(buf, mode))
+				return 0;
+		}
+	}
+	snprintf(buf, len, "/usr/local/share/ssdload/%s", name);
+	return access(buf, mode) ? -1 : 0;
 }

@@ -19,6 +19,14 @@
 void ssl_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 const char *ssl_configfs_root(void);
+
+/*
+ * A file shipped with the CLI: $@env when set, else @name next to the
+ * running binary when access(@mode) allows it, else
+ * /usr/local/share/ssdload/@name.  The path is in @buf; 0, or -1 when
+ * the last one is not there either.
+ */
+int ssl_data_path(const char *env, const char *name, int mode, char *buf, size_t len);
 const char *ssl_debugfs_root(void);
 const char *ssl_cpu_online_path(void);
 

@@ -758,6 +758,8 @@ def run_guest(kinfo, command: Optional[List[str]], out: str, timeout: int = DEFA
 		'SSDLOAD_CLI': os.path.join(out, 'ssdload'),
 		# the pts report renderer, which the CLI copy in OUT runs
 		'SSDLOAD_REPORT': os.path.join(REPO, 'userspace', 'ssdload-report.py'),
+		# and the workload profiles of --profile (not beside that copy)
+		'SSDLOAD_PROFILES': os.path.join(REPO, 'userspace', 'profiles'),
 	}
 	for k, v in os.environ.items():
 		if k.startswith(PASSTHROUGH_PREFIXES):

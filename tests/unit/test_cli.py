@@ -187,7 +187,22 @@ def test_help_and_version(cli):
 
 def test_unknown_option(cli):
     one_error_line(run(cli, "run", "--filename=/dev/x", "--bogus-opt=3"), "--bogus-opt")
-    one_error_line(run(cli, "run", "--filename=/dev/x", "--ioengine", "libaio"), "ioengine")
+    one_error_line(run(cli, "run", "--filename=/dev/x", "--iodepht=3"), "--iodepht",
+                   "did you mean", "--iodepth")
+
+
+def test_noop_options_noted(cli):
+    """fio's engine-side options are accepted, each with a note on stderr."""
+    p = run(cli, "run", "--filename=/dev/unit-test", "--parse-only", "--ioengine", "libaio",
+            "--thread", "--invalidate=1", "--fadvise_hint=0", "--clocksource=clock_gettime")
+    assert p.returncode == 0, p.stderr
+    notes = [l for l in p.stderr.splitlines() if l.strip()]
+    assert len(notes) == 5, notes
+    assert all(l.startswith("ssdload: note: ") and "ignored" in l for l in notes), notes
+    assert "--ioengine=libaio ignored" in notes[0] or any(
+        "--ioengine=libaio ignored" in l for l in notes), notes
+    assert any("--thread ignored" in l for l in notes), notes
+    assert set(parse_only(cli, "--ioengine=sync")) == set(parse_only(cli))
 
 
 @pytest.mark.parametrize("opt,val", [

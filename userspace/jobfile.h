@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fio job files, read with inih: "[section]" headers and "key=value"
+ * lines, ';' or '#' comments, bare keys (flags), "include FILE", and
+ * fio's ${ENV} and $pagesize/$ncpus/$mb_memory expansion.  Every option
+ * keeps its origin, "FILE:LINE", for messages.
+ */
+#ifndef SSDLOAD_CLI_JOBFILE_H
+#define SSDLOAD_CLI_JOBFILE_H
+
+#include <stddef.h>
+
+#define SSL_JOBFILE_INCLUDE_MAX	16	/* nesting of include */
+
+struct ssl_jobfile_opt {
+	char *key;
+	char *val;		/* "" for a bare key */
+	char *where;		/* "FILE:LINE" */
+};
+
+struct ssl_jobfile_section {
+	char *name;
+	char *where;		/* of its header */
+	int global;		/* [global] */
+	struct ssl_jobfile_opt *o;
+	int n;
+};
+
+struct ssl_jobfile {
+	char *path;
+	struct ssl_jobfile_section *s;	/* in file order */
+	int n;
+};
+
+/*
+ * Read @path into @jf.  Returns 0, or -1 after printing "FILE:LINE: why"
+ * (the file cannot be read, a line is malformed, an include loops or is
+ * missing, a variable is not set).  @jf is freed on error.
+ */
+int ssl_jobfile_load(const char *path, struct ssl_jobfile *jf);
+void ssl_jobfile_free(struct ssl_jobfile *jf);
+
+/* The number of job sections (all but [global]). */
+int ssl_jobfile_jobs(const struct ssl_jobfile *jf);
+
+/*
+ * The shipped profile NAME: $SSDLOAD_PROFILES/NAME.fio, else profiles/
+ * next to the binary, else /usr/local/share/ssdload/profiles.  The
+ * directory searched is written to @dir when not NULL.  Returns 0 with
+ * the path in @buf, or -1 when there is no such profile.
+ */
+int ssl_profile_dir(char *dir, size_t len);
+int ssl_profile_path(const char *name, char *buf, size_t len);
+
+#endif /* SSDLOAD_CLI_JOBFILE_H */
