@@ -41,6 +41,10 @@ import ssdload_env as env
 PROFILE_KERNELS = ("6.1",)
 TOL = 2.0               # points
 NIOS = 16000            # I/Os per profile: a 10% share of 16% writes has sd 0.6 points
+# ... but 17 jobs of up to 4 workers share the guest's 2 CPUs: a one-worker
+# profile got 3,088 I/Os in 2 s in CI.  Fewer widen the bound (4 standard
+# errors, _tol), they do not fail it.
+MIN_IOS = 1000
 UNITS = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30}
 
 
@@ -118,8 +122,8 @@ def check(name, want, evs, summary, span):
     """The differences between the trace and the file, as messages."""
     bad = []
     n = len(evs)
-    if n < NIOS // 2:
-        return ["%s: only %d I/Os traced in 2 s (want some %d)" % (name, n, NIOS)]
+    if n < MIN_IOS:
+        return ["%s: only %d I/Os traced in 2 s (want %d at least)" % (name, n, MIN_IOS)]
     by_dir = collections.defaultdict(list)
     for e in evs:
         by_dir[e.dir].append(e)
