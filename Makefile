@@ -6,6 +6,9 @@
 #   make KDIR=/path/to/build  build the module against another kernel
 #   make check                run every test (see Documentation/testing.rst)
 #   make demo                 a real run in a qemu guest, with a printed report
+#   make install [DESTDIR=]   the module (in /lib/modules/KVER/extra, for KDIR's
+#                             kernel), the CLI, its man page, completion, profiles
+#   make install-cli          the CLI part alone (PREFIX=/usr/local)
 
 KDIR ?= /lib/modules/$(shell uname -r)/build
 
@@ -19,11 +22,24 @@ module:
 cli:
 	$(MAKE) -C userspace
 
+install: install-module install-cli
+
+# M=module: the module lands in extra/, not in extra/module/
+install-module: module
+	$(MAKE) -C "$(KDIR)" M="$(CURDIR)/module" INSTALL_MOD_PATH="$(DESTDIR)" \
+		INSTALL_MOD_DIR=extra modules_install
+
+install-cli:
+	$(MAKE) -C userspace install
+
+uninstall:
+	$(MAKE) -C userspace uninstall
+
 clean:
 	-test -d "$(KDIR)" && $(MAKE) -C "$(KDIR)" M="$(CURDIR)" clean
 	$(MAKE) -C userspace clean
 
-.PHONY: all module cli clean
+.PHONY: all module cli install install-module install-cli uninstall clean
 
 # Test, demo and style targets live beside the code they drive.
 -include tests/check.mk

@@ -16,7 +16,7 @@
 #include "util.h"
 
 static const char *const profiles_usage[] = {
-	"usage: ssdload profiles [-v|--verbose]",
+	"usage: ssdload profiles [-v|--verbose] [--names]",
 	"",
 	"List the shipped workload profiles: name, summary, mix, block sizes and",
 	"threads (numjobs x iodepth).  Run one with 'ssdload run --profile=NAME",
@@ -24,9 +24,10 @@ static const char *const profiles_usage[] = {
 	"along an iorate curve with 'ssdload curve --profile=NAME'.",
 	"",
 	"  -v, --verbose   also print each profile's file and its job options",
+	"  --names         the names only, one a line (for scripts and completion)",
 	"",
 	"The profiles are read from $SSDLOAD_PROFILES, else profiles/ next to the",
-	"ssdload binary, else /usr/local/share/ssdload/profiles.",
+	"ssdload binary, else DATADIR/profiles (make install's, /usr/local/share/ssdload).",
 	NULL,
 };
 
@@ -131,7 +132,7 @@ int cmd_profiles(int argc, const char **argv)
 {
 	char dir[PATH_MAX], **names = NULL, **nn;
 	size_t n = 0, cap = 0, i;
-	int verbose = 0, bad = 0, a;
+	int verbose = 0, names_only = 0, bad = 0, a;
 	struct dirent *de;
 	DIR *d;
 
@@ -142,6 +143,10 @@ int cmd_profiles(int argc, const char **argv)
 		}
 		if (!strcmp(argv[a], "-v") || !strcmp(argv[a], "--verbose")) {
 			verbose = 1;
+			continue;
+		}
+		if (!strcmp(argv[a], "--names")) {
+			names_only = 1;
 			continue;
 		}
 		ssl_err("profiles: unexpected argument '%s'", argv[a]);
@@ -183,6 +188,14 @@ int cmd_profiles(int argc, const char **argv)
 		return 1;
 	}
 	qsort(names, n, sizeof(*names), cmp_str);
+	if (names_only) {
+		for (i = 0; i < n; i++) {
+			printf("%s\n", names[i]);
+			free(names[i]);
+		}
+		free(names);
+		return 0;
+	}
 	printf("%-22s %-16s %-14s %s\n", "PROFILE", "RW (READ/WRITE)", "THREADS", "BS");
 	for (i = 0; i < n; i++) {
 		bad |= print_profile(dir, names[i], verbose) != 0;

@@ -10,6 +10,7 @@
  * stops when the kernel closes the lease file of the dead process.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
@@ -23,6 +24,7 @@
 #include "configfs.h"
 #include "latstudy.h"
 #include "fioopts.h"
+#include "fiolog.h"
 #include "jobfile.h"
 #include "options.h"
 #include "report.h"
@@ -104,9 +106,18 @@ static const char *const run_usage[] = {
 	"  --ioengine=E, --thread, --invalidate, --fadvise_hint=H, --clocksource=C",
 	"                         accepted with a note: they have no meaning for the",
 	"                         in-kernel engine",
+	"  --write_bw_log[=P], --write_iops_log[=P], --write_lat_log[=P],",
+	"  --write_hist_log[=P]   fio's logs, P_bw.N.log ... (P: the job name), one per",
+	"                         worker N, from the time series at the end of the run",
+	"  --log_avg_msec=T       their interval (default 500ms; sets log_interval_ms)",
+	"  --log_hist_msec=T      the hist log's, a multiple of it",
+	"  --kb_base=1024|1000    fio's unit base: 1024 (default) makes 4k 4096 and 4KiB",
+	"                         4000 (fio's compatibility mode); 1000 the reverse",
 	"  --group_reporting      one report for all workers (default with --numjobs>1:",
 	"                         one JSON entry per worker, as fio's clones)",
-	"  --output-format=FMT    normal (default) or json (fio's schema)",
+	"  --output-format=FMT    normal (default), json (fio's schema) or json+ (json",
+	"                         with clat_ns/lat_ns bins), or a list: normal,json",
+	"  --output=FILE          write the report(s) to FILE instead of stdout",
 	"  --percentile_list=L    clat percentiles to report, e.g. 1:50:99.9",
 	"  --latency-table[=L]    a percentile table per direction with the I/Os behind",
 	"                         each row (default 1:10:50:90:99:99.9:...:99.9999)",
@@ -143,7 +154,9 @@ enum run_opt_id {
 	O_RATE_IOPS, O_RATE, O_RATE_PROCESS, O_LOG_INTERVAL_MS, O_LOG_HIST,
 	O_SHARED, O_GROUP, O_STEP, O_STEPS, O_LOOPS, O_KEEP_JOB,
 	O_LATENCY_TABLE, O_LATENCY_BELOW, O_LATENCY_CHECK,
-	O_PROFILE, O_SECTION,
+	O_PROFILE, O_SECTION, O_OUTPUT, O_KB_BASE,
+	O_WRITE_BW_LOG, O_WRITE_IOPS_LOG, O_WRITE_LAT_LOG, O_WRITE_HIST_LOG,
+	O_LOG_AVG_MSEC, O_LOG_HIST_MSEC, O_LOG_OFFSET,
 	O_IOENGINE, O_THREAD, O_INVALIDATE, O_FADVISE_HINT, O_CLOCKSOURCE,
 	O_NR
 };
@@ -208,6 +221,15 @@ static const struct ssl_opt run_opts[] = {
 	{ "steps",		SSL_ARG_REQUIRED, O_STEPS },
 	{ "loops",		SSL_ARG_REQUIRED, O_LOOPS },
 	{ "profile",		SSL_ARG_REQUIRED, O_PROFILE },
+	{ "output",		SSL_ARG_REQUIRED, O_OUTPUT },
+	{ "kb_base",		SSL_ARG_REQUIRED, O_KB_BASE },
+	{ "write_bw_log",	SSL_ARG_FLAG, O_WRITE_BW_LOG },
+	{ "write_iops_log",	SSL_ARG_FLAG, O_WRITE_IOPS_LOG },
+	{ "write_lat_log",	SSL_ARG_FLAG, O_WRITE_LAT_LOG },
+	{ "write_hist_log",	SSL_ARG_FLAG, O_WRITE_HIST_LOG },
+	{ "log_avg_msec",	SSL_ARG_REQUIRED, O_LOG_AVG_MSEC },
+	{ "log_hist_msec",	SSL_ARG_REQUIRED, O_LOG_HIST_MSEC },
+	{ "log_offset",		SSL_ARG_FLAG, O_LOG_OFFSET },
 	{ "section",		SSL_ARG_REQUIRED, O_SECTION },
 	{ "ioengine",		SSL_ARG_REQUIRED, O_IOENGINE },
 	{ "thread",		SSL_ARG_FLAG, O_THREAD },
@@ -267,13 +289,16 @@ struct run_ctx {
 	char profile_path[4096];
 	struct ssl_jobfile jf;
 	const char *section;		/* the job section run */
+	struct ssl_fio_logs logs;	/* fio's write_*_log, or all NULL */
+	int want_logs;
+	char series_ms[24];		/* log_interval_ms the logs ask for */
 	int order[O_NR];		/* ids in the order first given */
 	int nr_order;
 	char name[256];
 	const char *filename;		/* as given (a fio list) */
 	char *devs[SSL_MAX_DEVS];	/* its devices, unescaped */
 	int ndevs;
-	enum ssl_output_format fmt;
+	unsigned int fmt;		/* enum ssl_output_format, a set */
 	enum ssl_eta eta;
 	uint64_t status_ms;		/* --status-interval, 0 = none */
 	int lease;			/* fd of the job's lease, -1 = none */
@@ -282,6 +307,12 @@ struct run_ctx {
 	int np;
 	struct ssl_latstudy lat;	/* --latency-table, -below, -check */
 	int lat_failed;			/* a --latency-check condition was not met */
+	/* fio's disk_util: each device's stat at enable, then the deltas */
+	uint64_t dstat[SSL_MAX_DEVS][SSL_DEV_STAT_NR];
+	struct ssl_disk_util disks[SSL_MAX_DEVS];
+	int ndisks;
+	uint64_t dstat_ns;		/* CLOCK_MONOTONIC of the first sample */
+	int logs_failed;		/* a fio log could not be written */
 	int parse_only;
 	int keep_job;			/* --keep-job: leave the done job in place */
 	int writes;			/* rw includes writes */
@@ -682,6 +713,78 @@ static unsigned int rate_dirs(const char *val)
 			p++;
 	}
 	return mask;
+}
+
+/*
+ * fio's write_bw_log, write_iops_log, write_lat_log and write_hist_log:
+ * written at the end from the time series, so they set log_interval_ms
+ * (log_avg_msec, else log_hist_msec, else 500 ms with a note: fio logs each
+ * I/O without log_avg_msec, the kernel series cannot) and log_hist.
+ */
+static int fio_log_opts(struct run_ctx *c)
+{
+	static const int ids[SSL_LOG_NR] = {
+		O_WRITE_BW_LOG, O_WRITE_IOPS_LOG, O_WRITE_LAT_LOG, O_WRITE_HIST_LOG,
+	};
+	uint64_t avg = 0, hist = 0, series = 0;
+	int k, lo = 0;
+
+	for (k = 0; k < SSL_LOG_NR; k++) {
+		const char *v = c->raw[ids[k]];
+
+		if (!v || !strcmp(v, "0"))
+			continue;
+		/* fio: no value (or "1", a flag) is the job's name */
+		c->logs.prefix[k] = *v && strcmp(v, "1") ? v : c->name;
+		if (!c->want_logs && !c->raw[O_RUNTIME] && !c->nsrc)
+			return bad_value(c, ids[k], "fio's logs come from the time series, "
+					 "which needs a timed run: give --runtime");
+		c->want_logs = 1;
+	}
+	if (c->raw[O_LOG_AVG_MSEC] && ssl_parse_time_ms(c->raw[O_LOG_AVG_MSEC], 1, &avg))
+		return bad_value(c, O_LOG_AVG_MSEC, "not a time (milliseconds, or with a unit)");
+	if (c->raw[O_LOG_HIST_MSEC] && ssl_parse_time_ms(c->raw[O_LOG_HIST_MSEC], 1, &hist))
+		return bad_value(c, O_LOG_HIST_MSEC, "not a time (milliseconds, or with a unit)");
+	if (flag_opt(c, O_LOG_OFFSET, NULL, &lo))
+		return -1;
+	if (!c->want_logs)
+		return 0;
+	if (c->raw[O_BS] && !strchr(c->raw[O_BS], ','))
+		ssl_parse_size(c->raw[O_BS], &c->logs.bs);	/* checked below */
+	else if (!c->raw[O_BS] && !c->raw[O_BSSPLIT] && !c->raw[O_BSRANGE])
+		c->logs.bs = SSL_DEFAULT_BS;
+	if (c->raw[O_LOG_INTERVAL_MS] &&
+	    ssl_parse_time_ms(c->raw[O_LOG_INTERVAL_MS], 1, &series))
+		return bad_value(c, O_LOG_INTERVAL_MS,
+				 "not a time (milliseconds, or with ms/s/m/h suffix)");
+	if (series && avg && series != avg)
+		return bad_value(c, O_LOG_AVG_MSEC, "the logs average over the series' "
+				 "intervals: give log_interval_ms the same value, or one of them");
+	if (!series)
+		series = avg ? avg : hist ? hist : 500;
+	if (!avg && (c->logs.prefix[SSL_LOG_BW] || c->logs.prefix[SSL_LOG_IOPS] ||
+		     c->logs.prefix[SSL_LOG_LAT]))
+		fprintf(stderr, "ssdload: note: fio logs each I/O without log_avg_msec; "
+			"ssdload's logs average over %" PRIu64 " ms (its time series)\n", series);
+	if (c->logs.prefix[SSL_LOG_HIST]) {
+		if (!hist)
+			hist = series;
+		if (hist % series)
+			return bad_value(c, O_LOG_HIST_MSEC, "must be a multiple of "
+					 "log_avg_msec (the series' interval)");
+		c->logs.hist_ms = hist;
+		if (!c->raw[O_LOG_HIST])
+			c->raw[O_LOG_HIST] = "1";
+	}
+	if (lo)
+		fprintf(stderr, "ssdload: note: log_offset: averaged log lines carry no "
+			"offset (0, as fio's)\n");
+	if (!c->raw[O_LOG_INTERVAL_MS]) {
+		snprintf(c->series_ms, sizeof(c->series_ms), "%" PRIu64, series);
+		c->raw[O_LOG_INTERVAL_MS] = c->series_ms;
+		c->raw_name[O_LOG_INTERVAL_MS] = "log_avg_msec";
+	}
+	return 0;
 }
 
 /*
@@ -1210,6 +1313,7 @@ static int cmdline_only(int id)
 	case O_OUTPUT_FORMAT: case O_PARSE_ONLY: case O_ETA: case O_STATUS_INTERVAL:
 	case O_KEEP_JOB: case O_LATENCY_TABLE: case O_LATENCY_BELOW:
 	case O_LATENCY_CHECK: case O_PROFILE: case O_SECTION: case O_STEP: case O_STEPS:
+	case O_OUTPUT:
 		return 1;
 	}
 	return 0;
@@ -1366,13 +1470,14 @@ static int parse_args(struct run_ctx *c, int argc, const char **argv)
 
 static int check_args(struct run_ctx *c)
 {
-	uint64_t v;
+	uint64_t v, kb;
 	size_t i;
 	int b;
 
 	if (c->raw[O_OUTPUT_FORMAT] &&
 	    ssl_parse_output_format(c->raw[O_OUTPUT_FORMAT], &c->fmt))
-		return bad_value(c, O_OUTPUT_FORMAT, "must be normal or json");
+		return bad_value(c, O_OUTPUT_FORMAT,
+				 "must be normal, json or json+, or a comma list of them");
 	if (c->raw[O_PERCENTILE_LIST] &&
 	    ssl_parse_percentiles(c->raw[O_PERCENTILE_LIST], c->plist,
 				  SSL_MAX_PERCENTILES, &c->np))
@@ -1423,6 +1528,11 @@ static int check_args(struct run_ctx *c)
 	}
 	noop_notes(c);
 
+	/* before any size is read */
+	if (c->raw[O_KB_BASE] && (ssl_parse_u64(c->raw[O_KB_BASE], &kb) || kb > 1024 ||
+				  ssl_set_kb_base((unsigned int)kb)))
+		return bad_value(c, O_KB_BASE, "1024 (k = 1024, kib = 1000: fio's default) "
+				 "or 1000 (k = 1000, kib = 1024)");
 	if (filename_opt(c))
 		return -1;
 
@@ -1463,7 +1573,7 @@ static int check_args(struct run_ctx *c)
 	    flag_opt(c, O_RANDOM_SCATTER, SSDLOAD_ATTR_RANDOM_SCATTER, NULL) ||
 	    buffer_opts(c) ||
 	    conv_opt(c, O_FILE_SERVICE_TYPE, SSDLOAD_ATTR_FILE_SERVICE_TYPE, ssl_conv_fst) ||
-	    rate_series_opts(c) ||
+	    fio_log_opts(c) || rate_series_opts(c) ||
 	    flag_opt(c, O_SHARED, SSDLOAD_ATTR_SHARED, NULL))
 		return -1;
 	if (c->raw[O_GROUP]) {
@@ -1605,15 +1715,19 @@ static int print_results(struct run_ctx *c, int final)
 			.iodepth = c->iodepth,
 			.group_reporting = c->group_reporting,
 			.lat = ssl_latstudy_wanted(&c->lat) ? &c->lat : NULL,
+			.disks = final ? c->disks : NULL,
+			.ndisks = final ? c->ndisks : 0,
 		};
 
 		r = report_print(stdout, &rep, c->fmt);
 	}
 	if (r)
 		ssl_err("out of memory while printing the report");
-	else if (final && !ssl_latstudy_verdict(c->fmt == SSL_OUTPUT_JSON ? stderr : stdout,
+	else if (final && !ssl_latstudy_verdict(c->fmt & SSL_OUTPUT_ANY_JSON ? stderr : stdout,
 						&c->lat, &res.sum, res.hist))
 		c->lat_failed = 1;
+	if (!r && final && c->want_logs && ssl_fio_logs_write(&c->logs, &res))
+		c->logs_failed = 1;
 	results_free(&res);
 	if ((fflush(stdout) || ferror(stdout)) && !c->out_errno)
 		c->out_errno = errno ? errno : EIO;
@@ -1791,6 +1905,57 @@ static void drop_lease(struct run_ctx *c)
 	c->lease = -1;
 }
 
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * fio's disk_util: /sys/block/<dev>/stat of each device when the job is
+ * enabled (@end 0) and when it has ended (@end 1), as deltas.  A device
+ * whose stat cannot be read (not a block device: the unit tests' fakes)
+ * is left out, not reported as idle.
+ */
+static void disk_stats(struct run_ctx *c, int end)
+{
+	uint64_t st[SSL_DEV_STAT_NR], ms;
+	char name[64];
+	int i, n = 0;
+
+	if (!end) {
+		c->dstat_ns = mono_ns();
+		for (i = 0; i < c->ndevs; i++)
+			if (ssl_dev_stat(c->devs[i], c->disks[i].name, sizeof(c->disks[i].name),
+					 c->dstat[i]))
+				c->disks[i].name[0] = '\0';
+		return;
+	}
+	ms = (mono_ns() - c->dstat_ns) / 1000000;
+	for (i = 0; i < c->ndevs; i++) {
+		struct ssl_disk_util *u = &c->disks[n];
+		const uint64_t *b = c->dstat[i];
+
+		if (!c->disks[i].name[0] || ssl_dev_stat(c->devs[i], name, sizeof(name), st))
+			continue;
+		snprintf(u->name, sizeof(u->name), "%s", name);
+		u->ios[0] = st[0] - b[0];
+		u->merges[0] = st[1] - b[1];
+		u->ticks[0] = st[3] - b[3];
+		u->ios[1] = st[4] - b[4];
+		u->merges[1] = st[5] - b[5];
+		u->ticks[1] = st[7] - b[7];
+		u->in_queue = st[10] - b[10];
+		u->util = ms ? 100.0 * (double)(st[9] - b[9]) / (double)ms : 0;
+		if (u->util > 100.0)
+			u->util = 100.0;
+		n++;
+	}
+	c->ndisks = n;
+}
+
 static int run_job(struct run_ctx *c)
 {
 	char state[32];
@@ -1831,6 +1996,7 @@ static int run_job(struct run_ctx *c)
 	if (sig_first)
 		goto out_remove;
 	take_lease(c);
+	disk_stats(c, 0);
 	err = cfs_write(c->name, SSDLOAD_ATTR_ENABLE, "1");
 	if (err) {
 		cfs_report_enable_error(c->name, c->filename, err,
@@ -1847,6 +2013,7 @@ static int run_job(struct run_ctx *c)
 		goto out_remove;
 	if (!strcmp(state, "error"))
 		cfs_report_enable_error(c->name, c->filename, -EIO, NULL);
+	disk_stats(c, 1);
 	if (print_results(c, 1) || (c->out_errno && c->out_errno != EPIPE && !sig_pipe)) {
 		/*
 		 * Results that did not reach the user stay with the job; but
@@ -1859,7 +2026,7 @@ static int run_job(struct run_ctx *c)
 			"then %s", c->name, c->name, rm);
 		goto out;
 	}
-	status = strcmp(state, "error") && !c->lat_failed ? 0 : 1;
+	status = strcmp(state, "error") && !c->lat_failed && !c->logs_failed ? 0 : 1;
 	if (c->keep_job && !sig_first)
 		goto out;
 
@@ -1888,6 +2055,21 @@ static void free_ctx(struct run_ctx *c)
 	free(c);
 }
 
+/* fio's --output=FILE: stdout becomes FILE (created, or truncated) */
+static int output_file(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+
+	if (fd < 0 || fflush(stdout) || dup2(fd, STDOUT_FILENO) < 0) {
+		ssl_err("--output=%s: %s; nothing ran", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
 int cmd_run(int argc, const char **argv)
 {
 	struct run_ctx *c = calloc(1, sizeof(*c));
@@ -1897,6 +2079,7 @@ int cmd_run(int argc, const char **argv)
 		ssl_err("out of memory");
 		return 1;
 	}
+	c->fmt = SSL_OUTPUT_NORMAL;
 	r = parse_args(c, argc - 1, argv + 1);
 	if (r) {
 		free_ctx(c);
@@ -1919,6 +2102,11 @@ int cmd_run(int argc, const char **argv)
 		}
 		free_ctx(c);
 		return 0;
+	}
+	/* fio's --output: the reports go to FILE (the progress line stays on stderr) */
+	if (c->raw[O_OUTPUT] && output_file(c->raw[O_OUTPUT])) {
+		free_ctx(c);
+		return 1;
 	}
 	r = run_job(c);
 	free_ctx(c);

@@ -98,7 +98,7 @@ int cmd_show(int argc, const char **argv)
 {
 	static char vals[NR_SHOW_ATTRS][1200];
 	struct ssl_job_option opts[NR_SHOW_ATTRS + 1];
-	enum ssl_output_format fmt = SSL_OUTPUT_NORMAL;
+	unsigned int fmt = SSL_OUTPUT_NORMAL;
 	double plist[SSL_MAX_PERCENTILES];
 	const struct ssl_opt *opt;
 	static struct ssl_latstudy lat;
@@ -128,7 +128,8 @@ int cmd_show(int argc, const char **argv)
 			continue;
 		}
 		if (opt->id == S_OUTPUT_FORMAT && ssl_parse_output_format(val, &fmt)) {
-			ssl_err("--output-format=%s: must be normal or json", val);
+			ssl_err("--output-format=%s: must be normal, json or json+, or a comma list of them",
+				val);
 			return 1;
 		}
 		if (opt->id == S_GROUP_REPORTING &&
@@ -199,7 +200,7 @@ int cmd_show(int argc, const char **argv)
 		status = report_print(stdout, &rep, fmt) ? 1 : 0;
 		if (status)
 			ssl_err("out of memory while printing the report");
-		else if (!ssl_latstudy_verdict(fmt == SSL_OUTPUT_JSON ? stderr : stdout,
+		else if (!ssl_latstudy_verdict(fmt & SSL_OUTPUT_ANY_JSON ? stderr : stdout,
 					       &lat, &res.sum, res.hist))
 			status = 1;
 	}

@@ -45,7 +45,7 @@ int ssl_jobfile_jobs(const struct ssl_jobfile *jf);
 
 /*
  * The shipped profile NAME: $SSDLOAD_PROFILES/NAME.fio, else profiles/
- * next to the binary, else /usr/local/share/ssdload/profiles.  The
+ * next to the binary, else SSL_DATADIR/profiles.  The
  * directory searched is written to @dir when not NULL.  Returns 0 with
  * the path in @buf, or -1 when there is no such profile.
  */

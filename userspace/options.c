@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "options.h"
+#include "util.h"
 
 /* strip one trailing newline (values read back from sysfs files) */
 static size_t value_len(const char *s)
@@ -68,6 +69,79 @@ int ssl_parse_seed(const char *s, uint64_t *out)
 	return ssl_parse_u64(s, out);
 }
 
+static unsigned int kb_base = 1024;
+
+int ssl_set_kb_base(unsigned int base)
+{
+	if (base != 1000 && base != 1024)
+		return -1;
+	kb_base = base;
+	return 0;
+}
+
+/*
+ * fio's unit suffixes of a size (any case): b, and k m g t p alone or with
+ * b or ib.  As fio's get_mult_bytes(): with kb_base=1024 (the default) "k"
+ * and "kb" are 1024 and "kib" is 1000 (fio's compatibility mode); with
+ * kb_base=1000 "k" and "kb" are 1000 and "kib" is 1024.
+ */
+static int size_mult(const char *suf, size_t len, uint64_t *mult)
+{
+	static const char units[] = "kmgtp";
+	const char *u;
+	uint64_t base = kb_base, m = 1;
+	int pow;
+
+	if (!len || (len == 1 && tolower((unsigned char)suf[0]) == 'b')) {
+		*mult = 1;
+		return 0;
+	}
+	u = strchr(units, tolower((unsigned char)suf[0]));
+	if (!u || !*u)
+		return -1;
+	if (len == 3 && !strncasecmp(suf + 1, "ib", 2))
+		base = kb_base == 1024 ? 1000 : 1024;
+	else if (!(len == 1 || (len == 2 && tolower((unsigned char)suf[1]) == 'b')))
+		return -1;
+	for (pow = (int)(u - units) + 1; pow > 0; pow--)
+		m *= base;
+	*mult = m;
+	return 0;
+}
+
+int ssl_parse_size(const char *s, uint64_t *out)
+{
+	size_t len = value_len(s), used, fused = 0;
+	uint64_t v, frac = 0, scale = 1, mult;
+
+	if (len > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		return parse_digits(s + 2, len - 2, 16, out, &used) || used != len - 2 ? -1 : 0;
+	if (parse_digits(s, len, 10, &v, &used))
+		return -1;
+	if (used < len && s[used] == '.') {
+		/* 1.5k: as many decimals as make a whole number of bytes */
+		if (parse_digits(s + used + 1, len - used - 1, 10, &frac, &fused) || fused > 9)
+			return -1;
+		used += 1 + fused;
+		while (fused--)
+			scale *= 10;
+	}
+	if (size_mult(s + used, len - used, &mult))
+		return -1;
+	if (v > UINT64_MAX / mult)
+		return -1;
+	v *= mult;
+	if (frac) {
+		if (frac > UINT64_MAX / mult || (frac * mult) % scale)
+			return -1;	/* not a whole number of bytes */
+		if (v > UINT64_MAX - frac * mult / scale)
+			return -1;
+		v += frac * mult / scale;
+	}
+	*out = v;
+	return 0;
+}
+
 struct suffix {
 	const char *name;
 	uint64_t mult;
@@ -88,30 +162,6 @@ static int apply_suffix(uint64_t v, const char *suf, size_t len,
 		return 0;
 	}
 	return -1;
-}
-
-#define KI	1024ULL
-
-static const struct suffix size_suffixes[] = {
-	{ "", 1 }, { "b", 1 },
-	{ "k", KI }, { "kb", KI }, { "kib", KI },
-	{ "m", KI * KI }, { "mb", KI * KI }, { "mib", KI * KI },
-	{ "g", KI * KI * KI }, { "gb", KI * KI * KI }, { "gib", KI * KI * KI },
-	{ "t", KI * KI * KI * KI }, { "tb", KI * KI * KI * KI },
-	{ "tib", KI * KI * KI * KI },
-	{ "p", KI * KI * KI * KI * KI }, { "pb", KI * KI * KI * KI * KI },
-	{ "pib", KI * KI * KI * KI * KI },
-	{ NULL, 0 },
-};
-
-int ssl_parse_size(const char *s, uint64_t *out)
-{
-	size_t len = value_len(s), used;
-	uint64_t v;
-
-	if (parse_digits(s, len, 10, &v, &used))
-		return -1;
-	return apply_suffix(v, s + used, len - used, size_suffixes, out);
 }
 
 int ssl_parse_time_ms(const char *s, uint64_t bare_unit_ms, uint64_t *out)
@@ -181,14 +231,33 @@ int ssl_parse_percentiles(const char *s, double *out, int max, int *n)
 	return 0;
 }
 
-int ssl_parse_output_format(const char *s, enum ssl_output_format *fmt)
+int ssl_parse_output_format(const char *s, unsigned int *fmt)
 {
-	if (!strcmp(s, "normal"))
-		*fmt = SSL_OUTPUT_NORMAL;
-	else if (!strcmp(s, "json"))
-		*fmt = SSL_OUTPUT_JSON;
-	else
-		return -1;
+	static const struct {
+		const char *name;
+		unsigned int fmt;
+	} fmts[] = {
+		{ "normal", SSL_OUTPUT_NORMAL },
+		{ "json", SSL_OUTPUT_JSON },
+		{ "json+", SSL_OUTPUT_JSON_PLUS },
+	};
+	unsigned int set = 0;
+	size_t n, i;
+
+	do {
+		n = strcspn(s, ",");
+		for (i = 0; i < ARRAY_SIZE(fmts); i++)
+			if (n == strlen(fmts[i].name) && !strncmp(s, fmts[i].name, n))
+				break;
+		if (i == ARRAY_SIZE(fmts))
+			return -1;
+		set |= fmts[i].fmt;
+		s += n;
+	} while (*s++ == ',');
+	/* json+ is json with more in it: one document */
+	if (set & SSL_OUTPUT_JSON_PLUS)
+		set &= ~(unsigned int)SSL_OUTPUT_JSON;
+	*fmt = set;
 	return 0;
 }
 
@@ -348,8 +417,7 @@ static size_t edit_distance(const char *a, size_t la, const char *b)
  */
 static const char *const fio_unsupported[] = {
 	"stonewall", "new_group", "wait_for", "exitall", "exitall_on_error",
-	"write_bw_log", "write_iops_log", "write_lat_log", "write_hist_log",
-	"log_avg_msec", "log_hist_msec", "log_hist_coarseness", "log_offset",
+	"log_hist_coarseness",
 	"log_max_value", "log_compression", "per_job_logs",
 	"thinktime", "thinktime_blocks", "thinktime_spin", "startdelay",
 	"rate_min", "rate_cycle", "rate_iops_min", "rate_ignore_thinktime",
@@ -366,7 +434,7 @@ static const char *const fio_unsupported[] = {
 	"prioclass", "cpumask", "numa_cpu_nodes", "numa_mem_policy",
 	"gtod_reduce", "disable_clat", "disable_slat", "disable_bw_measurement",
 	"clat_percentiles", "lat_percentiles", "slat_percentiles", "unit_base",
-	"kb_base", "io_size", "io_limit", "size_increment", "offset_increment",
+	"io_size", "io_limit", "size_increment", "offset_increment",
 	"zonemode", "zonesize", "zonerange", "zoneskip", "trim_percentage",
 	"trim_verify_zero", "trim_backlog", "exec_prerun", "exec_postrun",
 	"ioscheduler", "disk_util", "replay_redirect", "read_iolog", "write_iolog",

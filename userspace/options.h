@@ -9,10 +9,14 @@
 #define SSL_MAX_PERCENTILES	64
 #define SSL_GROUP_MAX		63	/* characters of a group name */
 
+/* fio's --output-format: a set of these (normal,json+ prints both) */
 enum ssl_output_format {
-	SSL_OUTPUT_NORMAL = 0,
-	SSL_OUTPUT_JSON = 1,
+	SSL_OUTPUT_NORMAL = 1 << 0,
+	SSL_OUTPUT_JSON = 1 << 1,
+	SSL_OUTPUT_JSON_PLUS = 1 << 2,	/* json with the latency bins */
 };
+
+#define SSL_OUTPUT_ANY_JSON	(SSL_OUTPUT_JSON | SSL_OUTPUT_JSON_PLUS)
 
 /* fio's --eta: when the progress line is shown. */
 enum ssl_eta {
@@ -28,10 +32,15 @@ int ssl_parse_u64(const char *s, uint64_t *out);
 int ssl_parse_seed(const char *s, uint64_t *out);
 
 /*
- * A size in bytes with fio's suffixes, base 1024: k/kb/kib, m/mb/mib,
- * g/gb/gib, t/tb/tib, p/pb/pib (any case), optional trailing "b".
+ * A size in bytes as fio reads it: decimal with an optional unit (any
+ * case) b, k/kb/kib, m/mb/mib, g/gb/gib, t/tb/tib, p/pb/pib, where k and
+ * kb are kb_base and kib is the other base (fio's default kb_base=1024
+ * makes "4k" 4096 and "4KiB" 4000), or 0x hexadecimal without a unit.
+ * A fraction (1.5k) must come to whole bytes (fio truncates it to 1).
  */
 int ssl_parse_size(const char *s, uint64_t *out);
+/* fio's kb_base: 1024 (default) or 1000; 0, or -1 for another value */
+int ssl_set_kb_base(unsigned int base);
 
 /*
  * A duration in milliseconds.  Suffixes: us/usec (must be whole ms),
@@ -44,7 +53,11 @@ int ssl_parse_time_ms(const char *s, uint64_t bare_unit_ms, uint64_t *out);
 int ssl_parse_percentiles(const char *s, double *out, int max, int *n);
 
 /* "normal" or "json". */
-int ssl_parse_output_format(const char *s, enum ssl_output_format *fmt);
+/*
+ * fio's --output-format: a comma list of normal, json and json+ (fio's
+ * terse is refused) into a set of enum ssl_output_format; 0 or -1.
+ */
+int ssl_parse_output_format(const char *s, unsigned int *fmt);
 
 /* "always", "auto" or "never". */
 int ssl_parse_eta(const char *s, enum ssl_eta *eta);

@@ -782,7 +782,21 @@ static void print_normal(FILE *f, const struct ssl_report *r,
 		fprintf(f, "%7s: bw=%s (%s), %s-%s (%s-%s), io=%s (%s), run=%" PRIu64
 			"-%" PRIu64 "msec\n", dir_upper[d], a, b, a, a, b, b, io, c,
 			dv->runtime_ms, dv->runtime_ms);
-	}	print_steps(f, r);
+	}
+	if (r->ndisks) {
+		int i;
+
+		fprintf(f, "\nDisk stats (read/write):\n");
+		for (i = 0; i < r->ndisks; i++) {
+			const struct ssl_disk_util *u = &r->disks[i];
+
+			fprintf(f, "  %s: ios=%" PRIu64 "/%" PRIu64 ", merge=%" PRIu64 "/%" PRIu64
+				", ticks=%" PRIu64 "/%" PRIu64 ", in_queue=%" PRIu64
+				", util=%.2f%%\n", u->name, u->ios[0], u->ios[1], u->merges[0],
+				u->merges[1], u->ticks[0], u->ticks[1], u->in_queue, u->util);
+		}
+	}
+	print_steps(f, r);
 }
 
 /* ------------------------------------------------------------------ */
@@ -826,6 +840,31 @@ static json_object *json_lat(const struct ssl_report *r, const struct dir_view *
 			jint(p, key, (int64_t)v->pct[j]);
 		}
 		json_object_object_add(o, "percentile", p);
+	}
+	if (r->bins && v->n && v->counts) {
+		json_object *b = json_object_new_object();
+		uint32_t i;
+
+		/*
+		 * fio's json+: "value": count per non-empty bucket.  The value
+		 * is the one the percentiles above report for the bucket (its
+		 * midpoint, within the exact min and max), so that percentiles
+		 * computed from the bins (fio_jsonplus_clat2csv) are ours.
+		 */
+		for (i = 0; i < SSDLOAD_HIST_BUCKETS; i++) {
+			uint64_t val = ssdload_hist_value(i);
+			char key[24];
+
+			if (!v->counts[i])
+				continue;
+			if (val < v->min)
+				val = v->min;
+			if (val > v->max)
+				val = v->max;
+			snprintf(key, sizeof(key), "%" PRIu64, val);
+			jint(b, key, (int64_t)v->counts[i]);
+		}
+		json_object_object_add(o, "bins", b);
 	}
 	return o;
 }
@@ -1538,6 +1577,30 @@ static json_object *json_clone(const struct ssl_report *r, unsigned int i,
 	return job;
 }
 
+/* fio's disk_util: measured from /sys/block/<dev>/stat, else empty */
+static json_object *json_disks(const struct ssl_report *r)
+{
+	json_object *a = json_object_new_array();
+	int i;
+
+	for (i = 0; i < r->ndisks; i++) {
+		const struct ssl_disk_util *u = &r->disks[i];
+		json_object *o = json_object_new_object();
+
+		jstr(o, "name", u->name);
+		jint(o, "read_ios", (int64_t)u->ios[0]);
+		jint(o, "write_ios", (int64_t)u->ios[1]);
+		jint(o, "read_merges", (int64_t)u->merges[0]);
+		jint(o, "write_merges", (int64_t)u->merges[1]);
+		jint(o, "read_ticks", (int64_t)u->ticks[0]);
+		jint(o, "write_ticks", (int64_t)u->ticks[1]);
+		jint(o, "in_queue", (int64_t)u->in_queue);
+		jdbl(o, "util", u->util);
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
 static int print_json(FILE *f, const struct ssl_report *r,
 		      const struct dir_view v[SSDLOAD_DIR_NR])
 {
@@ -1570,7 +1633,7 @@ static int print_json(FILE *f, const struct ssl_report *r,
 		}
 		json_object_array_add(jobs, job);
 	}
-	json_object_object_add(top, "disk_util", json_object_new_array());
+	json_object_object_add(top, "disk_util", json_disks(r));
 	if (r->lat)
 		json_object_object_add(top, "latency_study",
 				       ssl_latstudy_json(r->lat, r->sum, r->hist));
@@ -1586,9 +1649,10 @@ static int print_json(FILE *f, const struct ssl_report *r,
 	return 0;
 }
 
-int report_print(FILE *f, const struct ssl_report *r, enum ssl_output_format fmt)
+int report_print(FILE *f, const struct ssl_report *r, unsigned int fmt)
 {
 	struct dir_view v[SSDLOAD_DIR_NR], iv[SSDLOAD_DIR_NR];
+	struct ssl_report rj = *r;
 	int d;
 
 	for (d = 0; d < SSDLOAD_DIR_NR; d++) {
@@ -1599,8 +1663,10 @@ int report_print(FILE *f, const struct ssl_report *r, enum ssl_output_format fmt
 		v[d].rate = &r->sum->dir[d].rate;
 		v[d].intended = &iv[d];
 	}
-	if (fmt == SSL_OUTPUT_JSON)
-		return print_json(f, r, v);
-	print_normal(f, r, v);
+	rj.bins = !!(fmt & SSL_OUTPUT_JSON_PLUS);
+	if ((fmt & SSL_OUTPUT_ANY_JSON) && print_json(f, &rj, v))
+		return -1;
+	if (fmt & SSL_OUTPUT_NORMAL)
+		print_normal(f, r, v);
 	return 0;
 }

@@ -18,6 +18,14 @@ struct ssl_job_option {
 	const char *val;		/* as typed; "" for a bare flag */
 };
 
+/* fio's disk_util: one device's block-layer counts over the run */
+struct ssl_disk_util {
+	char name[64];
+	uint64_t ios[2], merges[2], ticks[2];	/* read, write; ticks in ms */
+	uint64_t in_queue;			/* ms */
+	double util;				/* percent of the run busy */
+};
+
 struct ssl_report {
 	const char *name;			/* job name */
 	long pid;				/* shown as pid= (0 if unknown) */
@@ -36,14 +44,20 @@ struct ssl_report {
 	uint64_t iodepth;			/* configured, 0 if unknown */
 	int group_reporting;			/* one JSON entry for all workers */
 	const struct ssl_latstudy *lat;		/* --latency-*, or NULL */
+	int bins;				/* json+: clat_ns/lat_ns "bins" */
+	const struct ssl_disk_util *disks;	/* disk_util, or NULL */
+	int ndisks;
 };
 
 /* fio's default percentile_list */
 extern const double ssl_default_percentiles[];
 extern const int ssl_default_percentiles_nr;
 
-/* Print the report; 0, or -1 if out of memory. */
-int report_print(FILE *f, const struct ssl_report *r, enum ssl_output_format fmt);
+/*
+ * Print the report in each format of the set @fmt (enum
+ * ssl_output_format), JSON first as fio does; 0, or -1 if out of memory.
+ */
+int report_print(FILE *f, const struct ssl_report *r, unsigned int fmt);
 
 /* fio's display of a latency in ns: usec or msec with 2 decimals */
 void ssl_lat_str(char *buf, size_t len, double ns);

@@ -458,7 +458,7 @@ int ssl_make_outdir(const char *cmd, char *dir, size_t len, const char *json, bo
 
 static int ssl_method_opt(struct ssl_method *m, int id, const char *name, const char *val)
 {
-	enum ssl_output_format fmt;
+	unsigned int fmt;
 
 	switch (id) {
 	case SSL_M_FILENAME:
@@ -471,11 +471,12 @@ static int ssl_method_opt(struct ssl_method *m, int id, const char *name, const 
 		}
 		return 0;
 	case SSL_M_OUTPUT_FORMAT:
-		if (ssl_parse_output_format(val, &fmt)) {
+		if (ssl_parse_output_format(val, &fmt) ||
+		    (fmt != SSL_OUTPUT_NORMAL && fmt != SSL_OUTPUT_JSON)) {
 			ssl_err("%s: --output-format=%s: must be normal or json", m->cmd, val);
 			return -1;
 		}
-		m->json_out = fmt == SSL_OUTPUT_JSON;
+		m->json_out = fmt & SSL_OUTPUT_JSON;
 		return 0;
 	case SSL_M_NO_REPORT:
 		m->no_report = true;

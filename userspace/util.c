@@ -199,6 +199,41 @@ int ssl_dev_inflight(const char *dev, uint64_t *n)
 	return err;
 }
 
+int ssl_dev_stat(const char *dev, char *name, size_t nlen, uint64_t st[SSL_DEV_STAT_NR])
+{
+	char path[128], link[PATH_MAX], *buf, *p, *end;
+	struct stat sb;
+	ssize_t n;
+	int err, i;
+
+	if (stat(dev, &sb))
+		return -errno;
+	if (!S_ISBLK(sb.st_mode))
+		return -ENOTBLK;
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u", major(sb.st_rdev),
+		 minor(sb.st_rdev));
+	n = readlink(path, link, sizeof(link) - 1);
+	if (n <= 0)
+		return -errno;
+	link[n] = '\0';
+	p = strrchr(link, '/');
+	snprintf(name, nlen, "%s", p ? p + 1 : link);
+	strncat(path, "/stat", sizeof(path) - strlen(path) - 1);
+	err = ssl_read_file(path, &buf, NULL);
+	if (err)
+		return err;
+	for (i = 0, p = buf; i < SSL_DEV_STAT_NR; i++, p = end) {
+		errno = 0;
+		st[i] = strtoull(p, &end, 10);
+		if (end == p || errno) {
+			err = -EINVAL;
+			break;
+		}
+	}
+	free(buf);
+	return err;
+}
+
 int ssl_kv_parse(char *text, struct ssl_kvlist *kv)
 {
 	size_t cap = 0;
@@ -292,6 +327,6 @@ int ssl_data_path(const char *env, const char *name, int mode, char *buf, size_t
 				return 0;
 		}
 	}
-	snprintf(buf, len, "/usr/local/share/ssdload/%s", name);
+	snprintf(buf, len, "%s/%s", SSL_DATADIR, name);
 	return access(buf, mode) ? -1 : 0;
 }

@@ -20,10 +20,13 @@ void ssl_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 const char *ssl_configfs_root(void);
 
+#ifndef SSL_DATADIR
+#define SSL_DATADIR	"/usr/local/share/ssdload"	/* make install's DATADIR */
+#endif
+
 /*
  * A file shipped with the CLI: $@env when set, else @name next to the
- * running binary when access(@mode) allows it, else
- * /usr/local/share/ssdload/@name.  The path is in @buf; 0, or -1 when
+ * running binary when access(@mode) allows it, else SSL_DATADIR/@name.  The path is in @buf; 0, or -1 when
  * the last one is not there either.
  */
 int ssl_data_path(const char *env, const char *name, int mode, char *buf, size_t len);
@@ -58,6 +61,14 @@ uint64_t ssl_now_ms(void);
  * device), from /sys/dev/block/MAJ:MIN/inflight: 0 or -errno.
  */
 int ssl_dev_inflight(const char *dev, uint64_t *n);
+
+/* The first 11 fields of /sys/block/<dev>/stat (the kernel's block/stat.rst) */
+#define SSL_DEV_STAT_NR	11
+/*
+ * Read the stat of block device node @dev, and its name (as in /sys/block)
+ * into @name; 0 or a negative errno.
+ */
+int ssl_dev_stat(const char *dev, char *name, size_t nlen, uint64_t st[SSL_DEV_STAT_NR]);
 
 /* key=value text, one pair per line (debugfs summary and progress) */
 struct ssl_kv {

@@ -207,7 +207,7 @@ def test_noop_options_noted(cli):
 
 @pytest.mark.parametrize("opt,val", [
     ("bs", "4q"), ("bs", "-4k"), ("bs", "k"), ("bs", "99999999999999999999"),
-    ("size", "1z"), ("offset", "1.5m"), ("runtime", "soon"), ("runtime", "10x"),
+    ("size", "1z"), ("offset", "1.3k"), ("runtime", "soon"), ("runtime", "10x"),
     ("ramp_time", "-1"), ("iodepth", "many"), ("rwmixread", "101"),
     ("rw", "sideways"), ("output-format", "xml"), ("percentile_list", "50:abc"),
     ("percentile_list", "0"), ("allow_write", "maybe"), ("numjobs", "0"),
@@ -232,10 +232,11 @@ def test_filename_required(cli):
 
 
 @pytest.mark.parametrize("text,mult", [
-    ("", 1), ("b", 1), ("k", 1 << 10), ("K", 1 << 10), ("kb", 1 << 10), ("KiB", 1 << 10),
-    ("m", 1 << 20), ("MiB", 1 << 20), ("g", 1 << 30), ("gib", 1 << 30), ("t", 1 << 40),
+    ("", 1), ("b", 1), ("k", 1 << 10), ("K", 1 << 10), ("kb", 1 << 10), ("KiB", 1000),
+    ("m", 1 << 20), ("MiB", 10**6), ("g", 1 << 30), ("gib", 10**9), ("t", 1 << 40),
 ])
 def test_sizes_base_1024(cli, text, mult):
+    """fio's default kb_base=1024: k/kb are 1024, kib is 1000 (fio's compatibility mode)."""
     a = parse_only(cli, "--bs=4" + text, "--offset", "3" + text, "--size=7" + text)
     assert int(a["bs"]) == 4 * mult
     assert int(a["offset"]) == 3 * mult
@@ -1585,7 +1586,7 @@ def test_normal_output_one_device_no_table(cli, fake):
     (["--rate=500k"], {"rate": "512000"}),
     (["--rate=1m,500k"], {"rate": "1048576,512000,512000"}),
     (["--rate=500k,"], {"rate": "512000,,"}),                 # fio: reads only
-    (["--rate=,1MiB"], {"rate": ",1048576,1048576"}),
+    (["--rate=,1MiB"], {"rate": ",1000000,1000000"}),          # fio's kb_base=1024: MiB is 10^6
     (["--rate=1g"], {"rate": str(1 << 30)}),
     (["--rate=16t"], {"rate": str(16 << 40)}),
     (["--rate=4096"], {"rate": "4096"}),
@@ -1625,7 +1626,7 @@ def test_rate_series_options_written_only_when_given(cli):
     (["--rate_iops=1.5"], ["--rate_iops=1.5", "whole number"]),
     (["--rate_iops=4294967297"], ["--rate_iops=4294967297", "largest", "4294967296"]),
     (["--rate=1z"], ["--rate=1z", "bandwidth"]),
-    (["--rate=1.5m"], ["--rate=1.5m", "bandwidth"]),
+    (["--rate=1.3k"], ["--rate=1.3k", "bandwidth"]),           # not whole bytes
     (["--rate=17t"], ["--rate=17t", "largest", str(1 << 44)]),
     (["--rate_iops=100", "--rate=1m"], ["--rate_iops=100", "--rate=1m", "both cap reads"]),
     (["--rate_iops=,100", "--rate=,,1m"], ["both cap trims"]),
