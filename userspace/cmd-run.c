@@ -311,7 +311,7 @@ struct run_ctx {
 	uint64_t dstat[SSL_MAX_DEVS][SSL_DEV_STAT_NR];
 	struct ssl_disk_util disks[SSL_MAX_DEVS];
 	int ndisks;
-	uint64_t dstat_ns;		/* CLOCK_MONOTONIC of the first sample */
+	uint64_t dstat_ms;		/* ssl_now_ms() of the first sample */
 	int logs_failed;		/* a fio log could not be written */
 	int parse_only;
 	int keep_job;			/* --keep-job: leave the done job in place */
@@ -1345,8 +1345,9 @@ static void noop_notes(const struct run_ctx *c)
 }
 
 /* one option of the job file, unless the command line gave it */
-static int jobfile_opt(struct run_ctx *c, const struct ssl_jobfile_opt *o)
+static int jobfile_opt(void *ctx, const struct ssl_jobfile_opt *o)
 {
+	struct run_ctx *c = ctx;
 	const struct ssl_opt *opt = ssl_find_opt(run_opts, o->key, strlen(o->key));
 
 	if (!opt) {
@@ -1374,8 +1375,7 @@ static int jobfile_opt(struct run_ctx *c, const struct ssl_jobfile_opt *o)
  */
 static int load_jobfile(struct run_ctx *c)
 {
-	const struct ssl_jobfile_section *s, *job = NULL;
-	int i, k, jobs;
+	const struct ssl_jobfile_section *job;
 
 	if (c->raw[O_PROFILE]) {
 		if (c->jobfile) {
@@ -1397,31 +1397,11 @@ static int load_jobfile(struct run_ctx *c)
 	}
 	if (ssl_jobfile_load(c->jobfile, &c->jf))
 		return -1;
-	jobs = ssl_jobfile_jobs(&c->jf);
-	for (i = 0; i < c->jf.n && !job; i++) {
-		s = &c->jf.s[i];
-		if (!s->global && (!c->raw[O_SECTION] || !strcmp(s->name, c->raw[O_SECTION])))
-			job = s;
-	}
-	if (!job) {
-		ssl_err("%s: --section=%s: no such job section", c->jobfile, c->raw[O_SECTION]);
+	job = ssl_jobfile_job(&c->jf, c->raw[O_SECTION]);
+	if (!job)
 		return -1;
-	}
-	if (jobs > 1 && !c->raw[O_SECTION]) {
-		ssl_err("%s: %d job sections: ssdload run runs one job; choose it with "
-			"--section=NAME ([%s] is at %s)", c->jobfile, jobs, job->name,
-			job->where);
-		return -1;
-	}
 	c->section = job->name;
-	for (s = c->jf.s; s <= job; s++) {
-		if (!s->global && s != job)
-			continue;
-		for (k = 0; k < s->n; k++)
-			if (jobfile_opt(c, &s->o[k]))
-				return -1;
-	}
-	return 0;
+	return ssl_jobfile_each(&c->jf, job, jobfile_opt, c);
 }
 
 static int parse_args(struct run_ctx *c, int argc, const char **argv)
@@ -1905,14 +1885,6 @@ static void drop_lease(struct run_ctx *c)
 	c->lease = -1;
 }
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
 /*
  * fio's disk_util: /sys/block/<dev>/stat of each device when the job is
  * enabled (@end 0) and when it has ended (@end 1), as deltas.  A device
@@ -1926,14 +1898,14 @@ static void disk_stats(struct run_ctx *c, int end)
 	int i, n = 0;
 
 	if (!end) {
-		c->dstat_ns = mono_ns();
+		c->dstat_ms = ssl_now_ms();
 		for (i = 0; i < c->ndevs; i++)
 			if (ssl_dev_stat(c->devs[i], c->disks[i].name, sizeof(c->disks[i].name),
 					 c->dstat[i]))
 				c->disks[i].name[0] = '\0';
 		return;
 	}
-	ms = (mono_ns() - c->dstat_ns) / 1000000;
+	ms = ssl_now_ms() - c->dstat_ms;
 	for (i = 0; i < c->ndevs; i++) {
 		struct ssl_disk_util *u = &c->disks[n];
 		const uint64_t *b = c->dstat[i];

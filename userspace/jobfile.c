@@ -431,6 +431,45 @@ int ssl_jobfile_jobs(const struct ssl_jobfile *jf)
 	return n;
 }
 
+const struct ssl_jobfile_section *ssl_jobfile_job(const struct ssl_jobfile *jf,
+						  const char *name)
+{
+	const struct ssl_jobfile_section *job = NULL;
+	int i, jobs = ssl_jobfile_jobs(jf);
+
+	for (i = 0; i < jf->n && !job; i++)
+		if (!jf->s[i].global && (!name || !strcmp(jf->s[i].name, name)))
+			job = &jf->s[i];
+	if (!job) {
+		ssl_err("%s: --section=%s: no such job section", jf->path, name);
+		return NULL;
+	}
+	if (jobs > 1 && !name) {
+		ssl_err("%s: %d job sections: ssdload runs one job; choose it with "
+			"--section=NAME ([%s] is at %s)", jf->path, jobs, job->name, job->where);
+		return NULL;
+	}
+	return job;
+}
+
+int ssl_jobfile_each(const struct ssl_jobfile *jf, const struct ssl_jobfile_section *job,
+		     int (*fn)(void *ctx, const struct ssl_jobfile_opt *o), void *ctx)
+{
+	const struct ssl_jobfile_section *s;
+	int k, r;
+
+	for (s = jf->s; s <= job; s++) {
+		if (!s->global && s != job)
+			continue;
+		for (k = 0; k < s->n; k++) {
+			r = fn(ctx, &s->o[k]);
+			if (r)
+				return r;
+		}
+	}
+	return 0;
+}
+
 int ssl_profile_dir(char *dir, size_t len)
 {
 	return ssl_data_path("SSDLOAD_PROFILES", "profiles", R_OK | X_OK, dir, len);

@@ -44,6 +44,22 @@ void ssl_jobfile_free(struct ssl_jobfile *jf);
 int ssl_jobfile_jobs(const struct ssl_jobfile *jf);
 
 /*
+ * The job section to run: [@name], or with @name NULL the only one.  NULL
+ * after a message "FILE: ..." when there is no such section, or several
+ * and no @name.
+ */
+const struct ssl_jobfile_section *ssl_jobfile_job(const struct ssl_jobfile *jf,
+						  const char *name);
+
+/*
+ * @fn on each option of @job in fio's order: those of the [global]
+ * sections above it, then its own.  Stops at, and returns, the first
+ * non-zero return of @fn.
+ */
+int ssl_jobfile_each(const struct ssl_jobfile *jf, const struct ssl_jobfile_section *job,
+		     int (*fn)(void *ctx, const struct ssl_jobfile_opt *o), void *ctx);
+
+/*
  * The shipped profile NAME: $SSDLOAD_PROFILES/NAME.fio, else profiles/
  * next to the binary, else SSL_DATADIR/profiles.  The
  * directory searched is written to @dir when not NULL.  Returns 0 with

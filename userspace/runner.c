@@ -356,6 +356,12 @@ int ssl_time_opt(const char *cmd, const char *name, const char *val, uint64_t lo
 	return 0;
 }
 
+/* the --rw value when it writes or trims (anything but read and randread) */
+static const char *rw_writes(const char *rw)
+{
+	return strcmp(rw, "read") && strcmp(rw, "randread") ? rw : NULL;
+}
+
 int ssl_pass_add(const char *cmd, struct ssl_pass *p, const char *name, const char *val)
 {
 	size_t len = strlen(name) + (val ? strlen(val) : 0) + 4;
@@ -378,8 +384,7 @@ int ssl_pass_add(const char *cmd, struct ssl_pass *p, const char *name, const ch
 	p->v[p->n++] = s;
 	if (!strcmp(name, "rw") || !strcmp(name, "readwrite")) {
 		p->rw = val;
-		/* anything but read and randread writes or trims */
-		p->writes = strcmp(val, "read") && strcmp(val, "randread") ? val : NULL;
+		p->writes = rw_writes(val);
 	}
 	if (!strcmp(name, "allow_write"))
 		p->allow_write = !val || strcmp(val, "0");
@@ -527,8 +532,9 @@ int ssl_method_next(struct ssl_method *m, int argc, const char **argv, int *i,
 }
 
 /* one job option of the profile, unless the command line gave it */
-static int profile_opt(struct ssl_method *m, const struct ssl_jobfile_opt *o)
+static int profile_opt(void *ctx, const struct ssl_jobfile_opt *o)
 {
+	struct ssl_method *m = ctx;
 	struct ssl_pass *p = &m->pass;
 	static const char *const keys[] = { "rw", "rwmixread", "rwmixwrite" };
 	unsigned int i, v;
@@ -568,11 +574,11 @@ static int profile_opt(struct ssl_method *m, const struct ssl_jobfile_opt *o)
  */
 static int method_profile(struct ssl_method *m)
 {
-	const struct ssl_jobfile_section *s, *job = NULL;
+	const struct ssl_jobfile_section *job;
 	struct ssl_pass *p = &m->pass;
 	char path[PATH_MAX];
 	struct ssl_jobfile jf;
-	int i, k, r = -1;
+	int r = -1;
 
 	if (!p->profile) {
 		if (p->section) {
@@ -588,28 +594,12 @@ static int method_profile(struct ssl_method *m)
 	}
 	if (ssl_jobfile_load(path, &jf))
 		return -1;
-	for (i = 0; i < jf.n && !job; i++)
-		if (!jf.s[i].global && (!p->section || !strcmp(jf.s[i].name, p->section)))
-			job = &jf.s[i];
-	if (!job) {
-		ssl_err("%s: --section=%s: no such job section in %s", m->cmd, p->section, path);
+	job = ssl_jobfile_job(&jf, p->section);
+	if (!job || ssl_jobfile_each(&jf, job, profile_opt, m))
 		goto out_free;
-	}
-	if (ssl_jobfile_jobs(&jf) > 1 && !p->section) {
-		ssl_err("%s: %s has %d job sections: choose one with --section=NAME", m->cmd,
-			path, ssl_jobfile_jobs(&jf));
-		goto out_free;
-	}
-	for (s = jf.s; s <= job; s++) {
-		if (!s->global && s != job)
-			continue;
-		for (k = 0; k < s->n; k++)
-			if (profile_opt(m, &s->o[k]))
-				goto out_free;
-	}
 	if (!p->rw && p->prof[0]) {
 		p->rw = p->prof[0];
-		p->writes = strcmp(p->rw, "read") && strcmp(p->rw, "randread") ? p->rw : NULL;
+		p->writes = rw_writes(p->rw);
 	}
 	if (!p->rwmixread && !p->rwmixwrite) {
 		p->rwmixread = p->prof[1];
