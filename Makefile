@@ -9,8 +9,20 @@
 #   make install [DESTDIR=]   the module (in /lib/modules/KVER/extra, for KDIR's
 #                             kernel), the CLI, its man page, completion, profiles
 #   make install-cli          the CLI part alone (PREFIX=/usr/local)
+#   make install-dkms [DESTDIR=]  the module's sources and dkms.conf in
+#                             /usr/src/ssdload-VERSION, for `dkms install
+#                             ssdload/VERSION` (Documentation/cli.rst)
+#   make uninstall            the CLI and the DKMS sources (after `dkms remove`)
 
 KDIR ?= /lib/modules/$(shell uname -r)/build
+
+# The release: uapi/ssdload.h's SSDLOAD_VERSION (the module's MODULE_VERSION).
+VERSION := $(shell sed -n 's/^\#define SSDLOAD_VERSION[[:space:]]*"\([^"]*\)".*/\1/p' uapi/ssdload.h 2>/dev/null)
+DKMS_SRC = /usr/src/ssdload-$(VERSION)
+# What `make module` needs and nothing else: no tests (module/tests holds the
+# KUnit suites, which the module's Kbuild builds only when they are there).
+DKMS_FILES = dkms.conf Makefile Kbuild uapi/ssdload.h module/Kbuild \
+	$(filter-out %.mod.c,$(wildcard module/*.c module/*.h module/compat/*.h))
 
 all: module cli
 
@@ -32,14 +44,37 @@ install-module: module
 install-cli:
 	$(MAKE) -C userspace install
 
-uninstall:
+# A fresh copy each time: a file removed from the tree leaves none behind.
+install-dkms:
+	@v=$$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$$/\1/p' dkms.conf); \
+	test -n "$(VERSION)" && test "$$v" = "$(VERSION)" || { echo "make: dkms.conf's" \
+		"PACKAGE_VERSION ($$v) differs from uapi/ssdload.h's SSDLOAD_VERSION ($(VERSION))" >&2; \
+		exit 1; }
+	rm -rf '$(DESTDIR)$(DKMS_SRC)'
+	for f in $(DKMS_FILES); do \
+		install -D -m 0644 "$$f" '$(DESTDIR)$(DKMS_SRC)/'"$$f" || exit 1; done
+
+uninstall: uninstall-dkms
 	$(MAKE) -C userspace uninstall
 
-clean:
-	-test -d "$(KDIR)" && $(MAKE) -C "$(KDIR)" M="$(CURDIR)" clean
+# Modules dkms built from the sources go first (as a DKMS package's prerm
+# does): removing only the sources would leave dkms a dangling link.
+uninstall-dkms:
+	@if [ -z '$(DESTDIR)' ] && command -v dkms >/dev/null && \
+	    [ -n "$$(dkms status -m ssdload -v '$(VERSION)' 2>/dev/null)" ]; then \
+		echo "dkms remove ssdload/$(VERSION) --all"; \
+		dkms remove ssdload/'$(VERSION)' --all || exit 1; fi
+	rm -rf '$(DESTDIR)$(DKMS_SRC)'
+
+clean: clean-module
 	$(MAKE) -C userspace clean
 
-.PHONY: all module cli install install-module install-cli uninstall clean
+# dkms.conf's CLEAN: the module's build products alone.
+clean-module:
+	-test -d "$(KDIR)" && $(MAKE) -C "$(KDIR)" M="$(CURDIR)" clean
+
+.PHONY: all module cli install install-module install-cli install-dkms uninstall \
+	uninstall-dkms clean clean-module
 
 # Test, demo and style targets live beside the code they drive.
 -include tests/check.mk

@@ -82,3 +82,4 @@ module_exit(ssdload_exit);
 MODULE_AUTHOR("ssdload authors");
 MODULE_DESCRIPTION("In-kernel block device load generator");
 MODULE_LICENSE("GPL");
+MODULE_VERSION(SSDLOAD_VERSION);

@@ -14,6 +14,14 @@
 
 #include <linux/types.h>
 
+/*
+ * The release of ssdload.ko (its MODULE_VERSION) and of its DKMS package,
+ * which installs as /usr/src/ssdload-<this>.  dkms.conf's PACKAGE_VERSION
+ * and the CLI's SSDLOAD_CLI_VERSION repeat it; tests/unit/test_dkms.py
+ * checks that all three agree, and make install-dkms refuses a mismatch.
+ */
+#define SSDLOAD_VERSION		"0.1.0"
+
 /* ---- paths ------------------------------------------------------------ */
 #define SSDLOAD_CONFIGFS_ROOT	"/sys/kernel/config/ssdload"
 #define SSDLOAD_CONFIGFS_JOBS	SSDLOAD_CONFIGFS_ROOT "/jobs"
