@@ -9,6 +9,7 @@ Node ids: tests/test_guest.py::e2e[6.1]::build
           tests/test_guest.py::e2e[6.1]::dmesg_clean
           tests/test_guest.py::e2e[6.1]::test_counts.py::test_exact_counts[randread]
           tests/test_guest.py::e2e[debug]::kmemleak_clean
+          tests/test_guest.py::e2e[6.12]::host-render::test_pts.py::test_iops_scaled
           tests/test_guest.py::kunit[debug]::load
           tests/test_guest.py::kunit[debug]::ssdload_hist::test_round_trip
           tests/test_guest.py::kunit[debug]::ssdload_mix::test_read_share::rwmixread=5
@@ -16,10 +17,17 @@ Node ids: tests/test_guest.py::e2e[6.1]::build
 One guest boots per kernel label, whatever it runs; the items about the
 guest itself (build, guest_run, dmesg_clean, kmemleak_clean) go under
 e2e[LABEL] when the e2e suite runs there, else under kunit[LABEL].
+
+host-render items run on the host: the guest's scaled pts runs skip their
+HTML report (matplotlib under TCG is slow) and ask, in
+$SSDLOAD_OUT/host-render.jsonl, for it to be rendered and checked here
+(tests/e2e/lib/pts_report.py).
 """
 
 import os
 import re
+import shutil
+import subprocess
 import sys
 import xml.etree.ElementTree as ET
 
@@ -28,6 +36,9 @@ import pytest
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import guest		# noqa: E402
+# the report checks of tests/e2e/test_pts.py, the same in the guest and here
+sys.path.append(os.path.join(guest.REPO, 'tests', 'e2e', 'lib'))
+import pts_report	# noqa: E402
 
 # Lines in the guest's dmesg that fail the run.
 DMESG_BAD = re.compile('|'.join([
@@ -347,8 +358,11 @@ class GuestSession:
 			if self.errors:
 				return
 			cmd = guest.check_command(out, self.phases)
+			# the scaled pts runs leave their reports to the host
+			# (host-render items)
 			self.res = guest.run_guest(kinfo, cmd, out, stream=True,
-						   timeout=guest.timeout_for(label))
+						   timeout=guest.timeout_for(label),
+						   env={'SSDLOAD_HOST_RENDER': '1'})
 			boots = ', booted twice' if self.res.attempts > 1 else ''
 			tw.sep('=', f'{label}: guest done in {self.res.duration:.0f} s, '
 				    f'rc={self.res.rc}, {self.res.accel.upper()}{boots}')
@@ -443,9 +457,104 @@ class _LabelRun(pytest.Collector):
 					   'harness error:\n' + traceback.format_exc())]
 
 
+# `ssdload report DIR` of one scaled pts run on the host (seconds)
+RENDER_TIMEOUT = 600
+
+
+class HostRenderFailure(Exception):
+	"""A host-render item's failure, shown as it is."""
+
+
+def render_and_check(req, cli, out):
+	"""Render the report of the request REQ (pts_report) with CLI, as the
+	guest would have, and check it; raises HostRenderFailure."""
+	d = os.path.realpath(req['dir'])
+	if not d.startswith(os.path.realpath(out) + os.sep):
+		raise HostRenderFailure(f'{req["dir"]} is not in the guest\'s output directory {out}')
+	if not os.path.isfile(os.path.join(d, 'pts.json')):
+		raise HostRenderFailure(f'no pts.json in {d}')
+	if not os.access(cli, os.X_OK):
+		raise HostRenderFailure(f'no executable CLI {cli}')
+	# what a render writes: gone first, so that the checks see this render
+	for p in pts_report.rendered_files(d, req['csv_lines']):
+		if os.path.isdir(p) and not os.path.islink(p):
+			shutil.rmtree(p)
+		elif os.path.lexists(p):
+			os.unlink(p)
+	cmd = [cli, 'report', d]
+	env = dict(os.environ, SSDLOAD_REPORT=os.path.join(guest.REPO, 'userspace',
+							   'ssdload-report.py'))
+	try:
+		p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+				   stdin=subprocess.DEVNULL, universal_newlines=True, env=env,
+				   timeout=RENDER_TIMEOUT)
+	except subprocess.TimeoutExpired:
+		raise HostRenderFailure(f'{" ".join(cmd)}: no exit in {RENDER_TIMEOUT} s') from None
+	if p.returncode != 0:
+		raise HostRenderFailure(f'{" ".join(cmd)} exited {p.returncode} (the report of '
+					f'{req["test"]})\n{p.stderr}{p.stdout}')
+	try:
+		pts_report.check_report(d, req['plots'], req['expect'], req['csv_lines'])
+	except AssertionError as e:
+		raise HostRenderFailure(f'the report of {req["test"]}, rendered on the host in '
+					f'{d}: {e}') from None
+
+
+class HostRenderItem(pytest.Item):
+	"""e2e[LABEL]::host-render::<file>.py::<test>: renders the report of a
+	scaled pts run that the guest kept in its output share, with the CLI
+	the guest ran and the repo's renderer, and checks it as the guest test
+	asked (render_and_check)."""
+
+	def __init__(self, *, req=None, error=None, cli=None, out=None, **kw):
+		super().__init__(**kw)
+		self.req = req		# a request of host-render.jsonl, or None
+		self.error = error	# why the line is no valid request
+		self.cli = cli		# the CLI the guest ran ($OUT/ssdload)
+		self.out = out		# the guest's output directory
+
+	def runtest(self):
+		if self.error:
+			raise HostRenderFailure(f'{pts_report.REQUESTS}: {self.error}')
+		render_and_check(self.req, self.cli, self.out)
+
+	def repr_failure(self, excinfo, style=None):
+		if isinstance(excinfo.value, HostRenderFailure):
+			return str(excinfo.value)
+		return super().repr_failure(excinfo)
+
+	def reportinfo(self):
+		return self.path, None, self.nodeid.split('::', 1)[-1]
+
+
+class HostRenderGroup(pytest.Collector):
+	"""e2e[LABEL]::host-render: one item per line of host-render.jsonl."""
+
+	def __init__(self, *, requests, cli, out, **kw):
+		super().__init__(**kw)
+		self.requests = requests	# pts_report.parse_requests()
+		self.cli = cli
+		self.out = out
+
+	def collect(self):
+		for name, req, err in self.requests:
+			yield HostRenderItem.from_parent(self, name=name, req=req, error=err,
+							 cli=self.cli, out=self.out)
+
+
+def host_render_requests(out):
+	"""parse_requests() of OUT/host-render.jsonl; None without the file."""
+	path = os.path.join(out, pts_report.REQUESTS)
+	if not os.path.exists(path):
+		return None
+	with open(path, errors='replace') as f:
+		return pts_report.parse_requests(f.read())
+
+
 class KernelRun(_LabelRun):
-	"""e2e[LABEL]: the guest's session items (see GuestSession) and one item
-	per e2e test case."""
+	"""e2e[LABEL]: the guest's session items (see GuestSession), one item
+	per e2e test case and one per report the guest left to the host
+	(host-render)."""
 
 	def _collect(self):
 		sess = GuestSession.get(self, self.label)
@@ -462,9 +571,13 @@ class KernelRun(_LabelRun):
 				mods = parse_junit(junit, guest.e2e_dir())
 			except ET.ParseError as e:
 				yield self._item('junit', 'failed', f'cannot parse {junit}: {e}')
-				return
+				mods = {}
 			for mod, cases in mods.items():
 				yield GuestModule.from_parent(self, name=mod, cases=cases)
+		reqs = host_render_requests(sess.out)
+		if reqs:
+			yield HostRenderGroup.from_parent(self, name='host-render', requests=reqs,
+							  cli=sess.path('ssdload'), out=sess.out)
 
 
 class KunitRun(_LabelRun):
