@@ -27,6 +27,7 @@
 #include <ini.h>
 
 #include "jobfile.h"
+#include "options.h"
 #include "util.h"
 
 #define LONG_REF	"\x01"	/* "key=\x01N": value N of the long ones */
@@ -468,6 +469,140 @@ int ssl_jobfile_each(const struct ssl_jobfile *jf, const struct ssl_jobfile_sect
 		}
 	}
 	return 0;
+}
+
+/* the options that order a file's jobs, and the job's name */
+enum { PLAN_STONEWALL = 1, PLAN_NEW_GROUP, PLAN_WAIT_FOR, PLAN_NAME };
+
+static const struct ssl_opt plan_opts[] = {
+	{ "stonewall",		SSL_ARG_FLAG, PLAN_STONEWALL },
+	{ "wait_for_previous",	SSL_ARG_FLAG, PLAN_STONEWALL },
+	{ "new_group",		SSL_ARG_FLAG, PLAN_NEW_GROUP },
+	{ "wait_for",		SSL_ARG_REQUIRED, PLAN_WAIT_FOR },
+	{ "name",		SSL_ARG_REQUIRED, PLAN_NAME },
+	{ NULL, 0, 0 },
+};
+
+/* what a job's options (its [global]s', then its own) say of its order */
+struct plan_job {
+	int stonewall, new_group;
+	const struct ssl_jobfile_opt *wait_for;	/* NULL: none */
+	const char *name;
+};
+
+static int plan_opt(void *ctx, const struct ssl_jobfile_opt *o)
+{
+	const struct ssl_opt *opt = ssl_find_opt(plan_opts, o->key, strlen(o->key));
+	struct plan_job *pj = ctx;
+	int b = 1;
+
+	if (!opt)
+		return 0;
+	switch (opt->id) {
+	case PLAN_STONEWALL:
+	case PLAN_NEW_GROUP:
+		if (*o->val && ssl_parse_bool(o->val, &b)) {
+			ssl_err("%s: %s=%s: must be 0 or 1", o->where, o->key, o->val);
+			return -1;
+		}
+		if (opt->id == PLAN_STONEWALL)
+			pj->stonewall = b;
+		else
+			pj->new_group = b;
+		break;
+	case PLAN_WAIT_FOR:
+		pj->wait_for = *o->val ? o : NULL;
+		break;
+	case PLAN_NAME:
+		pj->name = o->val;
+		break;
+	}
+	return 0;
+}
+
+/*
+ * wait_for=@o->val of job @k: fio waits for the job of that name defined
+ * before (no forward reference), and skips the job itself.  Held when
+ * that job is of an earlier set; one of the same set would start with it.
+ */
+static int plan_wait(const struct ssl_jobfile *jf, const struct ssl_jobfile_plan *p, int n,
+		     int k, const struct ssl_jobfile_opt *o)
+{
+	int i, before = -1, after = -1;
+
+	if (!strcmp(o->val, p[k].name))
+		return 0;
+	for (i = 0; i < n; i++) {
+		if (strcmp(p[i].name, o->val))
+			continue;
+		if (i < k)
+			before = i;
+		else if (after < 0)
+			after = i;
+	}
+	if (before >= 0 && p[before].set < p[k].set)
+		return 0;
+	if (before >= 0)
+		ssl_err("%s: wait_for=%s: [%s] starts together with [%s] (no stonewall "
+			"between them), and ssdload starts the jobs between two stonewalls "
+			"at once: give [%s] stonewall to run it after every job before it",
+			o->where, o->val, p[before].s->name, p[k].s->name, p[k].s->name);
+	else if (after >= 0)
+		ssl_err("%s: wait_for=%s: [%s] comes after [%s]: a job waits only for one "
+			"defined before it (as in fio)", o->where, o->val, p[after].s->name,
+			p[k].s->name);
+	else
+		ssl_err("%s: wait_for=%s: no job of %s is named %s", o->where, o->val,
+			jf->path, o->val);
+	return -1;
+}
+
+int ssl_jobfile_plan(const struct ssl_jobfile *jf, struct ssl_jobfile_plan **plan, int *n)
+{
+	int i, k, nj = 0, group_jobs = 0, jobs = ssl_jobfile_jobs(jf);
+	const struct ssl_jobfile_opt **wait;
+	unsigned int set = 0, groupid = 0;
+	struct ssl_jobfile_plan *p;
+
+	p = calloc((size_t)jobs + 1, sizeof(*p));
+	wait = calloc((size_t)jobs + 1, sizeof(*wait));
+	if (!p || !wait) {
+		ssl_err("out of memory");
+		goto fail;
+	}
+	for (i = 0; i < jf->n; i++) {
+		struct plan_job pj;
+
+		if (jf->s[i].global)
+			continue;
+		memset(&pj, 0, sizeof(pj));
+		if (ssl_jobfile_each(jf, &jf->s[i], plan_opt, &pj))
+			goto fail;
+		/* fio: a stonewall waits for every job started before it */
+		if (pj.stonewall && nj)
+			set++;
+		if ((pj.stonewall || pj.new_group) && group_jobs) {
+			groupid++;
+			group_jobs = 0;
+		}
+		group_jobs++;
+		p[nj].s = &jf->s[i];
+		p[nj].name = pj.name ? pj.name : jf->s[i].name;
+		p[nj].set = set;
+		p[nj].groupid = groupid;
+		wait[nj++] = pj.wait_for;
+	}
+	for (k = 0; k < nj; k++)
+		if (wait[k] && plan_wait(jf, p, nj, k, wait[k]))
+			goto fail;
+	free(wait);
+	*plan = p;
+	*n = nj;
+	return 0;
+fail:
+	free(wait);
+	free(p);
+	return -1;
 }
 
 int ssl_profile_dir(char *dir, size_t len)

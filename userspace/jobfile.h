@@ -60,6 +60,27 @@ int ssl_jobfile_each(const struct ssl_jobfile *jf, const struct ssl_jobfile_sect
 		     int (*fn)(void *ctx, const struct ssl_jobfile_opt *o), void *ctx);
 
 /*
+ * fio's order of a job file's jobs (its run_threads()): the jobs between
+ * two stonewalls (stonewall, wait_for_previous) form a set, started
+ * together once the set before has ended; a stonewall or new_group starts
+ * a new reporting group (groupid), as fio's add_job() does.  wait_for=NAME
+ * is kept where it holds: NAME must be a job of an earlier set.
+ */
+struct ssl_jobfile_plan {
+	const struct ssl_jobfile_section *s;
+	const char *name;		/* the last name=, else the section's */
+	unsigned int set;		/* 0, 1, ... in file order */
+	unsigned int groupid;		/* fio's reporting group */
+};
+
+/*
+ * The jobs of @jf in file order into *@plan (malloc'ed, *@n of them).
+ * 0, or -1 after "FILE:LINE: why": a stonewall/new_group value not 0 or
+ * 1; wait_for naming no job, a later one or one of the same set.
+ */
+int ssl_jobfile_plan(const struct ssl_jobfile *jf, struct ssl_jobfile_plan **plan, int *n);
+
+/*
  * The shipped profile NAME: $SSDLOAD_PROFILES/NAME.fio, else profiles/
  * next to the binary, else SSL_DATADIR/profiles.  The
  * directory searched is written to @dir when not NULL.  Returns 0 with

@@ -5,6 +5,7 @@
  * tools that read fio's --output-format=json read ours.
  */
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,16 @@ const int ssl_default_percentiles_nr = ARRAY_SIZE(ssl_default_percentiles);
 static const char *const dir_names[SSDLOAD_DIR_NR] = { "read", "write", "trim" };
 static const char *const dir_upper[SSDLOAD_DIR_NR] = { "READ", "WRITE", "TRIM" };
 
+/*
+ * fio's io_stat of the bandwidth (KiB/s) or IOPS samples: one per
+ * interval, kept as fio's add_stat_sample() keeps them.
+ */
+struct io_stat {
+	uint64_t samples;
+	uint64_t min, max;
+	double mean, S;			/* running mean, sum of squared deviations */
+};
+
 /* Everything reported for one direction, derived once. */
 struct dir_view {
 	uint64_t ios, bytes, errors;
@@ -40,6 +51,9 @@ struct dir_view {
 	const struct ssl_rate_stats *rate;
 	const struct dir_view *intended; /* latency from the intended time */
 	int no_stddev;			/* stddev unknown: left out of the JSON */
+	/* fio's bw_stat/iops_stat, from the time series (no series: none) */
+	struct io_stat bw_stat, iops_stat;
+	uint64_t agg_bytes;		/* the group's bytes/s, for bw_agg (per=) */
 };
 
 /* The latency fields of @v, from histogram @h or else the summary's figures. */
@@ -234,17 +248,165 @@ static uint64_t group_threads(const struct ssl_summary *s)
 }
 
 /* ------------------------------------------------------------------ */
+/* bandwidth and IOPS samples (fio's bw_stat and iops_stat)            */
+
+/* fio's add_stat_sample(): Welford's update, in fio's order of operations */
+static void io_stat_add(struct io_stat *is, uint64_t data)
+{
+	double val = (double)data, delta;
+
+	if (!is->samples || data > is->max)
+		is->max = data;
+	if (!is->samples || data < is->min)
+		is->min = data;
+	delta = val - is->mean;
+	if (delta) {
+		is->mean += delta / ((double)is->samples + 1.0);
+		is->S += delta * (val - is->mean);
+	}
+	is->samples++;
+}
+
+/* fio's calc_lat(): 0 without samples; the sample stddev (n - 1) */
+static int io_stat_calc(const struct io_stat *is, uint64_t *min, uint64_t *max,
+			double *mean, double *dev)
+{
+	double n = (double)is->samples;
+
+	if (!is->samples)
+		return 0;
+	*min = is->min;
+	*max = is->max;
+	*mean = is->mean;
+	*dev = n > 1.0 ? sqrt(is->S / (n - 1.0)) : 0.0;
+	return 1;
+}
+
+/*
+ * fio's convert_agg_kbytes_percent(): the mean bandwidth (KiB/s, truncated
+ * as fio passes it as an int) in percent of the group's, at most 100.
+ */
+static double agg_percent(uint64_t agg_bytes, double mean)
+{
+	double p;
+
+	if (agg_bytes <= 1024)
+		return 100.0;
+	p = (double)(int64_t)mean * 100.0 / ((double)agg_bytes / 1024.0);
+	return p > 100.0 ? 100.0 : p;
+}
+
+/*
+ * One sample per direction that did I/O in an interval of the series,
+ * as fio's __add_samples() takes one per direction with I/O in each
+ * bw_avg_time/iops_avg_time window: KiB/s and I/Os per second, truncated,
+ * over the interval's measured part (from the end of the ramp; an
+ * interval wholly in the ramp gives none).  The values are those of the
+ * fio logs of fiolog.c.
+ */
+static void add_interval_samples(struct dir_view v[SSDLOAD_DIR_NR], uint64_t start,
+				 uint64_t end, uint64_t ramp_ns,
+				 const uint64_t ios[SSDLOAD_DIR_NR],
+				 const uint64_t bytes[SSDLOAD_DIR_NR])
+{
+	uint64_t span;
+	int d;
+
+	if (start < ramp_ns)
+		start = ramp_ns;
+	if (end <= start)
+		return;
+	span = end - start;
+	for (d = 0; d < SSDLOAD_DIR_NR; d++) {
+		if (bytes[d])
+			io_stat_add(&v[d].bw_stat, (uint64_t)((long double)bytes[d] * 1e9L /
+							      span / 1024));
+		if (ios[d])
+			io_stat_add(&v[d].iops_stat, (uint64_t)((long double)ios[d] * 1e9L /
+								span));
+	}
+}
+
+static int cmp_rec_index(const void *a, const void *b);
+
+/*
+ * The job's samples: one per interval of the series, the workers'
+ * records of one index merged as in time_series.intervals (counts
+ * summed, from the earliest start to the latest end).  0, or -1 when out
+ * of memory.
+ */
+static int job_samples(const struct ssl_report *r, struct dir_view v[SSDLOAD_DIR_NR])
+{
+	const struct ssl_series *ser = r->series;
+	const struct ssl_series_rec **sorted;
+	uint64_t n, i, j, ios[SSDLOAD_DIR_NR], bytes[SSDLOAD_DIR_NR];
+	uint64_t start, end;
+	int d;
+
+	if (!ser || !ser->present || !ser->hdr.nr_records)
+		return 0;
+	n = ser->hdr.nr_records;
+	sorted = malloc(n * sizeof(*sorted));
+	if (!sorted)
+		return -1;
+	for (i = 0; i < n; i++)
+		sorted[i] = &ser->rec[i];
+	qsort(sorted, n, sizeof(*sorted), cmp_rec_index);
+	for (i = 0; i < n; i = j) {
+		start = sorted[i]->start_ns;
+		end = sorted[i]->end_ns;
+		memset(ios, 0, sizeof(ios));
+		memset(bytes, 0, sizeof(bytes));
+		for (j = i; j < n && sorted[j]->index == sorted[i]->index; j++) {
+			if (sorted[j]->start_ns < start)
+				start = sorted[j]->start_ns;
+			if (sorted[j]->end_ns > end)
+				end = sorted[j]->end_ns;
+			for (d = 0; d < SSDLOAD_DIR_NR; d++) {
+				ios[d] += sorted[j]->dir[d].ios;
+				bytes[d] += sorted[j]->dir[d].bytes;
+			}
+		}
+		add_interval_samples(v, start, end, r->sum->ramp_ns, ios, bytes);
+	}
+	free(sorted);
+	return 0;
+}
+
+/* worker @w's samples (a clone): one per record of its own */
+static void worker_samples(const struct ssl_report *r, uint32_t w,
+			   struct dir_view v[SSDLOAD_DIR_NR])
+{
+	const struct ssl_series *ser = r->series;
+	uint64_t i, ios[SSDLOAD_DIR_NR], bytes[SSDLOAD_DIR_NR];
+	int d;
+
+	if (!ser || !ser->present)
+		return;
+	for (i = 0; i < ser->hdr.nr_records; i++) {
+		const struct ssl_series_rec *rec = &ser->rec[i];
+
+		if (rec->worker != w)
+			continue;
+		for (d = 0; d < SSDLOAD_DIR_NR; d++) {
+			ios[d] = rec->dir[d].ios;
+			bytes[d] = rec->dir[d].bytes;
+		}
+		add_interval_samples(v, rec->start_ns, rec->end_ns, r->sum->ramp_ns, ios, bytes);
+	}
+}
+
+/* ------------------------------------------------------------------ */
 /* normal output                                                       */
 
-enum n2s_unit { N2S_NONE, N2S_BYTE, N2S_BYTEPERSEC };
-
-/* fio's num2str(): at most @maxlen significant digits, k/M/G or Ki/Mi/Gi */
-static void num2str(char *buf, size_t len, uint64_t num, int maxlen, int pow2,
-		    enum n2s_unit unit)
+/*
+ * fio's num2str(): at most @maxlen significant digits, k/M/G or Ki/Mi/Gi,
+ * then @unit ("", "B", "B/s")
+ */
+void ssl_num2str(char *buf, size_t len, uint64_t num, int maxlen, int pow2, const char *unit)
 {
 	static const char *const si[] = { "", "k", "M", "G", "T", "P" };
 	static const char *const iec[] = { "", "Ki", "Mi", "Gi", "Ti", "Pi" };
-	static const char *const ustr[] = { "", "B", "B/s" };
 	const char *const *pfx = pow2 ? iec : si;
 	const unsigned int thousand = pow2 ? 1024 : 1000;
 	unsigned int modulo = (unsigned int)-1, post = 0;
@@ -267,15 +429,15 @@ static void num2str(char *buf, size_t len, uint64_t num, int maxlen, int pow2,
 	if (modulo == (unsigned int)-1 || room <= 0) {
 		if (modulo != (unsigned int)-1 && carry)
 			num++;
-		snprintf(buf, len, "%" PRIu64 "%s%s", num, pfx[post], ustr[unit]);
+		snprintf(buf, len, "%" PRIu64 "%s%s", num, pfx[post], unit);
 		return;
 	}
 	snprintf(tmp, sizeof(tmp), "%.*f", room, (double)modulo / thousand);
 	if (tmp[0] == '1')	/* rounded up to 1.0 */
-		snprintf(buf, len, "%" PRIu64 "%s%s", num + 1, pfx[post], ustr[unit]);
+		snprintf(buf, len, "%" PRIu64 "%s%s", num + 1, pfx[post], unit);
 	else
 		snprintf(buf, len, "%" PRIu64 ".%s%s%s", num, tmp + 2, pfx[post],
-			 ustr[unit]);
+			 unit);
 }
 
 /* fio's display_lat(): nsec, or usec/msec when min and mean exceed 1000 */
@@ -299,8 +461,8 @@ static void print_lat(FILE *f, const char *name, const struct dir_view *v)
 		dev /= 1e3;
 		base = "usec";
 	}
-	num2str(minp, sizeof(minp), min, 6, 0, N2S_NONE);
-	num2str(maxp, sizeof(maxp), max, 6, 0, N2S_NONE);
+	ssl_num2str(minp, sizeof(minp), min, 6, 0, "");
+	ssl_num2str(maxp, sizeof(maxp), max, 6, 0, "");
 	fprintf(f, "    %s (%s): min=%s, max=%s, avg=%5.02f, stdev=%5.02f\n",
 		name, base, minp, maxp, mean, dev);
 }
@@ -360,6 +522,35 @@ static void print_lat_dist(FILE *f, const char *unit, const double *vals, int nr
 	}
 	if (shown)
 		fputc('\n', f);
+}
+
+/*
+ * fio's bw and iops lines (show_ddir_status()), from the samples: none
+ * without them, as fio prints none without samples.
+ */
+static void print_samples(FILE *f, const struct dir_view *v)
+{
+	uint64_t min, max;
+	double mean, dev, per;
+	const char *unit = "KiB";
+
+	if (io_stat_calc(&v->bw_stat, &min, &max, &mean, &dev)) {
+		per = agg_percent(v->agg_bytes, mean);
+		if (mean > 1024.0 * 1024.0) {
+			min = (uint64_t)((double)min / 1024.0);
+			max = (uint64_t)((double)max / 1024.0);
+			mean /= 1024.0;
+			dev /= 1024.0;
+			unit = "MiB";
+		}
+		fprintf(f, "   bw (%5s/s): min=%5" PRIu64 ", max=%5" PRIu64 ", per=%3.2f%%, "
+			"avg=%5.02f, stdev=%5.02f, samples=%" PRIu64 "\n", unit, min, max, per,
+			mean, dev, v->bw_stat.samples);
+	}
+	if (io_stat_calc(&v->iops_stat, &min, &max, &mean, &dev))
+		fprintf(f, "   iops        : min=%5" PRIu64 ", max=%5" PRIu64 ", avg=%5.02f, "
+			"stdev=%5.02f, samples=%" PRIu64 "\n", min, max, mean, dev,
+			v->iops_stat.samples);
 }
 
 /* summary poll_fallback values, as the module prints them */
@@ -442,7 +633,7 @@ static void print_rate(FILE *f, const struct ssl_report *r, const struct dir_vie
 	if (rs->iops)
 		snprintf(target, sizeof(target), "%" PRIu64 " IOPS", rs->iops);
 	else
-		num2str(target, sizeof(target), rs->bps, 4, 1, N2S_BYTEPERSEC);
+		ssl_num2str(target, sizeof(target), rs->bps, 4, 1, "B/s");
 	fprintf(f, "    rate: target %s", target);
 	if (r->sum->rate_process[0])
 		fprintf(f, " (%s)", r->sum->rate_process);
@@ -450,7 +641,7 @@ static void print_rate(FILE *f, const struct ssl_report *r, const struct dir_vie
 		if (rs->behind_ios)
 			snprintf(amount, sizeof(amount), "%" PRIu64 " I/Os", rs->behind_ios);
 		else
-			num2str(amount, sizeof(amount), rs->behind_bytes, 4, 1, N2S_BYTE);
+			ssl_num2str(amount, sizeof(amount), rs->behind_bytes, 4, 1, "B");
 		ssl_secs_str(lag, sizeof(lag), rs->behind_ns);
 		fprintf(f, ", fell behind by %s (%s)", amount, lag);
 	} else {
@@ -496,14 +687,14 @@ static void print_devices(FILE *f, const struct ssl_summary *s)
 	for (i = 0; i < s->nr_dev; i++) {
 		const struct ssl_device *dv = &s->dev[i];
 
-		num2str(a, sizeof(a), dv->span_bytes, 4, 1, N2S_BYTE);
+		ssl_num2str(a, sizeof(a), dv->span_bytes, 4, 1, "B");
 		fprintf(f, "    %s: span=%" PRIu64 "+%" PRIu64 " (%s)\n", dv->name,
 			dv->span_start, dv->span_bytes, a);
 		for (d = 0; d < SSDLOAD_DIR_NR; d++) {
 			if (!dv->ios[d] && !dv->errors[d] && !dv->done[d])
 				continue;
-			num2str(io, sizeof(io), dv->bytes[d], 4, 1, N2S_BYTE);
-			num2str(b, sizeof(b), dv->ios[d], 4, 0, N2S_NONE);
+			ssl_num2str(io, sizeof(io), dv->bytes[d], 4, 1, "B");
+			ssl_num2str(b, sizeof(b), dv->ios[d], 4, 0, "");
 			ssl_lat_str(lat, sizeof(lat), ssl_mean(dv->lat_sum_ns[d], dv->ios[d]));
 			fprintf(f, "      %-5s: ios=%s, io=%s, errors=%" PRIu64 ", lat avg=%s\n",
 				dir_names[d], b, io, dv->errors[d], lat);
@@ -511,17 +702,39 @@ static void print_devices(FILE *f, const struct ssl_summary *s)
 	}
 }
 
-/* fio's cpu line; the module's figures are for its worker threads */
+/*
+ * fio's cpu line; the module's figures are for its worker threads.
+ * Kernel threads have no user memory to fault on: majf and minf are 0.
+ */
 static void print_cpu(FILE *f, const struct ssl_summary *s)
 {
 	if (!s->cpu_ns.have)
 		return;
 	fprintf(f, "  cpu          : usr=%3.2f%%, sys=%3.2f%%, ctx=%" PRIu64
-		", cpu_ns/io=%" PRIu64 "\n",
+		", majf=0, minf=0\n",
 		cpu_pct(s, s->usr_cpu_ns.v, s->workers),
 		cpu_pct(s, s->sys_cpu_ns.have ? s->sys_cpu_ns.v :
 			s->cpu_ns.v - s->usr_cpu_ns.v, s->workers),
-		s->ctx.v, s->cpu_ns_per_io.v);
+		s->ctx.v);
+}
+
+/*
+ * fio's lines after cpu.  IO depths, submit and complete are left out:
+ * the module does not measure the depth distributions.  issued rwts
+ * counts the measured I/Os that completed, failed ones included (fio's
+ * total_io_u counts every issued I/O); none are short or dropped.
+ */
+static void print_issued(FILE *f, const struct ssl_report *r,
+			 const struct dir_view v[SSDLOAD_DIR_NR])
+{
+	fprintf(f, "     issued rwts: total=%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",0"
+		" short=0,0,0,0 dropped=0,0,0,0\n", v[0].ios + v[0].errors,
+		v[1].ios + v[1].errors, v[2].ios + v[2].errors);
+	if (r->iodepth)
+		fprintf(f, "     latency   : target=0, window=0, percentile=100.00%%, "
+			"depth=%" PRIu64 "\n", r->iodepth);
+	if (r->sum->cpu_ns.have)
+		fprintf(f, "  cpu_ns/io    : %" PRIu64 "\n", r->sum->cpu_ns_per_io.v);
 }
 
 /* a size as the CLI takes it: 4k, 1m, or bytes */
@@ -673,8 +886,8 @@ static void print_steps(FILE *f, const struct ssl_report *r)
 			double secs = (double)rec->runtime_ns / 1e9;
 
 			if (secs > 0) {
-				num2str(iops, sizeof(iops), (uint64_t)((double)ios / secs + 0.5),
-					4, 0, N2S_NONE);
+				ssl_num2str(iops, sizeof(iops), (uint64_t)((double)ios / secs + 0.5),
+					4, 0, "");
 				snprintf(mibs, sizeof(mibs), "%.1f",
 					 (double)bytes / 1048576.0 / secs);
 			}
@@ -718,10 +931,10 @@ static void print_normal(FILE *f, const struct ssl_report *r,
 		if (!dv->ios && !dv->errors)
 			continue;
 		any = 1;
-		num2str(a, sizeof(a), (uint64_t)(dv->iops + 0.5), 4, 0, N2S_NONE);
-		num2str(b, sizeof(b), dv->bw_bytes, 4, 1, N2S_BYTEPERSEC);
-		num2str(c, sizeof(c), dv->bw_bytes, 4, 0, N2S_BYTEPERSEC);
-		num2str(io, sizeof(io), dv->bytes, 4, 1, N2S_BYTE);
+		ssl_num2str(a, sizeof(a), (uint64_t)(dv->iops + 0.5), 4, 0, "");
+		ssl_num2str(b, sizeof(b), dv->bw_bytes, 4, 1, "B/s");
+		ssl_num2str(c, sizeof(c), dv->bw_bytes, 4, 0, "B/s");
+		ssl_num2str(io, sizeof(io), dv->bytes, 4, 1, "B");
 		fprintf(f, "  %s: IOPS=%s, BW=%s (%s)(%s/%" PRIu64 "msec)\n",
 			dir_names[d], a, b, c, io, dv->runtime_ms);
 		if (dv->n) {
@@ -732,6 +945,7 @@ static void print_normal(FILE *f, const struct ssl_report *r,
 				ssl_hist_lat_dist(dv->counts, SSDLOAD_HIST_BUCKETS,
 						  all, ns, us, ms);
 		}
+		print_samples(f, dv);
 		print_rate(f, r, dv);
 	}
 	if (!any)
@@ -740,6 +954,7 @@ static void print_normal(FILE *f, const struct ssl_report *r,
 	print_lat_dist(f, "usec", us, SSL_LAT_US_NR);
 	print_lat_dist(f, "msec", ms, SSL_LAT_MS_NR);
 	print_cpu(f, r->sum);
+	print_issued(f, r, v);
 	if (r->sum->nr_worker) {
 		fprintf(f, "  workers      :");
 		for (i = 0; i < r->sum->nr_worker; i++) {
@@ -775,10 +990,10 @@ static void print_normal(FILE *f, const struct ssl_report *r,
 
 		if (!dv->ios && !dv->errors)
 			continue;
-		num2str(a, sizeof(a), dv->bw_bytes, 4, 1, N2S_BYTEPERSEC);
-		num2str(b, sizeof(b), dv->bw_bytes, 4, 0, N2S_BYTEPERSEC);
-		num2str(io, sizeof(io), dv->bytes, 4, 1, N2S_BYTE);
-		num2str(c, sizeof(c), dv->bytes, 4, 0, N2S_BYTE);
+		ssl_num2str(a, sizeof(a), dv->bw_bytes, 4, 1, "B/s");
+		ssl_num2str(b, sizeof(b), dv->bw_bytes, 4, 0, "B/s");
+		ssl_num2str(io, sizeof(io), dv->bytes, 4, 1, "B");
+		ssl_num2str(c, sizeof(c), dv->bytes, 4, 0, "B");
 		fprintf(f, "%7s: bw=%s (%s), %s-%s (%s-%s), io=%s (%s), run=%" PRIu64
 			"-%" PRIu64 "msec\n", dir_upper[d], a, b, a, a, b, b, io, c,
 			dv->runtime_ms, dv->runtime_ms);
@@ -902,6 +1117,37 @@ static json_object *json_rate(const struct ssl_report *r, const struct ssl_rate_
 	return o;
 }
 
+/*
+ * bw_* and iops_*: fio's figures of the per-interval samples (see
+ * job_samples()); without samples (no time series) fio's own form for a
+ * job that took none: zeros, and 0 samples.
+ */
+static void json_samples(json_object *o, const struct dir_view *v)
+{
+	uint64_t min = 0, max = 0;
+	double mean = 0.0, dev = 0.0, per = 0.0;
+
+	if (io_stat_calc(&v->bw_stat, &min, &max, &mean, &dev))
+		per = agg_percent(v->agg_bytes, mean);
+	jint(o, "bw_min", (int64_t)min);
+	jint(o, "bw_max", (int64_t)max);
+	jdbl(o, "bw_agg", per);
+	jdbl(o, "bw_mean", mean);
+	jdbl(o, "bw_dev", dev);
+	jint(o, "bw_samples", (int64_t)v->bw_stat.samples);
+	if (!io_stat_calc(&v->iops_stat, &min, &max, &mean, &dev)) {
+		min = 0;
+		max = 0;
+		mean = 0.0;
+		dev = 0.0;
+	}
+	jint(o, "iops_min", (int64_t)min);
+	jint(o, "iops_max", (int64_t)max);
+	jdbl(o, "iops_mean", mean);
+	jdbl(o, "iops_stddev", dev);
+	jint(o, "iops_samples", (int64_t)v->iops_stat.samples);
+}
+
 static json_object *json_dir(const struct ssl_report *r, const struct dir_view *v)
 {
 	json_object *o = json_object_new_object();
@@ -929,18 +1175,7 @@ static json_object *json_dir(const struct ssl_report *r, const struct dir_view *
 		json_object_object_add(o, "clat_ns", json_zero_lat());
 		json_object_object_add(o, "lat_ns", json_zero_lat());
 	}
-	/* no time series: the one overall value (or 0 without I/O) */
-	jint(o, "bw_min", v->ios ? bw_kib : 0);
-	jint(o, "bw_max", v->ios ? bw_kib : 0);
-	jdbl(o, "bw_agg", v->ios ? 100.0 : 0.0);
-	jdbl(o, "bw_mean", v->ios ? (double)bw_kib : 0.0);
-	jdbl(o, "bw_dev", 0.0);
-	jint(o, "bw_samples", 0);
-	jint(o, "iops_min", v->ios ? (int64_t)(v->iops + 0.5) : 0);
-	jint(o, "iops_max", v->ios ? (int64_t)(v->iops + 0.5) : 0);
-	jdbl(o, "iops_mean", v->iops);
-	jdbl(o, "iops_stddev", 0.0);
-	jint(o, "iops_samples", 0);
+	json_samples(o, v);
 	return o;
 }
 
@@ -1473,7 +1708,7 @@ static json_object *json_job(const struct ssl_report *r,
  * the latency distribution, user/system CPU split) is left out.
  */
 static json_object *json_clone_dir(const struct ssl_report *r, const struct ssl_worker *w,
-				   int d)
+				   int d, const struct dir_view *sv)
 {
 	json_object *o = json_object_new_object(), *lat;
 	uint64_t rt = r->sum->runtime_ns, ios = w->ios[d], bw = 0;
@@ -1512,14 +1747,7 @@ static json_object *json_clone_dir(const struct ssl_report *r, const struct ssl_
 		jint(lat, "N", (int64_t)ios);
 		json_object_object_add(o, k ? "lat_ns" : "clat_ns", lat);
 	}
-	if (w->bytes[d].have) {
-		jint(o, "bw_min", ios ? (int64_t)(bw / 1024) : 0);
-		jint(o, "bw_max", ios ? (int64_t)(bw / 1024) : 0);
-		jdbl(o, "bw_mean", ios ? (double)(bw / 1024) : 0.0);
-	}
-	jint(o, "iops_min", ios ? (int64_t)(iops + 0.5) : 0);
-	jint(o, "iops_max", ios ? (int64_t)(iops + 0.5) : 0);
-	jdbl(o, "iops_mean", iops);
+	json_samples(o, sv);	/* the worker's own records */
 	return o;
 }
 
@@ -1550,10 +1778,16 @@ static json_object *json_clone(const struct ssl_report *r, unsigned int i,
 {
 	const struct ssl_worker *w = &r->sum->worker[i];
 	json_object *job = json_job_head(r), *ext, *rate;
+	struct dir_view sv[SSDLOAD_DIR_NR];
 	int d;
 
-	for (d = 0; d < SSDLOAD_DIR_NR; d++)
-		json_object_object_add(job, dir_names[d], json_clone_dir(r, w, d));
+	/* per=: in percent of the group's bandwidth, all clones, as fio's */
+	memset(sv, 0, sizeof(sv));
+	worker_samples(r, i, sv);
+	for (d = 0; d < SSDLOAD_DIR_NR; d++) {
+		sv[d].agg_bytes = v[d].bw_bytes;
+		json_object_object_add(job, dir_names[d], json_clone_dir(r, w, d, &sv[d]));
+	}
 	json_object_object_add(job, "sync", json_sync());
 	jint(job, "job_runtime", (int64_t)((r->sum->runtime_ns + 500000) / 1000000));
 	if (w->ctx.have)
@@ -1657,12 +1891,15 @@ int report_print(FILE *f, const struct ssl_report *r, unsigned int fmt)
 
 	for (d = 0; d < SSDLOAD_DIR_NR; d++) {
 		dir_view(r, d, &v[d]);
+		v[d].agg_bytes = v[d].bw_bytes;	/* the job is its group */
 		if (!results_dir_rated(r->sum, d))
 			continue;
 		intended_view(r, d, &iv[d]);
 		v[d].rate = &r->sum->dir[d].rate;
 		v[d].intended = &iv[d];
 	}
+	if (job_samples(r, v))
+		return -1;
 	rj.bins = !!(fmt & SSL_OUTPUT_JSON_PLUS);
 	if ((fmt & SSL_OUTPUT_ANY_JSON) && print_json(f, &rj, v))
 		return -1;

@@ -61,6 +61,7 @@ int report_print(FILE *f, const struct ssl_report *r, unsigned int fmt);
 
 /* fio's display of a latency in ns: usec or msec with 2 decimals */
 void ssl_lat_str(char *buf, size_t len, double ns);
+void ssl_num2str(char *buf, size_t len, uint64_t num, int maxlen, int pow2, const char *unit);
 /* a duration in ns: seconds with 2 decimals, or as ssl_lat_str() below 1 s */
 void ssl_secs_str(char *buf, size_t len, uint64_t ns);
 

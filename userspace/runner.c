@@ -20,25 +20,34 @@
 #include <unistd.h>
 
 #include "builtin.h"
+#include "configfs.h"
 #include "device.h"
 #include "jobfile.h"
 #include "options.h"
 #include "pts.h"
 #include "runner.h"
 #include "util.h"
+#include "uapi/ssdload.h"
 
 extern char **environ;
 
 volatile sig_atomic_t ssl_run_sig;	/* first signal caught */
 static volatile pid_t run_child;	/* the running `ssdload run`, or 0 */
+/* the runs of a group (ssl_run_group), 0 where none or reaped */
+static volatile pid_t group_child[SSL_GROUP_MAX_RUNS];
 
 static void run_on_signal(int sig)
 {
+	unsigned int i;
+
 	if (!ssl_run_sig)
 		ssl_run_sig = sig;
 	/* a signal sent to us alone (kill PID) stops the round as well */
 	if (run_child > 0)
 		kill(run_child, sig);
+	for (i = 0; i < SSL_GROUP_MAX_RUNS; i++)
+		if (group_child[i] > 0)
+			kill(group_child[i], sig);
 }
 
 void ssl_run_catch_signals(void)
@@ -192,11 +201,11 @@ void av_free(struct ssl_argv *a)
  * Run `ssdload ARGS` (this binary) with its stdout into @out_path (NULL:
  * ours).  Returns its exit status, 128+N if a signal ended it, or -1.
  */
-int ssl_run_spawn(struct ssl_argv *a, const char *out_path)
+/* Start `ssdload @a` with its stdout into @out_path: 0, or -1 after a message. */
+static int run_start(struct ssl_argv *a, const char *out_path, pid_t *pid)
 {
 	posix_spawn_file_actions_t fa;
-	int status, r;
-	pid_t pid;
+	int r;
 
 	a->v[a->n] = NULL;
 	if (a->n >= SSL_MAX_ARGS) {
@@ -209,12 +218,30 @@ int ssl_run_spawn(struct ssl_argv *a, const char *out_path)
 						 O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	fflush(stdout);
 	fflush(stderr);
-	r = posix_spawn(&pid, "/proc/self/exe", &fa, NULL, (char *const *)a->v, environ);
+	r = posix_spawn(pid, "/proc/self/exe", &fa, NULL, (char *const *)a->v, environ);
 	posix_spawn_file_actions_destroy(&fa);
 	if (r) {
 		ssl_err("cannot run ssdload run: %s", strerror(r));
 		return -1;
 	}
+	return 0;
+}
+
+/* The exit status of a reaped child, as the shell gives it. */
+static int run_status(int status)
+{
+	if (WIFSIGNALED(status))
+		return SSL_EXIT_SIGNAL(WTERMSIG(status));
+	return WEXITSTATUS(status);
+}
+
+int ssl_run_spawn(struct ssl_argv *a, const char *out_path)
+{
+	int status;
+	pid_t pid;
+
+	if (run_start(a, out_path, &pid))
+		return -1;
 	run_child = pid;
 	while (waitpid(pid, &status, 0) < 0) {
 		if (errno != EINTR) {
@@ -224,9 +251,109 @@ int ssl_run_spawn(struct ssl_argv *a, const char *out_path)
 		}
 	}
 	run_child = 0;
-	if (WIFSIGNALED(status))
-		return SSL_EXIT_SIGNAL(WTERMSIG(status));
-	return WEXITSTATUS(status);
+	return run_status(status);
+}
+
+/* Reap child @i if it ended (@block: wait for it); 1 if it did. */
+static int group_reap(unsigned int i, bool block, int *st)
+{
+	int status;
+	pid_t r;
+
+	if (group_child[i] <= 0)
+		return 1;
+	do
+		r = waitpid(group_child[i], &status, block ? 0 : WNOHANG);
+	while (r < 0 && errno == EINTR);
+	if (r == 0)
+		return 0;
+	st[i] = r < 0 ? -1 : run_status(status);
+	group_child[i] = 0;
+	return 1;
+}
+
+/* Stop the runs still going with @sig and reap them all. */
+static void group_stop(unsigned int n, int sig, int *st)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (group_child[i] > 0)
+			kill(group_child[i], sig);
+	for (i = 0; i < n; i++)
+		group_reap(i, true, st);
+}
+
+uint64_t ssl_run_group_start_ms;
+
+/* CLOCK_REALTIME in ms (fio's job_start) */
+static uint64_t realtime_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+int ssl_run_group(struct ssl_argv *a, const char *const *out, const char *const *jobs,
+		  unsigned int n, const char *group, uint64_t arm_timeout_ms, int *st)
+{
+	uint64_t t0 = ssl_now_ms();
+	unsigned int i, armed;
+	char state[32];
+	int err;
+
+	if (n > SSL_GROUP_MAX_RUNS) {
+		ssl_err("more than %d runs in one group", SSL_GROUP_MAX_RUNS);
+		return -1;
+	}
+	/* the group is started here: its runs need not say how to start it */
+	setenv(SSL_RUN_SET_ENV, "1", 1);
+	for (i = 0; i < n; i++) {
+		pid_t pid;
+
+		st[i] = -1;
+		av_addf(&a[i], "--group=%s", group);
+		if (run_start(&a[i], out[i], &pid)) {
+			group_stop(i, SIGTERM, st);
+			return -1;
+		}
+		group_child[i] = pid;
+	}
+	/* every run armed (its devices open, its I/O allocated), or one gave up */
+	for (;;) {
+		for (i = 0, armed = 0; i < n; i++) {
+			if (group_reap(i, false, st)) {
+				ssl_err("ssdload run of job '%s' ended (exit status %d) before "
+					"the group '%s' started", jobs[i], st[i], group);
+				group_stop(n, SIGTERM, st);
+				return -1;
+			}
+			if (!cfs_read(jobs[i], "state", state, sizeof(state)) &&
+			    !strcmp(state, "armed"))
+				armed++;
+		}
+		if (armed == n)
+			break;
+		if (ssl_run_sig || ssl_now_ms() - t0 > arm_timeout_ms) {
+			if (!ssl_run_sig)
+				ssl_err("group '%s': %u of %u jobs armed after %" PRIu64 " ms",
+					group, armed, n, arm_timeout_ms);
+			group_stop(n, ssl_run_sig ? ssl_run_sig : SIGTERM, st);
+			return -1;
+		}
+		usleep(20000);
+	}
+	ssl_run_group_start_ms = realtime_ms();
+	err = cfs_write_root(SSDLOAD_START, group);
+	if (err) {
+		ssl_err("start %s: %s", group, strerror(-err));
+		group_stop(n, SIGTERM, st);
+		return -1;
+	}
+	for (i = 0; i < n; i++)
+		group_reap(i, true, st);
+	return 0;
 }
 
 
@@ -692,7 +819,7 @@ int ssl_method_main(struct ssl_method *m, int argc, const char **argv,
 
 	if (r)
 		return r > 0 ? 0 : 2;
-	m->command = ssl_join_args(argc - 1, argv + 1);
+	m->command = ssl_join_args(argc, argv);
 	if (!m->command) {
 		ssl_err("%s: out of memory", m->cmd);
 		return 1;

@@ -38,6 +38,22 @@ void av_addf(struct ssl_argv *a, const char *fmt, ...)
 void av_free(struct ssl_argv *a);
 int ssl_run_spawn(struct ssl_argv *a, const char *out_path);
 
+#define SSL_GROUP_MAX_RUNS	64
+/* in the environment of the runs ssl_run_group() starts: they do not say "armed" */
+#define SSL_RUN_SET_ENV		"SSDLOAD_RUN_SET"
+/*
+ * Run @n `ssdload run`s together: each @a[i] (given --group=@group here)
+ * with its stdout into @out[i]; once every job @jobs[i] is armed (within
+ * @arm_timeout_ms), the group is started at one instant and the runs are
+ * waited for.  @st[i]: each run's exit status (-1: not known).  0, or -1
+ * after a message when a run gave up before the start, the start failed
+ * or a signal came first (the runs are stopped and reaped).
+ */
+int ssl_run_group(struct ssl_argv *a, const char *const *out, const char *const *jobs,
+		  unsigned int n, const char *group, uint64_t arm_timeout_ms, int *st);
+/* CLOCK_REALTIME ms when ssl_run_group() last started its group (fio's job_start) */
+extern uint64_t ssl_run_group_start_ms;
+
 /* Options: messages start with "@cmd: --@name=@val: " */
 int ssl_uint_opt(const char *cmd, const char *name, const char *val, unsigned int lo,
 		 unsigned int hi, unsigned int *out);

@@ -1,15 +1,18 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
 """ssdload-report.py DIR: the report of an `ssdload pts TEST` run, of an
-`ssdload sweep` (queue-depth sweep), of an `ssdload curve` (iorate curve)
-or of an `ssdload compare` (runs side by side).
+`ssdload sweep` (queue-depth sweep), of an `ssdload curve` (iorate curve),
+of an `ssdload compare` (runs side by side), of an `ssdload scale` (drive
+and RAID scaling) or of the latency study of a plain `ssdload run`.
 
 Reads DIR/pts.json alone (format "ssdload-pts", format_version 1, see
 Documentation/pts.rst), or when DIR has no pts.json, DIR/sweep.json alone
 (format "ssdload-sweep", format_version 1: below), or when DIR has neither,
 DIR/curve.json alone (format "ssdload-curve", format_version 1: below),
 or when DIR has none of them, DIR/compare.json alone (format
-"ssdload-compare", format_version 1: below).
+"ssdload-compare", format_version 1: below), or DIR/scale.json alone
+(format "ssdload-scale", format_version 1: below), or last DIR/run.json
+alone (a plain run's JSON: below).
 From pts.json it writes into DIR:
 
   report.html       self-contained page (inline CSS, no JavaScript) laid out
@@ -117,20 +120,64 @@ own file would be) it writes:
                     IOPS by the bytes written (other tests: no plot)
   compare.csv       a row per run and point (Documentation/compare.rst)
 
+From scale.json (targets: drives together, md arrays the run built, arrays
+given; points: one per target and queue depth per drive, with its scaling
+against the baseline target at the same depth; Documentation/scale.rst)
+it writes:
+
+  report.html       the header block (drives, targets, workload, depths),
+                    the scaling table, the targets and drives, each
+                    point's reads and writes
+  plots/scale_iops.svg      IOPS per target, a bar per depth, the scaling
+                    factor above each
+  plots/scale_factor.svg    the scaling factor against the drive count, a
+                    line per kind of target (drives together, each md
+                    level, each array given) and depth; linear dotted
+  plots/scale_latency.svg   mean and p99 latency per target and depth
+  scale.csv         a row per point: target,kind,drives,qd_per_drive,...,
+                    scaling,efficiency,md_*, then read_*/write_*/trim_*
+
+From run.json (a plain run's JSON, fio's schema with no "format": `ssdload
+run --output-format=json+ --latency-table ... --output=DIR/run.json`; its
+job entries, json+'s clat_ns/lat_ns bins where present, the top-level
+latency_study of --latency-table, --latency-below and --latency-check) it
+writes (Documentation/latency.rst):
+
+  report.html       the header block (run, job options, what the study
+                    asked), the verdict of --latency-check, the results per
+                    entry and direction, the percentile table with the I/Os
+                    that back each row, the shares below, the conditions
+  plots/run_exceedance.svg  a panel per direction: each entry's share of
+                    the I/Os at or below each latency on the nines axis,
+                    from the bins (the reported percentiles circled) or from
+                    its percentiles; the --latency-check percentile
+                    promises as crosses
+  plots/run_histogram.svg   a panel per direction: each entry's % of the
+                    I/Os in each 1/20 decade of latency (log x), counted
+                    from the bins or derived from the percentiles
+  run.csv           job,direction,ios,iops,bw_bytes,lat_mean_ns,lat_max_ns
+  latency.csv       job,direction,latency,percentile,value_ns,lo_ns,hi_ns,
+                    ios,ios_beyond,needs_ios,backed,source
+  latency-below.csv direction,bound_ns,ios,ios_below,ios_in_bound_bucket,
+                    percent,percent_max (with --latency-below)
+  latency-check.csv condition,direction,bound_ns,value_ns,lo_ns,hi_ns,
+                    at_resolution,result (with --latency-check)
+  run-bins.csv      job,direction,latency,value_ns,ios: json+'s bins
+
 The CSV values are the JSON's, in its units (bytes, ns, per second), and
 an empty cell where the JSON has null.  The page shows them in MB/s
 (10^6 bytes/s) and microseconds.
 
 A running, interrupted or failed run renders what it has.  Unknown (null)
 values print as "n/a"; nothing is invented.  The output depends on
-pts.json (sweep.json, curve.json, compare.json) alone: two renderings of
-the same file are byte-identical.
+pts.json (sweep.json, curve.json, compare.json, scale.json, run.json) alone: two
+renderings of the same file are byte-identical.
 
 Exit status: 0 rendered; 2 bad usage or a missing or invalid pts.json,
-sweep.json or curve.json (one line on stderr, naming the bad key); 3 the
-rendering failed (matplotlib missing, a write error).  ssdload runs this
-script for `ssdload report DIR` and at the end of `ssdload pts TEST`
-(userspace/pts.c, pts_render_report()).
+sweep.json, curve.json, compare.json, scale.json or run.json (one line on stderr,
+naming the bad key); 3 the rendering failed (matplotlib missing, a write
+error).  ssdload runs this script for `ssdload report DIR` and at the end
+of `ssdload pts TEST` (userspace/pts.c, pts_render_report()).
 """
 import csv
 import html
@@ -595,6 +642,8 @@ def checker_of(doc, where, fmt, version):
     its place in the messages); raises BadInput if it is not one."""
     if not isinstance(doc, dict):
         raise BadInput("%s: not a JSON object" % where)
+    if fmt == RUN_FORMAT:		# fio's schema: no "format"
+        return run_doc
     if doc.get("format") != fmt:
         raise BadInput("%s: \"format\" is %s, not \"%s\" (not an ssdload %s result)" % (
             where, json.dumps(doc.get("format"))[:40], fmt, fmt[len("ssdload-"):]))
@@ -3911,6 +3960,935 @@ class CompareReport(CommandReport):
 
 
 # --------------------------------------------------------------------------
+# run.json: a plain run's latency study (`ssdload run --output-format=json+
+# --latency-table --latency-below=T --latency-check=C --output=DIR/run.json`,
+# fio's schema: no "format" key)
+
+RUN_FORMAT, RUN_FORMAT_VERSION = "fio", None
+# the latencies of a direction: (key, name, line style); lat_ns is left out
+# where it is clat_ns's (ssdload: no submission latency)
+RUN_LATENCIES = (("clat_ns", "clat", "-"), ("lat_ns", "lat", "-."),
+                 ("lat_from_intended_ns", "intended", "--"))
+RUN_RESULTS = ("pass", "fail", "too_few_ios", "no_io", "no_latencies")
+HIST_PER_DECADE = 20		# the histogram's bins: [10^(k/20), 10^((k+1)/20)) ns
+PLOTS += ("run_exceedance.svg", "run_histogram.svg")
+CSVS += ("run.csv", "latency.csv", "latency-below.csv", "latency-check.csv", "run-bins.csv")
+
+
+def one_of(values, null=True):
+    def check(v, path):
+        if v is None and null:
+            return
+        if v not in values:
+            _fail(path, "%s is not one of %s" % (json.dumps(v)[:40], ", ".join(values)))
+    return check
+
+
+def latency_bins(v, path):
+    """json+'s bins: {"latency in ns": I/Os, ...}."""
+    obj({})(v, path)
+    for k, x in (v or {}).items():
+        if not (k.isascii() and k.isdigit() and len(k) <= 20):
+            _fail(path, "key \"%s\" is not a latency in ns" % k[:40])
+        COUNT(x, "%s.\"%s\"" % (path, k))
+
+
+RUN_LAT_BINS = obj({"bins": latency_bins})
+
+
+def run_lat(v, path):
+    """A latency of fio's schema, with json+'s bins."""
+    FIO_LAT(v, path)
+    RUN_LAT_BINS(v, path)
+
+
+RUN_JOB = obj({d: obj({k: run_lat for k, _, _ in RUN_LATENCIES}) for d in FioRun.DIRS})
+RUN_STUDY_ROW = obj({"percentile": num(null=False, minimum=0, maximum=100),
+                     **{k: LAT for k in ("value_ns", "lo_ns", "hi_ns")},
+                     "ios_beyond": COUNT, "needs_ios": COUNT, "backed": boolean},
+                    required=("percentile",), null=False)
+RUN_BELOW = obj({"bound_ns": num(null=False, minimum=0), "ios_below": COUNT,
+                 "ios_in_bound_bucket": COUNT,
+                 **{k: num(minimum=0, maximum=100) for k in ("percent", "percent_max")}},
+                required=("bound_ns",), null=False)
+RUN_CHECK = obj({"condition": string(null=False), "direction": one_of(FioRun.DIRS),
+                 **{k: LAT for k in ("bound_ns", "value_ns", "lo_ns", "hi_ns")},
+                 "at_resolution": boolean, "result": one_of(RUN_RESULTS, null=False),
+                 "text": string()}, required=("condition", "result"), null=False)
+LATENCY_STUDY = obj({
+    **{d: obj({"ios": COUNT, "percentiles": array(RUN_STUDY_ROW), "below": array(RUN_BELOW)})
+       for d in FioRun.DIRS},
+    "check": obj({"conditions": array(RUN_CHECK, null=False),
+                  "verdict": one_of(("pass", "fail"), null=False)},
+                 required=("conditions", "verdict")),
+})
+RUN_STUDY = obj({"latency_study": LATENCY_STUDY})
+
+
+def run_doc(v, path):
+    """run.json: a plain run's JSON as compare.json's runs (RUN_DOC), at
+    least one job entry, each with a direction; json+'s bins; the latency
+    study."""
+    if "format" in v:
+        _fail(path, "has a \"format\" (%s): not the JSON of ssdload run, whose schema "
+              "(fio's) has none" % json.dumps(v["format"])[:40])
+    RUN_DOC(v, path)
+    if not v["jobs"]:
+        _fail(path + ".jobs", "is empty (no job entry)")
+    for i, j in enumerate(v["jobs"]):
+        where = "%s.jobs[%d]" % (path, i)
+        if not any(isinstance(j.get(d), dict) for d in FioRun.DIRS):
+            _fail(where, "has no \"read\", \"write\" nor \"trim\" object")
+        RUN_JOB(j, where)
+    RUN_STUDY(v, path)
+
+
+COMMAND_FORMATS[RUN_FORMAT] = (RUN_FORMAT_VERSION, run_doc)
+
+
+def pct_need(p):
+    """The I/Os a run needs for one to lie beyond the percentile @p (the
+    rule of --latency-table: 100 / (100 - p), p100 needs one)."""
+    return 1 if p >= 100 else int(math.ceil(100.0 / (100.0 - p) - 1e-6))
+
+
+def lat_percentiles(lat):
+    """[[p, ns], ...] of fio's latency object @lat, p ascending."""
+    return sorted([float(k), v] for k, v in (get(lat, "percentile") or {}).items()
+                  if v is not None)
+
+
+def lat_bins(lat):
+    """[(ns, I/Os)] of json+'s bins of @lat, ns ascending; [] without."""
+    return sorted((int(k), n) for k, n in (get(lat, "bins") or {}).items() if n)
+
+
+def bins_exceedance(bins):
+    """[[p, ns], ...] of @bins: the share of the I/Os at or below each
+    latency (%), a step: at each bin's latency the share below it, then
+    the share up to it (the percentiles in between are that latency)."""
+    total, cum, out = sum(n for _, n in bins), 0, []
+    for ns, n in bins:
+        out.append([100.0 * cum / total, ns])
+        cum += n
+        out.append([100.0 * cum / total, ns])
+    return out
+
+
+def bins_histogram(bins):
+    """[(low ns, high ns, % of the I/Os)] of @bins, in bins of
+    1/HIST_PER_DECADE of a decade, [10^(k/20), 10^((k+1)/20)) ns: every
+    one from the first that has I/Os to the last (0: none)."""
+    total, by = sum(n for _, n in bins), {}
+    for ns, n in bins:
+        if ns > 0:
+            k = math.floor(math.log10(ns) * HIST_PER_DECADE)
+            by[k] = by.get(k, 0) + n
+    if not by:
+        return []
+    return [(10 ** (k / HIST_PER_DECADE), 10 ** ((k + 1) / HIST_PER_DECADE),
+             100.0 * by.get(k, 0) / total) for k in range(min(by), max(by) + 1)]
+
+
+def condition_pct(cond):
+    """The percentile of a --latency-check condition ("read:p99.95<500us":
+    99.95), or None (mean, max)."""
+    stat = cond.split(":")[-1].split("<")[0]
+    try:
+        return float(stat[1:]) if stat[:1] in ("p", "P") else None
+    except ValueError:
+        return None
+
+
+class RunStudy(FioRun):
+    """The validated run.json: its job entries (numjobs without
+    group_reporting has one per worker), each direction's latencies from
+    json+'s bins or else from its percentiles, the latency study (of the
+    whole run)."""
+
+    COMMAND = "ssdload run"
+
+    def __init__(self, doc, outdir):
+        super().__init__(doc)
+        self.dir, self.plots = outdir, []
+        self.study = doc.get("latency_study") or {}
+        names = [j.get("jobname") for j in self.jobs]
+        self.labels = []
+        for i, n in enumerate(names):
+            label = n or "job %d" % (i + 1)
+            if n and names.count(n) > 1:
+                label += " #%d" % (names[:i].count(n) + 1)
+            self.labels.append(label)
+        self.study_label = self.labels[0] if len(self.jobs) == 1 else "all %d entries" % len(
+            self.jobs)
+
+    def dirs(self):
+        """The directions with I/O."""
+        return [d for d, _ in self.directions()]
+
+    def entries(self, d):
+        """[(index, label, direction object)] of the job entries with I/O in @d."""
+        return [(i, label, j[d]) for i, (label, j) in enumerate(zip(self.labels, self.jobs))
+                if isinstance(j.get(d), dict) and j[d].get("total_ios")]
+
+    @staticmethod
+    def latencies(x):
+        """[(name, line style, latency object)] of the direction object @x."""
+        return [(kind, style, x[key]) for key, kind, style in RUN_LATENCIES
+                if isinstance(x.get(key), dict) and not (kind == "lat" and
+                                                         x[key] == x.get("clat_ns"))]
+
+    def series(self, d):
+        """[(colour index, label, line style, bins, percentiles)] to plot
+        for direction @d: each entry's latencies with bins or percentiles
+        (those the I/Os back); without any clat, the latency study's backed
+        rows."""
+        out = []
+        for i, label, x in self.entries(d):
+            for kind, style, lat in self.latencies(x):
+                n = lat.get("N")
+                pairs = [[p, ns] for p, ns in lat_percentiles(lat)
+                         if n is None or n >= pct_need(p)]
+                if lat_bins(lat) or pairs:
+                    out.append((i, label if kind == "clat" else "%s, %s" % (label, kind), style,
+                                lat_bins(lat), pairs))
+        if not any(style == "-" for _, _, style, _, _ in out):
+            rows = [[r["percentile"], r["value_ns"]] for r in
+                    get(self.study, d, "percentiles") or []
+                    if r.get("backed") and r.get("value_ns") is not None]
+            if rows:
+                out.append((0, "%s (latency study)" % self.study_label, "-", [], rows))
+        return out
+
+    def footer(self):
+        parts = [self.COMMAND, self.workload(), text(self.opts.get("filename"))]
+        if not self.quiet:
+            parts.append(self.state.upper())
+        return "  \u00b7  ".join(parts)
+
+    # ---- the rows of the tables and of the CSV files
+
+    def headline_rows(self):
+        """[job, direction, ios, iops, bw_bytes, lat_mean_ns, lat_max_ns]
+        (completion latency): each entry's directions with I/O, then with
+        several entries their sums ("all")."""
+        rows = [[label, d, x["total_ios"], x.get("iops"), x.get("bw_bytes"),
+                 get(x, "clat_ns", "mean"), get(x, "clat_ns", "max")]
+                for d in self.DIRS for _, label, x in self.entries(d)]
+        if len(self.jobs) > 1:
+            for d in self.DIRS:
+                xs = [r for r in rows if r[1] == d]
+                if not xs:
+                    continue
+                col = [[r[k] for r in xs] for k in range(7)]
+                whole = [None not in c for c in col]
+                rows.append(["all", d, sum(col[2]), sum(col[3]) if whole[3] else None,
+                             sum(col[4]) if whole[4] else None,
+                             sum(n * m for n, m in zip(col[2], col[5])) / sum(col[2])
+                             if whole[5] else None, max(col[6]) if whole[6] else None])
+        return rows
+
+    def percentile_rows(self):
+        """Per direction: the latency study's table (the whole run's clat),
+        else each entry's percentile list, whether the I/Os back each row
+        by the same rule; each entry's other latencies' lists."""
+        out = []
+        for d in self.DIRS:
+            study = get(self.study, d)
+            if get(study, "percentiles"):
+                out += [dict(r, job=self.study_label, direction=d, latency="clat",
+                             ios=study.get("ios"), source="latency_study")
+                        for r in study["percentiles"]]
+            for _, label, x in self.entries(d):
+                for kind, _, lat in self.latencies(x):
+                    if kind == "clat" and get(study, "percentiles"):
+                        continue
+                    n, bins = lat.get("N"), lat_bins(lat)
+                    out += [{"job": label, "direction": d, "latency": kind, "percentile": p,
+                             "value_ns": ns, "lo_ns": None, "hi_ns": None, "ios": n,
+                             "ios_beyond": sum(c for v, c in bins if v > ns) if bins else None,
+                             "needs_ios": pct_need(p),
+                             "backed": None if n is None else n >= pct_need(p),
+                             "source": "percentile_list"} for p, ns in lat_percentiles(lat)]
+        return out
+
+    def below_rows(self):
+        return [dict(b, direction=d, ios=get(self.study, d, "ios")) for d in self.DIRS
+                for b in get(self.study, d, "below") or []]
+
+    def check_rows(self):
+        return get(self.study, "check", "conditions") or []
+
+    @property
+    def verdict(self):
+        return get(self.study, "check", "verdict")
+
+
+class RunPlotter(Plotter):
+    """The plots of a latency study (run: a RunStudy): a panel per direction,
+    a line per job entry and latency."""
+
+    def __init__(self, run):
+        super().__init__(run)
+        self.plt.rcParams["path.simplify"] = False	# every bin as computed
+
+    def panels(self, title, name):
+        made = self.direction_panels("%s: %s" % (title, mpl_text(self.run.workload())), name,
+                                     self.run.dirs())
+        for _, ax in made[1] if made else []:
+            ax.tick_params(axis="x", labelsize=7.5)	# 1,000 and 2,000 apart
+        return made
+
+    def color(self, i):
+        colors = self.colors()
+        return colors[i % len(colors)]
+
+    def promises(self, d, ax, lats):
+        """The percentile conditions of --latency-check on direction @d: a
+        cross at (bound, percentile), green if met, red if not; those with
+        a bound in the range of the latencies @lats (ns) plotted."""
+        for c in self.run.check_rows():
+            p, b = condition_pct(c["condition"]), c.get("bound_ns")
+            if c.get("direction") != d or p is None or p >= 100 or b is None or \
+                    not lats or not min(lats) <= b <= max(lats):
+                continue
+            ok = c["result"] == "pass"
+            ax.plot([us(b)], [nines(p)], linestyle="none", marker="x", markersize=8,
+                    markeredgewidth=2, color="#2a7d2a" if ok else "#c00000",
+                    label="%s: %s" % (mpl_text(c["condition"]), "met" if ok else "NOT met"))
+
+    def exceedance(self):
+        """Each entry's share of the I/Os at or below each latency on the
+        nines axis: from the bins (the reported percentiles circled), or
+        its percentiles."""
+        made = self.panels("Latency Percentiles", "y: percentile, nines scale")
+        if not made:
+            return
+        lines = []
+        for d, ax in made[1]:
+            lats = []
+            for i, label, style, bins, pairs in self.run.series(d):
+                lats += [ns for ns, _ in bins] + [ns for _, ns in latency_points(pairs)]
+                c = self.color(i)
+                if not bins:
+                    lines.append((d, pairs, style, c, mpl_text(label)))
+                    continue
+                lines.append((d, bins_exceedance(bins), style, c, mpl_text(label) + " (bins)"))
+                pts = latency_points(pairs)
+                if pts:
+                    ax.plot([us(ns) for _, ns in pts], [nines(p) for p, _ in pts],
+                            linestyle="none", marker="o", markersize=5, markerfacecolor="none",
+                            markeredgecolor=c, label=mpl_text(label) + ": its percentiles")
+            self.promises(d, ax, [ns for ns in lats if ns > 0])
+        self.nines_plot(made, lines, "run_exceedance.svg")
+
+    def histogram_panel(self, d, ax):
+        """Direction @d's entries on @ax: a horizontal step per 1/20 decade
+        (a gap where no I/O is), from the bins, else derived from the
+        percentiles (log_density); whether any was drawn."""
+        allv = []
+        for i, label, style, bins, pairs in self.run.series(d):
+            steps = bins_histogram(bins) if bins else \
+                [(lo, hi, y / HIST_PER_DECADE) for lo, hi, y in log_density(pairs)]
+            xs, ys = [], []
+            for lo, hi, y in steps:
+                xs += [us(lo), us(hi)]
+                ys += [y or math.nan] * 2
+            if steps:
+                ax.plot(xs, ys, linestyle=style, linewidth=1.1, color=self.color(i),
+                        label=mpl_text(label) + (" (bins)" if bins else
+                                                 " (from its percentiles)"))
+            allv += [y for _, _, y in steps if y > 0]
+        if self.logscale_ok(allv):
+            self.log_y(ax)
+        return bool(allv)
+
+    def histogram(self):
+        """Each entry's share of the I/Os per 1/20 decade of latency."""
+        made = self.panels("Latency Histogram", "log latency, %d bins per decade" %
+                           HIST_PER_DECADE)
+        if made:
+            fig, panels = made
+            if not [d for d, ax in panels if self.histogram_panel(d, ax)]:
+                self.plt.close(fig)
+                return
+            panels[0][1].set_ylabel("%% of the I/Os per 1/%d decade" % HIST_PER_DECADE)
+            self.legend(panels[-1][1])
+            self.save(fig, "run_histogram.svg")
+
+    def all(self):
+        self.exceedance()
+        self.histogram()
+
+
+RUN_CSV = {
+    "run.csv": ["job", "direction", "ios", "iops", "bw_bytes", "lat_mean_ns", "lat_max_ns"],
+    "latency.csv": ["job", "direction", "latency", "percentile", "value_ns", "lo_ns", "hi_ns",
+                    "ios", "ios_beyond", "needs_ios", "backed", "source"],
+    "latency-below.csv": ["direction", "bound_ns", "ios", "ios_below", "ios_in_bound_bucket",
+                          "percent", "percent_max"],
+    "latency-check.csv": ["condition", "direction", "bound_ns", "value_ns", "lo_ns", "hi_ns",
+                          "at_resolution", "result"],
+    "run-bins.csv": ["job", "direction", "latency", "value_ns", "ios"],
+}
+
+
+def csv_row(r, keys):
+    """The values of @keys in @r, true and false as in the JSON."""
+    return [json.dumps(r[k]) if isinstance(r.get(k), bool) else r.get(k) for k in keys]
+
+
+def write_run_csvs(rs):
+    """run.csv, and latency.csv, latency-below.csv, latency-check.csv and
+    run-bins.csv where there are rows: the CSV files written."""
+    rows = {"run.csv": rs.headline_rows(),
+            **{name: [csv_row(r, RUN_CSV[name]) for r in make()] for name, make in (
+                ("latency.csv", rs.percentile_rows), ("latency-below.csv", rs.below_rows),
+                ("latency-check.csv", rs.check_rows))},
+            "run-bins.csv": [[label, d, kind, ns, n] for d in rs.DIRS
+                             for _, label, x in rs.entries(d)
+                             for kind, _, lat in rs.latencies(x) for ns, n in lat_bins(lat)]}
+    out = []
+    for name, header in RUN_CSV.items():
+        if rows[name] or name == "run.csv":
+            write_csv(os.path.join(rs.dir, name), header, rows[name])
+            out.append(name)
+    return out
+
+
+def fmt_us_bound(ns):
+    """A bound in ns as the page shows it: 500 \u00b5s."""
+    return NA if ns is None else "%s \u00b5s" % fmt_value(us(ns))
+
+
+def span_cell(lo, hi):
+    """A cell of the bucket [lo, hi] (ns) in microseconds."""
+    if lo is None or hi is None:
+        return cell(None)
+    if lo == hi:
+        return cell(lo, "exact")
+    return cell(lo, "%s \u2013 %s" % (fmt_value(us(lo)), fmt_value(us(hi))))
+
+
+RESULT_SHOWN = {"pass": ("pass", "pass"), "fail": ("FAIL", "fail"),
+                "too_few_ios": ("FAIL: too few I/Os", "fail"),
+                "no_io": ("FAIL: no I/O", "fail"), "no_latencies": ("FAIL: no latencies", "fail")}
+
+
+class RunStudyReport(CommandReport):
+    """report.html of a plain run's latency study (run: a RunStudy)."""
+
+    TITLE, KIND, NOUN = "Latency study", "Run", "the run"
+
+    def titles(self):
+        return ("%s: %s, %s" % (self.TITLE, self.run.workload(),
+                                text(self.run.opts.get("filename"))),
+                self.TITLE, self.run.COMMAND)
+
+    def header_block(self):
+        run, doc = self.run, self.doc
+        head = [("Tool", text(doc.get("fio version"))), ("Time", text(doc.get("time"))),
+                ("State", run.state), ("Job entries", str(len(run.jobs)))]
+        keys = ("filename", "rw", "rwmixread", "bs", "iodepth", "numjobs", "runtime",
+                "ramp_time")
+        work = [(k, text(run.opts[k])) for k in keys if k in run.opts] or \
+            [("options", "none recorded")]
+        pcs = sorted({r["percentile"] for d in run.DIRS
+                      for r in get(run.study, d, "percentiles") or []})
+        bounds = sorted({b["bound_ns"] for b in run.below_rows()})
+        conds = list(dict.fromkeys(c["condition"] for c in run.check_rows()))
+        study = [("Percentile table", ", ".join("p%.10g" % p for p in pcs) or "not asked"),
+                 ("Shares below", ", ".join(fmt_us_bound(b) for b in bounds) or "not asked"),
+                 ("Check", ", ".join(conds) or "not asked"),
+                 ("Verdict", text(run.verdict).upper() if run.verdict else NA)]
+        tags = [] if run.quiet else ['<span class="tag warn">%s</span>' % esc(run.state.upper())]
+        if run.verdict:
+            tags.append('<span class="tag %s">latency-check: %s</span>' % (
+                "ok" if run.verdict == "pass" else "bad", esc(run.verdict.upper())))
+        return header_html((("Run", head), ("Workload (job options)", work),
+                            ("Latency study", study)), tags)
+
+    def banners(self):
+        run, out = self.run, []
+        if not run.quiet:
+            out.append(state_banner(run.state, "The run ended %s: its figures are what it "
+                                    "measured until then" % run.state))
+        if run.verdict:
+            rows = run.check_rows()
+            met = sum(1 for c in rows if c["result"] == "pass")
+            out.append('<div class="banner %s" id="verdict"><h2>latency-check: %s</h2>%d of '
+                       "%d conditions met.</div>" % ("ok" if run.verdict == "pass" else "bad",
+                                                     esc(run.verdict.upper()), met, len(rows)))
+        return "".join(out)
+
+    def headline_table(self):
+        rows = [[job, d, cell(ios, fmt_int(ios)), cell(iops, fmt_value(iops)),
+                 cell(bw, fmt_value(None if bw is None else bw / 1e6)), us_cell(mean),
+                 us_cell(mx)] for job, d, ios, iops, bw, mean, mx in self.run.headline_rows()]
+        if not rows:
+            return '<p class="note">The run did no I/O.</p>'
+        return data_table(["job", "direction", "I/Os", "IOPS", "MB/s", "mean (\u00b5s)",
+                           "max (\u00b5s)"], rows, caption="Results: completion latency "
+                          "(from submission)", tid="headline")
+
+    def percentile_table(self):
+        rows = []
+        for r in self.run.percentile_rows():
+            backed, need = r.get("backed"), r.get("needs_ios")
+            rows.append([r["job"], r["direction"], r["latency"], "p%.10g" % r["percentile"],
+                         us_cell(r.get("value_ns")), span_cell(r.get("lo_ns"), r.get("hi_ns")),
+                         cell(r.get("ios"), fmt_int(r.get("ios"))),
+                         cell(r.get("ios_beyond"), fmt_int(r.get("ios_beyond"))),
+                         cell(need, fmt_int(need)),
+                         Cell('<td class="na">%s</td>' % NA) if backed is None else
+                         Cell('<td class="pass">yes</td>') if backed else
+                         Cell('<td class="fail">NO: needs %s I/Os</td>' % fmt_int(need))])
+        if not rows:
+            return '<p class="note">No direction has latency percentiles.</p>'
+        return data_table(["job", "direction", "latency", "percentile", "latency (\u00b5s)",
+                           "lies in (\u00b5s)", "I/Os", "I/Os beyond", "needs I/Os",
+                           "backed"], rows, caption="Latency percentiles (backed: the run "
+                          "has the 100 / (100 \u2212 N) I/Os that put one beyond pN)",
+                          tid="percentiles")
+
+    def below_table(self):
+        rows = [[r["direction"], cell(r["bound_ns"], fmt_us_bound(r["bound_ns"])),
+                 cell(r.get("percent"), fmt_pct(r.get("percent"))),
+                 cell(r.get("ios_below"), fmt_int(r.get("ios_below"))),
+                 cell(r.get("percent_max"), fmt_pct(r.get("percent_max"))),
+                 cell(r.get("ios_in_bound_bucket"), fmt_int(r.get("ios_in_bound_bucket"))),
+                 cell(r.get("ios"), fmt_int(r.get("ios")))] for r in self.run.below_rows()]
+        if not rows:
+            return ""
+        return data_table(["direction", "below", "% of the I/Os", "I/Os",
+                           "at most (the bound's bucket)", "I/Os in the bound's bucket",
+                           "of I/Os"], rows, caption="Shares below a latency "
+                          "(--latency-below)", tid="below")
+
+    def check_table(self):
+        rows = []
+        for c in self.run.check_rows():
+            shown, cls = RESULT_SHOWN[c["result"]]
+            rows.append([c["condition"], text(c.get("direction")), us_cell(c.get("value_ns")),
+                         span_cell(c.get("lo_ns"), c.get("hi_ns")),
+                         cell(c.get("bound_ns"), fmt_us_bound(c.get("bound_ns"))),
+                         Cell('<td class="%s">%s</td>' % (cls, esc(shown))), text(c.get("text"))])
+        if not rows:
+            return ""
+        return data_table(["condition", "direction", "value (\u00b5s)", "lies in (\u00b5s)",
+                           "bound", "result", "as ssdload said it"], rows,
+                          caption="Latency promises (--latency-check): %s" %
+                          text(self.run.verdict).upper(), tid="check")
+
+    def build(self, csvs):
+        run = self.run
+        self.page("Summary", self.banners(), self.headline_table(), self.check_table())
+        self.page("Latency Percentiles",
+                  plot_img(run, "run_exceedance.svg", "latency percentiles") or
+                  '<p class="note">No direction has latency percentiles: no plot.</p>',
+                  '<p class="note">Each line: the share of the I/Os (y, on a scale of nines: '
+                  "90, 99, 99.9 ...) completed within the latency (x, log). From json+'s bins, "
+                  "every bin (circled: the reported percentiles), else the percentiles the I/Os "
+                  "back; crosses: the percentile promises of --latency-check with a bound in "
+                  "the plotted range, green met, red not met.</p>"
+                  if "run_exceedance.svg" in run.plots else "",
+                  self.percentile_table())
+        self.page("Latency Histogram",
+                  plot_img(run, "run_histogram.svg", "latency histogram") or
+                  '<p class="note">No direction has latency bins or enough percentiles: no '
+                  "histogram.</p>",
+                  '<p class="note">The share of the I/Os (%%) in each 1/%d of a decade of '
+                  "latency (log x): counted from json+'s bins, or, without bins, derived from "
+                  "the percentiles (between two of them, their share spread evenly over the "
+                  "log of their latencies). A gap: no I/O in that bin.</p>" % HIST_PER_DECADE
+                  if "run_histogram.svg" in run.plots else "", self.below_table())
+        opts = sorted(run.opts.items())
+        self.page("Run", data_table(["option", "value"],
+                                    [[k, "(a flag)" if v == "" else text(v)] for k, v in opts],
+                                    caption="Job options (of the first entry)", tid="options")
+                  if opts else "",
+                  "<h2>Data</h2><ul>%s</ul>" % "".join(
+                      '<li><a href="%s">%s</a></li>' % (esc(f), esc(f))
+                      for f in ["run.json"] + csvs),
+                  '<p class="note">Rendered by ssdload-report.py from run.json alone (run '
+                  "%s).</p>" % esc(text(self.doc.get("time"))))
+
+
+# --------------------------------------------------------------------------
+
+# --------------------------------------------------------------------------
+# scale.json: the same workload on 1, 2, 4... drives and on arrays of them
+
+SCALE_FORMAT, SCALE_FORMAT_VERSION = "ssdload-scale", 1
+SCALE_KINDS = ("drives", "raid", "target")
+SCALE_DIR_KEYS = ("ios", "iops", "bw_bytes", "lat_mean_ns", "lat_p50_ns", "lat_p99_ns",
+                  "lat_p99_9_ns", "lat_max_ns")
+SCALE_DIRECTION = obj({**{k: LAT for k in SCALE_DIR_KEYS}, "ios": COUNT,
+                       "iops_per_run": array(LAT)})
+SCALE_DEVICE = obj({"path": string(), "model": string(), "serial": string(),
+                    "firmware": string(), "capacity_bytes": N}, null=False)
+SCALE_TARGET = obj({"label": string(null=False), "kind": one_of(SCALE_KINDS, null=False),
+                    "drives": num(null=False, minimum=1, integer=True), "level": string(),
+                    "path": string()}, required=("label", "kind", "drives"), null=False)
+SCALE_POINT = obj({
+    "target": string(null=False), "kind": one_of(SCALE_KINDS, null=False),
+    "drives": num(null=False, minimum=1, integer=True), "qd_per_drive": LOAD,
+    "qd_total": num(minimum=1, integer=True),
+    **{k: num(minimum=1, integer=True) for k in ("workers_per_drive", "iodepth",
+                                                 "md_members")},
+    "complete": boolean,
+    **{k: LAT for k in ("iops", "bw_bytes", "lat_mean_ns", "lat_max_ns", "lat_p99_ns",
+                        "lat_p99_9_ns", "scaling", "efficiency")},
+    **{d: SCALE_DIRECTION for d in ("read", "write", "trim")},
+    "runs": array(obj({"file": string(), "exit_status": num(integer=True)}, null=False)),
+    "md_device": string(), "md_level": string(),
+}, required=("target", "kind", "drives", "qd_per_drive"), null=False)
+SCALE_DOC = obj({
+    **COMMAND_FIELDS,
+    "devices": array(SCALE_DEVICE, null=False),
+    "settings": obj({
+        "qd_list": array(LOAD), "raid_chunk_bytes": num(minimum=1, integer=True),
+        "baseline": string(), "rw": string(), "bs": num(minimum=1, integer=True),
+        "rwmixread": num(minimum=0, maximum=100),
+        **{k: num(minimum=0) for k in ("ramp_ms", "runtime_ms")},
+    }, null=False),
+    "targets": array(SCALE_TARGET, null=False),
+    "points": array(SCALE_POINT, null=False),
+}, required=COMMAND_REQUIRED + ("devices", "targets"), null=False)
+COMMAND_FORMATS[SCALE_FORMAT] = (SCALE_FORMAT_VERSION, SCALE_DOC)
+PLOTS += ("scale_iops.svg", "scale_factor.svg", "scale_latency.svg")
+CSVS += ("scale.csv",)
+
+
+def raid_name(level):
+    """md's level as reviews write it: raid10 -> RAID-10."""
+    if level and level.startswith("raid") and level[4:].isdigit():
+        return "RAID-" + level[4:]
+    return text(level)
+
+
+def fmt_factor(f):
+    return NA if f is None else "%.2f\u00d7" % f
+
+
+class Scale(CommandResult):
+    """The validated scale.json: the targets (drives together, md arrays
+    built by the run, arrays given) and their points, one per target and
+    queue depth per drive."""
+
+    COMMAND = "ssdload scale"
+
+    def __init__(self, doc, outdir):
+        super().__init__(doc, outdir)
+        self.targets = doc["targets"]
+        self.devices = doc["devices"]
+
+    def qds(self):
+        """The queue depths per drive: the settings' order, then any other."""
+        out = list(self.settings.get("qd_list") or [])
+        return out + sorted({p["qd_per_drive"] for p in self.points} - set(out))
+
+    @staticmethod
+    def group(p):
+        """The line a point belongs to: drives together, md arrays of one
+        level, or one given target."""
+        if p["kind"] == "drives":
+            return ("drives", None)
+        if p["kind"] == "raid":
+            return ("raid", p.get("md_level") or p["target"])
+        return ("target", p["target"])
+
+    def group_label(self, g):
+        kind, name = g
+        if kind == "drives":
+            return "drives together"
+        if kind == "raid":
+            return raid_name(name)
+        t = next((t for t in self.targets if t["label"] == name), {})
+        return "%s (%s)" % (name, text(t.get("level")))
+
+    def groups(self):
+        """The lines' groups, in the order of the targets."""
+        out = []
+        for t in self.targets:
+            for p in self.points:
+                if p["target"] == t["label"] and self.group(p) not in out:
+                    out.append(self.group(p))
+        for p in self.points:
+            if self.group(p) not in out:
+                out.append(self.group(p))
+        return out
+
+    def lines(self):
+        """[(group, label, points by drive count)]: a line per group and
+        queue depth per drive, the depths in their order."""
+        out = []
+        for qd in self.qds():
+            for g in self.groups():
+                pts = sorted((p for p in self.points
+                              if p["qd_per_drive"] == qd and self.group(p) == g),
+                             key=lambda p: p["drives"])
+                if pts:
+                    out.append((g, "%s, QD %d/drive" % (self.group_label(g), qd), pts))
+        return out
+
+    def target_order(self):
+        """The targets' labels as the tables show them: the doc's order."""
+        out = [t["label"] for t in self.targets]
+        return out + [p["target"] for p in self.points if p["target"] not in out]
+
+    def point(self, label, qd):
+        return next((p for p in self.points if p["target"] == label and
+                     p["qd_per_drive"] == qd), None)
+
+    def array_text(self, p):
+        """An md array as built: raid10 of 4 (/dev/md127)."""
+        if p.get("md_level") is None:
+            return ""
+        return "%s of %s (%s)" % (p["md_level"], text(p.get("md_members")),
+                                  text(p.get("md_device")))
+
+
+class ScalePlotter(Plotter):
+    """The plots of a scaling run (run: a Scale)."""
+
+    def group_colors(self):
+        colors = self.colors()
+        return {g: colors[i % len(colors)] for i, g in enumerate(self.run.groups())}
+
+    def qd_styles(self):
+        return {qd: LINE_STYLES[i % len(LINE_STYLES)] for i, qd in enumerate(self.run.qds())}
+
+    def bars(self, ax, key, div, fmt_top):
+        """A bar per target and depth (@key of each point over @div), the
+        depths side by side; @fmt_top(point) written above each bar."""
+        sc = self.run
+        labels, qds = sc.target_order(), sc.qds()
+        width = 0.8 / max(len(qds), 1)
+        colors = self.colors()
+        top = 0.0
+        for j, qd in enumerate(qds):
+            xs, ys, notes = [], [], []
+            for i, lab in enumerate(labels):
+                p = sc.point(lab, qd)
+                v = get(p, key)
+                if v is None:
+                    continue
+                xs.append(i - 0.4 + width * (j + 0.5))
+                ys.append(v / div)
+                notes.append(fmt_top(p))
+            top = max([top] + ys)
+            ax.bar(xs, ys, width=width * 0.92, color=colors[j % len(colors)],
+                   label="QD %d/drive" % qd)
+            for x, y, t in zip(xs, ys, notes):
+                if t:
+                    ax.annotate(t, (x, y), xytext=(0, 2), textcoords="offset points",
+                                ha="center", va="bottom", fontsize=6)
+        ax.set_xticks(range(len(labels)))
+        ax.set_xticklabels([mpl_text(lab) for lab in labels], rotation=20 if len(labels) > 5
+                           else 0, ha="right" if len(labels) > 5 else "center")
+        ax.set_ylim(0, (top or 1) * 1.15)
+        self.legend(ax)
+
+    def iops(self):
+        """IOPS per target, a bar per depth, its scaling factor above."""
+        sc = self.run
+        fig, ax = self.figure("IOPS per Target: %s" % mpl_text(sc.workload()), w=9.0)
+        self.bars(ax, "iops", 1.0, lambda p: fmt_factor(p.get("scaling"))
+                  if p.get("scaling") is not None else "")
+        ax.set_ylabel("IOPS (all drives of the target)")
+        self.save(fig, "scale_iops.svg")
+
+    def factor(self):
+        """The scaling factor against the drive count, a line per group and
+        depth, the linear ideal dotted."""
+        sc = self.run
+        colors, styles = self.group_colors(), self.qd_styles()
+        fig, ax = self.figure("Scaling against %s: %s" % (
+            mpl_text(text(sc.settings.get("baseline"))), mpl_text(sc.workload())))
+        drives = sorted({p["drives"] for p in sc.points} | {1})
+        ax.plot(drives, drives, color="#7f7f7f", linestyle=":", linewidth=1.2, label="linear")
+        top = max(drives)
+        for g, lab, pts in sc.lines():
+            ys = [p.get("scaling") for p in pts]
+            top = max([top] + [y for y in ys if y is not None])
+            ax.plot([p["drives"] for p in pts], [nan(y) for y in ys],
+                    marker="o", markersize=5, color=colors[g],
+                    linestyle=styles[pts[0]["qd_per_drive"]], label=mpl_text(lab))
+        self.log2_axis(ax, drives, [str(d) for d in drives], "drives")
+        ax.set_ylim(0, top * 1.1)
+        ax.set_ylabel("IOPS / IOPS of %s" % mpl_text(text(sc.settings.get("baseline"))))
+        self.legend(ax)
+        self.save(fig, "scale_factor.svg")
+
+    def latency(self):
+        """Mean (circle) and p99 (triangle) latency per target and depth."""
+        sc = self.run
+        labels, qds, colors = sc.target_order(), sc.qds(), self.colors()
+        fig, ax = self.figure("Latency per Target: %s" % mpl_text(sc.workload()), w=9.0)
+        width = 0.8 / max(len(qds), 1)
+        allv = []
+        for j, qd in enumerate(qds):
+            c = colors[j % len(colors)]
+            xs, mean, p99 = [], [], []
+            for i, lab in enumerate(labels):
+                p = sc.point(lab, qd)
+                if p is None:
+                    continue
+                xs.append(i - 0.4 + width * (j + 0.5))
+                mean.append(us(p.get("lat_mean_ns")))
+                p99.append(us(p.get("lat_p99_ns")))
+            allv += mean + p99
+            for x, lo, hi in zip(xs, mean, p99):
+                if lo is not None and hi is not None:
+                    ax.plot([x, x], [lo, hi], color=c, linewidth=1)
+            ax.plot(xs, [nan(v) for v in mean], linestyle="none", marker="o", markersize=5,
+                    color=c, label="QD %d/drive, mean" % qd)
+            ax.plot(xs, [nan(v) for v in p99], linestyle="none", marker="^", markersize=5,
+                    color=c, label="QD %d/drive, p99" % qd)
+        if self.logscale_ok(allv, ratio=20.0):
+            self.log_y(ax)
+        else:
+            ax.set_ylim(bottom=0)
+        ax.set_xticks(range(len(labels)))
+        ax.set_xticklabels([mpl_text(lab) for lab in labels], rotation=20 if len(labels) > 5
+                           else 0, ha="right" if len(labels) > 5 else "center")
+        ax.set_xlim(-0.6, len(labels) - 0.4)
+        ax.set_ylabel("completion latency (\u00b5s)")
+        self.legend(ax)
+        self.save(fig, "scale_latency.svg")
+
+    def all(self):
+        if self.run.points:
+            self.iops()
+            self.factor()
+            self.latency()
+
+
+SCALE_KEYS = ("target", "kind", "drives", "qd_per_drive", "qd_total", "workers_per_drive",
+              "iodepth", "complete", "iops", "bw_bytes", "lat_mean_ns", "lat_p99_ns",
+              "lat_p99_9_ns", "lat_max_ns", "scaling", "efficiency", "md_device", "md_level",
+              "md_members")
+
+
+def write_scale_csvs(sc):
+    """scale.csv: a row per point, its reads and writes beside it."""
+    dirs = [(d, k) for d in ("read", "write", "trim") for k in SCALE_DIR_KEYS]
+    write_csv(os.path.join(sc.dir, "scale.csv"),
+              list(SCALE_KEYS) + ["%s_%s" % dk for dk in dirs],
+              [[p.get(k) for k in SCALE_KEYS] + [get(p, d, k) for d, k in dirs]
+               for p in sc.points])
+    return ["scale.csv"]
+
+
+class ScaleReport(CommandReport):
+    """report.html of a scaling run (run: a Scale)."""
+
+    TITLE, KIND, NOUN = "Drive and RAID scaling", "Scale", "the scaling run"
+    SPLIT = 5
+
+    def settings_rows(self):
+        sc, s = self.run, self.run.settings
+        chunk = s.get("raid_chunk_bytes")
+        return [("Drives", "%d: %s" % (len(sc.devices), ", ".join(
+                    text(d.get("path")) for d in sc.devices))),
+                ("Targets", ", ".join(t["label"] for t in sc.targets) or NA),
+                ("Workload", sc.workload()),
+                ("QD per drive", ", ".join(str(q) for q in s.get("qd_list") or []) or NA),
+                ("Baseline", text(s.get("baseline"))),
+                ("Ramp per point", fmt_ms(s.get("ramp_ms"))),
+                ("Time per point", fmt_ms(s.get("runtime_ms"))),
+                ("md chunk", NA if chunk is None else fmt_bs(chunk))]
+
+    def scaling_table(self):
+        sc, rows = self.run, []
+        for qd in sc.qds():
+            for lab in sc.target_order():
+                p = sc.point(lab, qd)
+                if p is None:
+                    continue
+                eff = p.get("efficiency")
+                rows.append([lab, cell(qd, str(qd)), cell(p["drives"], str(p["drives"])),
+                             cell(p.get("qd_total"), text(p.get("qd_total"))),
+                             cell(p.get("iops"), fmt_value(p.get("iops"))),
+                             cell(p.get("bw_bytes"), fmt_value(
+                                 None if p.get("bw_bytes") is None else p["bw_bytes"] / 1e6)),
+                             cell(p.get("scaling"), fmt_factor(p.get("scaling"))),
+                             cell(eff, NA if eff is None else "%.0f%%" % (100 * eff)),
+                             us_cell(p.get("lat_mean_ns")), us_cell(p.get("lat_p99_ns")),
+                             us_cell(p.get("lat_p99_9_ns")),
+                             "yes" if p.get("complete") else "NO"])
+        if not rows:
+            return '<p class="note">No point measured yet.</p>'
+        return data_table(["target", "QD/drive", "drives", "QD (total)", "IOPS", "MB/s",
+                           "scaling", "efficiency", "mean latency (\u00b5s)", "p99 (\u00b5s)",
+                           "p99.9 (\u00b5s)", "complete"], rows,
+                          caption="Scaling against %s at the same QD per drive (efficiency: "
+                          "the scaling over the drive count)" %
+                          text(self.run.settings.get("baseline")), tid="scaling")
+
+    def targets_table(self):
+        sc, rows = self.run, []
+        for t in sc.targets:
+            p = next((p for p in sc.points if p["target"] == t["label"]), {})
+            how = {"drives": "each drive its own job, started together",
+                   "raid": "md array built by the run",
+                   "target": "array given (--targets)"}[t["kind"]]
+            rows.append([t["label"], how, cell(t["drives"], str(t["drives"])),
+                         text(t.get("level")),
+                         sc.array_text(p) or text(t.get("path")) if t["kind"] != "drives"
+                         else NA,
+                         cell(get(p, "workers_per_drive"), text(get(p, "workers_per_drive"))),
+                         cell(get(p, "iodepth"), text(get(p, "iodepth")))])
+        devs = [[text(d.get("path")), text(d.get("model")), text(d.get("serial")),
+                 text(d.get("firmware")), fmt_bytes(d.get("capacity_bytes"))]
+                for d in sc.devices]
+        return data_table(["target", "how", "drives", "level", "array", "workers per drive",
+                           "iodepth per worker"], rows, caption="Targets", tid="targets") + \
+            data_table(["device", "model", "serial", "firmware", "capacity"], devs,
+                       caption="Drives", tid="drives")
+
+    def directions_table(self):
+        rows = []
+        for p in self.run.points:
+            for d in ("read", "write", "trim"):
+                x = p.get(d)
+                if x is None:
+                    continue
+                per = x.get("iops_per_run") or []
+                rows.append([p["target"], str(p["qd_per_drive"]), d,
+                             cell(x.get("ios"), fmt_int(x.get("ios"))),
+                             cell(x.get("iops"), fmt_value(x.get("iops"))),
+                             " / ".join(fmt_value(v) for v in per) if len(per) > 1 else ""] +
+                            [us_cell(x.get(k)) for k in ("lat_mean_ns", "lat_p50_ns",
+                                                         "lat_p99_ns", "lat_p99_9_ns",
+                                                         "lat_max_ns")])
+        if not rows:
+            return ""
+        return data_table(["target", "QD/drive", "direction", "I/Os", "IOPS",
+                           "IOPS of each drive", "mean (\u00b5s)", "p50 (\u00b5s)",
+                           "p99 (\u00b5s)", "p99.9 (\u00b5s)", "max (\u00b5s)"], rows,
+                          caption="Reads and writes: completion latency, the drives' I/Os "
+                          "merged", tid="directions")
+
+    def build(self, csvs):
+        sc, doc = self.run, self.doc
+        runs = sorted({r["file"] for p in sc.points for r in p.get("runs") or []
+                       if r.get("file")})
+        self.page("Summary", self.banners(), self.scaling_table(),
+                  plot_img(sc, "scale_iops.svg", "IOPS per target"))
+        self.page("Scaling", plot_img(sc, "scale_factor.svg", "scaling against drives"),
+                  '<p class="note">A point\'s scaling is its IOPS over the IOPS of %s at '
+                  "the same queue depth per drive; the dotted line is linear scaling.</p>" %
+                  esc(text(sc.settings.get("baseline"))))
+        self.page("Latency", plot_img(sc, "scale_latency.svg", "latency per target"),
+                  '<p class="note">Circles: mean; triangles: p99 (of each point, the I/Os '
+                  "of all its drives).</p>", self.directions_table())
+        self.page("Targets", self.targets_table())
+        self.run_page(doc.get("command"), ["scale.json"] + csvs + runs,
+                      "Rendered by ssdload-report.py from scale.json alone (finished %s)." %
+                      text(doc.get("finished")))
+
 
 def remove_stale(outdir, keep_plots, keep_csvs):
     for name in PLOTS:
@@ -3949,6 +4927,8 @@ COMMAND_RESULTS = (
     ("curve.json", CURVE_FORMAT, Curve, CurvePlotter, CurveReport, write_curve_csvs),
     ("compare.json", COMPARE_FORMAT, Compare, ComparePlotter, CompareReport,
      write_compare_csvs),
+    ("scale.json", SCALE_FORMAT, Scale, ScalePlotter, ScaleReport, write_scale_csvs),
+    ("run.json", RUN_FORMAT, RunStudy, RunPlotter, RunStudyReport, write_run_csvs),
 )
 
 
@@ -3962,7 +4942,7 @@ def render_command(outdir, entry):
 
 def render(outdir):
     """Render DIR/pts.json, or when there is none DIR/sweep.json, or
-    DIR/curve.json, or DIR/compare.json."""
+    DIR/curve.json, or DIR/compare.json, or DIR/scale.json, or DIR/run.json."""
     pts = os.path.join(outdir, "pts.json")
     if not os.path.exists(pts):
         for entry in COMMAND_RESULTS:
@@ -4000,7 +4980,7 @@ def main(argv):
         return EXIT_OK
     if len(argv) != 2 or argv[1].startswith("-"):
         print("usage: ssdload-report.py DIR  (renders DIR/pts.json, DIR/sweep.json, "
-              "DIR/curve.json or DIR/compare.json)", file=sys.stderr)
+              "DIR/curve.json, DIR/compare.json, DIR/scale.json or DIR/run.json)", file=sys.stderr)
         return EXIT_USAGE
     try:
         render(argv[1])

@@ -24,10 +24,11 @@ static const struct cmd_struct commands[] = {
 	{ "start", cmd_start, "launch the armed jobs of a group at one instant" },
 	{ "pts",  cmd_pts,  "SNIA PTS tests: iops, throughput, latency, wsat; purge; ss-check" },
 	{ "sweep", cmd_sweep, "queue-depth x worker sweep as the steps of one job, with its report" },
+	{ "scale", cmd_scale, "a workload on 1, 2, 4... drives and md RAID arrays: the scaling table" },
 	{ "curve", cmd_curve, "vdbench iorate curve: max, then open loop at fractions of it, with its report" },
 	{ "profiles", cmd_profiles, "list the shipped workload profiles (four corners, SQL, Oracle, VDI)" },
 	{ "compare", cmd_compare, "runs of different drives or kernels side by side, curves overlaid" },
-	{ "report", cmd_report, "render the HTML report of a pts, sweep, curve or compare run from its JSON" },
+	{ "report", cmd_report, "render the HTML report of a pts, sweep, curve, compare, scale or plain run from its JSON" },
 };
 
 static const char *const main_usage[] = {

@@ -54,6 +54,7 @@ def test_curve_points_on_target(ssdload, null_blk, cli, tmp_path):  # pylint: di
     assert p.returncode == 0, p.stdout + p.stderr
     doc = _doc(out)
     assert doc["format"] == "ssdload-curve" and doc["state"] == "done", doc["state"]
+    assert doc["command"].startswith("ssdload curve "), doc["command"]
     mx = doc["max"]
     assert mx["label"] == "max" and mx["target_iops"] is None and mx["intended"] is None
     assert doc["max_iops"] == mx["iops"] > 10000, mx

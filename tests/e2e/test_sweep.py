@@ -57,6 +57,7 @@ def test_sweep_follows_the_device(ms_dev, cli, tmp_path):
     assert p.returncode == 0, p.stdout + p.stderr
     doc = json.loads((out / "sweep.json").read_text())
     assert doc["format"] == "ssdload-sweep" and doc["state"] == "done"
+    assert doc["command"].startswith("ssdload sweep "), doc["command"]
     pts = doc["points"]
     # the auto rule with at most 4 each: QD 8 = 2 x 4, 16 = 4 x 4, 32 = 8 x 4
     assert [(q["qd"], q["workers"], q["qd_per_worker"]) for q in pts] == \

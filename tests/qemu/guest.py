@@ -80,8 +80,13 @@ NVME_SIZE = 1 << 30
 # small namespace, so that a purge, twice-the-capacity preconditioning and
 # a full read-back take seconds.  Guests find each by serial (nvme.env).
 NVME_PTS_SIZE = 256 << 20
+# Four small ones for `ssdload scale` (tests/e2e/test_scale.py): the drives
+# alone and together, and md RAID-0/RAID-10 arrays built from them.
+NVME_SCALE_SIZE = 64 << 20
 NVME_DRIVES = (('nvme.img', NVME_SIZE, 'ssdload0', 'SSDLOAD_NVME'),
-	       ('nvme-pts.img', NVME_PTS_SIZE, 'ssdload-pts', 'SSDLOAD_NVME_PTS'))
+	       ('nvme-pts.img', NVME_PTS_SIZE, 'ssdload-pts', 'SSDLOAD_NVME_PTS')) + tuple(
+	(f'nvme-scale{i}.img', NVME_SCALE_SIZE, f'ssdload-scale{i}', f'SSDLOAD_NVME_SCALE{i}')
+	for i in range(4))
 # Host env vars handed through to the guest command as they are.
 PASSTHROUGH_PREFIXES = ('SSDLOAD_TEST_', 'PYTEST_ADDOPTS')
 TOOLS = ('qemu-system-x86_64', 'rsync', 'make')
@@ -640,6 +645,7 @@ def _clean(out, names):
 
 # Files of one boot, removed before it starts.
 BOOT_FILES = ('rc', 'dmesg.txt', 'init-error', 'console.log', 'nvme.img', 'nvme-pts.img',
+	      'nvme-scale0.img', 'nvme-scale1.img', 'nvme-scale2.img', 'nvme-scale3.img',
 	      'nvme.env', 'junit-e2e.xml', 'reruns.txt',
 	      'booted', 'started', 'qemu-stderr.log')
 # The first boot's logs, kept under these names when it is retried.

@@ -45,7 +45,10 @@ def test_sections_and_later_globals(cli, tmp_path):
     f = jobfile(tmp_path, "[global]\nbs=8k\nfilename=/dev/unit-test\n[a]\nrw=read\n"
                 "[global]\nbs=16k\n[b]\nrw=write\n")
     p = run(cli, "run", "--parse-only", f)
-    one_error_line(p, "2 job sections", "--section")
+    assert p.returncode == 0, p.stderr
+    both = p.stdout.split("\n\n")
+    assert both[0].startswith("# [a]: set 1 of 1, groupid 0\n"), p.stdout
+    assert "bs=8192" in both[0].splitlines() and "bs=16384" in both[1].splitlines()
     a, _ = parse(cli, f, "--section=a")
     assert a["name"] == "a" and a["bs"] == "8192" and a["rw"] == "read"
     b, _ = parse(cli, f, "--section", "b")
@@ -214,7 +217,7 @@ def test_profiles_command(cli, repo, tmp_path):
     assert p.returncode == 1
 
 
-@pytest.mark.parametrize("opt", ["stonewall", "per_job_logs", "thinktime", "verify"])
+@pytest.mark.parametrize("opt", ["exitall", "per_job_logs", "thinktime", "verify"])
 def test_fio_option_not_supported_is_named(cli, tmp_path, opt):
     """A real fio option ssdload lacks is not called a typo."""
     line = one_error_line(run(cli, "run", "--filename=/dev/x", "--%s=1" % opt),

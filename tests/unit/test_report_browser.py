@@ -38,6 +38,8 @@ from test_report import DOCS, PLOTS, have_matplotlib, render
 from test_report_sweep import SWEEP_DOCS, SWEEP_PLOTS, render_sweep
 from test_report_curve import CURVE_DOCS, CURVE_PLOTS, render_curve
 from test_report_compare import COMPARE_BANNERS, COMPARE_DOCS, COMPARE_PLOTS, render_compare
+from test_report_scale import SCALE_DOCS, SCALE_PLOTS, render_scale
+from test_report_run import DOCS as RUN_DOCS, PLOTS as RUN_PLOTS, render_run
 
 CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 TIMEOUT = 20		# seconds for any one browser step
@@ -270,18 +272,22 @@ def test_report_loads_cleanly(browser, tmp_path, test):
     assert pink > 500, "the NOT CONFORMANT / SCALED RUN banners are not visible"
 
 
-# the sweep's, the curve's and the comparison's documents: (render, its documents, their
-# plots, the names of those with an orange banner)
+# the sweep's, the curve's, the comparison's, the scaling run's and the latency
+# study's documents: (render, its documents, their plots, the names of those with
+# an orange banner)
 COMMANDS = {"sweep": (render_sweep, SWEEP_DOCS, SWEEP_PLOTS, ("interrupted",)),
             "curve": (render_curve, CURVE_DOCS, CURVE_PLOTS, ("running", "failed")),
-            "compare": (render_compare, COMPARE_DOCS, COMPARE_PLOTS, COMPARE_BANNERS)}
+            "compare": (render_compare, COMPARE_DOCS, COMPARE_PLOTS, COMPARE_BANNERS),
+            "scale": (render_scale, SCALE_DOCS, SCALE_PLOTS, ("interrupted",)),
+            "run": (render_run, RUN_DOCS, {k: RUN_PLOTS for k in RUN_DOCS}, ())}
 
 
 @pytest.mark.parametrize("kind,name", [(k, n) for k, c in sorted(COMMANDS.items())
                                        for n in sorted(c[1])])
 def test_command_report_loads_cleanly(browser, tmp_path, kind, name):
     """A queue-depth sweep's report (sweep.json, no pts.json), an iorate
-    curve's (curve.json), a comparison's (compare.json)."""
+    curve's (curve.json), a comparison's (compare.json), a scaling run's
+    (scale.json), a plain run's latency study (run.json)."""
     render_doc, docs, plots, banner = COMMANDS[kind]
     d = tmp_path / name
     p = render_doc(d, docs[name]())
