@@ -148,6 +148,37 @@ static void ssdload_summary_devs(struct seq_file *m, struct ssdload_job *job)
 	}
 }
 
+/* "@key=c0 c1 ... c6": a map of SSDLOAD_DEPTH_NR counts */
+static void ssdload_seq_map(struct seq_file *m, const char *key, const u64 *map)
+{
+	unsigned int k;
+
+	seq_printf(m, "%s=", key);
+	for (k = 0; k < SSDLOAD_DEPTH_NR; k++)
+		seq_printf(m, "%s%llu", k ? " " : "", READ_ONCE(map[k]));
+	seq_putc(m, '\n');
+}
+
+/* The job's iodepth_level, iodepth_submit, iodepth_complete: its workers' sums. */
+static void ssdload_summary_depths(struct seq_file *m, struct ssdload_job *job)
+{
+	u64 map[3][SSDLOAD_DEPTH_NR] = { };
+	unsigned int i, k;
+
+	for (i = 0; i < job->nr_workers; i++) {
+		const struct ssdload_worker *w = job->workers[i];
+
+		for (k = 0; k < SSDLOAD_DEPTH_NR; k++) {
+			map[0][k] += READ_ONCE(w->depth[k]);
+			map[1][k] += READ_ONCE(w->submits[k]);
+			map[2][k] += READ_ONCE(w->reaps[k]);
+		}
+	}
+	ssdload_seq_map(m, "iodepth_level", map[0]);
+	ssdload_seq_map(m, "iodepth_submit", map[1]);
+	ssdload_seq_map(m, "iodepth_complete", map[2]);
+}
+
 /* Per-worker lines of the summary. */
 static void ssdload_summary_workers(struct seq_file *m,
 				    struct ssdload_job *job)
@@ -166,6 +197,8 @@ static void ssdload_summary_workers(struct seq_file *m,
 		seq_printf(m, "worker%u_pid=%d\n", i, w->pid);
 		seq_printf(m, "worker%u_cpu_ns=%llu\n", i, cpu);
 		seq_printf(m, "worker%u_ctx=%llu\n", i, ctx);
+		seq_printf(m, "worker%u_", i);
+		ssdload_seq_map(m, "iodepth_level", w->depth);
 		for (d = 0; d < SSDLOAD_DIR_NR; d++) {
 			const struct ssdload_dstat *st = &w->st[d];
 			const char *n = ssdload_dir_names[d];
@@ -398,6 +431,7 @@ static int ssdload_summary_show(struct seq_file *m, void *unused)
 	seq_printf(m, "sys_cpu_ns=%llu\n", cpu - usr);
 	seq_printf(m, "ctx=%llu\n", ctx);
 	seq_printf(m, "cpu_ns_per_io=%llu\n", done ? div64_u64(cpu, done) : 0);
+	ssdload_summary_depths(m, job);
 	for (d = 0; d < SSDLOAD_DIR_NR; d++) {
 		const char *n = ssdload_dir_names[d];
 

@@ -337,6 +337,11 @@ struct ssdload_worker {
 	u64 cpu_ns;			/* scheduler runtime, set at teardown */
 	u64 usr_ns;			/* of it, user time */
 	u64 ctx;			/* context switches */
+	u64 depth[SSDLOAD_DEPTH_NR];	/* measured submissions by the I/Os
+					 * then in flight (ssdload_depth_bucket)
+					 */
+	u64 submits[SSDLOAD_DEPTH_NR];	/* submission batches by size */
+	u64 reaps[SSDLOAD_DEPTH_NR];	/* completion batches by size */
 	struct ssdload_gate *gate;	/* start GROUP: passed before the first
 					 * I/O, then NULL
 					 */
@@ -698,6 +703,32 @@ void ssdload_sum_step(struct ssdload_job *job, unsigned int phase, int dir,
 u64 ssdload_sum_mean(const struct ssdload_sum *s);
 u64 ssdload_sum_stddev(const struct ssdload_sum *s);
 int ssdload_u128_to_str(u128 v, char *buf, size_t len);
+
+/*
+ * fio's iodepth_level bucket (uapi SSDLOAD_DEPTH_NR) of @n I/Os in flight:
+ * 1, 2-3, 4-7, 8-15, 16-31, 32-63, 64 and more (0 counts as 1).
+ */
+static inline unsigned int ssdload_depth_bucket(unsigned int n)
+{
+	return n ? min_t(unsigned int, fls(n) - 1, SSDLOAD_DEPTH_NR - 1) : 0;
+}
+
+/*
+ * fio's iodepth_submit/iodepth_complete bucket of a batch of @n I/Os:
+ * 0, 1-4, 5-8, 9-16, 17-32, 33-64, more than 64.
+ */
+static inline unsigned int ssdload_batch_bucket(unsigned int n)
+{
+	if (n <= 4)
+		return n ? 1 : 0;
+	return min_t(unsigned int, fls(n - 1) - 1, SSDLOAD_DEPTH_NR - 1);
+}
+
+/* One more in a counter that live readers of the summary read. */
+static inline void ssdload_count(u64 *c)
+{
+	WRITE_ONCE(*c, *c + 1);
+}
 
 #if IS_ENABLED(CONFIG_KUNIT)
 /* Internals exposed to the KUnit suites (VISIBLE_IF_KUNIT, module/tests/). */

@@ -597,12 +597,19 @@ static void ssdload_reap_one(struct ssdload_worker *w, struct ssdload_io *io)
 	w->free[w->nr_free++] = io;
 }
 
-static void ssdload_reap_list(struct ssdload_worker *w, struct llist_node *list)
+/* Reap @list; returns its I/Os, and sets *@measured if one was measured. */
+static unsigned int ssdload_reap_list(struct ssdload_worker *w,
+				      struct llist_node *list, bool *measured)
 {
 	struct ssdload_io *io, *next;
+	unsigned int n = 0;
 
-	llist_for_each_entry_safe(io, next, list, node)
+	llist_for_each_entry_safe(io, next, list, node) {
+		*measured |= io->measured;
 		ssdload_reap_one(w, io);
+		n++;
+	}
+	return n;
 }
 
 /*
@@ -612,6 +619,8 @@ static void ssdload_reap_list(struct ssdload_worker *w, struct llist_node *list)
 static void ssdload_reap(struct ssdload_worker *w)
 {
 	struct llist_node *list = w->local;
+	bool measured = false;
+	unsigned int n = 0;
 
 	if (!list && llist_empty(&w->done))
 		return;
@@ -619,10 +628,13 @@ static void ssdload_reap(struct ssdload_worker *w)
 	write_seqcount_begin(&w->seq);
 	if (list) {
 		w->local = NULL;
-		ssdload_reap_list(w, list);
+		n += ssdload_reap_list(w, list, &measured);
 	}
 	if (!llist_empty(&w->done))
-		ssdload_reap_list(w, llist_del_all(&w->done));
+		n += ssdload_reap_list(w, llist_del_all(&w->done), &measured);
+	/* one completion batch, as fio's iodepth_complete counts a getevents */
+	if (measured)
+		ssdload_count(&w->reaps[ssdload_batch_bucket(n)]);
 	write_seqcount_end(&w->seq);
 	preempt_enable();
 }
@@ -872,6 +884,8 @@ static void ssdload_submit(struct ssdload_worker *w, struct ssdload_io *io,
 	if (unlikely(w->gap_open) && io->epoch == w->epoch)
 		ssdload_step_gap(w, stamp);
 	w->inflight++;
+	if (io->measured)
+		ssdload_count(&w->depth[ssdload_depth_bucket(w->inflight)]);
 	io->inflight = true;
 	io->submit_ns = stamp;
 	w->last_io = io;
@@ -1181,6 +1195,8 @@ static bool ssdload_submit_batch(struct ssdload_worker *w, u64 now,
 
 		if (io) {
 			ssdload_prep(w, io);
+			if (io->measured)
+				ssdload_count(&w->submits[ssdload_batch_bucket(1)]);
 			ssdload_submit(w, io, now);
 		}
 		return issuing;
@@ -1204,6 +1220,9 @@ static bool ssdload_submit_batch(struct ssdload_worker *w, u64 now,
 		first = false;
 		if (n > 1)
 			ssdload_start_plug(&plug, n);
+		/* one submission batch (fio's iodepth_submit), if measured */
+		if (group[n - 1]->measured)
+			ssdload_count(&w->submits[ssdload_batch_bucket(n)]);
 		for (i = 0; i < n; i++)
 			ssdload_submit(w, group[i], now);
 		if (n > 1)

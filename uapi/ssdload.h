@@ -138,6 +138,18 @@ enum ssdload_dir {
 	SSDLOAD_DIR_NR
 };
 
+/*
+ * The summary's iodepth_level, iodepth_submit and iodepth_complete (and
+ * each worker's): SSDLOAD_DEPTH_NR counts each, space-separated, in fio's
+ * buckets.  iodepth_level counts the measured submissions by the worker's
+ * I/Os in flight, that one included: 1, 2-3, 4-7, 8-15, 16-31, 32-63, 64
+ * or more.  iodepth_submit and iodepth_complete count the worker's
+ * submission batches (the I/Os of one plug) and completion batches (the
+ * I/Os of one reap) with a measured I/O, by their size: 0, 1-4, 5-8, 9-16,
+ * 17-32, 33-64, more than 64.
+ */
+#define SSDLOAD_DEPTH_NR	7
+
 /* ---- latency histogram geometry --------------------------------------- */
 /*
  * Log-linear ("HDR") buckets over nanoseconds.  Values below

@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,7 +80,10 @@ static const char *const run_usage[] = {
 	"  --log_hist[=0|1]       latency percentiles per interval in the series",
 	"  --runtime=TIME         measured time; bare number = seconds, or ms/s/m/h",
 	"  --ramp_time=TIME       warm-up excluded from the results (same units)",
-	"  --number_ios=N         stop after N measured I/Os",
+	"  --number_ios=N         stop after N measured I/Os (the whole job's)",
+	"  --io_size=SIZE         fio's io_size (io_limit): each of the numjobs workers",
+	"                         moves SIZE bytes (looping over the span), then stops;",
+	"                         with --runtime, whichever comes first (one --bs only)",
 	"  --randseed=N           seed of the offset/mix generator",
 	"  --allow_write[=0|1]    permit a job that writes or trims (destroys data on DEV)",
 	"  --hipri[=0|1]          polled completions (REQ_POLLED + bio_poll); falls back",
@@ -161,7 +165,7 @@ enum run_opt_id {
 	O_LATENCY_TABLE, O_LATENCY_BELOW, O_LATENCY_CHECK,
 	O_PROFILE, O_SECTION, O_OUTPUT, O_KB_BASE,
 	O_WRITE_BW_LOG, O_WRITE_IOPS_LOG, O_WRITE_LAT_LOG, O_WRITE_HIST_LOG,
-	O_LOG_AVG_MSEC, O_LOG_HIST_MSEC, O_LOG_OFFSET,
+	O_LOG_AVG_MSEC, O_LOG_HIST_MSEC, O_LOG_OFFSET, O_IO_SIZE,
 	O_IOENGINE, O_THREAD, O_INVALIDATE, O_FADVISE_HINT, O_CLOCKSOURCE,
 	O_STONEWALL, O_NEW_GROUP, O_WAIT_FOR,
 	O_NR
@@ -184,6 +188,8 @@ static const struct ssl_opt run_opts[] = {
 	{ "runtime",		SSL_ARG_REQUIRED, O_RUNTIME },
 	{ "ramp_time",		SSL_ARG_REQUIRED, O_RAMP_TIME },
 	{ "number_ios",		SSL_ARG_REQUIRED, O_NUMBER_IOS },
+	{ "io_size",		SSL_ARG_REQUIRED, O_IO_SIZE },
+	{ "io_limit",		SSL_ARG_REQUIRED, O_IO_SIZE },
 	{ "randseed",		SSL_ARG_REQUIRED, O_RANDSEED },
 	{ "allow_write",	SSL_ARG_FLAG, O_ALLOW_WRITE },
 	{ "hipri",		SSL_ARG_FLAG, O_HIPRI },
@@ -296,6 +302,7 @@ struct run_ctx {
 	const char *raw[O_NR];		/* as typed ("" for a bare flag) */
 	const char *raw_name[O_NR];	/* the spelling used, for messages */
 	const char *from[O_NR];		/* "FILE:LINE" of an option from a job file */
+	int global[O_NR];		/* that option came from a [global] section */
 	const char *jobfile;		/* JOBFILE, or the --profile's path */
 	char profile_path[4096];
 	struct ssl_jobfile jf;
@@ -621,6 +628,63 @@ static int pct_opt(struct run_ctx *c, int id, const char *attr)
 	return 0;
 }
 
+/*
+ * "ssdload: note: ..." on stderr, unless this is a run of a job file whose
+ * runner printed the notes of every job already (SSL_NOTED_ENV).
+ */
+static void __attribute__((format(printf, 1, 2))) run_note(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (getenv(SSL_NOTED_ENV))
+		return;
+	fputs("ssdload: note: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/*
+ * fio's io_size (io_limit): the bytes each clone moves, looping over the
+ * span, before it stops (or at --runtime, whichever comes first).  Here
+ * the job's number_ios: ceil(io_size / bs) I/Os (fio stops a clone once
+ * it moved io_size) for each of the numjobs workers.
+ */
+static int io_size_opt(struct run_ctx *c)
+{
+	uint64_t bytes, bs = SSL_DEFAULT_BS, n = 1;
+
+	if (!c->raw[O_IO_SIZE])
+		return 0;
+	if (c->raw[O_NUMBER_IOS])
+		return bad_value(c, O_IO_SIZE, "give io_size or number_ios, not both");
+	if (c->nsrc)
+		return bad_value(c, O_IO_SIZE, "not with steps: give each step number_ios=");
+	if (c->raw[O_BSSPLIT] || c->raw[O_BSRANGE] ||
+	    (c->raw[O_BS] && strchr(c->raw[O_BS], ',')))
+		return bad_value(c, O_IO_SIZE, "needs one block size (bs): it becomes a "
+				 "count of I/Os");
+	if (strchr(c->raw[O_IO_SIZE], '%'))
+		return bad_value(c, O_IO_SIZE, "a percentage is not supported: give a size");
+	if (ssl_parse_size(c->raw[O_IO_SIZE], &bytes) || !bytes)
+		return bad_value(c, O_IO_SIZE, "not a size above 0 (bytes, or with "
+				 "k/m/g/t suffix)");
+	if (c->raw[O_TIME_BASED] && c->raw[O_RUNTIME] &&
+	    (!*c->raw[O_TIME_BASED] || strcmp(c->raw[O_TIME_BASED], "0"))) {
+		/* fio: a time_based job runs its runtime, whatever io_size says */
+		run_note("io_size=%s ignored: time_based runs for the runtime (as fio)",
+			 c->raw[O_IO_SIZE]);
+		return 0;
+	}
+	if (c->raw[O_BS] && ssl_parse_size(c->raw[O_BS], &bs))
+		return -1;		/* refused by block_size_opts() already */
+	if (c->raw[O_NUMJOBS] && ssl_parse_u64(c->raw[O_NUMJOBS], &n))
+		return -1;
+	add_write_u64(c, SSDLOAD_ATTR_NUMBER_IOS, n * ((bytes + bs - 1) / bs));
+	return 0;
+}
+
 /* --bs, --bsrange, --bssplit, --blockalign */
 static int block_size_opts(struct run_ctx *c)
 {
@@ -782,8 +846,8 @@ static int fio_log_opts(struct run_ctx *c)
 		series = avg ? avg : hist ? hist : 500;
 	if (!avg && (c->logs.prefix[SSL_LOG_BW] || c->logs.prefix[SSL_LOG_IOPS] ||
 		     c->logs.prefix[SSL_LOG_LAT]))
-		fprintf(stderr, "ssdload: note: fio logs each I/O without log_avg_msec; "
-			"ssdload's logs average over %" PRIu64 " ms (its time series)\n", series);
+		run_note("fio logs each I/O without log_avg_msec; ssdload's logs average "
+			 "over %" PRIu64 " ms (its time series)", series);
 	if (c->logs.prefix[SSL_LOG_HIST]) {
 		if (!hist)
 			hist = series;
@@ -795,8 +859,7 @@ static int fio_log_opts(struct run_ctx *c)
 			c->raw[O_LOG_HIST] = "1";
 	}
 	if (lo)
-		fprintf(stderr, "ssdload: note: log_offset: averaged log lines carry no "
-			"offset (0, as fio's)\n");
+		run_note("log_offset: averaged log lines carry no offset (0, as fio's)");
 	if (!c->raw[O_LOG_INTERVAL_MS]) {
 		snprintf(c->series_ms, sizeof(c->series_ms), "%" PRIu64, series);
 		c->raw[O_LOG_INTERVAL_MS] = c->series_ms;
@@ -1251,7 +1314,8 @@ static int steps_opts(struct run_ctx *c)
 	if (c->raw[O_LOOPS]) {
 		if (ssl_parse_u64(c->raw[O_LOOPS], &loops) || !loops || loops > UINT32_MAX)
 			return bad_value(c, O_LOOPS, "must be a number of loops, 1 or more");
-		if (!c->nsrc && loops > 1 && !c->raw[O_RUNTIME] && !c->raw[O_NUMBER_IOS]) {
+		if (!c->nsrc && loops > 1 && !c->raw[O_RUNTIME] && !c->raw[O_NUMBER_IOS] &&
+		    !c->raw[O_IO_SIZE]) {
 			ssl_err("--%s=%s repeats a timed or counted run: give --runtime or "
 				"--number_ios (a single pass runs once)", c->raw_name[O_LOOPS],
 				c->raw[O_LOOPS]);
@@ -1354,12 +1418,11 @@ static void noop_notes(const struct run_ctx *c)
 
 	for (i = 0; i < ARRAY_SIZE(noop); i++)
 		if (c->raw[noop[i].id])
-			fprintf(stderr, "ssdload: note: %s%s%s%s%s ignored: %s\n",
-				c->from[noop[i].id] ? c->from[noop[i].id] : "--",
-				c->from[noop[i].id] ? ": " : "",
-				c->raw_name[noop[i].id],
-				*c->raw[noop[i].id] ? "=" : "", c->raw[noop[i].id],
-				noop[i].why);
+			run_note("%s%s%s%s%s ignored: %s",
+				 c->from[noop[i].id] ? c->from[noop[i].id] : "--",
+				 c->from[noop[i].id] ? ": " : "", c->raw_name[noop[i].id],
+				 *c->raw[noop[i].id] ? "=" : "", c->raw[noop[i].id],
+				 noop[i].why);
 }
 
 /* one option of the job file, unless the command line gave it */
@@ -1384,6 +1447,7 @@ static int jobfile_opt(void *ctx, const struct ssl_jobfile_opt *o)
 	c->raw[opt->id] = o->val;
 	c->raw_name[opt->id] = opt->name;
 	c->from[opt->id] = o->where;
+	c->global[opt->id] = o->global;
 	return 0;
 }
 
@@ -1565,7 +1629,7 @@ static int check_args(struct run_ctx *c)
 	    conv_opt(c, O_SIZE, SSDLOAD_ATTR_SIZE, ssl_conv_span) ||
 	    time_opt(c, O_RUNTIME, SSDLOAD_ATTR_RUNTIME_MS) ||
 	    time_opt(c, O_RAMP_TIME, SSDLOAD_ATTR_RAMP_MS) ||
-	    u64_opt(c, O_NUMBER_IOS, SSDLOAD_ATTR_NUMBER_IOS, NULL))
+	    u64_opt(c, O_NUMBER_IOS, SSDLOAD_ATTR_NUMBER_IOS, NULL) || io_size_opt(c))
 		return -1;
 	if (c->raw[O_RANDSEED]) {
 		if (ssl_parse_seed(c->raw[O_RANDSEED], &v))
@@ -1595,9 +1659,15 @@ static int check_args(struct run_ctx *c)
 	if (steps_opts(c))
 		return -1;
 
-	/* fio's "job options": what was given, as given */
-	c->opts[c->nopts].key = "name";
-	c->opts[c->nopts++].val = c->name;
+	/*
+	 * fio's "job options": what was given, as given.  fio lists name for
+	 * a job of the command line; a job file's job is named by its section.
+	 */
+	if (!c->jobfile || c->raw[O_NAME]) {
+		c->opts[c->nopts].key = "name";
+		c->opts[c->nopts].global = c->raw[O_NAME] && c->global[O_NAME];
+		c->opts[c->nopts++].val = c->name;
+	}
 	for (i = 0; i < (size_t)c->nr_order; i++) {
 		int id = c->order[i];
 
@@ -1607,6 +1677,7 @@ static int check_args(struct run_ctx *c)
 		if (id == O_STEP)	/* repeated: the steps are in "steps" */
 			continue;
 		c->opts[c->nopts].key = c->raw_name[id];
+		c->opts[c->nopts].global = c->global[id];
 		c->opts[c->nopts++].val = c->raw[id];
 	}
 	if (!c->np) {
@@ -2267,10 +2338,28 @@ static void file_job_devs(struct run_ctx *c, const char *parse)
 	}
 }
 
+/* Print the lines of @msg not printed by an earlier call. */
+static void print_new_lines(char *msg)
+{
+	static struct ssl_argv seen;	/* the lines printed (copies) */
+	char *line, *save = NULL;
+	int i;
+
+	for (line = strtok_r(msg, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		for (i = 0; i < seen.n && strcmp(seen.v[i], line); i++)
+			;
+		if (i < seen.n)
+			continue;
+		av_addf(&seen, "%s", line);
+		fprintf(stderr, "%s\n", line);
+	}
+}
+
 /*
  * Every job's --parse-only, in file order: the first refusal is printed
- * (the job's own message, FILE:LINE) and nothing runs.  Its notes are
- * the run's to print, or ours with --parse-only.
+ * (the job's own message, FILE:LINE) and nothing runs.  The jobs' notes
+ * are printed here, each line once (a [global]'s note is every job's),
+ * and the runs leave them out (SSL_NOTED_ENV).
  */
 static int file_jobs_check(struct file_run *fr)
 {
@@ -2294,8 +2383,10 @@ static int file_jobs_check(struct file_run *fr)
 		msg = NULL;
 		if (ssl_read_file(err, &msg, &len))
 			msg = NULL;
-		if (msg && (st || c->parse_only))
+		if (msg && st)
 			fputs(msg, stderr);
+		else if (msg)
+			print_new_lines(msg);
 		free(msg);
 		if (st) {
 			if (st > 0 && !msg)
@@ -2444,9 +2535,11 @@ static int file_print_json(const struct file_run *fr)
 	int i, k;
 	size_t e;
 
-	for (i = 0; i < jf->n; i++)
+	for (i = 0; i < jf->n; i++)	/* fio leaves out the flags given bare */
 		for (k = 0; jf->s[i].global && k < jf->s[i].n; k++)
-			jset(glob, jf->s[i].o[k].key, json_object_new_string(jf->s[i].o[k].val));
+			if (*jf->s[i].o[k].val)
+				jset(glob, jf->s[i].o[k].key,
+				     json_object_new_string(jf->s[i].o[k].val));
 	for (k = 0; k < fr->n; k++) {
 		const struct file_job *j = &fr->j[k];
 		json_object *arr = jget(j->doc, "jobs");
@@ -2733,6 +2826,7 @@ static int run_file_jobs(struct run_ctx *c)
 	if (c->raw[O_OUTPUT] && output_file(c->raw[O_OUTPUT]))
 		goto out;
 	setenv(SSL_RUN_SET_ENV, "1", 1);
+	setenv(SSL_NOTED_ENV, "1", 1);
 	ssl_run_catch_signals();
 	disk_stats(c, 0);
 	failed = file_jobs_run(&fr) != 0;

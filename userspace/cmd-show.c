@@ -97,7 +97,7 @@ static const struct {
 int cmd_show(int argc, const char **argv)
 {
 	static char vals[NR_SHOW_ATTRS][1200];
-	struct ssl_job_option opts[NR_SHOW_ATTRS + 1];
+	struct ssl_job_option opts[NR_SHOW_ATTRS + 1] = { { 0 } };
 	unsigned int fmt = SSL_OUTPUT_NORMAL;
 	double plist[SSL_MAX_PERCENTILES];
 	const struct ssl_opt *opt;

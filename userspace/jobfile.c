@@ -7,7 +7,8 @@
  *  - leading blanks are dropped (fio indents freely; inih would take an
  *    indented line as the continuation of the previous value);
  *  - a bare key ("time_based") becomes "time_based=" (a flag);
- *  - "include FILE" opens FILE (relative to the including file) in place;
+ *  - "include FILE" opens FILE (relative to the including file) in place,
+ *    inside a section, and FILE opens none (as fio);
  *  - ${VAR} is the environment's VAR, and $pagesize, $ncpus and $mb_memory
  *    are fio's keywords;
  *  - a line longer than inih's line buffer (200 bytes) has its value kept
@@ -298,10 +299,20 @@ static char *jf_read(char *str, int num, void *stream)
 			break;
 		p = exp;
 		if (!strncmp(p, "include", 7) && (p[7] == ' ' || p[7] == '\t')) {
+			/* fio inserts an include's lines into the section it is in */
+			if (!r->jf->n) {
+				jf_err(r, "include %s: outside of a [] section (fio reads an "
+				       "include inside one)", trim(p + 7));
+				break;
+			}
 			include_file(r, trim(p + 7));
 			continue;
 		}
 		if (*p == '[') {
+			if (r->depth > 1) {
+				jf_err(r, "no new sections in included files (as fio)");
+				break;
+			}
 			if (new_section(r, p))
 				break;
 			snprintf(str, (size_t)num, "%s", p);
@@ -363,6 +374,7 @@ static int jf_handler(void *user, const char *section, const char *name, const c
 	o->key = xstrdup(r, name);
 	o->val = xstrdup(r, value);
 	o->where = xstrdup(r, r->where);
+	o->global = s->global;
 	return !r->failed;
 }
 

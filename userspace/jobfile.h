@@ -16,6 +16,7 @@ struct ssl_jobfile_opt {
 	char *key;
 	char *val;		/* "" for a bare key */
 	char *where;		/* "FILE:LINE" */
+	int global;		/* of a [global] section */
 };
 
 struct ssl_jobfile_section {

@@ -434,7 +434,7 @@ static const char *const fio_unsupported[] = {
 	"prioclass", "cpumask", "numa_cpu_nodes", "numa_mem_policy",
 	"gtod_reduce", "disable_clat", "disable_slat", "disable_bw_measurement",
 	"clat_percentiles", "lat_percentiles", "slat_percentiles", "unit_base",
-	"io_size", "io_limit", "size_increment", "offset_increment",
+	"size_increment", "offset_increment",
 	"zonemode", "zonesize", "zonerange", "zoneskip", "trim_percentage",
 	"trim_verify_zero", "trim_backlog", "exec_prerun", "exec_postrun",
 	"ioscheduler", "disk_util", "replay_redirect", "read_iolog", "write_iolog",

@@ -718,15 +718,55 @@ static void print_cpu(FILE *f, const struct ssl_summary *s)
 		s->ctx.v);
 }
 
+static const char *const depth_keys[SSDLOAD_DEPTH_NR] = {
+	"1", "2", "4", "8", "16", "32", ">=64",
+};
+static const char *const batch_keys[SSDLOAD_DEPTH_NR] = {
+	"0", "4", "8", "16", "32", "64", ">=64",
+};
+
+/* @m in percent of its total; 0 when it was not measured (or is empty) */
+static int depth_pct(const struct ssl_depth_map *m, double pct[SSDLOAD_DEPTH_NR])
+{
+	uint64_t all = 0;
+	unsigned int k;
+
+	for (k = 0; m->have && k < SSDLOAD_DEPTH_NR; k++)
+		all += m->n[k];
+	if (!all)
+		return 0;
+	for (k = 0; k < SSDLOAD_DEPTH_NR; k++)
+		pct[k] = 100.0 * (double)m->n[k] / (double)all;
+	return 1;
+}
+
+/* "  IO depths    : 1=99.9%, 2=0.1%, ..." in fio's layout */
+static void print_depth_line(FILE *f, const char *head, const char *const *keys,
+			     const struct ssl_depth_map *m)
+{
+	double pct[SSDLOAD_DEPTH_NR];
+	unsigned int k;
+
+	if (!depth_pct(m, pct))
+		return;
+	fputs(head, f);
+	for (k = 0; k < SSDLOAD_DEPTH_NR; k++)
+		fprintf(f, "%s%s=%3.1f%%", k ? ", " : "", keys[k], pct[k]);
+	fputc('\n', f);
+}
+
 /*
- * fio's lines after cpu.  IO depths, submit and complete are left out:
- * the module does not measure the depth distributions.  issued rwts
+ * fio's lines after cpu.  IO depths, submit and complete are the module's
+ * measured distributions (left out when it gave none).  issued rwts
  * counts the measured I/Os that completed, failed ones included (fio's
  * total_io_u counts every issued I/O); none are short or dropped.
  */
 static void print_issued(FILE *f, const struct ssl_report *r,
 			 const struct dir_view v[SSDLOAD_DIR_NR])
 {
+	print_depth_line(f, "  IO depths    : ", depth_keys, &r->sum->depth);
+	print_depth_line(f, "     submit    : ", batch_keys, &r->sum->submit);
+	print_depth_line(f, "     complete  : ", batch_keys, &r->sum->complete);
 	fprintf(f, "     issued rwts: total=%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",0"
 		" short=0,0,0,0 dropped=0,0,0,0\n", v[0].ios + v[0].errors,
 		v[1].ios + v[1].errors, v[2].ios + v[2].errors);
@@ -1598,9 +1638,14 @@ static json_object *json_job_head(const struct ssl_report *r)
 	jint(job, "eta", 0);
 	jint(job, "elapsed", (int64_t)((elapsed_ns + 500000000) / 1000000000));
 	opts = json_object_new_object();
+	/* fio leaves out the flags given bare (time_based, group_reporting) */
 	for (i = 0; i < r->nopts; i++)
-		jstr(opts, r->opts[i].key, r->opts[i].val);
-	json_object_object_add(job, "job options", opts);
+		if (!r->opts[i].global && *r->opts[i].val)
+			jstr(opts, r->opts[i].key, r->opts[i].val);
+	if (json_object_object_length(opts))	/* fio: none, no key */
+		json_object_object_add(job, "job options", opts);
+	else
+		json_object_put(opts);
 	return job;
 }
 
@@ -1613,31 +1658,27 @@ static json_object *json_sync(void)
 	return sync;
 }
 
-/* the engine keeps iodepth in flight: all of it at the configured depth */
-static void json_iodepth(const struct ssl_report *r, json_object *job, uint64_t all)
+/*
+ * fio's iodepth_level, iodepth_submit and iodepth_complete, measured by
+ * the module (@depth: the job's or a worker's; @submit and @complete:
+ * the job's, NULL for a worker); a map the module did not give is left
+ * out, not assumed.
+ */
+static void json_iodepth(json_object *job, const struct ssl_depth_map *depth,
+			 const struct ssl_depth_map *submit,
+			 const struct ssl_depth_map *complete)
 {
-	static const char *const depth_keys[] = {
-		"1", "2", "4", "8", "16", "32", ">=64",
-	};
-	static const char *const submit_keys[] = {
-		"0", "4", "8", "16", "32", "64", ">=64",
-	};
-	double depth[ARRAY_SIZE(depth_keys)] = { 0 };
+	double pct[SSDLOAD_DEPTH_NR];
 
-	if (r->iodepth && all) {
-		unsigned int slot = 0;
-		uint64_t q;
-
-		for (q = r->iodepth; q > 1 && slot < ARRAY_SIZE(depth) - 1; q >>= 1)
-			slot++;
-		depth[slot] = 100.0;
-	}
-	json_object_object_add(job, "iodepth_level",
-			       json_dist(depth_keys, depth, ARRAY_SIZE(depth_keys)));
-	json_object_object_add(job, "iodepth_submit",
-			       json_dist(submit_keys, NULL, ARRAY_SIZE(submit_keys)));
-	json_object_object_add(job, "iodepth_complete",
-			       json_dist(submit_keys, NULL, ARRAY_SIZE(submit_keys)));
+	if (depth_pct(depth, pct))
+		json_object_object_add(job, "iodepth_level",
+				       json_dist(depth_keys, pct, SSDLOAD_DEPTH_NR));
+	if (submit && depth_pct(submit, pct))
+		json_object_object_add(job, "iodepth_submit",
+				       json_dist(batch_keys, pct, SSDLOAD_DEPTH_NR));
+	if (complete && depth_pct(complete, pct))
+		json_object_object_add(job, "iodepth_complete",
+				       json_dist(batch_keys, pct, SSDLOAD_DEPTH_NR));
 }
 
 static void json_latency_target(const struct ssl_report *r, json_object *job)
@@ -1674,7 +1715,7 @@ static json_object *json_job(const struct ssl_report *r,
 	jint(job, "majf", 0);
 	jint(job, "minf", 0);
 
-	json_iodepth(r, job, all);
+	json_iodepth(job, &s->depth, &s->submit, &s->complete);
 	for (d = 0; d < SSDLOAD_DIR_NR; d++)
 		if (v[d].counts)
 			ssl_hist_lat_dist(v[d].counts, SSDLOAD_HIST_BUCKETS, all,
@@ -1794,7 +1835,7 @@ static json_object *json_clone(const struct ssl_report *r, unsigned int i,
 		jint(job, "ctx", (int64_t)w->ctx.v);
 	jint(job, "majf", 0);
 	jint(job, "minf", 0);
-	json_iodepth(r, job, w->ios[0] + w->ios[1] + w->ios[2]);
+	json_iodepth(job, &w->depth, NULL, NULL);
 	json_latency_target(r, job);
 	ext = json_worker(r->sum, i);
 	jint(ext, "worker", i);
@@ -1838,9 +1879,10 @@ static json_object *json_disks(const struct ssl_report *r)
 static int print_json(FILE *f, const struct ssl_report *r,
 		      const struct dir_view v[SSDLOAD_DIR_NR])
 {
-	json_object *top = json_object_new_object(), *jobs, *job;
+	json_object *top = json_object_new_object(), *jobs, *job, *glob;
 	char when[64];
 	const char *s;
+	int o;
 
 	if (!top)
 		return -1;
@@ -1851,7 +1893,12 @@ static int print_json(FILE *f, const struct ssl_report *r,
 	if (!strftime(when, sizeof(when), "%a %b %e %H:%M:%S %Y", localtime(&r->when)))
 		when[0] = '\0';
 	jstr(top, "time", when);
-	json_object_object_add(top, "global options", json_object_new_object());
+	/* a job file's [global] options, as fio lists them apart from the job's */
+	glob = json_object_new_object();
+	for (o = 0; o < r->nopts; o++)
+		if (r->opts[o].global && *r->opts[o].val)
+			jstr(glob, r->opts[o].key, r->opts[o].val);
+	json_object_object_add(top, "global options", glob);
 	jobs = json_object_new_array();
 	json_object_object_add(top, "jobs", jobs);
 	if (json_clones(r)) {

@@ -16,6 +16,7 @@ struct ssl_latstudy;
 struct ssl_job_option {
 	const char *key;		/* fio option name */
 	const char *val;		/* as typed; "" for a bare flag */
+	int global;			/* from a job file's [global]: fio's "global options" */
 };
 
 /* fio's disk_util: one device's block-layer counts over the run */

@@ -43,6 +43,28 @@ static void opt_u64(const struct ssl_kvlist *kv, const char *key,
 	o->have = !ssl_kv_u64(kv, key, &o->v);
 }
 
+/* "c0 c1 ... c6" of an iodepth_* key; .have = 0 when absent or malformed */
+static void opt_map(const struct ssl_kvlist *kv, const char *key, struct ssl_depth_map *o)
+{
+	const char *v = ssl_kv_get(kv, key);
+	unsigned int k;
+	char *end;
+
+	memset(o, 0, sizeof(*o));
+	for (k = 0; v && k < SSDLOAD_DEPTH_NR; k++) {
+		while (*v == ' ')
+			v++;
+		if (*v < '0' || *v > '9')
+			return;
+		errno = 0;
+		o->n[k] = strtoull(v, &end, 10);
+		if (errno)
+			return;
+		v = end;
+	}
+	o->have = v && !*v;
+}
+
 /* keys added after version 1 of the summary: absent from older modules */
 static void parse_optional(const struct ssl_kvlist *kv, struct ssl_summary *s)
 {
@@ -61,6 +83,9 @@ static void parse_optional(const struct ssl_kvlist *kv, struct ssl_summary *s)
 	opt_u64(kv, "sys_cpu_ns", &s->sys_cpu_ns);
 	opt_u64(kv, "ctx", &s->ctx);
 	opt_u64(kv, "cpu_ns_per_io", &s->cpu_ns_per_io);
+	opt_map(kv, "iodepth_level", &s->depth);
+	opt_map(kv, "iodepth_submit", &s->submit);
+	opt_map(kv, "iodepth_complete", &s->complete);
 	opt_u64(kv, "numjobs", &s->numjobs);
 	opt_u64(kv, "bs_min", &s->bs_min);
 	opt_u64(kv, "bs_max", &s->bs_max);
@@ -279,6 +304,8 @@ int results_parse_summary(char *text, struct ssl_summary *s, char *err, size_t e
 			opt_u64(&kv, key, &w->cpu_ns);
 			snprintf(key, sizeof(key), "worker%u_ctx", i);
 			opt_u64(&kv, key, &w->ctx);
+			snprintf(key, sizeof(key), "worker%u_iodepth_level", i);
+			opt_map(&kv, key, &w->depth);
 			snprintf(key, sizeof(key), "worker%u_pid", i);
 			opt_u64(&kv, key, &w->pid);
 			snprintf(key, sizeof(key), "worker%u_ran_on", i);

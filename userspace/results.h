@@ -49,6 +49,12 @@ struct ssl_opt_u64 {
 	int have;			/* the key was present (and valid) */
 };
 
+/* iodepth_level, iodepth_submit, iodepth_complete: uapi SSDLOAD_DEPTH_NR counts */
+struct ssl_depth_map {
+	uint64_t n[SSDLOAD_DEPTH_NR];
+	int have;			/* the key was present (and valid) */
+};
+
 struct ssl_worker {
 	long cpu;			/* -1 if not reported */
 	uint64_t ios[SSDLOAD_DIR_NR];
@@ -60,6 +66,7 @@ struct ssl_worker {
 	struct ssl_opt_u64 lat_max_ns[SSDLOAD_DIR_NR];
 	struct ssl_opt_u64 lat_sum_ns[SSDLOAD_DIR_NR];
 	struct ssl_opt_u64 cpu_ns, ctx, pid;
+	struct ssl_depth_map depth;	/* workerN_iodepth_level */
 };
 
 /* One device of the job's filename list (devices/devI_* keys). */
@@ -93,6 +100,7 @@ struct ssl_summary {
 	struct ssl_opt_u64 randseed;
 	int have_trim;			/* trim_* keys were present */
 	struct ssl_opt_u64 cpu_ns, usr_cpu_ns, sys_cpu_ns, ctx, cpu_ns_per_io;
+	struct ssl_depth_map depth, submit, complete;	/* measured, fio's buckets */
 	struct ssl_opt_u64 numjobs, bs_min, bs_max, blockalign;
 	struct ssl_device *dev;		/* devices entries (NULL if none) */
 	unsigned int nr_dev;

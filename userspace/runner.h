@@ -41,6 +41,8 @@ int ssl_run_spawn(struct ssl_argv *a, const char *out_path);
 #define SSL_GROUP_MAX_RUNS	64
 /* in the environment of the runs ssl_run_group() starts: they do not say "armed" */
 #define SSL_RUN_SET_ENV		"SSDLOAD_RUN_SET"
+/* in the environment of a job file's runs: the file's runner printed their notes */
+#define SSL_NOTED_ENV		"SSDLOAD_NOTED"
 /*
  * Run @n `ssdload run`s together: each @a[i] (given --group=@group here)
  * with its stdout into @out[i]; once every job @jobs[i] is armed (within

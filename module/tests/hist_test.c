@@ -356,6 +356,53 @@ static void test_u128_str(struct kunit *test)
 			   "340282366920938463463374607431768211455");
 }
 
+/* fio's io_u_mark_depth() bucket of a depth, as its switch writes it */
+static unsigned int fio_depth_bucket(unsigned int n)
+{
+	if (n >= 64)
+		return 6;
+	if (n >= 32)
+		return 5;
+	if (n >= 16)
+		return 4;
+	if (n >= 8)
+		return 3;
+	if (n >= 4)
+		return 2;
+	return n >= 2 ? 1 : 0;
+}
+
+/* fio's __io_u_mark_map() bucket of a batch (iodepth_submit/_complete) */
+static unsigned int fio_batch_bucket(unsigned int n)
+{
+	if (n > 64)
+		return 6;
+	if (n > 32)
+		return 5;
+	if (n > 16)
+		return 4;
+	if (n > 8)
+		return 3;
+	if (n > 4)
+		return 2;
+	return n ? 1 : 0;
+}
+
+/* The depth and batch buckets are fio's, at every edge. */
+static void test_depth_buckets(struct kunit *test)
+{
+	unsigned int n;
+
+	for (n = 1; n <= 1024; n++)
+		KUNIT_EXPECT_EQ_MSG(test, ssdload_depth_bucket(n),
+				    fio_depth_bucket(n), "depth %u", n);
+	for (n = 0; n <= 1024; n++)
+		KUNIT_EXPECT_EQ_MSG(test, ssdload_batch_bucket(n),
+				    fio_batch_bucket(n), "batch of %u", n);
+	KUNIT_EXPECT_EQ(test, ssdload_depth_bucket(UINT_MAX), SSDLOAD_DEPTH_NR - 1);
+	KUNIT_EXPECT_EQ(test, ssdload_batch_bucket(UINT_MAX), SSDLOAD_DEPTH_NR - 1);
+}
+
 static struct kunit_case ssdload_hist_cases[] = {
 	KUNIT_CASE(test_round_trip),
 	KUNIT_CASE(test_relative_error),
@@ -363,6 +410,7 @@ static struct kunit_case ssdload_hist_cases[] = {
 	KUNIT_CASE(test_percentiles),
 	KUNIT_CASE(test_clamp),
 	KUNIT_CASE(test_u128_str),
+	KUNIT_CASE(test_depth_buckets),
 	{}
 };
 

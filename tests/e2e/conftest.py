@@ -31,6 +31,9 @@ def pytest_configure(config):
     config.addinivalue_line(
         "markers", "timing: asserts wall-clock precision (send times, gaps, "
         "Little's law); run again once if it fails (pytest-rerunfailures)")
+    config.addinivalue_line(
+        "markers", "stock: checks the statistics of a workload or the CLI's output, "
+        "nothing the kernel's debug options could catch: skipped on the debug kernel")
     _SESSION["xmlpath"] = config.getoption("xmlpath", None)
 
 
@@ -44,7 +47,21 @@ def pytest_configure(config):
 TIMING_RERUNS = 1
 
 
+# A "stock" test checks the statistics of a workload (distributions, mixes,
+# data compressibility, offsets' coverage) or the CLI's output formats: the
+# same module code on every kernel, and the debug kernel's KASAN, lockdep
+# and kmemleak add nothing to it (KUnit runs the same code under them
+# there).  It runs on the stock kernels; on the debug kernel, where it
+# costs three times as long, it is a skip that says so.
+STOCK_SKIP = ("statistics and CLI output are checked on the stock kernels; the debug "
+              "kernel runs the module's paths under KASAN + lockdep elsewhere")
+
+
 def pytest_collection_modifyitems(config, items):
+    if env.debug_kernel():
+        for item in items:
+            if item.get_closest_marker("stock"):
+                item.add_marker(pytest.mark.skip(reason=STOCK_SKIP))
     if not config.pluginmanager.hasplugin("rerunfailures"):
         if any(i.get_closest_marker("timing") for i in items):
             sys.stderr.write("e2e: pytest-rerunfailures is missing: timing "

@@ -80,6 +80,7 @@ def _compare(ours, fio, path, problems, strict_int=True):
 
 
 @pytest.mark.quick
+@pytest.mark.stock
 def test_json_schema_matches_fio(nullb, cli, fio, _fio_cache):
     """Keys under jobs[0].read/write exist in fio's JSON with the same types."""
     ref = _fio_reference(fio, nullb, _fio_cache)
@@ -122,6 +123,7 @@ def test_json_schema_matches_fio(nullb, cli, fio, _fio_cache):
 
 @pytest.mark.quick
 @pytest.mark.parametrize("rw", ["randread", "write", "randrw"])
+@pytest.mark.stock
 def test_json_numbers_consistent(nullb, cli, rw):
     """iops*runtime/1000 = total_ios, bw_bytes*runtime/1000 = io_bytes, N = total_ios."""
     args = ["run", "--name=e2e-num", "--filename=" + nullb.path, "--rw=" + rw,
@@ -401,6 +403,7 @@ def test_unreadable_results_keep_the_job(nullb, cli, tmp_path):
 
 
 @pytest.mark.quick
+@pytest.mark.stock
 def test_status_interval_without_tty(nullb, cli):
     """--status-interval=1: the full report so far every second on stdout (a
     pipe here), then the final one; the counts only grow."""
@@ -415,6 +418,7 @@ def test_status_interval_without_tty(nullb, cli):
 
 
 @pytest.mark.quick
+@pytest.mark.stock
 def test_eta_always_without_tty(nullb, cli):
     """--eta=always: one progress line a second on stderr, even to a pipe."""
     name = "e2e-eta"

@@ -173,3 +173,81 @@ def test_ramp_with_number_ios(nullb, jobs):
     assert s["read_ios"] == n == j.hist("read").samples
     assert j.progress()["read_ios"] == d["read_ios"]
     assert d["read_ios"] > n, "no I/O during the 300 ms ramp? %s" % d
+
+
+def _depth_map(s, key):
+    counts = [int(x) for x in str(s[key]).split()]
+    assert len(counts) == 7, (key, s[key])
+    return counts
+
+
+def _bucket(depth):
+    """fio's iodepth_level bucket of @depth: 1, 2-3, 4-7, ..., 64+."""
+    return min(depth.bit_length() - 1, 6)
+
+
+@pytest.mark.parametrize("depth", [1, 8])
+def test_iodepth_level_counts_every_submission(nullb, jobs, depth):
+    """iodepth_level counts each measured submission once, in the bucket
+    of the I/Os then in flight.  irqmode=0 completes each plug's I/Os as it
+    is flushed, so a worker sends QD I/Os, reaps them all, and sends QD
+    again: at QD 8 every batch is 1..8 in flight (buckets 1, 2-3, 4-7, 8:
+    1, 2, 4 and 1 of each 8), one submission batch of 8 and one completion
+    batch of 8; at QD 1 all at 1, batches of 1."""
+    j = jobs("depth%d" % depth, **_attrs(nullb, "randread", iodepth=depth, number_ios=N))
+    s, _ = _run(j, nullb)
+    assert s["read_ios"] == N
+    lvl, sub, comp = (_depth_map(s, k) for k in ("iodepth_level", "iodepth_submit",
+                                                "iodepth_complete"))
+    assert sum(lvl) == N, lvl
+    assert sum(lvl[_bucket(depth) + 1:]) == 0, lvl
+    assert _depth_map(s, "worker0_iodepth_level") == lvl
+    if depth == 1:
+        assert lvl == [N, 0, 0, 0, 0, 0, 0]
+        assert sub == [0, N, 0, 0, 0, 0, 0] and comp == [0, N, 0, 0, 0, 0, 0], (sub, comp)
+    else:
+        n = N // depth
+        assert lvl == [n, 2 * n, 4 * n, n, 0, 0, 0], lvl
+        assert sub == [0, 0, n, 0, 0, 0, 0] and comp == [0, 0, n, 0, 0, 0, 0], (sub, comp)
+
+
+@pytest.mark.stock
+def test_iodepth_level_on_a_slow_device(null_blk, cli):
+    """A timer null_blk (200 us) at QD 32 through the CLI: the JSON's
+    iodepth_level is in percent and sums to 100, nothing above the 32-63
+    bucket, and it is what the batches say: the 32 I/Os sent together
+    complete together, so the worker reaps and refills them in one batch
+    (depths 1 to 32: about 3, 6, 12.5, 25, 50 and 3%); the normal output
+    has fio's IO depths line."""
+    dev = null_blk(irqmode=2, completion_nsec=200_000, hw_queue_depth=64)[0]
+    doc = env.cli_json("run", "--name=e2e-depth", "--filename=" + dev.path, "--rw=randread",
+                       "--bs=4k", "--iodepth=32", "--number_ios=20000")
+    lvl = doc["jobs"][0]["iodepth_level"]
+    assert list(lvl) == ["1", "2", "4", "8", "16", "32", ">=64"]
+    assert sum(lvl.values()) == pytest.approx(100.0, abs=0.01)
+    assert lvl[">=64"] == 0 and lvl["32"] > 0, lvl
+    sub = doc["jobs"][0]["iodepth_submit"]
+    assert sum(sub.values()) == pytest.approx(100.0, abs=0.01)
+    # a batch of b I/Os puts 1 in bucket 1, 2 in 2-3 ... : the depths follow the
+    # batch sizes; with most batches full (17-32), 16-31 holds the most depths
+    if sub["32"] > 90:
+        assert lvl["16"] == max(lvl.values()), (lvl, sub)
+    p = env.cli("run", "--name=e2e-depth2", "--filename=" + dev.path, "--rw=randread",
+                "--bs=4k", "--iodepth=4", "--number_ios=2000", check=True)
+    assert any(l.startswith("  IO depths    : 1=") for l in p.stdout.splitlines()), p.stdout
+
+
+@pytest.mark.stock
+def test_io_size_loops_over_a_small_span(nullb, cli):
+    """--io_size as fio's: each of 2 workers moves 4 MiB over a 1 MiB span
+    (looping), so 2 x 1024 reads of 4 KiB reach the device, and the run
+    ends then, long before its runtime."""
+    before = nullb.stat()
+    out = env.cli_json("run", "--name=e2e-io-size", "--filename=" + nullb.path,
+                       "--rw=randread", "--bs=4k", "--iodepth=4", "--numjobs=2",
+                       "--group_reporting", "--size=1m", "--io_size=4m", "--runtime=60s")
+    d = env.stat_delta(before, nullb.stat())
+    job = out["jobs"][0]
+    assert job["read"]["total_ios"] == d["read_ios"] == 2 * 1024
+    assert job["job options"]["io_size"] == "4m"
+    assert job["read"]["runtime"] < 30000, "ran to the runtime, not to io_size"

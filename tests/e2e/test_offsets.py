@@ -96,6 +96,7 @@ def test_seq_write_stays_in_span(ram, jobs, offset, size, bs, cpus):
     ("randrw", 64 * KIB, 2 * MIB, 30),
     ("rw", 4096, 256 * KIB, 30),
 ], ids=["randrw-4k", "randrw-64k", "rw-4k"])
+@pytest.mark.stock
 def test_mixed_writes_stay_random(ram, jobs, rw, bs, size, passes):
     """Mixed jobs: reads never leak into the write data.
 
@@ -120,6 +121,7 @@ def test_mixed_writes_stay_random(ram, jobs, rw, bs, size, passes):
     ("randwrite", 8192, "0-1"),
     ("randrw", 4096, ""),
 ], ids=["randwrite", "randwrite-2workers", "randrw"])
+@pytest.mark.stock
 def test_random_one_pass_covers_span(ram, jobs, rw, bs, cpus):
     """Random with no runtime and no number_ios: one pass, every block once.
 
@@ -159,6 +161,7 @@ def test_seq_write_wraps_inside_span(ram, jobs):
 
 
 @pytest.mark.quick
+@pytest.mark.stock
 def test_randwrite_aligned_and_reproducible(ram, jobs):
     """randwrite: bs-aligned offsets inside the span; the same seed hits the same blocks."""
     offset, size, bs, n = 2 * MIB, 4 * MIB, 4096, 200

@@ -79,6 +79,7 @@ def nullb_1g(null_blk):
 @pytest.mark.quick
 @pytest.mark.parametrize("rw,bs,n", [("randread", 4096, 20000), ("read", 65536, 3000),
                                      ("randwrite", 8192, 5000)])
+@pytest.mark.stock
 def test_trace_matches_module_counts(nullb_1g, jobs, rw, bs, n):
     """Every traced request has bs bytes, is bs-aligned inside the span, and the
     number of events equals the module's count and /sys/block/X/stat."""
@@ -118,6 +119,7 @@ def test_trace_matches_module_counts(nullb_1g, jobs, rw, bs, n):
     ("4k/10:64k/50:32k/40", {4096: 10, 65536: 50, 32768: 40}),
     ("512/25:4096/25:8k/50", {512: 25, 4096: 25, 8192: 50}),
 ], ids=["4k-64k-32k", "512-4k-8k"])
+@pytest.mark.stock
 def test_bssplit_histogram(nullb_1g, jobs, spec, weights):
     """The trace's size histogram is within 1 point of the bssplit weights;
     every size is one of the listed ones, aligned to the smallest."""
@@ -144,6 +146,7 @@ def test_bssplit_histogram(nullb_1g, jobs, spec, weights):
         (s.get("bs_min"), s.get("bs_max"))
 
 
+@pytest.mark.stock
 def test_bssplit_per_direction(nullb_1g, jobs):
     """bssplit=4k/50:8k/50,64k/100 with randrw: reads are 4k/8k half and half
     (within 1 point), every write is 64k."""
@@ -168,6 +171,7 @@ def test_bssplit_per_direction(nullb_1g, jobs):
     assert s["bs_min"] == 4096 and s["bs_max"] == 65536, (s["bs_min"], s["bs_max"])
 
 
+@pytest.mark.stock
 def test_bsrange_sizes(nullb_1g, jobs):
     """bsrange=4k-16k: every request between 4k and 16k, a multiple of 512,
     several sizes, mean (min+max)/2 within 3% (uniform over the steps)."""
@@ -191,6 +195,7 @@ def test_bsrange_sizes(nullb_1g, jobs):
 # --------------------------------------------------------------------------
 # zoned
 
+@pytest.mark.stock
 def test_zoned_distribution(nullb_1g, jobs):
     """zoned:50/5:30/15:20/80: 50/30/20% of the I/Os in the first 5%, the next
     15% and the last 80% of the span, each within 1 point."""
@@ -251,6 +256,7 @@ def _zipf_run(dev, jobs, scatter):
     return collections.Counter(e.offset // ZIPF_BS for e in evs)
 
 
+@pytest.mark.stock
 def test_zipf_hot_share_unscattered(nullb_1g, jobs):
     """zipf:1.2, random_scatter=0: units 0..K-1 (K = 1% of the units) get the
     exact model's share of the I/Os within 2 points, and unit 0 is the hottest."""
@@ -269,6 +275,7 @@ def test_zipf_hot_share_unscattered(nullb_1g, jobs):
         "units %d..%d got %.2f%%, model %.2f%%" % (k, 2 * k - 1, got2, want2)
 
 
+@pytest.mark.stock
 def test_zipf_scatter_spreads_hot_blocks(nullb_1g, jobs):
     """zipf:1.2, random_scatter=1: the hottest 1% of blocks by count are spread
     over the span (fewer than 20% of them in its first 1%), yet as hot as the model."""

@@ -183,6 +183,7 @@ def zstd():
 
 
 @pytest.mark.parametrize("pct,floor", [(50, 1.5), (80, 3.0)])
+@pytest.mark.stock
 def test_compress_percentage_like_fio(brd, jobs, fio, zstd, pct, floor):
     """One sequential pass with buffer_compress_percentage=P over a brd: zstd -1
     of the device gives the same ratio (within 10%) as fio's data with the same
@@ -217,6 +218,7 @@ def _dup_share(data, bs=4096):
 
 @pytest.mark.parametrize("pct,extra", [(30, {}), (0, {"refill_buffers": 1})],
                          ids=["dedupe30", "refill-unique"])
+@pytest.mark.stock
 def test_dedupe_percentage_on_device(brd, jobs, pct, extra):
     """A one-pass bs=4k write with dedupe_percentage=30: 30% +- 2 of the
     device's 4 KiB blocks duplicate another; with refill_buffers=1 and no

@@ -472,8 +472,15 @@ def same_shape(ours, ref, path):
             same_shape(o, v, path + "." + k)
 
 
-def test_show_json_has_fio_keys_and_types(cli, fake, tmp_path):
+def test_show_json_has_fio_keys_and_types(cli, geo, samples, tmp_path):
+    """Every key of fio's job entry, with its JSON type, for a job whose
+    module gave all it measures (the depth distributions included)."""
     ref = fio_reference(tmp_path)
+    root = tmp_path / "debugfs"
+    fake = FakeJob(geo, str(root), "unitjob", *samples,
+                   extra=("iodepth_level=0 0 0 10 90 0 0", "iodepth_submit=0 50 50 0 0 0 0",
+                          "iodepth_complete=0 100 0 0 0 0 0"))
+    fake.env = {"SSDLOAD_DEBUGFS": str(root), "SSDLOAD_CONFIGFS": str(tmp_path / "no-cfs")}
     out = show_json(cli, fake)
     ref_top = {k: v for k, v in ref.items() if k not in ("disk_util", "jobs")}
     same_shape(out, ref_top, "")

@@ -90,6 +90,20 @@ def test_include_loop_and_missing(cli, tmp_path):
     assert "job.fio:4:" in line, line
 
 
+def test_include_where_fio_takes_it(cli, tmp_path):
+    """As fio: an include before any section, and a section in an included
+    file, are refused (fio: "option <include ...> outside of [] job
+    section", "No new sections in included files")."""
+    jobfile(tmp_path, "iodepth=2\n", "opts.fio")
+    f = jobfile(tmp_path, "include opts.fio\n[j]\nfilename=/dev/unit-test\n")
+    line = one_error_line(run(cli, "run", "--parse-only", f), "outside of a [] section")
+    assert "job.fio:1:" in line, line
+    jobfile(tmp_path, "iodepth=2\n[other]\nbs=8k\n", "sect.fio")
+    f = jobfile(tmp_path, "[j]\nfilename=/dev/unit-test\ninclude sect.fio\n")
+    line = one_error_line(run(cli, "run", "--parse-only", f), "no new sections")
+    assert "sect.fio:2:" in line, line
+
+
 def test_include_depth(cli, tmp_path):
     for i in range(20):
         jobfile(tmp_path, "include d%d.fio\n" % (i + 1), "d%d.fio" % i)

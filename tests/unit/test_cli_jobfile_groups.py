@@ -152,13 +152,17 @@ def test_ordering_options_not_on_the_command_line(cli, opt):
                    "job file")
 
 
-def test_notes_once_per_job_with_parse_only(cli, tmp_path):
-    f = jobfile(tmp_path, "[global]\nfilename=/dev/unit-test\nioengine=libaio\n[a]\n[b]\n")
+def test_notes_once_per_line_with_parse_only(cli, tmp_path):
+    """A [global]'s engine option is noted once for all its jobs; a job's
+    own, once more with its own line."""
+    f = jobfile(tmp_path, "[global]\nfilename=/dev/unit-test\nioengine=libaio\n[a]\n[b]\n"
+                "[c]\nioengine=sync\n")
     p = run(cli, "run", "--parse-only", f)
     assert p.returncode == 0, p.stderr
     notes = [l for l in p.stderr.splitlines() if l.strip()]
-    assert len(notes) == 2 and all("job.fio:3: ioengine=libaio ignored" in l
-                                   for l in notes), notes
+    assert len(notes) == 2, notes
+    assert "job.fio:3: ioengine=libaio ignored" in notes[0], notes
+    assert "job.fio:7: ioengine=sync ignored" in notes[1], notes
 
 
 def test_too_many_jobs_at_once(cli, tmp_path):

@@ -426,10 +426,64 @@ def test_normal_cpu_issued_latency_lines(cli, geo, tmp_path, fio_kib):
     assert issued == "     issued rwts: total=%d,%d,0,0 short=0,0,0,0 dropped=0,0,0,0" % (
         sj.total["read"], sj.total["write"])
     assert lat == "     latency   : target=0, window=0, percentile=100.00%, depth=16"
-    # fio's order; IO depths, submit and complete are not measured: left out
+    # fio's order; IO depths, submit and complete: not in this summary, left out
     assert out.index(cpu) + 1 == out.index(issued) and out.index(issued) + 1 == out.index(lat)
     assert not any(l.startswith(("  IO depths", "     submit", "     complete")) for l in out)
     assert "  cpu_ns/io    : 812" in out
+
+
+DEPTH_KEYS = ("iodepth_level=3 5 12 980 0 0 0", "iodepth_submit=0 700 200 100 0 0 0",
+              "iodepth_complete=0 1000 0 0 0 0 0", "worker0_iodepth_level=3 5 12 480 0 0 0",
+              "worker1_iodepth_level=0 0 0 500 0 0 0")
+
+
+def pcts(counts):
+    return [100.0 * c / sum(counts) for c in counts]
+
+
+def test_measured_iodepth_lines_and_json(cli, geo, tmp_path, fio_kib):
+    """The module's iodepth_level/submit/complete: fio's three lines
+    between cpu and issued rwts, in fio's shape, and the JSON's
+    distributions (the job's; each clone's iodepth_level its worker's)."""
+    sj = SeriesJob(geo, str(tmp_path / "dbg"), extra=CPU_KEYS + DEPTH_KEYS)
+    out = normal(cli, sj)
+    rows = [fio_line(out, p) for p in ("  cpu          :", "  IO depths    :",
+                                       "     submit    :", "     complete  :",
+                                       "     issued rwts:")]
+    assert [out.index(r) for r in rows] == list(range(out.index(rows[0]),
+                                                      out.index(rows[0]) + 5))
+    for ours, prefix in zip(rows[1:4], ("  IO depths    :", "     submit    :",
+                                        "     complete  :")):
+        assert shape(fio_line(fio_kib, prefix)).match(ours), (ours, fio_line(fio_kib, prefix))
+    d = pcts([3, 5, 12, 980, 0, 0, 0])
+    assert rows[1] == ("  IO depths    : 1=%3.1f%%, 2=%3.1f%%, 4=%3.1f%%, 8=%3.1f%%, "
+                       "16=%3.1f%%, 32=%3.1f%%, >=64=%3.1f%%" % tuple(d))
+    assert rows[2] == ("     submit    : 0=0.0%, 4=70.0%, 8=20.0%, 16=10.0%, 32=0.0%, "
+                       "64=0.0%, >=64=0.0%")
+    job = show_json(cli, sj)["jobs"][0]
+    assert list(job["iodepth_level"]) == ["1", "2", "4", "8", "16", "32", ">=64"]
+    assert list(job["iodepth_level"].values()) == pytest.approx(d)
+    assert list(job["iodepth_submit"]) == ["0", "4", "8", "16", "32", "64", ">=64"]
+    assert list(job["iodepth_submit"].values()) == pytest.approx([0, 70, 20, 10, 0, 0, 0])
+    assert list(job["iodepth_complete"].values()) == pytest.approx([0, 100, 0, 0, 0, 0, 0])
+    clones = show_json(cli, SeriesJob(geo, str(tmp_path / "dbg2"),
+                                      extra=DEPTH_KEYS + ("numjobs=2",)))["jobs"]
+    assert list(clones[0]["iodepth_level"].values()) == \
+        pytest.approx(pcts([3, 5, 12, 480, 0, 0, 0]))
+    assert list(clones[1]["iodepth_level"].values()) == pytest.approx(pcts([0, 0, 0, 500, 0, 0, 0]))
+    assert "iodepth_submit" not in clones[0]		# batches: the job's only
+
+
+def test_iodepth_not_given_is_left_out(cli, geo, tmp_path):
+    """A summary without the maps (an older module) or with a malformed
+    one: no IO depths lines, no iodepth_* keys, nothing assumed."""
+    for extra in ((), ("iodepth_level=1 2 x 4 5 6 7", "iodepth_submit=1 2 3")):
+        sj = SeriesJob(geo, str(tmp_path / ("d%d" % len(extra))), extra=extra)
+        out = normal(cli, sj)
+        assert not any(l.startswith(("  IO depths", "     submit", "     complete"))
+                       for l in out), out
+        job = show_json(cli, sj)["jobs"][0]
+        assert not {"iodepth_level", "iodepth_submit", "iodepth_complete"} & set(job)
 
 
 def test_normal_without_series_or_iodepth(cli, geo, tmp_path):
