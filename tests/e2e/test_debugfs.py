@@ -24,11 +24,12 @@ SUMMARY_KEYS = (["version", "state", "error", "workers", "runtime_ns", "ramp_ns"
                  "late_threshold_ns", "log_interval_ms", "log_hist", "series_records",
                  "steps", "loops",
                  "cpu_ns", "usr_cpu_ns",
-                 "sys_cpu_ns", "ctx", "cpu_ns_per_io"] +
+                 "sys_cpu_ns", "ctx", "cpu_ns_per_io",
+                 "iodepth_level", "iodepth_submit", "iodepth_complete"] +
                 [d + "_" + k for d in DIRS for k in DIR_KEYS] + ["devices"])
 DEV_KEYS = (["name", "span_start", "span_bytes"] +
             [d + "_" + k for d in DIRS for k in ("done", "ios", "bytes", "errors", "lat_sum_ns")])
-WORKER_KEYS = (["cpu", "ran_on", "pid", "cpu_ns", "ctx"] +
+WORKER_KEYS = (["cpu", "ran_on", "pid", "cpu_ns", "ctx", "iodepth_level"] +
                [d + "_" + k for d in DIRS
                 for k in ("ios", "bytes", "errors", "lat_min_ns", "lat_max_ns", "lat_sum_ns")])
 PROGRESS_KEYS = {"state", "elapsed_ns", "ramp_ns", "runtime_ns", "number_ios",
@@ -72,9 +73,17 @@ def test_summary_layout(nullb, jobs):
               ["worker%d_%s" % (i, k) for i in range(nw) for k in WORKER_KEYS])
     assert keys == expect, "summary keys:\n%s\nexpected:\n%s" % (keys, expect)
     s = env.parse_kv(text)
+    depth = [k for k in s if "iodepth_" in k]
     assert all(isinstance(v, int) for k, v in s.items()
                if k not in ("state", "poll_fallback", "dev0_name", "rate_process")
-               and not k.endswith("_ran_on")), s
+               and not k.endswith("_ran_on") and k not in depth), s
+    # the depth maps: 7 counts each; every measured submission once, at depth <= 4
+    for k in depth:
+        counts = [int(x) for x in str(s[k]).split()]
+        assert len(counts) == 7 and counts[3:] == [0, 0, 0, 0], (k, s[k])
+    assert sum(int(x) for x in s["iodepth_level"].split()) == 3000, s["iodepth_level"]
+    assert sum(sum(int(x) for x in str(s["worker%d_iodepth_level" % i]).split())
+               for i in range(nw)) == 3000
     assert s["devices"] == 1 and s["dev0_name"] == nullb.path, s
     assert s["bs_min"] == s["bs_max"] == s["blockalign"] == 4096, s
     assert s["cpu_ns"] == s["usr_cpu_ns"] + s["sys_cpu_ns"] > 0, s
