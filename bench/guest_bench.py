@@ -133,8 +133,9 @@ def ssdload_point(qd, cpus="0", hipri=0, disable_lat=0, rw="randread", more=(), 
                 raise RuntimeError("ssdload job did not end")
             time.sleep(0.1)
         state = read(os.path.join(jd, "state")).strip()
+        # key=value, one per line (a value may hold spaces: the iodepth maps)
         summ = dict(l.split("=", 1) for l in
-                    read(os.path.join(DEBUGFS, name, "summary")).split())
+                    read(os.path.join(DEBUGFS, name, "summary")).splitlines() if l)
         total = dev_reads() - before
         d = "write" if "write" in rw else "read"
         extra = {"state": state, "summary_ios": int(summ[d + "_ios"]),

@@ -23,15 +23,10 @@ import pytest
 
 from test_cli import (FAKE_ATTRS, FIRST_VALUES, FakeJob, FakeModule, geo,  # noqa: F401
                       lognormal, one_error_line, run, shim)
+from test_cli_jobfile import jobfile
 
 PLACE = re.compile(r"^# \[(?P<section>[^\]]+)\]: set (?P<set>\d+) of (?P<sets>\d+), "
                    r"groupid (?P<gid>\d+)$")
-
-
-def jobfile(tmp_path, text, name="job.fio"):
-    p = tmp_path / name
-    p.write_text(text)
-    return str(p)
 
 
 def plan(cli, *args, env=None):
