@@ -78,6 +78,7 @@ CONFIGFS_ATTR(ssdload_job_, NAME)
 
 SSDLOAD_NUM_ATTR(rwmixread, 0, 100, 0);
 SSDLOAD_NUM_ATTR(loops, 1, U32_MAX, 0);
+SSDLOAD_NUM_ATTR(time_based, 0, 1, 0);
 SSDLOAD_NUM_ATTR(bs, SSDLOAD_MIN_BS, SSDLOAD_MAX_BS, SSDLOAD_MIN_BS);
 SSDLOAD_NUM_ATTR(iodepth, 1, SSDLOAD_MAX_IODEPTH, 0);
 SSDLOAD_NUM_ATTR(runtime_ms, 0, U64_MAX / NSEC_PER_MSEC / 4, 0);
@@ -519,6 +520,7 @@ VISIBLE_IF_KUNIT struct configfs_attribute *ssdload_job_attrs[] = {
 	&ssdload_job_attr_shared,
 	&ssdload_job_attr_group,
 	&ssdload_job_attr_loops,
+	&ssdload_job_attr_time_based,
 	&ssdload_job_attr_enable,
 	&ssdload_job_attr_state,
 	&ssdload_job_attr_error,

@@ -425,6 +425,7 @@ static int ssdload_summary_show(struct seq_file *m, void *unused)
 	seq_printf(m, "series_records=%llu\n", ssdload_series_count(job));
 	seq_printf(m, "steps=%u\n", ssdload_steps_ran(job) ? job->nr_phases : 0);
 	seq_printf(m, "loops=%u\n", job->run_loops);
+	seq_printf(m, "time_based=%llu\n", job->cfg.time_based);
 	ssdload_job_cpu(job, &cpu, &usr, &ctx, &done);
 	seq_printf(m, "cpu_ns=%llu\n", cpu);
 	seq_printf(m, "usr_cpu_ns=%llu\n", usr);

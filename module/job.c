@@ -678,8 +678,12 @@ static void ssdload_job_plan_worker(struct ssdload_job *job,
 	unsigned int nr = job->nr_workers, i;
 	bool perm;
 
-	/* number_ios and runtime_ms are the phases' (ssdload_phase_enter) */
-	w->one_pass = !job->nr_steps && !cfg->number_ios && !cfg->runtime_ms;
+	/*
+	 * number_ios and runtime_ms are the phases' (ssdload_phase_enter);
+	 * time_based=0 bounds a timed pass by runtime_ms (fio's default)
+	 */
+	w->one_pass = !job->nr_steps && !cfg->number_ios &&
+		      (!cfg->runtime_ms || !cfg->time_based);
 	/* one block size, aligned to it, uniform: fio's random map */
 	perm = w->random && w->one_pass && job->uniform_bs &&
 	       job->ba == job->bs_max && !ssdload_cfg_skewed(cfg);
@@ -692,7 +696,8 @@ static void ssdload_job_plan_worker(struct ssdload_job *job,
 						      w->idx);
 		wd->slice_len = ssdload_share(dev->nr_aligned, nr, w->idx);
 		if (w->one_pass) {
-			wd->left = wd->slice_len * job->ba;
+			wd->pass_len = wd->slice_len * job->ba;
+			wd->left = wd->pass_len;
 			if (wd->left)
 				w->devs_left++;
 		}
@@ -1326,6 +1331,7 @@ struct ssdload_job *ssdload_job_alloc(const char *name)
 	job->cfg.rw = SSDLOAD_RW_READ;
 	job->cfg.rwmixread = 50;
 	job->cfg.loops = 1;
+	job->cfg.time_based = 1;
 	job->cfg.bs = ssdload_default_bs;
 	job->cfg.iodepth = ssdload_default_iodepth;
 	job->cfg.randseed = ssdload_seed_from_name(name);

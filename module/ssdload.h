@@ -257,6 +257,7 @@ struct ssdload_wdev {
 	u64 slice_len;			/* units in the slice */
 	u64 next[SSDLOAD_DIR_NR];	/* sequential: byte cursor in the slice */
 	u64 left;			/* one pass: measured bytes still to go */
+	u64 pass_len;			/* one pass: the bytes of a whole pass */
 	bool perm;			/* random one pass: a permutation */
 	u64 perm_next;			/* index of the pass */
 	struct ssdload_bij bij;		/* the permutation of the slice */
@@ -415,6 +416,7 @@ struct ssdload_cfg {
 	u64 log_hist;			/* 1 = histogram deltas in the series */
 	u64 shared;			/* 1 = other shared jobs may use the devices */
 	u64 loops;			/* runs of the step list (or of the job) */
+	u64 time_based;			/* 0 = runtime_ms or one pass, the first */
 	u32 fst;			/* enum ssdload_fst */
 	u32 fst_n;			/* I/Os before a switch, 0 = 1 */
 	u32 pattern_len;		/* buffer_pattern bytes, 0 = none */

@@ -597,10 +597,9 @@ int ssdload_steps_compile(struct ssdload_job *job)
 		ms = 0;
 	job->run_ms = ms;
 	job->run_loops = job->cfg.loops;
-	if (!job->nr_steps && job->cfg.loops > 1 && !job->cfg.runtime_ms &&
-	    !job->cfg.number_ios) {
-		ret = ssdload_job_refuse(job, -EINVAL, "loops",
-					 "loops needs runtime_ms or number_ios (a pass over the span runs once)");
+	if (!job->cfg.time_based && job->nr_steps) {
+		ret = ssdload_job_refuse(job, -EINVAL, "time_based",
+					 "time_based=0 ends a timed run after one pass: not with steps");
 		goto out_free;
 	}
 	kfree(c);

@@ -1045,9 +1045,22 @@ void ssdload_pstat_update(struct ssdload_worker *w, unsigned int idx, u64 end)
 	WRITE_ONCE(w->pst[idx].last_ns, end);
 }
 
+/* A one-pass run's next loop: every slice is to be covered again. */
+static void ssdload_pass_rearm(struct ssdload_worker *w)
+{
+	unsigned int i;
+
+	w->devs_left = 0;
+	for (i = 0; i < w->nr_devs; i++) {
+		w->wd[i].left = w->wd[i].pass_len;
+		if (w->wd[i].left)
+			w->devs_left++;
+	}
+}
+
 /*
- * The current phase ended at @now (its deadline or its share of
- * number_ios): enter the next one, back to back, if there is one (the
+ * The current phase ended at @now (its deadline, its share of number_ios
+ * or its pass): enter the next one, back to back, if there is one (the
  * list runs `loops` times) and the run was not stopped.  A phase that
  * ran to its deadline hands that instant to the next, so that the
  * workers stay in step however late each noticed it.
@@ -1059,7 +1072,7 @@ bool ssdload_phase_next(struct ssdload_worker *w, u64 now)
 	u64 t0 = now;
 
 	if (READ_ONCE(job->stop) || READ_ONCE(job->failed) ||
-	    kthread_should_stop() || w->one_pass)
+	    kthread_should_stop())
 		return false;
 	/* phases without a share of number_ios may follow by the thousand */
 	cond_resched();
@@ -1067,6 +1080,8 @@ bool ssdload_phase_next(struct ssdload_worker *w, u64 now)
 		if (++w->loop >= job->run_loops)
 			return false;
 		next = 0;
+		if (w->one_pass)
+			ssdload_pass_rearm(w);
 	}
 	if (w->deadline_ns && w->deadline_ns < now)
 		t0 = w->deadline_ns;

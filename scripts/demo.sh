@@ -65,8 +65,9 @@ for dev in "${devs[@]}"; do
 		label=$1
 		shift
 		echo
-		echo "=== $dev $label: ssdload run --filename=$dev $* --runtime=${RUNTIME}s"
-		if ! timeout $((RUNTIME + 60)) "$cli" run --name=demo --filename="$dev" "$@" --runtime="${RUNTIME}s" |
+		echo "=== $dev $label: ssdload run --filename=$dev $* --runtime=${RUNTIME}s --time_based"
+		if ! timeout $((RUNTIME + 60)) "$cli" run --name=demo --filename="$dev" "$@" \
+			--runtime="${RUNTIME}s" --time_based |
 			tee "$res/$(basename "$dev")-$label.txt"; then
 			echo "demo: ssdload run failed on $dev ($label)" >&2
 			rc=1

@@ -67,6 +67,7 @@
 #define SSDLOAD_ATTR_SHARED		"shared"	/* 0/1, share the device with shared jobs */
 #define SSDLOAD_ATTR_GROUP		"group"		/* name, enable arms; start launches */
 #define SSDLOAD_ATTR_LOOPS		"loops"		/* runs of the step list, >= 1 */
+#define SSDLOAD_ATTR_TIME_BASED		"time_based"	/* 0/1, 0 = a timed job ends after one pass */
 
 /*
  * ---- configfs steps: jobs/NAME/steps/N/ (N = 1..SSDLOAD_MAX_STEPS) -----

@@ -78,7 +78,9 @@ static const char *const run_usage[] = {
 	"  --log_interval_ms=N    time series: one record per worker every N ms",
 	"                         (needs --runtime; in the JSON as time_series)",
 	"  --log_hist[=0|1]       latency percentiles per interval in the series",
-	"  --runtime=TIME         measured time; bare number = seconds, or ms/s/m/h",
+	"  --runtime=TIME         measured time; bare number = seconds, or ms/s/m/h;",
+	"                         the run ends then or after one pass over the span,",
+	"                         whichever comes first, unless --time_based",
 	"  --ramp_time=TIME       warm-up excluded from the results (same units)",
 	"  --number_ios=N         stop after N measured I/Os (the whole job's)",
 	"  --io_size=SIZE         fio's io_size (io_limit): each of the numjobs workers",
@@ -110,7 +112,8 @@ static const char *const run_usage[] = {
 	"                         workers issue), or idle=TIME; the rest is the job's",
 	"  --steps=FILE           steps from FILE, one a line as --step ('#' comments)",
 	"  --loops=N              run the list of steps (or the job) N times (default 1)",
-	"  --time_based           accepted for fio compatibility (runtime is time based)",
+	"  --time_based[=0|1]     run the whole --runtime, going over the span as often",
+	"                         as it takes (fio's time_based)",
 	"  --direct=1             accepted for fio compatibility (I/O is always direct)",
 	"  --ioengine=E, --thread, --invalidate, --fadvise_hint=H, --clocksource=C",
 	"                         accepted with a note: they have no meaning for the",
@@ -142,7 +145,8 @@ static const char *const run_usage[] = {
 	"  --keep-job             leave the finished job in configfs and debugfs (read",
 	"                         it with ssdload show NAME; remove it with rmdir)",
 	"",
-	"Without --runtime and --number_ios the job makes one pass over the span.",
+	"Without --time_based, --number_ios, --io_size and steps the job makes one",
+	"pass over the span (ended early by --runtime, if it is shorter).",
 	"A signal (SIGINT, SIGTERM, SIGHUP, SIGQUIT, ...) stops the job, prints what",
 	"was measured and removes the job; a third one leaves the draining job to the",
 	"kernel.  If ssdload dies (even SIGKILL), its lease stops the job.",
@@ -682,6 +686,25 @@ static int io_size_opt(struct run_ctx *c)
 	if (c->raw[O_NUMJOBS] && ssl_parse_u64(c->raw[O_NUMJOBS], &n))
 		return -1;
 	add_write_u64(c, SSDLOAD_ATTR_NUMBER_IOS, n * ((bytes + bs - 1) / bs));
+	return 0;
+}
+
+/*
+ * fio's time_based: without it a timed run also ends once it covered the
+ * span (one pass: the module's time_based=0), as fio stops a job after
+ * `size` bytes; with it the run lasts its runtime.  A count (number_ios,
+ * io_size) and steps end a run by their own rules: there the module's
+ * default (time based) stays.  Each of --loops is a pass (or a runtime).
+ */
+static int time_based_opt(struct run_ctx *c)
+{
+	int b = 0;
+
+	if (flag_opt(c, O_TIME_BASED, NULL, &b))
+		return -1;
+	if (b || !c->raw[O_RUNTIME] || c->raw[O_NUMBER_IOS] || c->raw[O_IO_SIZE] || c->nsrc)
+		return 0;
+	add_write_u64(c, SSDLOAD_ATTR_TIME_BASED, 0);
 	return 0;
 }
 
@@ -1314,13 +1337,6 @@ static int steps_opts(struct run_ctx *c)
 	if (c->raw[O_LOOPS]) {
 		if (ssl_parse_u64(c->raw[O_LOOPS], &loops) || !loops || loops > UINT32_MAX)
 			return bad_value(c, O_LOOPS, "must be a number of loops, 1 or more");
-		if (!c->nsrc && loops > 1 && !c->raw[O_RUNTIME] && !c->raw[O_NUMBER_IOS] &&
-		    !c->raw[O_IO_SIZE]) {
-			ssl_err("--%s=%s repeats a timed or counted run: give --runtime or "
-				"--number_ios (a single pass runs once)", c->raw_name[O_LOOPS],
-				c->raw[O_LOOPS]);
-			return -1;
-		}
 		add_write_u64(c, SSDLOAD_ATTR_LOOPS, loops);
 		c->loops = loops;
 	}
@@ -1572,7 +1588,6 @@ static int check_args(struct run_ctx *c)
 	}
 	if (flag_opt(c, O_PARSE_ONLY, NULL, &c->parse_only) ||
 	    flag_opt(c, O_KEEP_JOB, NULL, &c->keep_job) ||
-	    flag_opt(c, O_TIME_BASED, NULL, NULL) ||
 	    /* one job: its place among a file's others is run_file_jobs()'s */
 	    flag_opt(c, O_STONEWALL, NULL, NULL) || flag_opt(c, O_NEW_GROUP, NULL, NULL) ||
 	    flag_opt(c, O_GROUP_REPORTING, NULL, &c->group_reporting))
@@ -1629,7 +1644,8 @@ static int check_args(struct run_ctx *c)
 	    conv_opt(c, O_SIZE, SSDLOAD_ATTR_SIZE, ssl_conv_span) ||
 	    time_opt(c, O_RUNTIME, SSDLOAD_ATTR_RUNTIME_MS) ||
 	    time_opt(c, O_RAMP_TIME, SSDLOAD_ATTR_RAMP_MS) ||
-	    u64_opt(c, O_NUMBER_IOS, SSDLOAD_ATTR_NUMBER_IOS, NULL) || io_size_opt(c))
+	    u64_opt(c, O_NUMBER_IOS, SSDLOAD_ATTR_NUMBER_IOS, NULL) || io_size_opt(c) ||
+	    time_based_opt(c))
 		return -1;
 	if (c->raw[O_RANDSEED]) {
 		if (ssl_parse_seed(c->raw[O_RANDSEED], &v))

@@ -579,6 +579,8 @@ static void av_common(const struct pts_ctx *c, struct ssl_argv *a, const char *n
 	av_addf(a, "--name=%s", name);
 	av_addf(a, "--filename=%s", c->filename);
 	av_add(a, "--allow_write=1");
+	/* rounds last their runtime; a pass over the span is not an end */
+	av_add(a, "--time_based");
 	av_addf(a, "--eta=%s", c->eta);
 	av_add(a, "--output-format=json");
 	av_add(a, "--group_reporting");

@@ -762,6 +762,8 @@ void ssl_method_argv(const struct ssl_method *m, struct ssl_argv *a, const char 
 	av_add(a, "run");
 	av_addf(a, "--name=%s", name);
 	av_addf(a, "--filename=%s", m->filename);
+	/* each point lasts its runtime (fio would end it after one pass) */
+	av_add(a, "--time_based");
 	if (!m->pass.rw)
 		av_add(a, "--rw=randread");
 	if (!m->pass.have_bs)

@@ -121,6 +121,11 @@ static const struct cfg_case cfg_cases[] = {
 	NO("loops", "0", ERANGE),
 	NO("loops", "4294967296", ERANGE),
 	NO("loops", "-1", EINVAL),
+	/* time_based: 0 or 1 */
+	OK("time_based", "0", "0\n"),
+	OK("time_based", "1\n", "1\n"),
+	NO("time_based", "2", ERANGE),
+	NO("time_based", "yes", EINVAL),
 	/* rwmixread: 0..100 */
 	OK("rwmixread", "0", "0\n"),
 	OK("rwmixread", "100", "100\n"),
@@ -474,6 +479,7 @@ static void test_defaults(struct kunit *test)
 		{ "disable_lat", "0\n" }, { "io_timeout_ms", "0\n" },
 		{ "scramble_buffers", "1\n" }, { "enable", "0\n" },
 		{ "shared", "0\n" }, { "group", "\n" }, { "loops", "1\n" },
+		{ "time_based", "1\n" },
 		{ "state", "idle\n" }, { "error", "0\n" },
 	};
 	struct cfg_fixture *f = test->priv;

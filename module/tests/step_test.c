@@ -246,12 +246,17 @@ static void test_compile_no_steps(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, job->phases[0].iodepth, 8U);
 	KUNIT_EXPECT_TRUE(test, job->mixed);
 	KUNIT_EXPECT_EQ(test, job->run_ms, 1200ULL);
-	/* loops of a single pass: refused */
+	/* loops of a single pass: as many passes, of no fixed length */
 	job->cfg.runtime_ms = 0;
 	job->cfg.loops = 3;
-	KUNIT_EXPECT_EQ(test, step_compile(job), -EINVAL);
-	KUNIT_EXPECT_STREQ(test, job->errmsg,
-			   "loops needs runtime_ms or number_ios (a pass over the span runs once)");
+	KUNIT_EXPECT_EQ(test, step_compile(job), 0);
+	KUNIT_EXPECT_EQ(test, job->run_loops, 3U);
+	KUNIT_EXPECT_EQ(test, job->run_ms, 0ULL);
+	/* timed passes (time_based=0): each loop at most ramp + runtime */
+	job->cfg.runtime_ms = 1000;
+	job->cfg.time_based = 0;
+	KUNIT_EXPECT_EQ(test, step_compile(job), 0);
+	KUNIT_EXPECT_EQ(test, job->run_ms, 3600ULL);
 }
 
 /* What enable refuses, naming the step and the attribute. */
@@ -302,6 +307,13 @@ static void test_compile_refused(struct kunit *test)
 	step_store(test, s1, "number_ios", "10");
 	job->cfg.disable_lat = 1;
 	KUNIT_EXPECT_EQ(test, step_compile(job), -EINVAL);
+	job->cfg.disable_lat = 0;
+	KUNIT_EXPECT_EQ(test, step_compile(job), 0);
+	/* steps end by their own runtime or count: no one timed pass */
+	job->cfg.time_based = 0;
+	KUNIT_EXPECT_EQ(test, step_compile(job), -EINVAL);
+	KUNIT_EXPECT_STREQ(test, job->errmsg,
+			   "time_based=0 ends a timed run after one pass: not with steps");
 }
 
 /* A step's numjobs: its workers issue, at most the job's. */

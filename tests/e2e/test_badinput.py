@@ -66,6 +66,7 @@ BAD = {
     "shared": NUM_BAD + ["2", "-0", "1x"],
     "group": ["a b", "a/b", "a:b", "x" * 64, "a\n\n", " ", "-1 2", "*", "a,b"],
     "loops": NUM_BAD + ["0", "4294967296"],
+    "time_based": NUM_BAD + ["2", "-0", "1x"],
     "enable": NUM_BAD + ["2"],
 }
 # in-range edge values that must be accepted and read back
@@ -112,6 +113,7 @@ GOOD = {
     # the last one clears it: a job with a group would only be armed by enable
     "group": [("oltp", "oltp"), ("x" * 63, "x" * 63), ("A-z_0.9\n", "A-z_0.9"), ("\n", "")],
     "loops": [("1", "1"), ("4294967295", "4294967295"), ("360\n", "360"), ("1", "1")],
+    "time_based": [("0", "0"), ("1\n", "1")],
     "offset": [("0", "0"), ("512", "512"), ("25%", "25.0000%")],
 }
 
@@ -235,7 +237,8 @@ def test_store_while_running_busy(nullb, jobs):
              "buffer_pattern": "0xab", "zero_buffers": "1", "refill_buffers": "1",
              "file_service_type": "random", "numjobs": "2", "rate_iops": "1000",
              "rate": "1000000", "rate_process": "poisson", "log_interval_ms": "100",
-             "log_hist": "1", "shared": "1", "group": "g", "loops": "2"}
+             "log_hist": "1", "shared": "1", "group": "g", "loops": "2",
+             "time_based": "0"}
     assert set(valid) | {"enable"} == set(BAD)
     j.enable()
     for attr, v in valid.items():

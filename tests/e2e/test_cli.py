@@ -85,7 +85,7 @@ def test_json_schema_matches_fio(nullb, cli, fio, _fio_cache):
     """Keys under jobs[0].read/write exist in fio's JSON with the same types."""
     ref = _fio_reference(fio, nullb, _fio_cache)
     out = env.cli_json("run", "--name=e2e-json", "--filename=" + nullb.path,
-                       "--rw=randrw", "--bs=4k", "--iodepth=4", "--runtime=1s",
+                       "--rw=randrw", "--bs=4k", "--iodepth=4", "--runtime=1s", "--time_based",
                        "--allow_write=1")
     assert isinstance(out.get("jobs"), list) and len(out["jobs"]) == 1, out.keys()
     ours, theirs = out["jobs"][0], ref["jobs"][0]
@@ -127,7 +127,7 @@ def test_json_schema_matches_fio(nullb, cli, fio, _fio_cache):
 def test_json_numbers_consistent(nullb, cli, rw):
     """iops*runtime/1000 = total_ios, bw_bytes*runtime/1000 = io_bytes, N = total_ios."""
     args = ["run", "--name=e2e-num", "--filename=" + nullb.path, "--rw=" + rw,
-            "--bs=8k", "--iodepth=4", "--runtime=1500ms"]
+            "--bs=8k", "--iodepth=4", "--runtime=1500ms", "--time_based"]
     if rw != "randread":
         args.append("--allow_write")
     before = nullb.stat()
@@ -263,7 +263,7 @@ def _slow_run(nullb_cfg, cli, tag):
                     hw_queue_depth=64)
     name = "e2e-slow" + tag
     proc = _popen_run(cli, "--name=" + name, "--filename=" + dev.path, "--rw=randread",
-                      "--bs=4k", "--iodepth=4", "--runtime=60s")
+                      "--bs=4k", "--iodepth=4", "--runtime=60s", "--time_based")
     try:
         _wait_started(proc, name, inflight=4)
     except BaseException:
@@ -278,7 +278,7 @@ def test_kill9_lease_stops_the_job(nullb, cli):
     the device is released."""
     name = "e2e-kill9"
     proc = _popen_run(cli, "--name=" + name, "--filename=" + nullb.path, "--rw=randread",
-                      "--bs=4k", "--iodepth=8", "--runtime=60s")
+                      "--bs=4k", "--iodepth=8", "--runtime=60s", "--time_based")
     try:
         _wait_started(proc, name)
         lease = env.parse_kv(env.read(os.path.join(env.DEBUGFS, name, "lease")))
@@ -309,7 +309,7 @@ def test_signal_stops_run(nullb, cli, sig, code):
     removed, the device released, and the exit status is 128 + signo."""
     name = "e2e-sig%d" % sig
     proc = _popen_run(cli, "--name=" + name, "--filename=" + nullb.path, "--rw=randread",
-                      "--bs=4k", "--iodepth=4", "--runtime=60s")
+                      "--bs=4k", "--iodepth=4", "--runtime=60s", "--time_based")
     try:
         _wait_started(proc, name)
         proc.send_signal(sig)
@@ -409,7 +409,8 @@ def test_status_interval_without_tty(nullb, cli):
     pipe here), then the final one; the counts only grow."""
     name = "e2e-status"
     p = env.cli("run", "--name=" + name, "--filename=" + nullb.path, "--rw=randread",
-                "--bs=4k", "--iodepth=2", "--runtime=3s", "--status-interval=1", check=True)
+                "--bs=4k", "--iodepth=2", "--runtime=3s", "--time_based",
+                "--status-interval=1", check=True)
     n = p.stdout.count(name + ": (groupid=0")
     assert 3 <= n <= 5, p.stdout
     totals = [int(x) for x in re.findall(r"total I/Os: read=(\d+)", p.stdout)]
@@ -423,7 +424,7 @@ def test_eta_always_without_tty(nullb, cli):
     """--eta=always: one progress line a second on stderr, even to a pipe."""
     name = "e2e-eta"
     args = ["run", "--name=" + name, "--filename=" + nullb.path, "--rw=randread", "--bs=4k",
-            "--runtime=3s"]
+            "--runtime=3s", "--time_based"]
     p = env.cli(*(args + ["--eta=always"]), check=True)
     line = re.compile(r"^%s: \[\d+\.\ds/3\.0s\]\[eta \d\dm:\d\ds\] read \d+ IOPS, "
                       r"write 0 IOPS$" % name)

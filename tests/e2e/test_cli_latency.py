@@ -27,7 +27,7 @@ def ms_dev(ssdload, null_blk):
 
 def _run(dev, *extra):
     return env.cli("run", "--name=e2e-lat", "--filename=" + dev.path, "--rw=randread",
-                   "--bs=4k", "--iodepth=4", "--runtime=2s", *extra)
+                   "--bs=4k", "--iodepth=4", "--runtime=2s", "--time_based", *extra)
 
 
 @pytest.mark.quick

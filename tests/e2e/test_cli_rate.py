@@ -34,7 +34,7 @@ def _slow_dev(null_blk):
 def _args(dev, name, iops, runtime, iodepth=1):
     return ["run", "--name=" + name, "--filename=" + dev.path, "--rw=randread", "--bs=4k",
             "--rate_iops=%d" % iops, "--iodepth=%d" % iodepth, "--numjobs=1",
-            "--runtime=%s" % runtime, "--log_interval_ms=250"]
+            "--runtime=%s" % runtime, "--time_based", "--log_interval_ms=250"]
 
 
 @pytest.mark.quick

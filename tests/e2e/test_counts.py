@@ -165,6 +165,39 @@ def test_runtime_limit(nullb, jobs):
 
 
 @pytest.mark.quick
+@pytest.mark.parametrize("rw", ["randread", "read"])
+def test_one_timed_pass(nullb, jobs, rw):
+    """time_based=0 (fio's default): a timed run also ends after one pass
+    over the span.  4 MiB in 4 KiB reads by 2 workers is 1024 measured
+    I/Os (512 each), far before the 60 s runtime; the 300 ms ramp's I/Os
+    come on top."""
+    j = jobs("pass" + rw, **_attrs(nullb, rw, size=4 << 20, runtime_ms=60000, ramp_ms=300,
+                                   numjobs=2, iodepth=4, time_based=0))
+    s, d = _run(j, nullb)
+    assert s["time_based"] == 0, s
+    assert s["read_ios"] == 1024 == j.hist("read").samples, s
+    assert s["worker0_read_ios"] == s["worker1_read_ios"] == 512, s
+    assert d["read_ios"] > 1024, "no I/O during the 300 ms ramp? %s" % d
+    assert s["runtime_ns"] < 30e9, "ran to runtime_ms, not to the end of the pass"
+
+
+@pytest.mark.quick
+def test_one_timed_pass_ends_at_runtime(nullb_cfg, jobs):
+    """time_based=0 with a runtime shorter than the pass: the runtime ends
+    it (a 1 ms device at QD 2 does some 1000 of the pass's 262144 reads in
+    500 ms); time_based=1 (the default) loops over a small span instead."""
+    dev = nullb_cfg("tbslow", irqmode=2, completion_nsec=1000000)
+    j = jobs("tbrt", **_attrs(dev, "randread", runtime_ms=500, iodepth=2, time_based=0))
+    s, d = _run(j, dev)
+    assert 0 < s["read_ios"] == d["read_ios"] < 262144 // 10, s
+    assert 0.45e9 <= s["runtime_ns"] <= 0.8e9, s["runtime_ns"]
+    j = jobs("tbloop", **_attrs(dev, "randread", size=64 << 10, runtime_ms=500, iodepth=2))
+    s, d = _run(j, dev)
+    assert s["time_based"] == 1 and s["read_ios"] > 16, s
+    assert 0.45e9 <= s["runtime_ns"] <= 0.8e9, s["runtime_ns"]
+
+
+@pytest.mark.quick
 def test_ramp_with_number_ios(nullb, jobs):
     """number_ios counts measured I/Os only: ramp I/Os come on top of N."""
     n = 2000
@@ -251,3 +284,36 @@ def test_io_size_loops_over_a_small_span(nullb, cli):
     assert job["read"]["total_ios"] == d["read_ios"] == 2 * 1024
     assert job["job options"]["io_size"] == "4m"
     assert job["read"]["runtime"] < 30000, "ran to the runtime, not to io_size"
+
+
+@pytest.mark.stock
+def test_cli_timed_run_without_time_based(nullb, cli):
+    """fio's default through the CLI: --size=4m --runtime=60s ends after one
+    pass over the 4 MiB (1024 reads of 4 KiB), long before the runtime;
+    with --time_based the same span is read for the whole runtime."""
+    before = nullb.stat()
+    out = env.cli_json("run", "--name=e2e-pass", "--filename=" + nullb.path,
+                       "--rw=randread", "--bs=4k", "--iodepth=4", "--size=4m",
+                       "--runtime=60s")
+    d = env.stat_delta(before, nullb.stat())
+    job = out["jobs"][0]
+    assert job["read"]["total_ios"] == d["read_ios"] == 1024
+    assert job["read"]["runtime"] < 30000, "ran to the runtime, not one pass"
+    out = env.cli_json("run", "--name=e2e-timed", "--filename=" + nullb.path,
+                       "--rw=randread", "--bs=4k", "--iodepth=4", "--size=4m",
+                       "--runtime=1s", "--time_based")
+    job = out["jobs"][0]
+    assert job["read"]["total_ios"] > 1024
+    assert 950 <= job["read"]["runtime"] <= 1300, job["read"]["runtime"]
+
+
+@pytest.mark.quick
+def test_loops_of_one_pass(nullb, jobs):
+    """loops=3 without runtime_ms or number_ios: three passes over the
+    4 MiB span (fio's loops), so 3 x 1024 reads: each block three times,
+    once per loop."""
+    j = jobs("loops", **_attrs(nullb, "randread", size=4 << 20, loops=3, numjobs=2))
+    s, d = _run(j, nullb)
+    assert s["loops"] == 3, s
+    assert s["read_ios"] == d["read_ios"] == 3 * 1024 == j.hist("read").samples, s
+    assert s["worker0_read_ios"] == s["worker1_read_ios"] == 3 * 512, s

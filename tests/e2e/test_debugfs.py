@@ -22,7 +22,7 @@ SUMMARY_KEYS = (["version", "state", "error", "workers", "runtime_ns", "ramp_ns"
                  "nowait_retries", "io_timeout_ms", "timed_out_ios", "randseed",
                  "numjobs", "bs_min", "bs_max", "blockalign", "rate_process",
                  "late_threshold_ns", "log_interval_ms", "log_hist", "series_records",
-                 "steps", "loops",
+                 "steps", "loops", "time_based",
                  "cpu_ns", "usr_cpu_ns",
                  "sys_cpu_ns", "ctx", "cpu_ns_per_io",
                  "iodepth_level", "iodepth_submit", "iodepth_complete"] +

@@ -37,7 +37,8 @@ def test_jsonplus_and_logs(ssdload, nullb, cli, tmp_path):
         pytest.skip("fio_jsonplus_clat2csv (Debian's fio package) is not in the guest")
     src = tmp_path / "plus.json"
     p = env.cli("run", "--name=e2e-jsonplus", "--filename=" + nullb.path, "--rw=randrw",
-                "--bs=4k", "--iodepth=8", "--runtime=2s", "--allow_write", "--output-format=json+",
+                "--bs=4k", "--iodepth=8", "--runtime=2s", "--time_based",
+                "--allow_write", "--output-format=json+",
                 "--output=" + str(src), "--write_bw_log=" + str(tmp_path / "r"),
                 "--write_iops_log=" + str(tmp_path / "r"), "--log_avg_msec=500", timeout=120)
     assert p.returncode == 0, p.stderr

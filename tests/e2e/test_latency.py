@@ -115,7 +115,7 @@ def test_cli_percentiles(nullb_cfg, cli, c):
     dev = nullb_cfg("clat%d" % (c // MS), irqmode=2, completion_nsec=c)
     before = dev.stat()
     out = env.cli_json("run", "--name=e2e-lat", "--filename=" + dev.path,
-                       "--rw=randread", "--bs=4k", "--iodepth=4", "--runtime=2s")
+                       "--rw=randread", "--bs=4k", "--iodepth=4", "--runtime=2s", "--time_based")
     d = env.stat_delta(before, dev.stat())
     r = out["jobs"][0]["read"]
     assert r["total_ios"] == d["read_ios"]

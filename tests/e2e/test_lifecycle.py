@@ -247,7 +247,7 @@ def test_cli_sigint_cleans_up(nullb, cli):
     """SIGINT to `ssdload run` stops and removes the job, prints results, exits 130."""
     import signal
     p = subprocess.Popen([cli, "run", "--name=e2e-sigint", "--filename=" + nullb.path,
-                          "--rw=randread", "--bs=4k", "--runtime=60s",
+                          "--rw=randread", "--bs=4k", "--runtime=60s", "--time_based",
                           "--output-format=json"],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                          universal_newlines=True)

@@ -179,7 +179,7 @@ def test_every_profile_has_its_shape(ssdload, null_blk, cli):
         for i, (name, dev) in enumerate(zip(names, devs)):
             procs[name] = subprocess.Popen(
                 [cli, "run", "--profile=" + name, "--name=prof-" + name,
-                 "--filename=" + dev.path, "--allow_write=1", "--runtime=2s",
+                 "--filename=" + dev.path, "--allow_write=1", "--runtime=2s", "--time_based",
                  "--number_ios=%d" % NIOS, "--randseed=%d" % (i + 1),
                  "--group_reporting", "--output-format=json"],
                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,

@@ -47,7 +47,8 @@ def test_latency_study_json_for_the_report(ssdload, null_blk, cli, tmp_path):
     out = tmp_path / "study"
     out.mkdir()
     p = env.cli("run", "--name=e2e-study", "--filename=" + dev.path, "--rw=randrw",
-                "--rwmixread=70", "--bs=4k", "--iodepth=1", "--runtime=3s", "--allow_write",
+                "--rwmixread=70", "--bs=4k", "--iodepth=1", "--runtime=3s", "--time_based",
+                "--allow_write",
                 "--output-format=json+", "--output=" + str(out / "run.json"),
                 "--latency-table", "--latency-below=150us,1ms",
                 "--latency-check=p50<5ms,p1<99us,read:max<10s", timeout=120)

@@ -250,10 +250,10 @@ def _refused(j, kmsg, err, name):
     ({"runtime_ms": 100}, [{"rate_iops": 100, "rate": 1000000}], errno.EINVAL,
      "steps/1/rate_iops"),
     ({"number_ios": 100, "loops": 2, "size": 0}, [], None, None),
-    ({"loops": 2}, [], errno.EINVAL, "loops"),
+    ({"runtime_ms": 100, "time_based": 0}, [{}], errno.EINVAL, "time_based"),
 ], ids=["no-end", "idle-and-bs", "all-idle", "write-no-opt-in", "trimwrite",
         "disable-lat", "series-count-step", "two-rates", "loops-count-ok",
-        "loops-one-pass"])
+        "one-timed-pass-steps"])
 def test_refused(nullb, jobs, kmsg, job, steps, err, name):
     j = jobs("badstep", filename=nullb.path, rw="randread", bs=4096, **job)
     _need_steps(j)

@@ -106,7 +106,7 @@ def test_cli_numjobs(nullb, cli):
     cpus = _need_cpus(2)
     before = nullb.stat()
     p = subprocess.Popen([cli, "run", "--name=e2e-numjobs", "--filename=" + nullb.path,
-                          "--rw=randread", "--bs=4k", "--iodepth=4", "--runtime=2s",
+                          "--rw=randread", "--bs=4k", "--iodepth=4", "--runtime=2s", "--time_based",
                           "--numjobs=2", "--output-format=json"],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                          universal_newlines=True)

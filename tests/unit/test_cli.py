@@ -750,7 +750,7 @@ int rmdir(const char *path)
 FAKE_ATTRS = ("filename", "rw", "rwmixread", "bs", "iodepth", "cpus_allowed", "offset",
               "size", "runtime_ms", "ramp_ms", "number_ios", "randseed", "allow_write",
               "hipri", "disable_lat", "io_timeout_ms", "scramble_buffers", "enable",
-              "state", "error")
+              "state", "error", "time_based")
 FIRST_VALUES = {"enable": "0\n", "state": "idle\n", "error": "0\n", "iodepth": "1\n"}
 # signals the CLI's child gets with their default action (or ignored)
 SIGNALS = (signal.SIGHUP, signal.SIGINT, signal.SIGQUIT, signal.SIGTERM,

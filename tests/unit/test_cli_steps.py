@@ -106,12 +106,17 @@ def test_step_uncaps_rate(cli):
 
 
 def test_loops_without_steps(cli):
-    """A job without steps repeats itself when it is timed or counted."""
+    """A job without steps repeats itself: its pass over the span (as fio's
+    loops), its runtime or its count."""
     assert po(cli, "--loops=3")[0]["loops"] == "3"
-    p = run(cli, "run", "--filename=/dev/x", "--parse-only", "--loops=2")
-    one_error_line(p, "--loops=2", "--runtime")
-    p = run(cli, "run", "--filename=/dev/x", "--parse-only", "--loops=1")
-    assert p.returncode == 0 and "loops=1" in p.stdout
+    kv = po(cli, "--loops=2")[0]			# po() gives a runtime
+    assert kv["loops"] == "2" and kv["time_based"] == "0", kv
+    kv = po(cli, "--loops=2", "--time_based")[0]
+    assert kv["loops"] == "2" and "time_based" not in kv, kv
+    for n in ("1", "2"):
+        p = run(cli, "run", "--filename=/dev/x", "--parse-only", "--loops=" + n)
+        assert p.returncode == 0 and "loops=%s\n" % n in p.stdout, p.stderr
+        assert "time_based" not in p.stdout
 
 
 @pytest.mark.parametrize("args,needles", [
