@@ -701,8 +701,13 @@ static void ssdload_job_plan_worker(struct ssdload_job *job,
 			if (wd->left)
 				w->devs_left++;
 		}
-		if (wd->slice_len * job->ba < job->bs_max) {
-			/* more workers than blocks: walk the whole span */
+		if (!wd->slice_len ||
+		    (!w->one_pass && wd->slice_len * job->ba < job->bs_max)) {
+			/*
+			 * more workers than blocks: walk the whole span (a
+			 * pass keeps a slice shorter than a block: its I/Os
+			 * are cut to fit; only its ramp may go anywhere)
+			 */
 			wd->slice_start = 0;
 			wd->slice_len = dev->nr_aligned;
 		}

@@ -82,8 +82,9 @@ EXPORT_SYMBOL_IF_KUNIT(ssdload_rng_below);
 /*
  * ---- random one pass: a permutation of the slice ---------------------------
  *
- * A one-pass random job with one block size (no runtime_ms, no number_ios)
- * visits every block of each worker's slice exactly once, in a seeded
+ * A one-pass random job with one block size (no number_ios, and no
+ * runtime_ms or time_based=0) visits every block of each worker's slice
+ * exactly once (per loop), in a seeded
  * random order, as fio's random map does: index i of the pass maps to
  * block P(i), P a seeded bijection of [0, slice_len) (ssdload_bij(), no
  * memory whatever the size of the span).
@@ -1045,17 +1046,32 @@ void ssdload_pstat_update(struct ssdload_worker *w, unsigned int idx, u64 end)
 	WRITE_ONCE(w->pst[idx].last_ns, end);
 }
 
-/* A one-pass run's next loop: every slice is to be covered again. */
-static void ssdload_pass_rearm(struct ssdload_worker *w)
+/*
+ * A one-pass run's next loop: every slice is to be covered again, from its
+ * start and the first device (fio resets its files at each loop).  False
+ * when the worker has no slice (more workers than blocks): no loop then.
+ */
+static bool ssdload_pass_rearm(struct ssdload_worker *w)
 {
-	unsigned int i;
+	unsigned int i, d;
 
 	w->devs_left = 0;
 	for (i = 0; i < w->nr_devs; i++) {
-		w->wd[i].left = w->wd[i].pass_len;
-		if (w->wd[i].left)
+		struct ssdload_wdev *wd = &w->wd[i];
+
+		wd->left = wd->pass_len;
+		wd->perm_next = 0;
+		for (d = 0; d < SSDLOAD_DIR_NR; d++)
+			wd->next[d] = 0;
+		if (wd->left)
 			w->devs_left++;
 	}
+	w->cur_dev = 0;
+	while (w->devs_left && !w->wd[w->cur_dev].left)
+		w->cur_dev++;
+	w->dev_ios = 0;
+	w->dev_bytes = 0;
+	return w->devs_left;
 }
 
 /*
@@ -1080,8 +1096,8 @@ bool ssdload_phase_next(struct ssdload_worker *w, u64 now)
 		if (++w->loop >= job->run_loops)
 			return false;
 		next = 0;
-		if (w->one_pass)
-			ssdload_pass_rearm(w);
+		if (w->one_pass && !ssdload_pass_rearm(w))
+			return false;
 	}
 	if (w->deadline_ns && w->deadline_ns < now)
 		t0 = w->deadline_ns;

@@ -658,6 +658,7 @@ static void __attribute__((format(printf, 1, 2))) run_note(const char *fmt, ...)
 static int io_size_opt(struct run_ctx *c)
 {
 	uint64_t bytes, bs = SSL_DEFAULT_BS, n = 1;
+	int tb;
 
 	if (!c->raw[O_IO_SIZE])
 		return 0;
@@ -675,7 +676,7 @@ static int io_size_opt(struct run_ctx *c)
 		return bad_value(c, O_IO_SIZE, "not a size above 0 (bytes, or with "
 				 "k/m/g/t suffix)");
 	if (c->raw[O_TIME_BASED] && c->raw[O_RUNTIME] &&
-	    (!*c->raw[O_TIME_BASED] || strcmp(c->raw[O_TIME_BASED], "0"))) {
+	    (!*c->raw[O_TIME_BASED] || (!ssl_parse_bool(c->raw[O_TIME_BASED], &tb) && tb))) {
 		/* fio: a time_based job runs its runtime, whatever io_size says */
 		run_note("io_size=%s ignored: time_based runs for the runtime (as fio)",
 			 c->raw[O_IO_SIZE]);
@@ -698,11 +699,15 @@ static int io_size_opt(struct run_ctx *c)
  */
 static int time_based_opt(struct run_ctx *c)
 {
+	uint64_t nios = 0;
 	int b = 0;
 
 	if (flag_opt(c, O_TIME_BASED, NULL, &b))
 		return -1;
-	if (b || !c->raw[O_RUNTIME] || c->raw[O_NUMBER_IOS] || c->raw[O_IO_SIZE] || c->nsrc)
+	if (c->raw[O_NUMBER_IOS] && ssl_parse_u64(c->raw[O_NUMBER_IOS], &nios))
+		return 0;		/* refused by u64_opt() already */
+	/* number_ios=0 is no count, as in fio */
+	if (b || !c->raw[O_RUNTIME] || nios || c->raw[O_IO_SIZE] || c->nsrc)
 		return 0;
 	add_write_u64(c, SSDLOAD_ATTR_TIME_BASED, 0);
 	return 0;
@@ -2070,6 +2075,12 @@ static int run_job(struct run_ctx *c)
 	}
 	for (i = 0; i < c->nw; i++) {
 		err = cfs_write(c->name, c->w[i].attr, c->w[i].val);
+		if (err == -ENOENT && !strcmp(c->w[i].attr, SSDLOAD_ATTR_TIME_BASED)) {
+			/* an older module: its timed runs are all time based */
+			run_note("the loaded ssdload.ko has no '%s': the run lasts its whole "
+				 "runtime, as with --time_based", SSDLOAD_ATTR_TIME_BASED);
+			continue;
+		}
 		if (err) {
 			attr_error(c->w[i].attr, c->w[i].val, err);
 			goto out_remove;

@@ -317,3 +317,13 @@ def test_loops_of_one_pass(nullb, jobs):
     assert s["loops"] == 3, s
     assert s["read_ios"] == d["read_ios"] == 3 * 1024 == j.hist("read").samples, s
     assert s["worker0_read_ios"] == s["worker1_read_ios"] == 3 * 512, s
+
+
+@pytest.mark.quick
+def test_loops_of_one_pass_more_workers_than_blocks(nullb, jobs):
+    """8 workers over 4 blocks: the first 4 have a block each, the others
+    none and stop at once; 1000 loops are 4000 reads."""
+    j = jobs("loops8", **_attrs(nullb, "randread", size=16 << 10, loops=1000, numjobs=8))
+    s, d = _run(j, nullb)
+    assert s["read_ios"] == d["read_ios"] == 4000, s
+    assert [s["worker%d_read_ios" % w] for w in range(8)] == [1000] * 4 + [0] * 4, s

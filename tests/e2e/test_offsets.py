@@ -150,6 +150,23 @@ def test_random_one_pass_covers_span(ram, jobs, rw, bs, cpus):
 
 
 @pytest.mark.quick
+@pytest.mark.parametrize("loops", [1, 2])
+def test_seq_pass_of_short_slices(ram, jobs, loops):
+    """A one-pass sequential write whose four slices (32 KiB each) are
+    shorter than its largest block (bsrange up to 64 KiB) still covers the
+    span: each worker writes its own slice, its I/Os cut to fit, and each
+    loop starts again at the slice's start."""
+    offset, size = 1 * MIB, 128 * KIB
+    j = jobs("short", filename=ram.path, rw="write", allow_write=1, bsrange="4k-64k",
+             iodepth=2, offset=offset, size=size, numjobs=4, loops=loops)
+    s = j.run(timeout=120)
+    assert s["write_bytes"] == loops * size, s
+    for w in range(4):
+        assert s["worker%d_write_bytes" % w] == loops * size // 4, s
+    _assert_span(ram, offset, size, 4096)
+
+
+@pytest.mark.quick
 def test_seq_write_wraps_inside_span(ram, jobs):
     """number_ios beyond one pass wraps to the span start, never past its end."""
     offset, size, bs = 3 * MIB, 256 * KIB, 4096

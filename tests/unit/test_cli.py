@@ -1095,6 +1095,18 @@ def test_fake_run_older_module_without_option(fakerun):
     assert rc == 0 and err == "", err
 
 
+def test_fake_run_older_module_without_time_based(fakerun):
+    """A timed run without --time_based on a module that predates the
+    time_based attribute: it runs (time based, as that module always is),
+    with a note saying so."""
+    attrs = tuple(a for a in FAKE_ATTRS if a != "time_based")
+    r = fakerun(runtime=0.3, attrs=attrs).start()
+    rc, out, err = r.finish()
+    assert rc == 0, err
+    assert err.count("\n") == 1 and "has no 'time_based'" in err and "whole runtime" in err, err
+    assert "read:" in out, out
+
+
 def test_fake_run_status_interval(fakerun):
     """--status-interval: the full report so far every interval, then the final one."""
     r = fakerun(runtime=1.3).start("--status-interval=400ms")

@@ -53,6 +53,7 @@ def test_fio_ends_a_timed_run_after_one_pass():
     ([], None),				# no runtime: one pass is the module's default
     (["--runtime=0"], "0"),		# no limit at all: one pass either way
     (["--runtime=30s", "--number_ios=100"], None),
+    (["--runtime=30s", "--number_ios=0"], "0"),	# 0 is no count, as in fio
     (["--runtime=30s", "--io_size=1m"], None),
     (["--runtime=30s", "--step=iodepth=2"], None),
     (["--runtime=30s", "--loops=2"], "0"),	# each loop a pass or a runtime
@@ -78,3 +79,10 @@ def test_time_based_refusal(cli):
                               "--runtime=1", "--time_based=2"), "must be 0 or 1")
     assert "--time_based=2" in line, line
 
+
+
+@pytest.mark.parametrize("flag", ["--time_based=0", "--time_based=false", "--time_based=off"])
+def test_io_size_without_time_based(cli, flag):
+    """time_based false in any of its spellings: io_size ends the run."""
+    attrs = parse_only(cli, "--runtime=30s", "--io_size=1m", flag)
+    assert attrs["number_ios"] == "256" and "time_based" not in attrs, attrs
