@@ -695,12 +695,8 @@ static void ssdload_job_plan_worker(struct ssdload_job *job,
 		wd->slice_start = ssdload_share_start(dev->nr_aligned, nr,
 						      w->idx);
 		wd->slice_len = ssdload_share(dev->nr_aligned, nr, w->idx);
-		if (w->one_pass) {
+		if (w->one_pass)
 			wd->pass_len = wd->slice_len * job->ba;
-			wd->left = wd->pass_len;
-			if (wd->left)
-				w->devs_left++;
-		}
 		if (!wd->slice_len ||
 		    (!w->one_pass && wd->slice_len * job->ba < job->bs_max)) {
 			/*
@@ -715,13 +711,10 @@ static void ssdload_job_plan_worker(struct ssdload_job *job,
 			ssdload_perm_init(wd, w->idx, cfg->randseed ^ i);
 	}
 	/* a one-pass worker without a slice has nothing to do */
-	if (w->one_pass && !w->devs_left) {
+	if (w->one_pass && !ssdload_pass_arm(w)) {
 		w->has_quota = true;
 		w->quota = 0;
 	}
-	while (w->one_pass && job->nr_devs > 1 && !w->wd[w->cur_dev].left &&
-	       w->devs_left)
-		w->cur_dev++;
 }
 
 /* Start step: forget the last run and its error. */

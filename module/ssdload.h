@@ -636,6 +636,7 @@ u64 ssdload_steps_mem(const struct ssdload_job *job);
 int ssdload_steps_alloc(struct ssdload_worker *w, int node);
 void ssdload_steps_free(struct ssdload_worker *w);
 void ssdload_phase_enter(struct ssdload_worker *w, unsigned int idx, u64 t0);
+bool ssdload_pass_arm(struct ssdload_worker *w);
 bool ssdload_phase_next(struct ssdload_worker *w, u64 now);
 void ssdload_step_gap(struct ssdload_worker *w, u64 now);
 void ssdload_pstat_update(struct ssdload_worker *w, unsigned int idx, u64 end);

@@ -1047,11 +1047,12 @@ void ssdload_pstat_update(struct ssdload_worker *w, unsigned int idx, u64 end)
 }
 
 /*
- * A one-pass run's next loop: every slice is to be covered again, from its
- * start and the first device (fio resets its files at each loop).  False
- * when the worker has no slice (more workers than blocks): no loop then.
+ * Arm a one-pass worker's pass, at the start and at each loop: every slice
+ * to be covered, from its start and the first device with one (fio resets
+ * its files at each loop).  False when the worker has no slice (more
+ * workers than blocks): nothing to do.
  */
-static bool ssdload_pass_rearm(struct ssdload_worker *w)
+bool ssdload_pass_arm(struct ssdload_worker *w)
 {
 	unsigned int i, d;
 
@@ -1096,7 +1097,7 @@ bool ssdload_phase_next(struct ssdload_worker *w, u64 now)
 		if (++w->loop >= job->run_loops)
 			return false;
 		next = 0;
-		if (w->one_pass && !ssdload_pass_rearm(w))
+		if (w->one_pass && !ssdload_pass_arm(w))
 			return false;
 	}
 	if (w->deadline_ns && w->deadline_ns < now)

@@ -342,6 +342,7 @@ struct run_ctx {
 	int writes;			/* rw includes writes */
 	int trims;			/* rw includes trims */
 	int group_reporting;		/* --group_reporting */
+	int time_based;			/* --time_based (bare or true) */
 	int allow_write;		/* --allow_write given as 1 */
 	uint64_t iodepth;
 	struct attr_write w[64];
@@ -658,7 +659,6 @@ static void __attribute__((format(printf, 1, 2))) run_note(const char *fmt, ...)
 static int io_size_opt(struct run_ctx *c)
 {
 	uint64_t bytes, bs = SSL_DEFAULT_BS, n = 1;
-	int tb;
 
 	if (!c->raw[O_IO_SIZE])
 		return 0;
@@ -675,8 +675,7 @@ static int io_size_opt(struct run_ctx *c)
 	if (ssl_parse_size(c->raw[O_IO_SIZE], &bytes) || !bytes)
 		return bad_value(c, O_IO_SIZE, "not a size above 0 (bytes, or with "
 				 "k/m/g/t suffix)");
-	if (c->raw[O_TIME_BASED] && c->raw[O_RUNTIME] &&
-	    (!*c->raw[O_TIME_BASED] || (!ssl_parse_bool(c->raw[O_TIME_BASED], &tb) && tb))) {
+	if (c->time_based && c->raw[O_RUNTIME]) {
 		/* fio: a time_based job runs its runtime, whatever io_size says */
 		run_note("io_size=%s ignored: time_based runs for the runtime (as fio)",
 			 c->raw[O_IO_SIZE]);
@@ -697,20 +696,12 @@ static int io_size_opt(struct run_ctx *c)
  * io_size) and steps end a run by their own rules: there the module's
  * default (time based) stays.  Each of --loops is a pass (or a runtime).
  */
-static int time_based_opt(struct run_ctx *c)
+static void time_based_opt(struct run_ctx *c, uint64_t number_ios)
 {
-	uint64_t nios = 0;
-	int b = 0;
-
-	if (flag_opt(c, O_TIME_BASED, NULL, &b))
-		return -1;
-	if (c->raw[O_NUMBER_IOS] && ssl_parse_u64(c->raw[O_NUMBER_IOS], &nios))
-		return 0;		/* refused by u64_opt() already */
 	/* number_ios=0 is no count, as in fio */
-	if (b || !c->raw[O_RUNTIME] || nios || c->raw[O_IO_SIZE] || c->nsrc)
-		return 0;
-	add_write_u64(c, SSDLOAD_ATTR_TIME_BASED, 0);
-	return 0;
+	if (!c->time_based && c->raw[O_RUNTIME] && !number_ios && !c->raw[O_IO_SIZE] &&
+	    !c->nsrc)
+		add_write_u64(c, SSDLOAD_ATTR_TIME_BASED, 0);
 }
 
 /* --bs, --bsrange, --bssplit, --blockalign */
@@ -1563,7 +1554,7 @@ static int parse_args(struct run_ctx *c, int argc, const char **argv)
 
 static int check_args(struct run_ctx *c)
 {
-	uint64_t v, kb;
+	uint64_t v, kb, nios = 0;
 	size_t i;
 	int b;
 
@@ -1593,6 +1584,7 @@ static int check_args(struct run_ctx *c)
 	}
 	if (flag_opt(c, O_PARSE_ONLY, NULL, &c->parse_only) ||
 	    flag_opt(c, O_KEEP_JOB, NULL, &c->keep_job) ||
+	    flag_opt(c, O_TIME_BASED, NULL, &c->time_based) ||
 	    /* one job: its place among a file's others is run_file_jobs()'s */
 	    flag_opt(c, O_STONEWALL, NULL, NULL) || flag_opt(c, O_NEW_GROUP, NULL, NULL) ||
 	    flag_opt(c, O_GROUP_REPORTING, NULL, &c->group_reporting))
@@ -1649,9 +1641,9 @@ static int check_args(struct run_ctx *c)
 	    conv_opt(c, O_SIZE, SSDLOAD_ATTR_SIZE, ssl_conv_span) ||
 	    time_opt(c, O_RUNTIME, SSDLOAD_ATTR_RUNTIME_MS) ||
 	    time_opt(c, O_RAMP_TIME, SSDLOAD_ATTR_RAMP_MS) ||
-	    u64_opt(c, O_NUMBER_IOS, SSDLOAD_ATTR_NUMBER_IOS, NULL) || io_size_opt(c) ||
-	    time_based_opt(c))
+	    u64_opt(c, O_NUMBER_IOS, SSDLOAD_ATTR_NUMBER_IOS, &nios) || io_size_opt(c))
 		return -1;
+	time_based_opt(c, nios);
 	if (c->raw[O_RANDSEED]) {
 		if (ssl_parse_seed(c->raw[O_RANDSEED], &v))
 			return bad_value(c, O_RANDSEED, "not an integer");
