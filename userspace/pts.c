@@ -3095,7 +3095,7 @@ static const struct pts_def purge_def = { .name = "purge", .title = "Purge" };
 
 static const char *const pts_purge_usage[] = {
 	"usage: ssdload pts purge --filename=DEV --allow_write [--purge=METHOD]",
-	"                         [--allow-partition]",
+	"                         [--allow-partition] [--force] [--dry-run]",
 	"",
 	"Purge DEV as a test does before its preconditioning, and say how: on NVMe",
 	"Sanitize (block erase, else crypto erase) where the controller supports it,",
