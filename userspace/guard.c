@@ -124,12 +124,14 @@ static void size_str(char *buf, size_t len, uint64_t b)
 
 void ssl_dev_identity(const struct ssl_dev *d, char *buf, size_t len)
 {
-	char sz[32];
+	char sz[32], ns[24] = "";
 
 	size_str(sz, sizeof(sz), d->capacity_bytes);
-	snprintf(buf, len, "%s, serial %s, %s (%llu bytes), dev %u:%u",
+	if (d->nsid)
+		snprintf(ns, sizeof(ns), ", nsid %u", (unsigned int)d->nsid);
+	snprintf(buf, len, "%s, serial %s%s, %s (%llu bytes), dev %u:%u",
 		 d->model[0] ? d->model : "model unknown",
-		 d->serial[0] ? d->serial : "unknown", sz,
+		 d->serial[0] ? d->serial : "unknown", ns, sz,
 		 (unsigned long long)d->capacity_bytes, d->dev_major, d->dev_minor);
 }
 

@@ -644,6 +644,7 @@ static json_object *device_json(const struct pts_ctx *c)
 	jset(o, "name", jstr_or_null(d->name));
 	snprintf(num, sizeof(num), "%u:%u", d->dev_major, d->dev_minor);
 	jset(o, "dev", json_object_new_string(num));
+	jset(o, "nsid", d->nsid ? json_object_new_int64(d->nsid) : NULL);
 	jset(o, "kind", json_object_new_string(d->is_nvme ? "nvme" : "block"));
 	jset(o, "model", jstr_or_null(d->model));
 	jset(o, "serial", jstr_or_null(d->serial));
@@ -3111,7 +3112,9 @@ static const char *const pts_purge_usage[] = {
 
 /*
  * --resume: the device must be the one the test started on: serial and
- * model, or, without a serial, device number and capacity.  0 or -1.
+ * model, or, without a serial, device number and capacity.  An NVMe
+ * serial is the controller's: its namespaces share it, so the namespace
+ * ID and the capacity must match too.  0 or -1.
  */
 static int resume_identity(struct pts_ctx *c)
 {
@@ -3124,23 +3127,26 @@ static int resume_identity(struct pts_ctx *c)
 
 	snprintf(now, sizeof(now), "%u:%u", c->dev.dev_major, c->dev.dev_minor);
 	if (serial[0])
-		same = !strcmp(serial, c->dev.serial) && !strcmp(model, c->dev.model);
+		same = !strcmp(serial, c->dev.serial) && !strcmp(model, c->dev.model) &&
+		       (uint32_t)jnum(dev, "nsid", c->dev.nsid) == c->dev.nsid;
 	else
-		same = (!num[0] || !strcmp(num, now)) &&
-		       (uint64_t)jnum(dev, "capacity_bytes", 0) == c->dev.capacity_bytes;
+		same = !num[0] || !strcmp(num, now);
+	same = same && (uint64_t)jnum(dev, "capacity_bytes", 0) == c->dev.capacity_bytes;
 	if (same)
 		return 0;
 	memset(&was, 0, sizeof(was));
 	snprintf(was.model, sizeof(was.model), "%s", model);
 	snprintf(was.serial, sizeof(was.serial), "%s", serial);
 	was.capacity_bytes = (uint64_t)jnum(dev, "capacity_bytes", 0);
+	was.nsid = (uint32_t)jnum(dev, "nsid", 0);
 	if (sscanf(num, "%u:%u", &was.dev_major, &was.dev_minor) != 2)
 		was.dev_major = was.dev_minor = 0;
 	ssl_dev_identity(&was, a, sizeof(a));
 	ssl_dev_identity(&c->dev, b, sizeof(b));
 	ssl_err("pts: --resume=%s: %s is not the device the test started on (%s)\n"
 		"  started on: %s\n  now:        %s", c->dir, c->filename,
-		serial[0] ? "serial and model" : "device number and capacity", a, b);
+		serial[0] ? "serial, model, namespace and capacity" :
+		"device number and capacity", a, b);
 	return -1;
 }
 
