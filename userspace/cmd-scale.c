@@ -32,6 +32,7 @@
 #include "builtin.h"
 #include "device.h"
 #include "fioopts.h"
+#include "guard.h"
 #include "options.h"
 #include "pts.h"
 #include "report.h"
@@ -71,6 +72,11 @@ static const char *const scale_usage[] = {
 	"                        run on each and take it down again; needs",
 	"                        --allow_write (the drives' data is destroyed)",
 	"  --raid-chunk=SIZE     the arrays' chunk (default 512k)",
+	"  --force               --raid: build the arrays even on drives that hold a",
+	"                        filesystem, partition table, LVM, RAID or swap signature",
+	"  --dry-run             print the drives (--raid: their identity and",
+	"                        signatures) and the arrays it would build, then exit 0",
+	"                        having run and written nothing",
 	"  --targets=DEV,...     existing arrays (or other devices) to run on too;",
 	"                        their members (holders in sysfs) set their depth",
 	"  --qd-list=N,...       depths per drive (default: the profile's",
@@ -94,7 +100,7 @@ static const char *const scale_usage[] = {
 };
 
 enum {
-	C_DEVICES, C_COUNTS, C_RAID, C_CHUNK, C_TARGETS, C_QD_LIST,
+	C_DEVICES, C_COUNTS, C_RAID, C_CHUNK, C_TARGETS, C_QD_LIST, C_FORCE, C_DRY_RUN,
 };
 
 static const struct ssl_opt scale_opts[] = {
@@ -104,6 +110,8 @@ static const struct ssl_opt scale_opts[] = {
 	{ "raid-chunk",		SSL_ARG_REQUIRED, C_CHUNK },
 	{ "targets",		SSL_ARG_REQUIRED, C_TARGETS },
 	{ "qd-list",		SSL_ARG_REQUIRED, C_QD_LIST },
+	{ "force",		SSL_ARG_FLAG, C_FORCE },
+	{ "dry-run",		SSL_ARG_FLAG, C_DRY_RUN },
 	SSL_METHOD_OPTS,
 	{ NULL, 0, 0 },
 };
@@ -133,6 +141,7 @@ struct scale_ctx {
 	const char *given[SCALE_MAX_DEVS];
 	unsigned int ngiven;
 	unsigned int qds[SCALE_MAX_QDS], nqd;
+	int force, dry_run;		/* --force, --dry-run */
 	struct scale_target t[SCALE_MAX_TARGETS];
 	unsigned int nt;
 	json_object *doc;
@@ -251,6 +260,16 @@ static int scale_parse(void *ctx, int argc, const char **argv)
 			if (ssl_uint_list("scale", opt->name, val, SCALE_MAX_PER_WORKER * 64,
 					  SCALE_MAX_QDS, 1, c->qds, &c->nqd))
 				return -1;
+			break;
+		case C_FORCE:
+		case C_DRY_RUN:
+			if (val && ssl_parse_bool(val, opt->id == C_FORCE ? &c->force :
+						  &c->dry_run)) {
+				ssl_err("scale: --%s=%s: must be 0 or 1", opt->name, val);
+				return -1;
+			}
+			if (!val)
+				*(opt->id == C_FORCE ? &c->force : &c->dry_run) = 1;
 			break;
 		}
 	}
@@ -511,7 +530,7 @@ static int raid_up(struct scale_ctx *c, struct scale_target *t)
 	args[n++] = "mdadm";
 	args[n++] = "--create";
 	args[n++] = t->path;
-	args[n++] = "--run";
+	/* no --run: mdadm asks (and, reading /dev/null, stops) on a signature */
 	args[n++] = "--quiet";
 	args[n++] = "--metadata=1.2";
 	args[n++] = level;
@@ -948,6 +967,65 @@ static void print_table(const void *ctx)
 
 /* ---- the command ---- */
 
+/*
+ * --raid: the drives the arrays take get the guard of every destructive
+ * command (identity, signatures, exclusive open), all before mdadm runs;
+ * --dry-run lists the arrays.  0, or -1 refused.
+ */
+static int raid_guard(struct scale_ctx *c)
+{
+	unsigned int i, k, most = 0;
+	struct ssl_dev d;
+	int fd, bad = 0;
+
+	for (k = 0; k < c->nt; k++)
+		if (c->t[k].kind == T_RAID && c->t[k].ndrives > most)
+			most = c->t[k].ndrives;
+	for (i = 0; i < most; i++) {
+		if (ssl_dev_probe(c->dev[i], &d)) {
+			bad = 1;
+			continue;
+		}
+		fd = ssl_dev_open_excl(&d, 1);
+		if (fd < 0) {
+			bad = 1;
+			continue;
+		}
+		if (ssl_guard(&d, fd, c->force, c->dry_run))
+			bad = 1;
+		close(fd);
+	}
+	if (bad) {
+		ssl_err("scale: --raid: refused before mdadm ran; nothing was written");
+		return -1;
+	}
+	for (k = 0; c->dry_run && k < c->nt; k++) {
+		const struct scale_target *t = &c->t[k];
+
+		if (t->kind != T_RAID)
+			continue;
+		fprintf(stderr, "ssdload: dry run: would build RAID-%u of %u drives (",
+			t->level, t->ndrives);
+		for (i = 0; i < t->ndrives; i++)
+			fprintf(stderr, "%s%s", i ? ", " : "", c->dev[i]);
+		fprintf(stderr, "), chunk %" PRIu64 " KiB, metadata 1.2\n", c->chunk >> 10);
+	}
+	return 0;
+}
+
+/* --dry-run: the plan, nothing run or written */
+static int scale_dry_run(struct scale_ctx *c)
+{
+	unsigned int k;
+
+	if (c->nlevels && raid_guard(c))
+		return SCALE_EXIT_USAGE;
+	for (k = 0; k < c->nt; k++)
+		fprintf(stderr, "ssdload: dry run: would run on %s\n", c->t[k].label);
+	fprintf(stderr, "ssdload: dry run: nothing was run or written\n");
+	return 0;
+}
+
 /* Every device and target takes the first point's options: 0, or -1. */
 static int check_runs(struct scale_ctx *c)
 {
@@ -979,8 +1057,13 @@ static int scale_main(void *ctx)
 	int worst = 0;
 	const char *state;
 
-	if (plan(c) ||
-	    ssl_make_outdir("scale", c->m.dir, sizeof(c->m.dir), SCALE_JSON, &c->m.made_dir))
+	if (plan(c))
+		return SCALE_EXIT_USAGE;
+	if (c->dry_run)
+		return scale_dry_run(c);
+	if (c->nlevels && raid_guard(c))
+		return SCALE_EXIT_USAGE;
+	if (ssl_make_outdir("scale", c->m.dir, sizeof(c->m.dir), SCALE_JSON, &c->m.made_dir))
 		return SCALE_EXIT_USAGE;
 	if (check_runs(c) || new_doc(c))
 		goto refused;

@@ -363,19 +363,118 @@ out_free:
 	free(ctrl);
 }
 
+/* What an NVMe purge command would erase besides the namespace @d. */
+struct nvme_reach {
+	unsigned int others;	/* this controller's other active namespaces */
+	unsigned int allocated;	/* allocated namespaces (NS management), 0 unknown */
+	__u8 fna;		/* Format NVM attributes */
+	char subsys[64];	/* nvme-subsysN, "" when sysfs does not tell */
+	unsigned int nctrl;	/* its controllers */
+	unsigned int nns;	/* the namespaces the host sees in it */
+	char ns[512];		/* their names, ", "-separated */
+};
+
+/* 1 when @s is "nvme<N>" (@ns 0) or "nvme<N>n<M>" (@ns 1) */
+static int nvme_node_name(const char *s, int ns)
+{
+	unsigned int a, b;
+	int n = -1;
+
+	if (ns)
+		sscanf(s, "nvme%un%u%n", &a, &b, &n);
+	else
+		sscanf(s, "nvme%u%n", &a, &n);
+	return n > 0 && !s[n];
+}
+
+/* The namespaces (not the hidden paths nvmeXcYnZ) in @dir into @r. */
+static void subsys_ns(const char *dir, const char *disk, struct nvme_reach *r,
+		      int *mine)
+{
+	struct dirent *de;
+	DIR *dh = opendir(dir);
+
+	if (!dh)
+		return;
+	while ((de = readdir(dh))) {
+		if (!nvme_node_name(de->d_name, 1))
+			continue;
+		if (!strcmp(de->d_name, disk))
+			*mine = 1;
+		r->nns++;
+		list_add(r->ns, sizeof(r->ns), "%s", de->d_name);
+	}
+	closedir(dh);
+}
+
 /*
- * Active namespaces of the controller other than d->nsid, and the Format
- * NVM attributes: 0, or -1 when they cannot be known (after a message).
+ * The subsystem of namespace disk @disk from /sys/class/nvme-subsystem:
+ * its controllers and every namespace the host sees (multipath heads in
+ * the subsystem's directory, else under each controller).
  */
-static int nvme_scope(const struct ssl_dev *d, int fd, unsigned int *others,
-		      __u8 *fna)
+static void nvme_subsys(const char *disk, struct nvme_reach *r)
+{
+	static const char root[] = "/sys/class/nvme-subsystem";
+	char dir[PATH_MAX];
+	struct dirent *de, *ce;
+	DIR *dh, *ch;
+	int mine;
+
+	dh = opendir(root);
+	if (!dh)
+		return;
+	while ((de = readdir(dh))) {
+		if (de->d_name[0] == '.')
+			continue;
+		mine = 0;
+		r->nctrl = r->nns = 0;
+		r->ns[0] = '\0';
+		snprintf(dir, sizeof(dir), "%s/%s", root, de->d_name);
+		subsys_ns(dir, disk, r, &mine);
+		ch = opendir(dir);
+		if (!ch)
+			continue;
+		while ((ce = readdir(ch))) {
+			if (!nvme_node_name(ce->d_name, 0))
+				continue;
+			r->nctrl++;
+			snprintf(dir, sizeof(dir), "%s/%s/%s", root, de->d_name, ce->d_name);
+			subsys_ns(dir, disk, r, &mine);
+		}
+		closedir(ch);
+		if (mine) {
+			fmt(r->subsys, sizeof(r->subsys), "%s", de->d_name);
+			break;
+		}
+	}
+	closedir(dh);
+	if (!r->subsys[0])
+		r->nctrl = r->nns = 0;
+}
+
+/* The number of namespace IDs in @list. */
+static unsigned int ns_count(const struct nvme_ns_list *list)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(list->ns) && list->ns[i]; i++)
+		;
+	return i;
+}
+
+/*
+ * The reach of an NVMe purge of @d: its controller's other active
+ * namespaces, the allocated ones, the Format NVM attributes and the
+ * subsystem in sysfs.  0, or -1 when it cannot be known (after a message).
+ */
+static int nvme_scope(const struct ssl_dev *d, int fd, struct nvme_reach *rch)
 {
 	struct nvme_id_ctrl *ctrl;
 	struct nvme_ns_list *list;
-	unsigned int i, n = 0;
+	unsigned int i;
 	int ret = -1, r, err;
-	__u32 id;
 
+	memset(rch, 0, sizeof(*rch));
 	ctrl = malloc(sizeof(*ctrl));
 	list = malloc(sizeof(*list));
 	if (!ctrl || !list) {
@@ -387,12 +486,8 @@ static int nvme_scope(const struct ssl_dev *d, int fd, unsigned int *others,
 		nvme_report(d->path, "identify controller", r, errno);
 		goto out_free;
 	}
-	*fna = ctrl->fna;
-	if (le32toh(ctrl->nn) <= 1) {
-		*others = 0;
-		ret = 0;
-		goto out_free;
-	}
+	rch->fna = ctrl->fna;
+	/* counted whatever NN says: NN is a limit, not the namespaces there are */
 	r = nvme_identify_active_ns_list(fd, 0, list);
 	if (r) {
 		err = errno;
@@ -401,14 +496,14 @@ static int nvme_scope(const struct ssl_dev *d, int fd, unsigned int *others,
 			d->path);
 		goto out_free;
 	}
-	for (i = 0; i < ARRAY_SIZE(list->ns); i++) {
-		id = le32toh(list->ns[i]);
-		if (!id)
-			break;
-		if (id != d->nsid)
-			n++;
-	}
-	*others = n;
+	for (i = 0; i < ARRAY_SIZE(list->ns) && list->ns[i]; i++)
+		if (le32toh(list->ns[i]) != d->nsid)
+			rch->others++;
+	/* namespaces of the subsystem attached to no controller, or another */
+	if ((le16toh(ctrl->oacs) & NVME_CTRL_OACS_NS_MGMT) &&
+	    !nvme_identify_allocated_ns_list(fd, 0, list))
+		rch->allocated = ns_count(list);
+	nvme_subsys(d->name, rch);
 	ret = 0;
 
 out_free:
@@ -656,28 +751,60 @@ out_free:
 }
 
 /*
+ * Why a Sanitize of @d reaches beyond its namespace, into @why; 0 when it
+ * does not.  Sanitize erases the whole NVM subsystem.
+ */
+static int sanitize_beyond(const struct nvme_reach *r, char *why, size_t len)
+{
+	if (r->nctrl > 1)
+		fmt(why, len, "Sanitize erases the whole subsystem %s: %u controllers, "
+		    "namespaces %s", r->subsys, r->nctrl, r->ns);
+	else if (r->others)
+		fmt(why, len, "Sanitize erases the whole subsystem: the controller has "
+		    "%u other active namespace%s", r->others, r->others == 1 ? "" : "s");
+	else if (r->allocated > 1)
+		fmt(why, len, "Sanitize erases the whole subsystem: %u namespaces are "
+		    "allocated, this controller sees 1", r->allocated);
+	else if (r->nns > 1)
+		fmt(why, len, "Sanitize erases the whole subsystem %s: namespaces %s",
+		    r->subsys, r->ns);
+	else
+		return 0;
+	return 1;
+}
+
+/*
  * Why an NVMe purge command cannot run on @d: NULL when it can.  @all: 1
- * when the command erases every namespace (sanitize), -1 when FNA tells
- * (Format NVM with a secure erase).  @why (@len bytes) holds a built reason.
+ * when the command erases every namespace (sanitize; @may_force: --force
+ * lets it), -1 when FNA tells (Format NVM with a secure erase).  @why
+ * (@len bytes) holds a built reason.
  */
 static const char *nvme_refusal(const struct ssl_dev *d, int fd, int all,
-				char *why, size_t len)
+				int may_force, char *why, size_t len)
 {
-	unsigned int others = 0;
-	__u8 fna = 0;
+	struct nvme_reach r;
 
 	if (!d->is_nvme)
 		return "it is not an NVMe namespace";
 	if (d->is_partition)
 		return "it is a partition: the command erases the whole namespace";
-	if (nvme_scope(d, fd, &others, &fna))
+	if (nvme_scope(d, fd, &r))
 		return "the namespaces it would erase are unknown";
-	if (all < 0)	/* Format NVM: FNA says whether it spans namespaces */
-		all = !!(fna & (NVME_CTRL_FNA_FMT_ALL_NAMESPACES |
-				NVME_CTRL_FNA_SEC_ALL_NAMESPACES));
-	if (all && others) {
+	if (all > 0) {
+		if (!sanitize_beyond(&r, why, len))
+			return NULL;
+		if (may_force)
+			return NULL;
+		list_add(why, len, "%s", d->force_scope ? "which --purge=auto does not do" :
+			 "--force to erase them all");
+		return why;
+	}
+	/* Format NVM: FNA says whether it spans namespaces */
+	all = !!(r.fna & (NVME_CTRL_FNA_FMT_ALL_NAMESPACES |
+			  NVME_CTRL_FNA_SEC_ALL_NAMESPACES));
+	if (all && r.others) {
 		fmt(why, len, "the controller has %u other active namespace%s that "
-		    "it would erase too", others, others == 1 ? "" : "s");
+		    "it would erase too", r.others, r.others == 1 ? "" : "s");
 		return why;
 	}
 	return NULL;
@@ -740,6 +867,8 @@ int ssl_dev_probe(const char *path, struct ssl_dev *d)
 		ssl_err("%s: not a block device", path);
 		return -1;
 	}
+	d->dev_major = major(st.st_rdev);
+	d->dev_minor = minor(st.st_rdev);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		ssl_err("%s: %s%s", path, strerror(errno),
@@ -1044,22 +1173,24 @@ static int purge_auto(struct ssl_dev *d, int fd, enum ssl_purge *used,
 {
 	enum nvme_sanitize_sanact act;
 	const char *no;
-	char why[160];
+	char why[640];
 	int r;
 
 	if (d->is_nvme && !d->is_partition) {
 		if (!sanitize_action(d, 0, &act)) {
-			no = nvme_refusal(d, fd, 1, why, sizeof(why));
+			no = nvme_refusal(d, fd, 1, 0, why, sizeof(why));
 			r = no ? 1 : nvme_sanitize(d, fd, act, detail, len);
 			if (r <= 0) {
 				*used = SSL_PURGE_SANITIZE;
 				return r;
 			}
-			ssl_err("%s: no sanitize (%s): trying the next method",
-				d->path, no ? no : "the controller refused it");
+			ssl_err("%s: no sanitize (%s): trying the next method%s",
+				d->path, no ? no : "the controller refused it",
+				d->can_format ? ", Format NVM with user data erase of "
+				"this namespace only" : "");
 		}
 		if (d->can_format) {
-			no = nvme_refusal(d, fd, -1, why, sizeof(why));
+			no = nvme_refusal(d, fd, -1, 0, why, sizeof(why));
 			r = no ? 1 : nvme_format(d, fd, detail, len);
 			if (r <= 0) {
 				*used = SSL_PURGE_FORMAT;
@@ -1093,7 +1224,7 @@ int ssl_dev_purge(struct ssl_dev *d, int fd, enum ssl_purge method,
 {
 	enum nvme_sanitize_sanact act;
 	const char *no;
-	char why[160];
+	char why[640];
 	int r;
 
 	*used = SSL_PURGE_NONE;
@@ -1109,7 +1240,7 @@ int ssl_dev_purge(struct ssl_dev *d, int fd, enum ssl_purge method,
 	case SSL_PURGE_AUTO:
 		return purge_auto(d, fd, used, detail, len) ? -1 : 0;
 	case SSL_PURGE_SANITIZE:
-		no = nvme_refusal(d, fd, 1, why, sizeof(why));
+		no = nvme_refusal(d, fd, 1, d->force_scope, why, sizeof(why));
 		if (!no && sanitize_action(d, 1, &act))
 			no = "the controller supports no sanitize action (SANICAP)";
 		if (no) {
@@ -1121,7 +1252,7 @@ int ssl_dev_purge(struct ssl_dev *d, int fd, enum ssl_purge method,
 		*used = SSL_PURGE_SANITIZE;
 		return 0;
 	case SSL_PURGE_FORMAT:
-		no = nvme_refusal(d, fd, -1, why, sizeof(why));
+		no = nvme_refusal(d, fd, -1, 0, why, sizeof(why));
 		if (!no && !d->can_format)
 			no = "the controller does not support Format NVM (OACS)";
 		if (no) {
@@ -1149,6 +1280,139 @@ int ssl_dev_purge(struct ssl_dev *d, int fd, enum ssl_purge method,
 		if (r)
 			return -1;
 		*used = method;
+		return 0;
+	}
+	ssl_err("%s: unknown purge method %d", d->path, (int)method);
+	return -1;
+}
+
+/* ---- the plan of a purge (--dry-run) ---- */
+
+/* The scope of an NVMe Sanitize (@sanitize) or Format NVM of @d, into @buf. */
+static void plan_scope(const struct ssl_dev *d, int fd, int sanitize, char *buf,
+		       size_t len)
+{
+	struct nvme_reach r;
+
+	if (nvme_scope(d, fd, &r)) {
+		fmt(buf, len, "scope unknown");
+		return;
+	}
+	if (sanitize) {
+		fmt(buf, len, "scope: the whole NVM subsystem%s%s, %u controller%s, "
+		    "namespaces %s", r.subsys[0] ? " " : "", r.subsys,
+		    r.nctrl ? r.nctrl : 1, r.nctrl > 1 ? "s" : "",
+		    r.ns[0] ? r.ns : d->name);
+		if (r.others)
+			list_add(buf, len, "%u other active namespace%s of this controller",
+				 r.others, r.others == 1 ? "" : "s");
+		if (r.allocated > r.others + 1)
+			list_add(buf, len, "%u allocated namespaces in all", r.allocated);
+		return;
+	}
+	if ((r.fna & (NVME_CTRL_FNA_FMT_ALL_NAMESPACES |
+		      NVME_CTRL_FNA_SEC_ALL_NAMESPACES)) && r.others)
+		fmt(buf, len, "scope: every namespace of the controller (FNA)");
+	else
+		fmt(buf, len, "scope: namespace %u (%s) only", (unsigned int)d->nsid,
+		    d->name);
+}
+
+static const char *sanact_name(enum nvme_sanitize_sanact act)
+{
+	return act == NVME_SANITIZE_SANACT_START_BLOCK_ERASE ? "block erase" :
+	       act == NVME_SANITIZE_SANACT_START_CRYPTO_ERASE ? "crypto erase" :
+	       "overwrite";
+}
+
+/* --purge=auto: what purge_auto() would try first */
+static void plan_auto(const struct ssl_dev *d, int fd, char *buf, size_t len)
+{
+	enum nvme_sanitize_sanact act;
+	char why[640] = "", scope[768];
+	const char *no = NULL;
+
+	if (d->is_nvme && !d->is_partition) {
+		if (!sanitize_action(d, 0, &act)) {
+			no = nvme_refusal(d, fd, 1, 0, why, sizeof(why));
+			if (!no) {
+				plan_scope(d, fd, 1, scope, sizeof(scope));
+				fmt(buf, len, "Sanitize (%s), else the next method if the "
+				    "controller refuses it; %s", sanact_name(act), scope);
+				return;
+			}
+		}
+		if (d->can_format && !nvme_refusal(d, fd, -1, 0, why, sizeof(why))) {
+			plan_scope(d, fd, 0, scope, sizeof(scope));
+			fmt(buf, len, "Format NVM with user data erase%s%s%s; %s",
+			    no ? " (no Sanitize: " : "", no ? no : "", no ? ")" : "",
+			    scope);
+			return;
+		}
+	}
+	if (d->can_secdiscard)
+		fmt(buf, len, "BLKSECDISCARD, else %s, over %llu bytes; scope: the "
+		    "whole device %s", d->can_discard ? "BLKDISCARD" :
+		    "one sequential write pass", (unsigned long long)d->capacity_bytes,
+		    d->path);
+	else if (d->can_discard)
+		fmt(buf, len, "BLKDISCARD over %llu bytes; scope: the whole device %s",
+		    (unsigned long long)d->capacity_bytes, d->path);
+	else
+		fmt(buf, len, "one sequential write pass over %llu bytes; scope: the "
+		    "whole device %s", (unsigned long long)d->capacity_bytes, d->path);
+}
+
+int ssl_dev_purge_plan(const struct ssl_dev *d, int fd, enum ssl_purge method,
+		       char *buf, size_t len)
+{
+	enum nvme_sanitize_sanact act;
+	char why[640], scope[768];
+	const char *no;
+
+	switch (method) {
+	case SSL_PURGE_NONE:
+		fmt(buf, len, "none: the device is not purged");
+		return 0;
+	case SSL_PURGE_OVERWRITE:
+		fmt(buf, len, "one sequential write pass over %llu bytes; scope: the "
+		    "whole device %s", (unsigned long long)d->capacity_bytes, d->path);
+		return 0;
+	case SSL_PURGE_AUTO:
+		plan_auto(d, fd, buf, len);
+		return 0;
+	case SSL_PURGE_SANITIZE:
+		no = nvme_refusal(d, fd, 1, d->force_scope, why, sizeof(why));
+		if (!no && sanitize_action(d, 1, &act))
+			no = "the controller supports no sanitize action (SANICAP)";
+		if (no) {
+			ssl_err("%s: cannot sanitize: %s", d->path, no);
+			return -1;
+		}
+		plan_scope(d, fd, 1, scope, sizeof(scope));
+		fmt(buf, len, "Sanitize (%s); %s", sanact_name(act), scope);
+		return 0;
+	case SSL_PURGE_FORMAT:
+		no = nvme_refusal(d, fd, -1, 0, why, sizeof(why));
+		if (!no && !d->can_format)
+			no = "the controller does not support Format NVM (OACS)";
+		if (no) {
+			ssl_err("%s: cannot format: %s", d->path, no);
+			return -1;
+		}
+		plan_scope(d, fd, 0, scope, sizeof(scope));
+		fmt(buf, len, "Format NVM with user data erase; %s", scope);
+		return 0;
+	case SSL_PURGE_SECDISCARD:
+	case SSL_PURGE_DISCARD:
+		if (method == SSL_PURGE_SECDISCARD ? !d->can_secdiscard : !d->can_discard) {
+			ssl_err("%s: the device does not support %s", d->path,
+				method == SSL_PURGE_SECDISCARD ? "secure discard" : "discard");
+			return -1;
+		}
+		fmt(buf, len, "%s over %llu bytes; scope: the whole device %s",
+		    method == SSL_PURGE_SECDISCARD ? "BLKSECDISCARD" : "BLKDISCARD",
+		    (unsigned long long)d->capacity_bytes, d->path);
 		return 0;
 	}
 	ssl_err("%s: unknown purge method %d", d->path, (int)method);

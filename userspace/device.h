@@ -36,6 +36,7 @@ int ssl_purge_parse(const char *s, enum ssl_purge *p);
 struct ssl_dev {
 	char path[256];		/* as given, e.g. /dev/nvme0n1 */
 	char name[64];		/* kernel name, e.g. nvme0n1 (/sys/dev/block/MAJ:MIN) */
+	unsigned int dev_major, dev_minor;	/* the device number */
 	int is_nvme;		/* NVMe namespace answering identify */
 	int is_partition;	/* /sys/dev/block/MAJ:MIN/partition exists */
 	uint64_t capacity_bytes;	/* BLKGETSIZE64 */
@@ -62,6 +63,12 @@ struct ssl_dev {
 	 * attribute tells: BLKSECDISCARD is tried at purge time.
 	 */
 	int can_secdiscard;
+	/*
+	 * Set by the caller (--force): an explicit Sanitize may erase more
+	 * than this namespace (other namespaces or controllers of the
+	 * subsystem).  AUTO never does: it formats the namespace instead.
+	 */
+	int force_scope;
 };
 
 /*
@@ -107,5 +114,14 @@ int ssl_dev_set_write_cache(struct ssl_dev *d, int on);
  */
 int ssl_dev_purge(struct ssl_dev *d, int fd, enum ssl_purge method,
 		  enum ssl_purge *used, char *detail, size_t len);
+
+/*
+ * What ssl_dev_purge(@method) would do, without doing it (--dry-run):
+ * the method and its scope ("namespace 1 of nvme1 only", or for Sanitize
+ * the subsystem with every namespace it erases) into @buf (@len bytes).
+ * 0, or -1 after a message when the purge would be refused.
+ */
+int ssl_dev_purge_plan(const struct ssl_dev *d, int fd, enum ssl_purge method,
+		       char *buf, size_t len);
 
 #endif /* SSDLOAD_CLI_DEVICE_H */

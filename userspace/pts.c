@@ -39,6 +39,7 @@
 #include "builtin.h"
 #include "configfs.h"
 #include "device.h"
+#include "guard.h"
 #include "options.h"
 #include "pts.h"
 #include "runner.h"
@@ -246,6 +247,7 @@ struct pts_ctx {
 	const char *dir;		/* output directory */
 	char dirbuf[PATH_MAX];
 	bool allow_write, allow_partition, keep_last_job, no_report;
+	bool force, dry_run;		/* --force, --dry-run */
 	enum ssl_purge purge;
 	enum pts_wc_req wc;
 	unsigned int threads, iodepth;
@@ -311,6 +313,11 @@ static const char *const pts_test_usage[] = {
 	"  --filename=DEV        the device under test (a whole device: see --allow-partition)",
 	"  --allow_write         required: the test writes to and purges DEV",
 	"  --allow-partition     accept a partition as DEV (the spec tests whole devices)",
+	"  --force               destroy DEV even if it holds a filesystem, partition",
+	"                        table, LVM, RAID or swap signature; let --purge=sanitize",
+	"                        erase the whole NVM subsystem (other namespaces too)",
+	"  --dry-run             print the device, the purge method and its scope, then",
+	"                        exit 0 having written nothing",
 	"  --output-dir=DIR      where results go (default pts-TEST-YYYYmmdd-HHMMSS)",
 	"  --resume=DIR          continue the test of DIR after its last finished round",
 	"  --purge=METHOD        auto (default), sanitize, format, secdiscard, discard,",
@@ -353,7 +360,7 @@ enum {
 	P_FILENAME, P_ALLOW_WRITE, P_ALLOW_PARTITION, P_OUTPUT_DIR, P_RESUME, P_PURGE,
 	P_WRITE_CACHE, P_THREADS, P_IODEPTH, P_BS, P_POINT_TIME, P_SIZE, P_WIPC,
 	P_MAX_ROUNDS, P_ETA, P_NO_REPORT, P_KEEP_LAST_JOB, P_DURATION, P_WRITE_LIMIT,
-	P_ACCESS_TIME, P_CYCLES, P_TC_LIST, P_QD_LIST, P_RWMIXREAD,
+	P_ACCESS_TIME, P_CYCLES, P_TC_LIST, P_QD_LIST, P_RWMIXREAD, P_FORCE, P_DRY_RUN,
 };
 
 static const struct ssl_opt pts_opts[] = {
@@ -382,6 +389,8 @@ static const struct ssl_opt pts_opts[] = {
 	{ "tc-list",		SSL_ARG_REQUIRED, P_TC_LIST },
 	{ "qd-list",		SSL_ARG_REQUIRED, P_QD_LIST },
 	{ "rwmixread",		SSL_ARG_REQUIRED, P_RWMIXREAD },
+	{ "force",		SSL_ARG_FLAG, P_FORCE },
+	{ "dry-run",		SSL_ARG_FLAG, P_DRY_RUN },
 	{ NULL, 0, 0 },
 };
 
@@ -451,6 +460,14 @@ static int pts_parse(struct pts_ctx *c, int argc, const char **argv, const char 
 			break;
 		case P_KEEP_LAST_JOB:
 			if (flag_val(opt->name, val, &c->keep_last_job))
+				return -1;
+			break;
+		case P_FORCE:
+			if (flag_val(opt->name, val, &c->force))
+				return -1;
+			break;
+		case P_DRY_RUN:
+			if (flag_val(opt->name, val, &c->dry_run))
 				return -1;
 			break;
 		case P_OUTPUT_DIR:
@@ -621,9 +638,13 @@ static json_object *device_json(const struct pts_ctx *c)
 {
 	const struct ssl_dev *d = &c->dev;
 	json_object *o = json_object_new_object(), *l, *wc;
+	char num[32];
 
 	jset(o, "path", json_object_new_string(c->filename));
 	jset(o, "name", jstr_or_null(d->name));
+	snprintf(num, sizeof(num), "%u:%u", d->dev_major, d->dev_minor);
+	jset(o, "dev", json_object_new_string(num));
+	jset(o, "nsid", d->nsid ? json_object_new_int64(d->nsid) : NULL);
 	jset(o, "kind", json_object_new_string(d->is_nvme ? "nvme" : "block"));
 	jset(o, "model", jstr_or_null(d->model));
 	jset(o, "serial", jstr_or_null(d->serial));
@@ -3075,15 +3096,78 @@ static const struct pts_def purge_def = { .name = "purge", .title = "Purge" };
 
 static const char *const pts_purge_usage[] = {
 	"usage: ssdload pts purge --filename=DEV --allow_write [--purge=METHOD]",
-	"                         [--allow-partition]",
+	"                         [--allow-partition] [--force] [--dry-run]",
 	"",
 	"Purge DEV as a test does before its preconditioning, and say how: on NVMe",
 	"Sanitize (block erase, else crypto erase) where the controller supports it,",
 	"else Format NVM with user data erase; elsewhere BLKSECDISCARD, BLKDISCARD, or",
 	"one sequential write pass.  --purge=METHOD asks for one of sanitize, format,",
 	"secdiscard, discard or overwrite (refused where DEV lacks it).",
+	"",
+	"DEV's identity and signatures are printed first; a DEV holding a filesystem,",
+	"partition table, LVM, RAID or swap signature is refused (exit status 2)",
+	"unless --force; --dry-run prints the method and its scope and writes nothing.",
 	NULL,
 };
+
+/*
+ * --resume: the device must be the one the test started on: serial and
+ * model, or, without a serial, device number and capacity.  An NVMe
+ * serial is the controller's: its namespaces share it, so the namespace
+ * ID and the capacity must match too.  0 or -1.
+ */
+static int resume_identity(struct pts_ctx *c)
+{
+	json_object *dev = jget(c->doc, "device");
+	const char *serial = jstring(dev, "serial"), *model = jstring(dev, "model");
+	const char *num = jstring(dev, "dev");
+	struct ssl_dev was;
+	char a[256], b[256], now[32];
+	bool same;
+
+	snprintf(now, sizeof(now), "%u:%u", c->dev.dev_major, c->dev.dev_minor);
+	if (serial[0])
+		same = !strcmp(serial, c->dev.serial) && !strcmp(model, c->dev.model) &&
+		       (uint32_t)jnum(dev, "nsid", c->dev.nsid) == c->dev.nsid;
+	else
+		same = !num[0] || !strcmp(num, now);
+	same = same && (uint64_t)jnum(dev, "capacity_bytes", 0) == c->dev.capacity_bytes;
+	if (same)
+		return 0;
+	memset(&was, 0, sizeof(was));
+	snprintf(was.model, sizeof(was.model), "%s", model);
+	snprintf(was.serial, sizeof(was.serial), "%s", serial);
+	was.capacity_bytes = (uint64_t)jnum(dev, "capacity_bytes", 0);
+	was.nsid = (uint32_t)jnum(dev, "nsid", 0);
+	if (sscanf(num, "%u:%u", &was.dev_major, &was.dev_minor) != 2)
+		was.dev_major = was.dev_minor = 0;
+	ssl_dev_identity(&was, a, sizeof(a));
+	ssl_dev_identity(&c->dev, b, sizeof(b));
+	ssl_err("pts: --resume=%s: %s is not the device the test started on (%s)\n"
+		"  started on: %s\n  now:        %s", c->dir, c->filename,
+		serial[0] ? "serial, model, namespace and capacity" :
+		"device number and capacity", a, b);
+	return -1;
+}
+
+/* --dry-run: what the test would purge, and how; 0 or an exit status. */
+static int pts_dry_run(struct pts_ctx *c, int fd)
+{
+	char plan[1600];
+
+	if (c->doc && phase_done(c, "purge") &&
+	    (phase_done(c, "wipc") || !(c->wipc_factor > 0))) {
+		fprintf(stderr, "ssdload: dry run: %s: purged already; the test would go "
+			"on writing\n", c->filename);
+	} else {
+		if (ssl_dev_purge_plan(&c->dev, fd, c->purge, plan, sizeof(plan)))
+			return PTS_EXIT_USAGE;
+		fprintf(stderr, "ssdload: dry run: %s: purge (%s): %s\n", c->filename,
+			ssl_purge_name(c->purge), plan);
+	}
+	fprintf(stderr, "ssdload: dry run: nothing was written\n");
+	return 0;
+}
 
 /* The refusals every writing command makes before any write; the fd or -1. */
 static int pts_gate(struct pts_ctx *c)
@@ -3101,10 +3185,17 @@ static int pts_gate(struct pts_ctx *c)
 	}
 	if (ssl_dev_probe(c->filename, &c->dev))
 		return -1;
+	c->dev.force_scope = c->force;
 	fd = ssl_dev_open_excl(&c->dev, c->allow_partition);
 	if (fd < 0)
 		return -1;
-	if (cfs_check_module() || ssl_check_debugfs()) {
+	if ((c->doc && resume_identity(c)) ||
+	    ssl_guard(&c->dev, fd, c->force, c->dry_run)) {
+		close(fd);
+		return -1;
+	}
+	/* a dry run writes nothing: it needs no module */
+	if (!c->dry_run && (cfs_check_module() || ssl_check_debugfs())) {
 		close(fd);
 		return -1;
 	}
@@ -3132,14 +3223,19 @@ int pts_purge(int argc, const char **argv)
 	if (r)
 		return r > 0 ? 0 : PTS_EXIT_USAGE;
 	if (c->given & ~(1u << P_FILENAME | 1u << P_ALLOW_WRITE | 1u << P_ALLOW_PARTITION |
-			 1u << P_PURGE | 1u << P_ETA)) {
-		ssl_err("pts purge: takes --filename, --allow_write, --allow-partition and "
-			"--purge only");
+			 1u << P_PURGE | 1u << P_ETA | 1u << P_FORCE | 1u << P_DRY_RUN)) {
+		ssl_err("pts purge: takes --filename, --allow_write, --allow-partition, "
+			"--purge, --force and --dry-run only");
 		return PTS_EXIT_USAGE;
 	}
 	fd = pts_gate(c);
 	if (fd < 0)
 		return PTS_EXIT_USAGE;
+	if (c->dry_run) {
+		st = pts_dry_run(c, fd);
+		close(fd);
+		return st;
+	}
 	t0 = ssl_now_ms();
 	if (ssl_dev_purge(&c->dev, fd, c->purge, &used, detail, sizeof(detail))) {
 		close(fd);
@@ -3198,10 +3294,11 @@ int pts_run(const char *test, int argc, const char **argv)
 		return r > 0 ? 0 : PTS_EXIT_USAGE;
 	if (resume) {
 		const char *rdir = resume, *eta = c->eta;
+		bool force = c->force, dry_run = c->dry_run;
 
-		if (c->given & ~(1u << P_RESUME | 1u << P_ETA)) {
+		if (c->given & ~(1u << P_RESUME | 1u << P_ETA | 1u << P_FORCE | 1u << P_DRY_RUN)) {
 			ssl_err("pts: --resume continues with the options of the run it "
-				"continues: give it alone (or with --eta)");
+				"continues: give it alone (or with --eta, --force, --dry-run)");
 			return PTS_EXIT_USAGE;
 		}
 		memset(c, 0, sizeof(*c));
@@ -3217,6 +3314,8 @@ int pts_run(const char *test, int argc, const char **argv)
 		}
 		c->dir = rdir;
 		c->eta = eta;
+		c->force = c->force || force;
+		c->dry_run = dry_run;
 	} else if (!test) {
 		ssl_usage(stderr, pts_test_usage);
 		return PTS_EXIT_USAGE;
@@ -3339,19 +3438,14 @@ int pts_run(const char *test, int argc, const char **argv)
 		st = PTS_EXIT_USAGE;
 		goto out;
 	}
+	if (c->dry_run) {
+		st = pts_dry_run(c, fd);
+		close(fd);
+		goto out;
+	}
 	if (rargv) {
-		json_object *dev = jget(c->doc, "device");
-		const char *serial = json_object_get_string(jget(dev, "serial"));
 		json_object *ev = json_object_new_object();
 
-		if ((serial && strcmp(serial, c->dev.serial)) ||
-		    (uint64_t)jnum(dev, "capacity_bytes", 0) != c->dev.capacity_bytes) {
-			ssl_err("pts: --resume=%s: %s is not the device the test started on "
-				"(serial or capacity differ)", c->dir, c->filename);
-			close(fd);
-			st = PTS_EXIT_USAGE;
-			goto out;
-		}
 		jset(ev, "at", jnow());
 		jset(ev, "after_round", json_object_new_int((int)rounds_done(c)));
 		if (c->def->kind != PTS_MATRIX) {
