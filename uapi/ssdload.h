@@ -81,8 +81,11 @@
 #define SSDLOAD_MAX_DEVS	16U		/* devices in one filename list */
 #define SSDLOAD_MAX_NUMJOBS	1024U		/* numjobs is 0..this */
 #define SSDLOAD_MAX_LOOPS	0xffffffffU	/* loops is 1..this */
-/* runtime_ms, ramp_ms, io_timeout_ms, log_interval_ms, idle_ms: 0..this */
-#define SSDLOAD_MAX_MS		(~0ULL / 1000000ULL / 4)
+/*
+ * runtime_ms, ramp_ms, io_timeout_ms, log_interval_ms, idle_ms: 0..this,
+ * a quarter of the ns a u64 holds (U64_MAX / NSEC_PER_MSEC / 4)
+ */
+#define SSDLOAD_MAX_MS		(0xffffffffffffffffULL / 1000000U / 4)
 #define SSDLOAD_MAX_RATE_IOPS	(1ULL << 32)	/* rate_iops: I/Os per second */
 #define SSDLOAD_MAX_RATE_BPS	(1ULL << 44)	/* rate: bytes per second */
 #define SSDLOAD_GROUP_LEN	64U		/* group names: 1..63 characters */

@@ -23,8 +23,8 @@ def uapi(name):
         text = f.read()
     m = re.search(r"^#define\s+%s\s+(.+?)\s*(/\*.*)?$" % name, text, re.M)
     assert m, name
-    expr = m.group(1).replace("ULL", "").replace("U", "").replace("~0", str((1 << 64) - 1))
-    return int(eval(expr, {}))  # pylint: disable=eval-used
+    expr = re.sub(r"(0x[0-9a-fA-F]+|\d+)[uUlL]+\b", r"\1", m.group(1))
+    return int(eval(expr.replace("/", "//"), {"__builtins__": {}}))  # pylint: disable=eval-used
 
 
 @pytest.fixture
