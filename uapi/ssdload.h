@@ -89,6 +89,9 @@
 #define SSDLOAD_MAX_RATE_IOPS	(1ULL << 32)	/* rate_iops: I/Os per second */
 #define SSDLOAD_MAX_RATE_BPS	(1ULL << 44)	/* rate: bytes per second */
 #define SSDLOAD_GROUP_LEN	64U		/* group names: 1..63 characters */
+#define SSDLOAD_BSSPLIT_MAX	64		/* bssplit sizes per direction (fio) */
+#define SSDLOAD_ZONES_MAX	256		/* random_distribution zones per direction */
+#define SSDLOAD_PATTERN_MAX	512U		/* buffer_pattern bytes */
 
 /*
  * ---- configfs steps: jobs/NAME/steps/N/ (N = 1..SSDLOAD_MAX_STEPS) -----

@@ -776,7 +776,7 @@ static int buffer_opts(struct run_ctx *c)
 		if (ssl_parse_size(c->raw[O_BUFFER_COMPRESS_CHUNK], &v))
 			return bad_value(c, O_BUFFER_COMPRESS_CHUNK,
 					 "not a size (bytes, or with k/m suffix)");
-		if (!v || v > (16U << 20))
+		if (!v || v > SSDLOAD_MAX_BS)
 			return bad_value(c, O_BUFFER_COMPRESS_CHUNK,
 					 "must be 1 byte to 16MiB");
 		add_write_u64(c, SSDLOAD_ATTR_BUFFER_COMPRESS_CHUNK, v);

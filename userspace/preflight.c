@@ -27,7 +27,7 @@
 
 #define PF_PPM		1000000U	/* percentages in ppm, as the module */
 #define PF_MAX_CPUS	8192U		/* CPUs of the online list looked at */
-#define PF_SPLIT_MAX	64		/* bssplit entries per direction */
+#define PF_SPLIT_MAX	SSDLOAD_BSSPLIT_MAX
 
 static int pf_fail(char *why, size_t wlen, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
