@@ -8,7 +8,15 @@ refuse it, or both take it.  The jobs are values the module refuses at
 its stores or at enable, by the options alone on a 512-byte null_blk, and
 by the logical block size and capacity on a 4 KiB null_blk, next to
 values it takes.  tests/unit/test_cli_preflight.py checks the messages.
+
+`ssdload scale --raid` with such a job is refused before mdadm builds an
+array (on qemu's four scale NVMe drives, as tests/e2e/test_scale.py).
 """
+import os
+import re
+import shutil
+import subprocess
+
 import pytest
 
 import ssdload_env as env
@@ -95,3 +103,33 @@ def test_parse_only_reads_the_device(ssdload, nullb_cfg, args, refused):
     dev = nullb_cfg("e2epf4k", size=64, blocksize=4096)
     assert dev.logical_block_size() == 4096
     _agree(dev, args, refused, "dev")
+
+
+@pytest.mark.parametrize("bad", [["--bs=511"], ["--offset=1"], ["--cpus_allowed=1-0"],
+                                 ["--bs=4g"]], ids=lambda a: " ".join(a))
+def test_scale_raid_builds_no_array_for_a_refused_job(ssdload, cli, tmp_path, kmsg, bad):
+    """Every run of scale is pre-flighted with --parse-only before any array
+    is built: a job the module would refuse leaves /proc/mdstat as it was."""
+    devs = [os.environ.get("SSDLOAD_NVME_SCALE%d" % i) for i in range(4)]
+    if not all(devs):
+        pytest.skip("SSDLOAD_NVME_SCALE0..3 are not all set (the scale NVMe drives "
+                    "are not attached)")
+    if not shutil.which("mdadm"):
+        pytest.skip("mdadm is not installed (Debian: mdadm)")
+    r = subprocess.run(["modprobe", "raid0"], stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, universal_newlines=True)
+    if r.returncode:
+        pytest.skip("modprobe raid0 failed: %s" % r.stdout.strip())
+    before = env.read("/proc/mdstat")
+    mark = kmsg.mark()
+    p = env.cli("scale", "--output-dir=%s" % (tmp_path / "sc"), "--eta=never",
+                "--no-report", "--devices=" + ",".join(devs[:2]), "--raid=0",
+                "--allow_write", "--rw=randread", "--qd-list=1", "--ramp_time=0",
+                "--runtime=200ms", *bad, timeout=300)
+    assert p.returncode == 2, p.stdout + p.stderr
+    assert "refused the job" in p.stderr, p.stderr
+    assert env.read("/proc/mdstat") == before
+    assert not [b for b in os.listdir("/sys/block") if b.startswith("md")]
+    # md logs every array it assembles (md/raid0:mdN, mdN: detected capacity)
+    made = [l for l in kmsg.since(mark) if re.search(r"\bmd\d+\b|md/raid", l)]
+    assert not made, made
