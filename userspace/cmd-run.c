@@ -2885,6 +2885,8 @@ static int preflight_refused(const struct run_ctx *c, const char *attr, const ch
 	for (o = run_opts; id < 0 && o->name; o++)
 		if (!strcmp(o->name, attr))
 			id = o->id;
+	if (id == O_BSRANGE && !c->raw[id])	/* --bs=R,W per direction */
+		id = O_BS;
 	if (id >= 0 && c->raw[id])
 		return bad_value(c, id, why);
 	ssl_err("%s: %s", attr, why);
