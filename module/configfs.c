@@ -77,18 +77,18 @@ static ssize_t ssdload_job_##NAME##_store(struct config_item *item,	\
 CONFIGFS_ATTR(ssdload_job_, NAME)
 
 SSDLOAD_NUM_ATTR(rwmixread, 0, 100, 0);
-SSDLOAD_NUM_ATTR(loops, 1, U32_MAX, 0);
+SSDLOAD_NUM_ATTR(loops, 1, SSDLOAD_MAX_LOOPS, 0);
 SSDLOAD_NUM_ATTR(time_based, 0, 1, 0);
 SSDLOAD_NUM_ATTR(bs, SSDLOAD_MIN_BS, SSDLOAD_MAX_BS, SSDLOAD_MIN_BS);
 SSDLOAD_NUM_ATTR(iodepth, 1, SSDLOAD_MAX_IODEPTH, 0);
-SSDLOAD_NUM_ATTR(runtime_ms, 0, U64_MAX / NSEC_PER_MSEC / 4, 0);
-SSDLOAD_NUM_ATTR(ramp_ms, 0, U64_MAX / NSEC_PER_MSEC / 4, 0);
+SSDLOAD_NUM_ATTR(runtime_ms, 0, SSDLOAD_MAX_MS, 0);
+SSDLOAD_NUM_ATTR(ramp_ms, 0, SSDLOAD_MAX_MS, 0);
 SSDLOAD_NUM_ATTR(number_ios, 0, U64_MAX, 0);
 SSDLOAD_NUM_ATTR(randseed, 0, U64_MAX, 0);
 SSDLOAD_NUM_ATTR(allow_write, 0, 1, 0);
 SSDLOAD_NUM_ATTR(hipri, 0, 1, 0);
 SSDLOAD_NUM_ATTR(disable_lat, 0, 1, 0);
-SSDLOAD_NUM_ATTR(io_timeout_ms, 0, U64_MAX / NSEC_PER_MSEC / 4, 0);
+SSDLOAD_NUM_ATTR(io_timeout_ms, 0, SSDLOAD_MAX_MS, 0);
 SSDLOAD_NUM_ATTR(scramble_buffers, 0, 1, 0);
 SSDLOAD_NUM_ATTR(blockalign, 0, SSDLOAD_MAX_BS, SSDLOAD_MIN_BS);
 SSDLOAD_NUM_ATTR(random_scatter, 0, 1, 0);
@@ -98,7 +98,7 @@ SSDLOAD_NUM_ATTR(dedupe_percentage, 0, 100, 0);
 SSDLOAD_NUM_ATTR(zero_buffers, 0, 1, 0);
 SSDLOAD_NUM_ATTR(refill_buffers, 0, 1, 0);
 SSDLOAD_NUM_ATTR(numjobs, 0, SSDLOAD_MAX_NUMJOBS, 0);
-SSDLOAD_NUM_ATTR(log_interval_ms, 0, U64_MAX / NSEC_PER_MSEC / 4, 0);
+SSDLOAD_NUM_ATTR(log_interval_ms, 0, SSDLOAD_MAX_MS, 0);
 SSDLOAD_NUM_ATTR(log_hist, 0, 1, 0);
 SSDLOAD_NUM_ATTR(shared, 0, 1, 0);
 

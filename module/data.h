@@ -10,8 +10,6 @@
 #include <linux/bvec.h>
 #include <linux/types.h>
 
-#define SSDLOAD_PATTERN_MAX	512U	/* buffer_pattern bytes */
-
 /* What a worker does to its write buffers (ssdload_data_init() picks it). */
 enum ssdload_data_mode {
 	SSDLOAD_DATA_RANDOM = 0,	/* random once; a header per sector per

@@ -20,8 +20,6 @@
 #define SSDLOAD_MICRO		1000000ULL
 #define SSDLOAD_PCT_ALL		(100 * SSDLOAD_MICRO)	/* 100% */
 
-#define SSDLOAD_BSSPLIT_MAX	64	/* bssplit entries per direction (fio) */
-
 /* Block sizes of one direction. */
 struct ssdload_bsdist {
 	u32 nr;				/* bssplit entries; 0: bs or bsrange */
@@ -66,8 +64,6 @@ enum ssdload_dist_type {
 	SSDLOAD_DIST_ZONED,		/* zoned:access/size_percent:... */
 	SSDLOAD_DIST_ZONED_ABS,		/* zoned_abs:access/size_bytes:... */
 };
-
-#define SSDLOAD_ZONES_MAX	256	/* zones per direction (fio) */
 
 struct ssdload_zone {
 	u32 access;			/* millionths of a percent of the I/Os */

@@ -250,7 +250,7 @@ int ssdload_parse_bytes_or_pct(const char *buf, u64 *bytes, u64 *ppm,
 		*bytes = 0;
 		return 0;
 	}
-	ret = ssdload_parse_u64(buf, 0, U64_MAX, SECTOR_SIZE, bytes);
+	ret = ssdload_parse_u64(buf, 0, U64_MAX, SSDLOAD_SPAN_ALIGN, bytes);
 	if (ret)
 		return ret;
 	*pct = false;

@@ -12,8 +12,6 @@
 #define SSDLOAD_RATE_BLOCK	128U	/* poisson: arrivals per block */
 #define SSDLOAD_RATE_ONE	BIT(16)		/* work of one I/O (or byte) */
 #define SSDLOAD_LATE_NS		NSEC_PER_MSEC	/* sent this late: "late" */
-#define SSDLOAD_MAX_RATE_IOPS	BIT_ULL(32)	/* I/Os per second */
-#define SSDLOAD_MAX_RATE_BPS	BIT_ULL(44)	/* bytes per second */
 
 /* rate_process: how the intended send times are spaced. */
 enum ssdload_rate_process {

@@ -159,12 +159,12 @@ SSDLOAD_STEP_NUM_ATTR(bs, SSDLOAD_STEP_BS, SSDLOAD_MIN_BS, SSDLOAD_MAX_BS,
 		      SSDLOAD_MIN_BS);
 SSDLOAD_STEP_NUM_ATTR(iodepth, SSDLOAD_STEP_IODEPTH, 1, SSDLOAD_MAX_IODEPTH, 0);
 SSDLOAD_STEP_NUM_ATTR(runtime_ms, SSDLOAD_STEP_RUNTIME_MS, 0,
-		      U64_MAX / NSEC_PER_MSEC / 4, 0);
+		      SSDLOAD_MAX_MS, 0);
 SSDLOAD_STEP_NUM_ATTR(ramp_ms, SSDLOAD_STEP_RAMP_MS, 0,
-		      U64_MAX / NSEC_PER_MSEC / 4, 0);
+		      SSDLOAD_MAX_MS, 0);
 SSDLOAD_STEP_NUM_ATTR(number_ios, SSDLOAD_STEP_NUMBER_IOS, 0, U64_MAX, 0);
 SSDLOAD_STEP_NUM_ATTR(idle_ms, SSDLOAD_STEP_IDLE_MS, 1,
-		      U64_MAX / NSEC_PER_MSEC / 4, 0);
+		      SSDLOAD_MAX_MS, 0);
 SSDLOAD_STEP_NUM_ATTR(numjobs, SSDLOAD_STEP_NUMJOBS, 1, SSDLOAD_MAX_NUMJOBS, 0);
 
 /* rw: an enum, as the job's. */
@@ -593,7 +593,7 @@ int ssdload_steps_compile(struct ssdload_job *job)
 		goto out_free;
 	}
 	if (!timed || check_mul_overflow(ms, job->cfg.loops, &ms) ||
-	    ms > U64_MAX / NSEC_PER_MSEC / 4)
+	    ms > SSDLOAD_MAX_MS)
 		ms = 0;
 	job->run_ms = ms;
 	job->run_loops = job->cfg.loops;

@@ -70,6 +70,30 @@
 #define SSDLOAD_ATTR_TIME_BASED		"time_based"	/* 0/1, 0 = a timed job ends after one pass */
 
 /*
+ * ---- limits of the job attributes --------------------------------------
+ * What the module's stores and enable accept; the CLI's --parse-only
+ * (userspace/preflight.c) checks the same values against the same
+ * constants, so that a job it passes is not refused for them.
+ */
+#define SSDLOAD_MIN_BS		512U		/* bs, bssplit, bsrange, blockalign: */
+#define SSDLOAD_MAX_BS		(16U << 20)	/*   bytes, multiples of SSDLOAD_MIN_BS */
+#define SSDLOAD_SPAN_ALIGN	512U		/* offset and size in bytes: multiples */
+#define SSDLOAD_MAX_DEVS	16U		/* devices in one filename list */
+#define SSDLOAD_MAX_NUMJOBS	1024U		/* numjobs is 0..this */
+#define SSDLOAD_MAX_LOOPS	0xffffffffU	/* loops is 1..this */
+/*
+ * runtime_ms, ramp_ms, io_timeout_ms, log_interval_ms, idle_ms: 0..this,
+ * a quarter of the ns a u64 holds (U64_MAX / NSEC_PER_MSEC / 4)
+ */
+#define SSDLOAD_MAX_MS		(0xffffffffffffffffULL / 1000000U / 4)
+#define SSDLOAD_MAX_RATE_IOPS	(1ULL << 32)	/* rate_iops: I/Os per second */
+#define SSDLOAD_MAX_RATE_BPS	(1ULL << 44)	/* rate: bytes per second */
+#define SSDLOAD_GROUP_LEN	64U		/* group names: 1..63 characters */
+#define SSDLOAD_BSSPLIT_MAX	64		/* bssplit sizes per direction (fio) */
+#define SSDLOAD_ZONES_MAX	256		/* random_distribution zones per direction */
+#define SSDLOAD_PATTERN_MAX	512U		/* buffer_pattern bytes */
+
+/*
  * ---- configfs steps: jobs/NAME/steps/N/ (N = 1..SSDLOAD_MAX_STEPS) -----
  * Each step overrides some of the job's parameters for one phase of the
  * run (an attribute reads "" while it inherits the job's value; writing

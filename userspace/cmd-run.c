@@ -28,6 +28,7 @@
 #include "fiolog.h"
 #include "jobfile.h"
 #include "options.h"
+#include "preflight.h"
 #include "report.h"
 #include "results.h"
 #include "runner.h"
@@ -775,7 +776,7 @@ static int buffer_opts(struct run_ctx *c)
 		if (ssl_parse_size(c->raw[O_BUFFER_COMPRESS_CHUNK], &v))
 			return bad_value(c, O_BUFFER_COMPRESS_CHUNK,
 					 "not a size (bytes, or with k/m suffix)");
-		if (!v || v > (16U << 20))
+		if (!v || v > SSDLOAD_MAX_BS)
 			return bad_value(c, O_BUFFER_COMPRESS_CHUNK,
 					 "must be 1 byte to 16MiB");
 		add_write_u64(c, SSDLOAD_ATTR_BUFFER_COMPRESS_CHUNK, v);
@@ -2873,6 +2874,74 @@ out:
 	return r;
 }
 
+/* A refusal of preflight.c, naming the option that wrote @attr. */
+static int preflight_refused(const struct run_ctx *c, const char *attr, const char *why)
+{
+	int id = !strcmp(attr, SSDLOAD_ATTR_RUNTIME_MS) ? O_RUNTIME :
+		 !strcmp(attr, SSDLOAD_ATTR_RAMP_MS) ? O_RAMP_TIME :
+		 !strcmp(attr, SSDLOAD_ATTR_NUMBER_IOS) && !c->raw[O_NUMBER_IOS] ? O_IO_SIZE : -1;
+	const struct ssl_opt *o;
+
+	for (o = run_opts; id < 0 && o->name; o++)
+		if (!strcmp(o->name, attr))
+			id = o->id;
+	if (id == O_BSRANGE && !c->raw[id])	/* --bs=R,W per direction */
+		id = O_BS;
+	if (id >= 0 && c->raw[id])
+		return bad_value(c, id, why);
+	ssl_err("%s: %s", attr, why);
+	return -1;
+}
+
+/*
+ * --parse-only: what the module's stores and enable would refuse of the
+ * attributes to write (preflight.c), before anything is written.
+ */
+static int run_preflight(const struct run_ctx *c)
+{
+	struct ssl_pf_attr a[sizeof(c->w) / sizeof(c->w[0])];
+	struct ssl_pf_job job = { a, c->nw, NULL, (int)c->nsteps, c->devs, c->ndevs };
+	struct ssl_pf_step *st = calloc(c->nsteps + 1, sizeof(*st));
+	struct ssl_pf_attr *sa = calloc((c->nsteps + 1) * STEP_ATTRS_MAX, sizeof(*sa));
+	char why[512], attr[64];
+	int i, k, r = -1;
+
+	if (!st || !sa) {
+		ssl_err("out of memory");
+		goto out;
+	}
+	for (i = 0; i < c->nw; i++) {
+		a[i] = (struct ssl_pf_attr){ c->w[i].attr, c->w[i].val };
+		if (ssl_preflight_attr(a[i].attr, a[i].val, 0, why, sizeof(why))) {
+			preflight_refused(c, a[i].attr, why);
+			goto out;
+		}
+	}
+	for (i = 0; i < (int)c->nsteps; i++) {
+		st[i] = (struct ssl_pf_step){ sa + i * STEP_ATTRS_MAX, c->steps[i].na };
+		for (k = 0; k < c->steps[i].na; k++) {
+			sa[i * STEP_ATTRS_MAX + k] = (struct ssl_pf_attr){
+				c->steps[i].a[k].attr, c->steps[i].a[k].val };
+			if (ssl_preflight_attr(c->steps[i].a[k].attr, c->steps[i].a[k].val, 1,
+					       why, sizeof(why))) {
+				ssl_err("%s: %s", c->steps[i].where, why);
+				goto out;
+			}
+		}
+	}
+	job.steps = st;
+	r = ssl_preflight_job(&job, attr, sizeof(attr), why, sizeof(why));
+	if (r && sscanf(attr, SSDLOAD_CONFIGFS_STEPS "/%d/", &k) == 1 && k >= 1 &&
+	    k <= (int)c->nsteps)
+		ssl_err("%s: %s: %s", c->steps[k - 1].where, attr, why);
+	else if (r)
+		preflight_refused(c, attr, why);
+out:
+	free(st);
+	free(sa);
+	return r ? -1 : 0;
+}
+
 int cmd_run(int argc, const char **argv)
 {
 	struct run_ctx *c = calloc(1, sizeof(*c));
@@ -2898,6 +2967,10 @@ int cmd_run(int argc, const char **argv)
 		return r;
 	}
 	if (check_args(c)) {
+		free_ctx(c);
+		return 1;
+	}
+	if (c->parse_only && run_preflight(c)) {
 		free_ctx(c);
 		return 1;
 	}

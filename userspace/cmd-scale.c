@@ -1046,6 +1046,21 @@ static int check_runs(struct scale_ctx *c)
 			return -1;
 		}
 	}
+	/* an array's run: the workers of all its drives, on its first drive */
+	for (i = 0; i < c->nt; i++) {
+		if (c->t[i].kind != T_RAID)
+			continue;
+		memset(&a, 0, sizeof(a));
+		run_argv(c, &a, "scale-check", c->dev[0], c->qds[c->nqd - 1], c->t[i].ndrives,
+			 false, true);
+		st = ssl_run_spawn(&a, "/dev/null");
+		av_free(&a);
+		if (st) {
+			ssl_err("scale: ssdload run refused the job of %s (above); no array "
+				"was built", c->t[i].label);
+			return -1;
+		}
+	}
 	return 0;
 }
 

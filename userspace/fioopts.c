@@ -15,7 +15,7 @@
 #include "options.h"
 
 #define SECTOR		512U
-#define MAX_BS		(16U << 20)	/* the module's largest block */
+#define MAX_BS		SSDLOAD_MAX_BS	/* the module's largest block */
 #define TEXT_MAX	4096
 
 /* ---- small helpers ---------------------------------------------------- */

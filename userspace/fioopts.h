@@ -13,14 +13,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define SSL_BSSPLIT_MAX		64	/* entries per direction, as fio */
-#define SSL_ZONES_MAX		256	/* zones per direction, as fio */
-#define SSL_PATTERN_MAX		512	/* bytes of buffer_pattern */
-#define SSL_MAX_DEVS		16	/* devices in one filename list */
-#define SSL_NUMJOBS_MAX		1024
+#include "uapi/ssdload.h"
+
+/* the module's limits (uapi/ssdload.h), as ints where the CLI counts */
+#define SSL_BSSPLIT_MAX		SSDLOAD_BSSPLIT_MAX	/* entries per direction, as fio */
+#define SSL_ZONES_MAX		SSDLOAD_ZONES_MAX	/* zones per direction, as fio */
+#define SSL_PATTERN_MAX		((int)SSDLOAD_PATTERN_MAX)	/* bytes of buffer_pattern */
+#define SSL_MAX_DEVS		((int)SSDLOAD_MAX_DEVS)	/* devices in one filename list */
+#define SSL_NUMJOBS_MAX		SSDLOAD_MAX_NUMJOBS
 #define SSL_DEFAULT_BS		4096	/* fio's default block size */
-#define SSL_MAX_RATE_IOPS	(1ULL << 32)	/* the module's largest rate_iops */
-#define SSL_MAX_RATE_BPS	(1ULL << 44)	/* the module's largest rate, B/s */
+#define SSL_MAX_RATE_IOPS	SSDLOAD_MAX_RATE_IOPS	/* the module's largest rate_iops */
+#define SSL_MAX_RATE_BPS	SSDLOAD_MAX_RATE_BPS	/* the module's largest rate, B/s */
 
 /* bssplit: "4k/10:64k/50:32k/40[,list[,list]]" -> sizes in bytes */
 int ssl_conv_bssplit(const char *in, char *out, size_t len, char *why, size_t wlen);

@@ -6,8 +6,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "uapi/ssdload.h"
+
 #define SSL_MAX_PERCENTILES	64
-#define SSL_GROUP_MAX		63	/* characters of a group name */
+#define SSL_GROUP_MAX		((int)SSDLOAD_GROUP_LEN - 1)	/* characters of a group name */
 
 /* fio's --output-format: a set of these (normal,json+ prints both) */
 enum ssl_output_format {

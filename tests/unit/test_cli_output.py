@@ -151,8 +151,9 @@ def test_sizes_as_fio_reads_them(cli, kb_base):
         pytest.skip("fio is not installed")
     extra = ["--kb_base=%d" % kb_base] if kb_base else []
     for text in SIZES:
-        a = parse_only(cli, "--size=" + text, *extra)
-        assert int(a["size"]) == fio_bytes(text, kb_base), (text, kb_base, a["size"])
+        # rate takes any number of bytes (size, 512-byte multiples only)
+        a = parse_only(cli, "--rate=" + text, *extra)
+        assert int(a["rate"]) == fio_bytes(text, kb_base), (text, kb_base, a["rate"])
 
 
 @pytest.mark.parametrize("text,want", [
@@ -161,7 +162,7 @@ def test_sizes_as_fio_reads_them(cli, kb_base):
 def test_size_fractions(cli, text, want):
     """A documented difference: fio truncates 1.5k to 1 byte; ssdload takes
     the fraction when it comes to whole bytes, and refuses it otherwise."""
-    assert int(parse_only(cli, "--size=" + text)["size"]) == want
+    assert int(parse_only(cli, "--rate=" + text)["rate"]) == want
 
 
 @pytest.mark.parametrize("text", ["1.3k", "4.k", ".5k", "0x10k", "0x", "4kk", "4kibb", "4 k",
@@ -171,16 +172,16 @@ def test_bad_sizes(cli, text):
 
 
 def test_kb_base_values(cli, tmp_path):
-    a = parse_only(cli, "--kb_base=1000", "--bs=4KiB", "--size=4k")
-    assert a["bs"] == "4096" and a["size"] == "4000"
+    a = parse_only(cli, "--kb_base=1000", "--bs=4KiB", "--rate=4k")
+    assert a["bs"] == "4096" and a["rate"] == "4000"
     for bad in ("999", "1023", "k", "0x400", "10000000000"):
         one_error_line(run(cli, "run", "--filename=/dev/x", "--kb_base=" + bad), "kb_base")
     # in a job file, also for the sizes above it (fio: only those after it)
     f = tmp_path / "k.fio"
-    f.write_text("[global]\nsize=4k\nkb_base=1000\n[j]\nfilename=/dev/unit-test\n")
+    f.write_text("[global]\nrate=4k\nkb_base=1000\n[j]\nfilename=/dev/unit-test\n")
     p = run(cli, "run", "--parse-only", str(f))
     assert p.returncode == 0, p.stderr
-    assert "size=4000" in p.stdout.splitlines()
+    assert "rate=4000" in p.stdout.splitlines()
 
 
 # --------------------------------------------------------------------------
