@@ -31,8 +31,6 @@
 #define SSDLOAD_MAX_BS		(16U << 20)
 #define SSDLOAD_ERR_LEN		320
 #define SSDLOAD_MAX_CHUNK_ORDER	(20 - PAGE_SHIFT)	/* 1 MiB buffer chunks */
-#define SSDLOAD_MAX_DEVS	16U		/* devices in one filename list */
-#define SSDLOAD_MAX_NUMJOBS	1024U
 #define SSDLOAD_PPM		1000000U	/* percentages are kept in ppm */
 #define SSDLOAD_GROUP_LEN	64U		/* group names: 1..63 characters */
 
