@@ -746,6 +746,10 @@ static int ssdload_job_pick_cpus(struct ssdload_job *job, struct cpumask *mask)
 					  cpumask_pr_args(mask));
 	if (job->cfg.numjobs)
 		return job->cfg.numjobs;
+	if (cpumask_weight(mask) > SSDLOAD_MAX_WORKERS)
+		return ssdload_job_refuse(job, -EINVAL, "cpus_allowed",
+					  "%u CPUs, one worker each: more than %u workers",
+					  cpumask_weight(mask), SSDLOAD_MAX_WORKERS);
 	return cpumask_weight(mask);
 }
 

@@ -116,6 +116,15 @@
 /* top-level write-only attribute: a group name launches its armed jobs */
 #define SSDLOAD_START			"start"
 
+/*
+ * ---- counts of a job: the module refuses more, and the CLI refuses a
+ * debugfs file (summary, series, steps) that reports more --------------
+ */
+#define SSDLOAD_MAX_DEVS	16U	/* devices in one filename list */
+#define SSDLOAD_MAX_NUMJOBS	1024U	/* numjobs is 0..this */
+/* workers of a job: numjobs, or (numjobs=0) one per CPU of cpus_allowed */
+#define SSDLOAD_MAX_WORKERS	8192U
+
 /* ---- debugfs file names ----------------------------------------------- */
 #define SSDLOAD_DBG_SUMMARY		"summary"	/* text, key=value per line */
 #define SSDLOAD_DBG_PROGRESS		"progress"	/* text, key=value per line */

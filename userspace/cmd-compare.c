@@ -229,9 +229,9 @@ static int read_run(struct cmp_run *r)
 
 	if (find_file(r))
 		return -1;
-	e = ssl_read_file(r->path, &buf, &len);
+	e = ssl_read_regular(r->path, SSL_JSON_MAX_BYTES, &buf, &len);
 	if (e) {
-		ssl_err("compare: %s: %s", r->path, strerror(-e));
+		ssl_err("compare: %s: %s", r->path, ssl_strerror(e));
 		return -1;
 	}
 	r->doc = json_tokener_parse_verbose(buf, &jerr);

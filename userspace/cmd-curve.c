@@ -741,7 +741,7 @@ static int run_point(struct curve_ctx *c, int k)
 	curve_argv(c, &a, k, k < 0 ? NULL : rate, false);
 	st = ssl_run_spawn(&a, path);
 	av_free(&a);
-	run = json_object_from_file(path);
+	run = ssl_json_read(path, SSL_JSON_MAX_BYTES, NULL);
 	job = run ? run_job0(run) : NULL;
 	if (job && !st) {
 		json_object *p = make_point(c, job, k, target, rel);

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "builtin.h"
 #include "jobfile.h"
@@ -40,12 +41,16 @@ static int cmp_str(const void *a, const void *b)
 static void summary_of(const char *path, char *buf, size_t len)
 {
 	static const char tag[] = "; summary:";
+	int fd = ssl_open_regular(path, SSL_JOBFILE_MAX_BYTES);
+	FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
 	char line[512];
-	FILE *f = fopen(path, "r");
 
 	buf[0] = '\0';
-	if (!f)
+	if (!f) {
+		if (fd >= 0)
+			close(fd);
 		return;
+	}
 	if (fgets(line, sizeof(line), f) && !strncmp(line, tag, sizeof(tag) - 1)) {
 		char *s = line + sizeof(tag) - 1;
 

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
+#include <unistd.h>
 
 #include <json-c/json.h>
 
@@ -159,18 +160,28 @@ static int ss_parse_line(const char *name, unsigned long ln, char *line, size_t 
 /* Read every value of @path ("-": stdin); 0, or -1 after a message. */
 static int ss_read(const char *path, const char *name, struct ss_series *s)
 {
-	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
+	int fd = strcmp(path, "-") ? ssl_open_regular(path, SSL_INPUT_MAX_BYTES) : -1;
+	FILE *f = fd >= 0 ? fdopen(fd, "r") : !strcmp(path, "-") ? stdin : NULL;
+	size_t cap = 0, total = 0;
 	char *line = NULL;
-	size_t cap = 0;
 	ssize_t len;
 	int ret = 0;
 
 	if (!f) {
-		ssl_err("%s: %s", name, strerror(errno));
+		ssl_err("%s: %s", name, ssl_strerror(fd < 0 ? fd : errno));
+		if (fd >= 0)
+			close(fd);
 		return -1;
 	}
 	errno = 0;
 	while ((len = getline(&line, &cap, f)) >= 0) {
+		total += (size_t)len;
+		if (len > SSL_LINE_MAX || total > SSL_INPUT_MAX_BYTES) {
+			ssl_err("%s:%lu: %s", name, s->lines + 1, len > SSL_LINE_MAX ?
+				"a line of more than 4096 bytes" : "more than 16 MiB of values");
+			ret = -1;
+			break;
+		}
 		if (ss_parse_line(name, ++s->lines, line, len, s)) {
 			ret = -1;
 			break;

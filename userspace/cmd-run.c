@@ -1286,9 +1286,9 @@ static int steps_file(struct run_ctx *c, struct run_ctx *sc, const char *path,
 	struct step_def *st;
 	int err;
 
-	err = ssl_read_file(path, &text, NULL);
+	err = ssl_read_regular(path, SSL_INPUT_MAX_BYTES, &text, NULL);
 	if (err) {
-		ssl_err("--steps=%s: %s", path, strerror(-err));
+		ssl_err("--steps=%s: %s", path, ssl_strerror(err));
 		return -1;
 	}
 	for (line = text; line; line = next) {

@@ -714,7 +714,7 @@ static json_object *point_result(const struct scale_target *t, unsigned int qd,
 	for (i = 0; i < n; i++) {
 		json_object *r = json_object_new_object();
 
-		run[i] = json_object_from_file(files[i]);
+		run[i] = ssl_json_read(files[i], SSL_JSON_MAX_BYTES, NULL);
 		job[i] = run[i] ? run_job0(run[i]) : NULL;
 		ok += !!job[i];
 		jset(r, "file", json_object_new_string(rel[i]));
@@ -900,7 +900,7 @@ static void settings_from_run(struct scale_ctx *c)
 
 	if (scale_path(c, path, sizeof(path), "runs/p00-d0.json"))
 		return;
-	run = json_object_from_file(path);
+	run = ssl_json_read(path, SSL_JSON_MAX_BYTES, NULL);
 	opts = jget(run_job0(run), "job options");
 	rw = jstring(opts, "rw");
 	jset(s, "rw", json_object_new_string(*rw ? rw : "unknown"));

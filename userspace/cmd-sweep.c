@@ -617,7 +617,7 @@ static int sweep_main(void *ctx)
 	sweep_argv(c, &a, false);
 	st = ssl_run_spawn(&a, run_path);
 	av_free(&a);
-	run = json_object_from_file(run_path);
+	run = ssl_json_read(run_path, SSL_JSON_MAX_BYTES, NULL);
 	job = run ? run_job0(run) : NULL;
 	if (job && !fill_points(c, job)) {
 		settings_from_run(c, job);

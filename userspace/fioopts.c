@@ -13,6 +13,7 @@
 
 #include "fioopts.h"
 #include "options.h"
+#include "util.h"
 
 #define SECTOR		512U
 #define MAX_BS		SSDLOAD_MAX_BS	/* the module's largest block */
@@ -700,11 +701,12 @@ int ssl_conv_pattern(const char *in, char *out, size_t len, char *why, size_t wl
 				return fail(why, wlen, "unterminated 'file name'");
 			if (copy_part(p + 1, (size_t)(q - p - 1), file, sizeof(file)) || !file[0])
 				return fail(why, wlen, "bad 'file name'");
-			fd = open(file, O_RDONLY | O_CLOEXEC);
+			/* a regular file: a FIFO or a device could block or never end */
+			fd = ssl_open_regular(file, SSL_INPUT_MAX_BYTES);
 			if (fd < 0)
 				return fail(why, wlen, "'%s': %s (fio reads a pattern from "
 					    "a file named in single quotes)", file,
-					    strerror(errno));
+					    ssl_strerror(fd));
 			do {	/* as fio: what fits, the rest is not read */
 				r = read(fd, pat + total + filled, room - filled);
 				if (r > 0)

@@ -12,12 +12,17 @@
  *  - ${VAR} is the environment's VAR, and $pagesize, $ncpus and $mb_memory
  *    are fio's keywords;
  *  - a line longer than inih's line buffer (200 bytes) has its value kept
- *    here and a reference handed to inih.
+ *    here: inih gets the key with an empty value, and the handler takes
+ *    the value from the reader (inih calls it before reading on);
+ *  - a control character (a NUL, 0x01-0x1f but tab, 0x7f) is refused;
+ *  - a file must be a regular file (no FIFO, no device) of at most
+ *    SSL_JOBFILE_MAX_BYTES, its lines at most SSL_LINE_MAX bytes.
  * The reader also counts lines per file, so that every option carries the
  * "FILE:LINE" it came from, and it records section headers itself: inih
  * reports keys only, and fio's "[job]" with no keys is a job.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -31,13 +36,12 @@
 #include "options.h"
 #include "util.h"
 
-#define LONG_REF	"\x01"	/* "key=\x01N": value N of the long ones */
-
 struct jf_src {
 	FILE *f;
 	char *path;		/* as it is printed */
 	char *real;		/* realpath, to find include loops */
 	int line;
+	size_t bytes;		/* read so far */
 };
 
 struct jf_reader {
@@ -48,6 +52,7 @@ struct jf_reader {
 	struct ssl_jobfile *jf;
 	char **longv;		/* values too long for inih's line */
 	int nlong;
+	int long_val;		/* the line handed to inih has longv[this], or -1 */
 	char *line;		/* getline's buffer */
 	size_t cap;
 };
@@ -96,9 +101,9 @@ static void pop_src(struct jf_reader *r)
 static int src_err(struct jf_reader *r, const char *path)
 {
 	if (r->depth)
-		jf_err(r, "include %s: %s", path, strerror(errno));
+		jf_err(r, "include %s: %s", path, ssl_strerror(errno));
 	else
-		ssl_err("%s: %s", path, strerror(errno));
+		ssl_err("%s: %s", path, ssl_strerror(errno));
 	r->failed = 1;
 	return -1;
 }
@@ -108,7 +113,7 @@ static int push_src(struct jf_reader *r, const char *path)
 {
 	char real[PATH_MAX];
 	struct jf_src *s;
-	int i;
+	int i, fd;
 
 	if (r->depth > SSL_JOBFILE_INCLUDE_MAX) {
 		jf_err(r, "include %s: more than %d nested includes", path,
@@ -124,9 +129,16 @@ static int push_src(struct jf_reader *r, const char *path)
 			return -1;
 		}
 	s = &r->st[r->depth];
-	s->f = fopen(path, "r");
-	if (!s->f)
+	fd = ssl_open_regular(path, SSL_JOBFILE_MAX_BYTES);
+	if (fd >= 0) {
+		s->f = fdopen(fd, "r");
+		if (!s->f)
+			close(fd);
+	}
+	if (!s->f) {
+		errno = fd < 0 ? -fd : errno;
 		return src_err(r, path);
+	}
 	s->path = xstrdup(r, path);
 	s->real = xstrdup(r, real);
 	s->line = 0;
@@ -270,6 +282,49 @@ static int new_section(struct jf_reader *r, const char *line)
 	return r->failed ? -1 : 0;
 }
 
+/* -1 after an error if @p (@len bytes) holds a control character */
+static int refuse_controls(struct jf_reader *r, const char *p, size_t len, const char *what)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)p[i];
+
+		if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f) {
+			jf_err(r, "a control character (byte 0x%02x) %s", c, what);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* the next line of the file on top into r->line: 1, 0 at its end, -1 */
+static int next_line(struct jf_reader *r, struct jf_src *s)
+{
+	ssize_t n;
+
+	errno = 0;
+	n = getline(&r->line, &r->cap, s->f);
+	if (n < 0) {
+		if (!ferror(s->f))
+			return 0;
+		jf_err(r, "read error: %s", strerror(errno ? errno : EIO));
+		return -1;
+	}
+	s->line++;
+	snprintf(r->where, sizeof(r->where), "%s:%d", s->path, s->line);
+	s->bytes += (size_t)n;
+	if (s->bytes > SSL_JOBFILE_MAX_BYTES) {
+		jf_err(r, "the file is longer than %u bytes", SSL_JOBFILE_MAX_BYTES);
+		return -1;
+	}
+	if (n > SSL_LINE_MAX) {
+		jf_err(r, "a line of more than %d bytes", SSL_LINE_MAX);
+		return -1;
+	}
+	return refuse_controls(r, r->line, (size_t)n, "in the line") ? -1 : 1;
+}
+
 /*
  * inih's reader: the next line in fio's dialect, or NULL at the end (or
  * after an error, which stops the parse).
@@ -277,25 +332,25 @@ static int new_section(struct jf_reader *r, const char *line)
 static char *jf_read(char *str, int num, void *stream)
 {
 	struct jf_reader *r = stream;
-	char exp[4096], *p, *eq;
+	char exp[SSL_LINE_MAX], *p, *eq;
 	struct jf_src *s;
+	int got;
 
+	r->long_val = -1;
 	while (r->depth && !r->failed) {
 		s = &r->st[r->depth - 1];
-		if (getline(&r->line, &r->cap, s->f) < 0) {
-			if (ferror(s->f)) {
-				jf_err(r, "read error: %s", strerror(errno));
-				break;
-			}
+		got = next_line(r, s);
+		if (got < 0)
+			break;
+		if (!got) {
 			pop_src(r);
 			continue;
 		}
-		s->line++;
-		snprintf(r->where, sizeof(r->where), "%s:%d", s->path, s->line);
 		p = trim(r->line);
 		if (!*p || *p == ';' || *p == '#')
 			continue;
-		if (expand(r, p, exp, sizeof(exp)))
+		if (expand(r, p, exp, sizeof(exp)) ||
+		    refuse_controls(r, exp, strlen(exp), "once ${} is expanded"))
 			break;
 		p = exp;
 		if (!strncmp(p, "include", 7) && (p[7] == ' ' || p[7] == '\t')) {
@@ -337,7 +392,10 @@ static char *jf_read(char *str, int num, void *stream)
 			}
 			r->longv = v;
 			r->longv[r->nlong] = xstrdup(r, eq ? eq : "");
-			if (snprintf(str, (size_t)num, "%s=" LONG_REF "%d", p, r->nlong++) >= num) {
+			if (!r->longv[r->nlong])
+				break;
+			r->long_val = r->nlong++;
+			if (snprintf(str, (size_t)num, "%s=", p) >= num) {
 				jf_err(r, "an option name that long is no option");
 				break;
 			}
@@ -361,8 +419,10 @@ static int jf_handler(void *user, const char *section, const char *name, const c
 		jf_err(r, "'%s' comes before any [section]", name);
 		return 0;
 	}
-	if (value[0] == LONG_REF[0])
-		value = r->longv[atoi(value + 1)];
+	/* the value of a long line is the reader's, not in inih's line */
+	if (r->long_val >= 0 && r->long_val < r->nlong)
+		value = r->longv[r->long_val];
+	r->long_val = -1;
 	s = &r->jf->s[r->jf->n - 1];
 	o = realloc(s->o, (size_t)(s->n + 1) * sizeof(*o));
 	if (!o) {

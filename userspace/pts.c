@@ -1549,7 +1549,8 @@ static int wsat_segment(struct pts_ctx *c, unsigned int k, double t0, uint64_t w
 	 * took those writes, so they stay in the record (a short segment,
 	 * "interrupted") rather than vanish from the written total.
 	 */
-	run = !st ? ssl_read_run(out) : st > 128 ? json_object_from_file(out) : NULL;
+	run = !st ? ssl_read_run(out) :
+	      st > 128 ? ssl_json_read(out, SSL_JSON_MAX_BYTES, NULL) : NULL;
 	job = run ? run_job0(run) : NULL;
 	if (st && (!job || !json_object_array_length(jget(jget(job, "time_series"),
 							   "intervals")))) {
@@ -2959,7 +2960,7 @@ static int load_resume(struct pts_ctx *c, const char *dir, const char *test,
 		ssl_err("pts: --resume=%s: path too long", dir);
 		return PTS_EXIT_USAGE;
 	}
-	doc = json_object_from_file(path);
+	doc = ssl_json_read(path, SSL_JSON_MAX_BYTES, NULL);
 	if (!doc || strcmp(jstring(doc, "format"), PTS_FORMAT) ||
 	    jnum(doc, "format_version", 0) != PTS_FORMAT_VERSION) {
 		ssl_err("pts: --resume=%s: %s is not the state of a pts run", dir, path);

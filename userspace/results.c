@@ -160,8 +160,11 @@ static int parse_devices(const struct ssl_kvlist *kv, struct ssl_summary *s,
 
 	if (ssl_kv_u64(kv, "devices", &n) || !n)
 		return 0;
-	if (n > 4096)
-		n = 4096;
+	if (n > SSDLOAD_MAX_DEVS) {	/* the module's limit: not a summary of it */
+		snprintf(err, errlen, "summary: devices=%llu, more than %u",
+			 (unsigned long long)n, SSDLOAD_MAX_DEVS);
+		return -1;
+	}
 	s->dev = calloc((size_t)n, sizeof(*s->dev));
 	if (!s->dev)
 		goto oom;
@@ -220,6 +223,11 @@ int results_parse_summary(char *text, struct ssl_summary *s, char *err, size_t e
 	v = ssl_kv_get(&kv, "error");
 	s->error = v ? strtoll(v, NULL, 10) : 0;
 	ssl_kv_u64(&kv, "workers", &u);
+	if (u > SSDLOAD_MAX_WORKERS) {	/* the module's limit: not a summary of it */
+		snprintf(err, errlen, "summary: workers=%llu, more than %u",
+			 (unsigned long long)u, SSDLOAD_MAX_WORKERS);
+		goto fail;
+	}
 	s->workers = (unsigned int)u;
 	if (ssl_kv_u64(&kv, "runtime_ns", &s->runtime_ns)) {
 		snprintf(err, errlen, "summary: missing runtime_ns");
@@ -510,6 +518,11 @@ int results_parse_series(const void *buf, size_t len, struct ssl_series *s,
 	    (hdr->log_hist && check_geometry(hdr->hist_sub_bits, hdr->hist_max_shift,
 					     hdr->hist_buckets, err, errlen)))
 		return -1;
+	if (hdr->nr_workers > SSDLOAD_MAX_WORKERS) {
+		snprintf(err, errlen, "%u workers, more than %u", hdr->nr_workers,
+			 SSDLOAD_MAX_WORKERS);
+		return -1;
+	}
 	recs = hdr->nr_records;
 	s->blob = malloc(len ? len : 1);
 	s->rec = calloc(recs ? (size_t)recs : 1, sizeof(*s->rec));
@@ -632,6 +645,11 @@ int results_parse_steps(const void *buf, size_t len, struct ssl_steps *s,
 	    (hdr->hist_bytes && check_geometry(hdr->hist_sub_bits, hdr->hist_max_shift,
 					       hdr->hist_buckets, err, errlen)))
 		return -1;
+	if (hdr->nr_workers > SSDLOAD_MAX_WORKERS) {
+		snprintf(err, errlen, "%u workers, more than %u", hdr->nr_workers,
+			 SSDLOAD_MAX_WORKERS);
+		return -1;
+	}
 	n = hdr->nr_steps;
 	s->step = calloc(n ? (size_t)n : 1, sizeof(*s->step));
 	s->counts = malloc(hdr->hist_bytes ? (size_t)hdr->hist_bytes : 1);

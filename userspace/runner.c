@@ -360,10 +360,12 @@ int ssl_run_group(struct ssl_argv *a, const char *const *out, const char *const 
 /* Read a run's JSON output; the object or NULL after a message. */
 json_object *ssl_read_run(const char *path)
 {
-	json_object *o = json_object_from_file(path);
+	int err;
+	json_object *o = ssl_json_read(path, SSL_JSON_MAX_BYTES, &err);
 
 	if (!o)
-		ssl_err("%s: not the JSON of a run (%s)", path, json_util_get_last_err());
+		ssl_err("%s: not the JSON of a run (%s)", path,
+			err == -EINVAL ? "not JSON" : ssl_strerror(err));
 	return o;
 }
 

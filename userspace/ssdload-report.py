@@ -351,7 +351,9 @@ POINT_FIELDS = {"bs": num(null=False, minimum=1, integer=True),
                 "pattern": string(), "runtime_ms": N, "iops": N, "bw_bytes": N,
                 "lat_mean_ns": N, "lat_max_ns": N, "read": DIRECTION, "write": DIRECTION}
 POINT = obj(POINT_FIELDS, required=("bs", "rwmixread"), null=False)
-LOAD = num(null=False, minimum=1, integer=True)
+# a thread count or a queue depth: the renderer multiplies them (T x Q)
+LOAD_MAX = 1 << 20
+LOAD = num(null=False, minimum=1, maximum=LOAD_MAX, integer=True)
 # ecw, dirth: a point of the TC x QD matrix; ecw's has no one block size
 # (bs null) but its bssplit
 DEMAND_POINT = obj({**POINT_FIELDS, "bs": num(minimum=1, integer=True), "bssplit": string(),
@@ -442,7 +444,9 @@ def doc_checker(point):
                                 "during": string()}),
         }, null=False),
         "settings": obj({
-            **{k: N for k in ("threads", "iodepth", "offset_bytes", "active_range_bytes",
+            "threads": num(minimum=1, maximum=LOAD_MAX, integer=True),
+            "iodepth": num(minimum=1, maximum=LOAD_MAX, integer=True),
+            **{k: N for k in ("offset_bytes", "active_range_bytes",
                               "active_range_pct", "point_ms", "spec_point_ms", "max_rounds",
                               "window", "range_limit_pct", "slope_limit_pct", "blockalign",
                               "sample_ms", "duration_ms", "max_written_bytes", "access_ms",
@@ -472,12 +476,15 @@ def doc_checker(point):
                         "wait_states": array(obj({k: N for k in (
                             "state", "wait_ms", "iops", "baseline_iops", "vs_precondition")},
                             null=False)),
-                        "reference_bw_bytes": N, "recovery_ms": N}),
+                        "reference_bw_bytes": N, "recovery_ms": N,
+                        # wsat: a word, shown as text; its segments' check
+                        "stopped_by": string(), "steady_state": STEADY_STATE}),
         "series": array(SAMPLE),
         "segments": array(SEGMENT),
         "wait_states": array(WAIT_STATE),
         "precondition": obj({"segments": N, "duration_ms": N, "written_bytes": N,
                              "steady_state": STEADY_STATE}),
+        "precondition_steady_state": STEADY_STATE,
         "operating_points": array(OPERATING_POINT),
     }, required=("format", "format_version", "spec", "test", "state", "device", "settings"),
         null=False)
@@ -657,12 +664,37 @@ def checker_of(doc, where, fmt, version):
     return DEMAND_DOC if doc.get("test") in DEMAND_TESTS else DOC
 
 
+JSON_MAX_BYTES = 1 << 30	# as the CLI's SSL_JSON_MAX_BYTES
+
+
+def read_regular(path, max_bytes):
+    """The bytes of @path, a regular file of at most @max_bytes: a FIFO or a
+    device is refused (opened without blocking, then checked), as is a
+    larger file; OSError otherwise."""
+    import errno		# pylint: disable=import-outside-toplevel
+    import stat			# pylint: disable=import-outside-toplevel
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | os.O_NOCTTY)
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise OSError(errno.EINVAL, "not a regular file")
+        os.set_blocking(fd, True)
+        with os.fdopen(fd, "rb") as f:
+            fd = -1
+            raw = f.read(max_bytes + 1)
+    finally:
+        if fd >= 0:
+            os.close(fd)
+    if len(raw) > max_bytes:
+        raise OSError(errno.EFBIG, "larger than %d bytes" % max_bytes)
+    return raw
+
+
 def load(path, fmt=FORMAT, version=FORMAT_VERSION):
     """The validated document of @path, of format @fmt (pts.json; sweep.json
     with SWEEP_FORMAT, curve.json with CURVE_FORMAT); raises BadInput."""
     try:
-        with open(path, "rb") as f:
-            raw = f.read()
+        raw = read_regular(path, JSON_MAX_BYTES)
     except OSError as e:
         raise BadInput("%s: %s" % (path, e.strerror or e)) from None
     try:

@@ -12,6 +12,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <json-c/json.h>
+
 #include "uapi/ssdload.h"
 #include "options.h"
 #include "util.h"
@@ -69,6 +71,10 @@ int ssl_read_file(const char *path, char **bufp, size_t *lenp)
 	}
 	for (;;) {
 		if (len == cap) {
+			if (cap >= SSL_READ_FILE_MAX) {
+				err = -EFBIG;
+				goto out_free;
+			}
 			cap *= 2;
 			nbuf = realloc(buf, cap + 1);
 			if (!nbuf) {
@@ -329,4 +335,123 @@ int ssl_data_path(const char *env, const char *name, int mode, char *buf, size_t
 	}
 	snprintf(buf, len, "%s/%s", SSL_DATADIR, name);
 	return access(buf, mode) ? -1 : 0;
+}
+
+/* ---- reading the files a user names: regular files only, capped ---- */
+
+const char *ssl_strerror(int err)
+{
+	if (err < 0)
+		err = -err;
+	if (err == SSL_ENOTREG)
+		return "not a regular file";
+	return strerror(err);
+}
+
+int ssl_open_regular(const char *path, size_t max_bytes)
+{
+	struct stat st;
+	int fd, fl, err;
+
+	/* O_NONBLOCK: the open of a FIFO without a writer does not wait */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st)) {
+		err = -errno;
+		goto out_close;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		err = -SSL_ENOTREG;
+		goto out_close;
+	}
+	if ((uint64_t)st.st_size > max_bytes) {
+		err = -EFBIG;
+		goto out_close;
+	}
+	fl = fcntl(fd, F_GETFL);
+	if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK)) {
+		err = -errno;
+		goto out_close;
+	}
+	return fd;
+
+out_close:
+	close(fd);
+	return err;
+}
+
+int ssl_read_regular(const char *path, size_t max_bytes, char **bufp, size_t *lenp)
+{
+	size_t len = 0, cap;
+	struct stat st;
+	char *buf, *nbuf;
+	ssize_t r;
+	int fd, err;
+
+	fd = ssl_open_regular(path, max_bytes);
+	if (fd < 0)
+		return fd;
+	/* the size is a hint: the file may change while it is read */
+	cap = fstat(fd, &st) ? 0 : (size_t)st.st_size;
+	cap = cap < 4096 ? 4096 : cap + 1;
+	buf = malloc(cap + 1);
+	if (!buf) {
+		close(fd);
+		return -ENOMEM;
+	}
+	for (;;) {
+		if (len > max_bytes) {
+			err = -EFBIG;
+			goto out_free;
+		}
+		if (len == cap) {
+			cap = cap * 2 > max_bytes + 1 ? max_bytes + 1 : cap * 2;
+			nbuf = realloc(buf, cap + 1);
+			if (!nbuf) {
+				err = -ENOMEM;
+				goto out_free;
+			}
+			buf = nbuf;
+		}
+		r = read(fd, buf + len, cap - len);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			err = -errno;
+			goto out_free;
+		}
+		if (!r)
+			break;
+		len += (size_t)r;
+	}
+	close(fd);
+	buf[len] = '\0';
+	*bufp = buf;
+	if (lenp)
+		*lenp = len;
+	return 0;
+
+out_free:
+	free(buf);
+	close(fd);
+	return err;
+}
+
+json_object *ssl_json_read(const char *path, size_t max_bytes, int *errp)
+{
+	json_object *doc = NULL;
+	char *buf;
+	int err;
+
+	err = ssl_read_regular(path, max_bytes, &buf, NULL);
+	if (!err) {
+		doc = json_tokener_parse(buf);
+		free(buf);
+		if (!doc)
+			err = -EINVAL;
+	}
+	if (errp)
+		*errp = err;
+	return doc;
 }

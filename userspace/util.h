@@ -33,7 +33,12 @@ int ssl_data_path(const char *env, const char *name, int mode, char *buf, size_t
 const char *ssl_debugfs_root(void);
 const char *ssl_cpu_online_path(void);
 
-/* Read a whole file into a NUL-terminated malloc'd buffer; 0 or -errno. */
+/*
+ * Read a whole file into a NUL-terminated malloc'd buffer; 0 or -errno
+ * (-EFBIG past SSL_READ_FILE_MAX bytes).  For the pseudo files of sysfs,
+ * configfs and debugfs; a file a user names is read by ssl_read_regular().
+ */
+#define SSL_READ_FILE_MAX	((size_t)1 << 32)
 int ssl_read_file(const char *path, char **buf, size_t *len);
 
 /* 1 if a filesystem of @fstype is mounted at @dir (per /proc/self/mounts). */
@@ -87,5 +92,27 @@ void ssl_kv_free(struct ssl_kvlist *kv);
 const char *ssl_kv_get(const struct ssl_kvlist *kv, const char *key);
 /* 0 when @key is present and a valid decimal u64, else -1 (*out = 0). */
 int ssl_kv_u64(const struct ssl_kvlist *kv, const char *key, uint64_t *out);
+
+/*
+ * ---- reading the files a user names (job files and their includes,
+ * buffer_pattern and --steps files, ss-check series, JSON results) ----
+ * Each must be a regular file (a FIFO, a device or a directory is
+ * refused: checked with fstat after an O_NONBLOCK open, so that a FIFO
+ * does not block) of at most @max_bytes; a read error is an error.
+ */
+#define SSL_ENOTREG		4096	/* -SSL_ENOTREG: not a regular file */
+#define SSL_JOBFILE_MAX_BYTES	(1U << 20)	/* a job file, an include */
+#define SSL_LINE_MAX		4096	/* a line of a job file or a series */
+#define SSL_INPUT_MAX_BYTES	(16U << 20)	/* a series, a --steps file */
+#define SSL_JSON_MAX_BYTES	(1U << 30)	/* a result document */
+
+/* strerror() of a -errno, or of -SSL_ENOTREG */
+const char *ssl_strerror(int err);
+/* A read-only fd of regular file @path, or -errno (-SSL_ENOTREG, -EFBIG). */
+int ssl_open_regular(const char *path, size_t max_bytes);
+/* ssl_read_file() of a regular file of at most @max_bytes; 0 or -errno. */
+int ssl_read_regular(const char *path, size_t max_bytes, char **buf, size_t *len);
+/* The JSON document of regular file @path; NULL with *@err (-EINVAL: not JSON). */
+struct json_object *ssl_json_read(const char *path, size_t max_bytes, int *err);
 
 #endif /* SSDLOAD_CLI_UTIL_H */
