@@ -80,6 +80,12 @@
 #define SSDLOAD_SPAN_ALIGN	512U		/* offset and size in bytes: multiples */
 #define SSDLOAD_MAX_DEVS	16U		/* devices in one filename list */
 #define SSDLOAD_MAX_NUMJOBS	1024U		/* numjobs is 0..this */
+/*
+ * workers of a job: numjobs, or (numjobs=0) one per CPU of cpus_allowed;
+ * the CLI also refuses a debugfs file (summary, series, steps) that
+ * reports more workers or devices than these limits
+ */
+#define SSDLOAD_MAX_WORKERS	8192U
 #define SSDLOAD_MAX_LOOPS	0xffffffffU	/* loops is 1..this */
 /*
  * runtime_ms, ramp_ms, io_timeout_ms, log_interval_ms, idle_ms: 0..this,
@@ -116,14 +122,6 @@
 /* top-level write-only attribute: a group name launches its armed jobs */
 #define SSDLOAD_START			"start"
 
-/*
- * ---- counts of a job: the module refuses more, and the CLI refuses a
- * debugfs file (summary, series, steps) that reports more --------------
- */
-#define SSDLOAD_MAX_DEVS	16U	/* devices in one filename list */
-#define SSDLOAD_MAX_NUMJOBS	1024U	/* numjobs is 0..this */
-/* workers of a job: numjobs, or (numjobs=0) one per CPU of cpus_allowed */
-#define SSDLOAD_MAX_WORKERS	8192U
 
 /* ---- debugfs file names ----------------------------------------------- */
 #define SSDLOAD_DBG_SUMMARY		"summary"	/* text, key=value per line */
