@@ -194,8 +194,14 @@ static int run_start(struct ssl_argv *a, const char *out_path, pid_t *pid)
 		ssl_err("too many arguments for ssdload run");
 		return -1;
 	}
-	/* opened here, to say why not: never through a link planted there */
+	/* opened here, to say why not; a link there is replaced, not followed */
 	if (out_path) {
+		struct stat st;
+
+		if (!lstat(out_path, &st) && S_ISLNK(st.st_mode) && unlink(out_path)) {
+			ssl_err("%s: %s", out_path, strerror(errno));
+			return -1;
+		}
 		fd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
 		if (fd < 0) {
 			ssl_err("%s: %s", out_path, strerror(errno));
