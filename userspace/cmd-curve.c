@@ -607,18 +607,16 @@ static void flat_row(FILE *f, const struct curve_ctx *c, json_object *p)
 static int write_flatfile(const struct curve_ctx *c)
 {
 	json_object *pts = jget(c->doc, "points"), *max = jget(c->doc, "max");
+	struct ssl_atomic a;
 	char path[PATH_MAX];
 	size_t i;
 	FILE *f;
-	int ok;
 
 	if (curve_path(c, path, sizeof(path), CURVE_FLATFILE))
 		return -1;
-	f = fopen(path, "w");
-	if (!f) {
-		ssl_err("curve: %s: %s", path, strerror(errno));
+	f = ssl_atomic_open(&a, path);
+	if (!f)
 		return -1;
-	}
 	fprintf(f, "tod,Run,Interval,reqrate,rate,MB/sec,bytes/io,read%%,resp,read_resp,"
 		"write_resp,resp_max,read_max,write_max,resp_std,read_std,write_std,xfersize,"
 		"threads,rdpct,queue_depth,intended_resp,intended_max,late_ios\n");
@@ -626,12 +624,7 @@ static int write_flatfile(const struct curve_ctx *c)
 		flat_row(f, c, max);
 	for (i = 0; i < json_object_array_length(pts); i++)
 		flat_row(f, c, json_object_array_get_idx(pts, i));
-	ok = !ferror(f);
-	if (fclose(f) || !ok) {
-		ssl_err("curve: writing %s: %s", path, strerror(errno));
-		return -1;
-	}
-	return 0;
+	return ssl_atomic_commit(&a);
 }
 
 /* ---- output ---- */

@@ -49,6 +49,8 @@ int cmd_report(int argc, const char **argv)
 		ssl_usage(stderr, report_usage);
 		return PTS_EXIT_USAGE;
 	}
+	if (ssl_dir_check("report", argv[1]))
+		return PTS_EXIT_USAGE;
 	r = pts_render_report(argv[1], 0);
 	if (r < 0)
 		return PTS_EXIT_FAILED;

@@ -2152,8 +2152,13 @@ static void free_ctx(struct run_ctx *c)
 /* fio's --output=FILE: stdout becomes FILE (created, or truncated) */
 static int output_file(const char *path)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	char what[PATH_MAX + 16];
+	int fd;
 
+	snprintf(what, sizeof(what), "--output=%s", path);
+	if (ssl_dir_check_file(what, path))
+		return -1;
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0 || fflush(stdout) || dup2(fd, STDOUT_FILENO) < 0) {
 		ssl_err("--output=%s: %s; nothing ran", path, strerror(errno));
 		if (fd >= 0)

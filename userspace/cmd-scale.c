@@ -1086,6 +1086,8 @@ static int scale_main(void *ctx)
 		ssl_err("scale: %s: %s", path, strerror(errno));
 		return SCALE_EXIT_FAILED;
 	}
+	if (ssl_dir_check("scale", path))
+		return SCALE_EXIT_FAILED;
 	if (scale_save(c))
 		return SCALE_EXIT_FAILED;
 	ssl_run_catch_signals();

@@ -238,28 +238,21 @@ static int sweep_path(const struct sweep_ctx *c, char *buf, size_t len, const ch
 
 static int write_steps(const struct sweep_ctx *c)
 {
+	struct ssl_atomic a;
 	char path[PATH_MAX];
 	unsigned int i;
 	FILE *f;
-	int ok;
 
 	if (sweep_path(c, path, sizeof(path), "steps.txt"))
 		return -1;
-	f = fopen(path, "w");
-	if (!f) {
-		ssl_err("sweep: %s: %s", path, strerror(errno));
+	f = ssl_atomic_open(&a, path);
+	if (!f)
 		return -1;
-	}
 	fprintf(f, "# ssdload sweep: one step per point (total QD = numjobs x iodepth)\n");
 	for (i = 0; i < c->np; i++)
 		fprintf(f, "numjobs=%u iodepth=%u	# QD %u\n", c->pt[i].workers,
 			c->pt[i].qd / c->pt[i].workers, c->pt[i].qd);
-	ok = !ferror(f);
-	if (fclose(f) || !ok) {
-		ssl_err("sweep: writing %s: %s", path, strerror(errno));
-		return -1;
-	}
-	return 0;
+	return ssl_atomic_commit(&a);
 }
 
 /* The `ssdload run` of the sweep (@parse_only: only check its options). */

@@ -36,28 +36,16 @@ unsigned int ssl_fio_plat_idx(uint64_t ns)
 	return idx < SSL_FIO_PLAT_NR - 1 ? idx : SSL_FIO_PLAT_NR - 1;
 }
 
-static FILE *open_log(const char *prefix, const char *kind, unsigned int n, char *path,
-		      size_t len)
+static FILE *open_log(const char *prefix, const char *kind, unsigned int n,
+		      struct ssl_atomic *a)
 {
-	FILE *f;
+	char path[PATH_MAX];
 
-	if (snprintf(path, len, "%s_%s.%u.log", prefix, kind, n) >= (int)len) {
+	if (snprintf(path, sizeof(path), "%s_%s.%u.log", prefix, kind, n) >= (int)sizeof(path)) {
 		ssl_err("%s_%s.%u.log: name too long", prefix, kind, n);
 		return NULL;
 	}
-	f = fopen(path, "w");
-	if (!f)
-		ssl_err("%s: %s", path, strerror(errno));
-	return f;
-}
-
-static int close_log(FILE *f, const char *path)
-{
-	if (ferror(f) | fclose(f)) {
-		ssl_err("%s: write error", path);
-		return -1;
-	}
-	return 0;
+	return ssl_atomic_open(a, path);
 }
 
 /* the measured span of @r: from the ramp's end or its start, in ns */
@@ -75,7 +63,7 @@ static int simple_logs(const struct ssl_fio_logs *l, const struct ssl_results *r
 	static const char *const kinds[] = { "bw", "iops", "lat", "clat" };
 	const struct ssl_series *s = &res->series;
 	uint64_t ramp = res->sum.ramp_ns;
-	char path[4][4200];
+	struct ssl_atomic a[4];
 	FILE *f[4] = { NULL };
 	int k, d, r = 0;
 	uint64_t i;
@@ -83,7 +71,7 @@ static int simple_logs(const struct ssl_fio_logs *l, const struct ssl_results *r
 	for (k = 0; k < 4; k++) {
 		const char *prefix = l->prefix[k < 3 ? k : SSL_LOG_LAT];
 
-		if (prefix && !(f[k] = open_log(prefix, kinds[k], w + 1, path[k], sizeof(path[k]))))
+		if (prefix && !(f[k] = open_log(prefix, kinds[k], w + 1, &a[k])))
 			r = -1;
 	}
 	for (i = 0; !r && i < s->hdr.nr_records; i++) {
@@ -108,9 +96,12 @@ static int simple_logs(const struct ssl_fio_logs *l, const struct ssl_results *r
 						v[k], d);
 		}
 	}
-	for (k = 0; k < 4; k++)
-		if (f[k] && close_log(f[k], path[k]))
+	for (k = 0; k < 4; k++) {
+		if (f[k] && r)
+			ssl_atomic_abort(&a[k]);
+		else if (f[k] && ssl_atomic_commit(&a[k]))
 			r = -1;
+	}
 	return r;
 }
 
@@ -122,7 +113,8 @@ static int hist_log(const struct ssl_fio_logs *l, const struct ssl_results *res,
 	uint64_t ramp = res->sum.ramp_ns, every, n = 0, i;
 	uint64_t *bins[SSDLOAD_DIR_NR] = { NULL };
 	struct ssl_bucket *b = NULL;
-	char path[4200];
+	struct ssl_atomic a;
+	const char *path;
 	int d, r = -1, any[SSDLOAD_DIR_NR] = { 0 };
 	unsigned int k;
 	long nb, j;
@@ -131,9 +123,10 @@ static int hist_log(const struct ssl_fio_logs *l, const struct ssl_results *res,
 	every = s->hdr.interval_ns ? l->hist_ms * 1000000 / s->hdr.interval_ns : 1;
 	if (!every)
 		every = 1;
-	f = open_log(l->prefix[SSL_LOG_HIST], "clat_hist", w + 1, path, sizeof(path));
+	f = open_log(l->prefix[SSL_LOG_HIST], "clat_hist", w + 1, &a);
 	if (!f)
 		return -1;
+	path = a.path;
 	b = calloc(s->max_pairs ? s->max_pairs : 1, sizeof(*b));
 	for (d = 0; d < SSDLOAD_DIR_NR; d++)
 		bins[d] = calloc(SSL_FIO_PLAT_NR, sizeof(uint64_t));
@@ -178,7 +171,9 @@ static int hist_log(const struct ssl_fio_logs *l, const struct ssl_results *res,
 	}
 	r = 0;
 out:
-	if (close_log(f, path))
+	if (r)
+		ssl_atomic_abort(&a);
+	else if (ssl_atomic_commit(&a))
 		r = -1;
 	for (d = 0; d < SSDLOAD_DIR_NR; d++)
 		free(bins[d]);
@@ -188,13 +183,16 @@ out:
 
 int ssl_fio_logs_write(const struct ssl_fio_logs *l, const struct ssl_results *res)
 {
-	unsigned int w, nw;
+	unsigned int w, nw, i;
 	int r = 0;
 
 	if (!res->series.present) {
 		ssl_err("the job has no time series: no fio logs written");
 		return -1;
 	}
+	for (i = 0; i < SSL_LOG_NR; i++)
+		if (l->prefix[i] && ssl_dir_check_file("fio log", l->prefix[i]))
+			return -1;
 	nw = res->series.hdr.nr_workers;
 	for (w = 0; w < nw; w++) {
 		if ((l->prefix[SSL_LOG_BW] || l->prefix[SSL_LOG_IOPS] || l->prefix[SSL_LOG_LAT]) &&

@@ -1729,27 +1729,22 @@ static json_object *hir_step_samples(json_object *steps, double t0, double *end)
 /* A wait state's steps: @cycles x (access, wait), into DIR/rounds/@rel. */
 static int hir_steps_file(const struct pts_ctx *c, const char *rel, uint64_t wait)
 {
+	struct ssl_atomic a;
 	char path[PATH_MAX];
 	unsigned int i;
 	FILE *f;
 
 	if (pts_path(c, path, sizeof(path), rel))
 		return -1;
-	f = fopen(path, "w");
-	if (!f) {
-		ssl_err("pts hir: %s: %s", path, strerror(errno));
+	f = ssl_atomic_open(&a, path);
+	if (!f)
 		return -1;
-	}
 	fprintf(f, "# HIR: %u x (%llu ms of writes, %llu ms idle)\n", c->cycles,
 		(unsigned long long)c->access_ms, (unsigned long long)wait);
 	for (i = 0; i < c->cycles; i++)
 		fprintf(f, "runtime=%llums\nidle=%llums\n", (unsigned long long)c->access_ms,
 			(unsigned long long)wait);
-	if (fclose(f)) {
-		ssl_err("pts hir: %s: %s", path, strerror(errno));
-		return -1;
-	}
-	return 0;
+	return ssl_atomic_commit(&a);
 }
 
 /* The end of the last interval of a run's series (ms from its start). */
@@ -2803,6 +2798,8 @@ static int make_dirs(struct pts_ctx *c)
 		ssl_err("pts: mkdir %s: %s", c->dir, strerror(errno));
 		return -1;
 	}
+	if (ssl_dir_check("pts", c->dir))
+		return -1;
 	if (pts_path(c, path, sizeof(path), PTS_JSON))
 		return -1;
 	if (!access(path, F_OK)) {
@@ -2815,7 +2812,7 @@ static int make_dirs(struct pts_ctx *c)
 		ssl_err("pts: mkdir %s: %s", path, strerror(errno));
 		return -1;
 	}
-	return 0;
+	return ssl_dir_check("pts", path);
 }
 
 static void new_doc(struct pts_ctx *c)
@@ -3302,6 +3299,8 @@ int pts_run(const char *test, int argc, const char **argv)
 				"continues: give it alone (or with --eta, --force, --dry-run)");
 			return PTS_EXIT_USAGE;
 		}
+		if (ssl_dir_check("pts", rdir))
+			return PTS_EXIT_USAGE;
 		memset(c, 0, sizeof(*c));
 		c->dev.lbaf_index = -1;
 		st = load_resume(c, rdir, test, &rargv);

@@ -120,13 +120,11 @@ json_object *jnow(void)
 	return json_object_new_string(buf);
 }
 
-/* Write @o to @path atomically (tmp, fsync, rename); 0 or -1 after a message. */
+/* Write @o to @path atomically (a new tmp, fsync, rename); 0 or -1 after a message. */
 int json_save(json_object *o, const char *path)
 {
-	char tmp[PATH_MAX];
+	struct ssl_atomic a;
 	const char *s;
-	FILE *f;
-	int ok;
 
 	s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
 					   JSON_C_TO_STRING_SPACED |
@@ -135,27 +133,11 @@ int json_save(json_object *o, const char *path)
 		ssl_err("out of memory");
 		return -1;
 	}
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp)) {
-		ssl_err("%s: path too long", path);
+	if (!ssl_atomic_open(&a, path))
 		return -1;
-	}
-	f = fopen(tmp, "w");
-	if (!f) {
-		ssl_err("%s: %s", tmp, strerror(errno));
-		return -1;
-	}
-	ok = fputs(s, f) >= 0 && fputc('\n', f) != EOF && !fflush(f) && !fsync(fileno(f));
-	if (fclose(f) || !ok) {
-		ssl_err("writing %s: %s", tmp, strerror(errno));
-		unlink(tmp);
-		return -1;
-	}
-	if (rename(tmp, path)) {
-		ssl_err("rename %s: %s", tmp, strerror(errno));
-		unlink(tmp);
-		return -1;
-	}
-	return 0;
+	fputs(s, a.f);
+	fputc('\n', a.f);
+	return ssl_atomic_commit(&a);
 }
 
 
@@ -205,21 +187,36 @@ void av_free(struct ssl_argv *a)
 static int run_start(struct ssl_argv *a, const char *out_path, pid_t *pid)
 {
 	posix_spawn_file_actions_t fa;
-	int r;
+	int r, fd = -1;
 
 	a->v[a->n] = NULL;
 	if (a->n >= SSL_MAX_ARGS) {
 		ssl_err("too many arguments for ssdload run");
 		return -1;
 	}
+	/* opened here, to say why not; a link there is replaced, not followed */
+	if (out_path) {
+		struct stat st;
+
+		if (!lstat(out_path, &st) && S_ISLNK(st.st_mode) && unlink(out_path)) {
+			ssl_err("%s: %s", out_path, strerror(errno));
+			return -1;
+		}
+		fd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+		if (fd < 0) {
+			ssl_err("%s: %s", out_path, strerror(errno));
+			return -1;
+		}
+	}
 	posix_spawn_file_actions_init(&fa);
-	if (out_path)
-		posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, out_path,
-						 O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd >= 0)
+		posix_spawn_file_actions_adddup2(&fa, fd, STDOUT_FILENO);
 	fflush(stdout);
 	fflush(stderr);
 	r = posix_spawn(pid, "/proc/self/exe", &fa, NULL, (char *const *)a->v, environ);
 	posix_spawn_file_actions_destroy(&fa);
+	if (fd >= 0)
+		close(fd);
 	if (r) {
 		ssl_err("cannot run ssdload run: %s", strerror(r));
 		return -1;
@@ -582,6 +579,8 @@ int ssl_make_outdir(const char *cmd, char *dir, size_t len, const char *json, bo
 		ssl_err("%s: %s: %s", cmd, dir, strerror(errno));
 		return -1;
 	}
+	if (ssl_dir_check(cmd, dir))
+		return -1;
 	if (!ssl_dir_path(cmd, dir, json, path, sizeof(path)) && !access(path, F_OK)) {
 		ssl_err("%s: %s already holds a %s (%s): give another --output-dir", cmd, dir,
 			cmd, json);

@@ -184,7 +184,9 @@ import html
 import json
 import math
 import os
+import stat
 import sys
+import tempfile
 
 PROG = "ssdload-report"
 FORMAT, FORMAT_VERSION = "ssdload-pts", 1
@@ -1120,6 +1122,7 @@ class Plotter:
         self.run = run
         self.dir = os.path.join(run.dir, "plots")
         os.makedirs(self.dir, exist_ok=True)
+        check_outdir(self.dir)
 
     def figure(self, title, w=8.0, h=4.6, projection=None):
         fig = self.plt.figure(figsize=(w, h))
@@ -1138,18 +1141,17 @@ class Plotter:
 
     def save(self, fig, name):
         path = os.path.join(self.dir, name)
-        tmp = path + ".tmp"
         if any(getattr(ax, "name", "") == "3d" for ax in fig.axes):
             # tight layouts misjudge the 3D axes' labels: a fixed frame
             fig.subplots_adjust(left=0.0, right=0.94, bottom=0.05, top=0.95)
-            fig.savefig(tmp, format="svg", metadata={"Date": None})
+            kw = {}
         else:
             fig.tight_layout(rect=(0, 0.03, 1, 1))
             # bbox "tight": the legends beside the axes stay in the picture
-            fig.savefig(tmp, format="svg", metadata={"Date": None}, bbox_inches="tight",
-                        pad_inches=0.08)
+            kw = {"bbox_inches": "tight", "pad_inches": 0.08}
+        write_atomic(path, lambda f: fig.savefig(f, format="svg", metadata={"Date": None},
+                                                 **kw), binary=True)
         self.plt.close(fig)
-        os.replace(tmp, path)
         self.run.plots.append(name)
 
     def colors(self):
@@ -2264,14 +2266,54 @@ def percentile_rows(run):
 # --------------------------------------------------------------------------
 # the CSV tables
 
+def check_outdir(d):
+    """Refuse to write in @d when another user could swap what is in it for a
+    link: writable by other users without the sticky bit, or owned by a user
+    other than root and us (the CLI's ssl_dir_check())."""
+    try:
+        st = os.stat(d)
+    except FileNotFoundError:
+        return		# nothing to write there: render() says what is missing
+    if st.st_mode & stat.S_IWOTH and not st.st_mode & stat.S_ISVTX:
+        raise BadInput("%s: writable by other users (mode %04o) without the sticky bit; "
+                       "refusing to write results there" % (d, stat.S_IMODE(st.st_mode)))
+    if st.st_uid not in (0, os.geteuid()):
+        raise BadInput("%s: owned by another user (uid %d, not yours: %d); refusing to "
+                       "write results there" % (d, st.st_uid, os.geteuid()))
+
+
+def write_atomic(path, fill, binary=False):
+    """Write @path whole or not at all: @fill(f) writes a new temporary file
+    beside it (O_CREAT|O_EXCL|O_NOFOLLOW under a random name: never through a
+    link planted there), which then replaces @path (a link there included)."""
+    kw = {} if binary else {"encoding": "utf-8", "newline": ""}
+    f = tempfile.NamedTemporaryFile("wb" if binary else "w", dir=os.path.dirname(path) or ".",
+                                    prefix=os.path.basename(path) + ".", suffix=".tmp",
+                                    delete=False, **kw)
+    try:
+        with f:
+            mask = os.umask(0)
+            os.umask(mask)
+            os.fchmod(f.fileno(), 0o666 & ~mask)	# as open() made it, not 0600
+            fill(f)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(f.name, path)
+    except BaseException:
+        try:
+            os.unlink(f.name)
+        except OSError:
+            pass
+        raise
+
+
 def write_csv(path, header, rows):
-    tmp = path + ".tmp"
-    with open(tmp, "w", newline="", encoding="utf-8") as f:
+    def fill(f):
         w = csv.writer(f, lineterminator="\n")
         w.writerow(header)
         for r in rows:
             w.writerow([csv_cell(v) for v in r])
-    os.replace(tmp, path)
+    write_atomic(path, fill)
 
 
 def write_csvs(run):
@@ -4946,9 +4988,8 @@ def write_report(run, rep, csvs):
     remove_stale(run.dir, run.plots, csvs)
     rep.build(csvs)
     path = os.path.join(run.dir, "report.html")
-    with open(path + ".tmp", "w", encoding="utf-8") as f:
-        f.write(rep.html())
-    os.replace(path + ".tmp", path)
+    page = rep.html()
+    write_atomic(path, lambda f: f.write(page))
     return path
 
 
@@ -4975,6 +5016,7 @@ def render_command(outdir, entry):
 def render(outdir):
     """Render DIR/pts.json, or when there is none DIR/sweep.json, or
     DIR/curve.json, or DIR/compare.json, or DIR/scale.json, or DIR/run.json."""
+    check_outdir(outdir)
     pts = os.path.join(outdir, "pts.json")
     if not os.path.exists(pts):
         for entry in COMMAND_RESULTS:

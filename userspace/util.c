@@ -313,6 +313,122 @@ void ssl_eta_str(char *buf, size_t len, uint64_t secs)
 		snprintf(buf, len, "%02um:%02us", m, s);
 }
 
+/* ---- result files: a new temporary file beside, then renamed; the directory checked ---- */
+
+int ssl_dir_check(const char *cmd, const char *dir)
+{
+	struct stat st;
+
+	if (stat(dir, &st)) {
+		ssl_err("%s: %s: %s", cmd, dir, strerror(errno));
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		ssl_err("%s: %s: not a directory", cmd, dir);
+		return -1;
+	}
+	/* anyone may rename or replace what is in it: a link, a file of theirs */
+	if ((st.st_mode & S_IWOTH) && !(st.st_mode & S_ISVTX)) {
+		ssl_err("%s: %s: writable by other users (mode %04o) without the sticky bit; "
+			"refusing to write results there", cmd, dir,
+			(unsigned int)(st.st_mode & 07777));
+		return -1;
+	}
+	/* its owner may do the same, sticky bit or not (root owns the system's) */
+	if (st.st_uid != geteuid() && st.st_uid != 0) {
+		ssl_err("%s: %s: owned by another user (uid %u, not yours: %u); refusing to "
+			"write results there", cmd, dir, (unsigned int)st.st_uid,
+			(unsigned int)geteuid());
+		return -1;
+	}
+	return 0;
+}
+
+int ssl_dir_check_file(const char *cmd, const char *path)
+{
+	char dir[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		return ssl_dir_check(cmd, ".");
+	if (slash == path)
+		return ssl_dir_check(cmd, "/");
+	if ((size_t)(slash - path) >= sizeof(dir)) {
+		ssl_err("%s: %s: path too long", cmd, path);
+		return -1;
+	}
+	memcpy(dir, path, (size_t)(slash - path));
+	dir[slash - path] = '\0';
+	return ssl_dir_check(cmd, dir);
+}
+
+FILE *ssl_atomic_open(struct ssl_atomic *a, const char *path)
+{
+	unsigned long long rnd;
+	int fd = -1, i;
+
+	a->f = NULL;
+	if (snprintf(a->path, sizeof(a->path), "%s", path) >= (int)sizeof(a->path)) {
+		ssl_err("%s: path too long", path);
+		return NULL;
+	}
+	/* a new name (never an existing file or link), mode 0666 less the umask */
+	for (i = 0; fd < 0 && i < 100; i++) {
+		if (getentropy(&rnd, sizeof(rnd))) {
+			ssl_err("%s: no random name for its temporary file: %s", path,
+				strerror(errno));
+			return NULL;
+		}
+		if (snprintf(a->tmp, sizeof(a->tmp), "%s.%012llx.tmp", path,
+			     rnd & 0xffffffffffffULL) >= (int)sizeof(a->tmp)) {
+			ssl_err("%s: path too long", path);
+			return NULL;
+		}
+		fd = open(a->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+		if (fd < 0 && errno != EEXIST)
+			break;
+	}
+	if (fd < 0) {
+		ssl_err("%s: %s", a->tmp, strerror(errno));
+		return NULL;
+	}
+	a->f = fdopen(fd, "w");
+	if (!a->f) {
+		ssl_err("%s: %s", a->tmp, strerror(errno));
+		close(fd);
+		unlink(a->tmp);
+	}
+	return a->f;
+}
+
+int ssl_atomic_commit(struct ssl_atomic *a)
+{
+	int ok = !ferror(a->f) && !fflush(a->f) && !fsync(fileno(a->f));
+
+	if (fclose(a->f) || !ok) {
+		ssl_err("writing %s: %s", a->tmp, strerror(errno));
+		unlink(a->tmp);
+		return -1;
+	}
+	a->f = NULL;
+	/* rename() replaces a link at @path, it does not follow it */
+	if (rename(a->tmp, a->path)) {
+		ssl_err("rename %s to %s: %s", a->tmp, a->path, strerror(errno));
+		unlink(a->tmp);
+		return -1;
+	}
+	return 0;
+}
+
+void ssl_atomic_abort(struct ssl_atomic *a)
+{
+	if (!a->f)
+		return;
+	fclose(a->f);
+	a->f = NULL;
+	unlink(a->tmp);
+}
+
 int ssl_data_path(const char *env, const char *name, int mode, char *buf, size_t len)
 {
 	const char *v = getenv(env);

@@ -3,8 +3,10 @@
 #ifndef SSDLOAD_CLI_UTIL_H
 #define SSDLOAD_CLI_UTIL_H
 
+#include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define SSDLOAD_CLI_VERSION	"0.1.0"
 
@@ -74,6 +76,34 @@ int ssl_dev_inflight(const char *dev, uint64_t *n);
  * into @name; 0 or a negative errno.
  */
 int ssl_dev_stat(const char *dev, char *name, size_t nlen, uint64_t st[SSL_DEV_STAT_NR]);
+
+/*
+ * Result files.  ssl_dir_check(): 0 if results may be written in @dir, else
+ * -1 after a message naming the reason: it is writable by other users
+ * without the sticky bit, or owned by a user other than root and the
+ * caller (either could swap a file or a subdirectory in it for a link).
+ * ssl_dir_check_file(): the same of the directory of the file @path.
+ */
+int ssl_dir_check(const char *cmd, const char *dir);
+int ssl_dir_check_file(const char *cmd, const char *path);
+
+/*
+ * A result file written whole or not at all: ssl_atomic_open() creates a
+ * new temporary file beside @path (O_CREAT|O_EXCL|O_NOFOLLOW, a random
+ * name: never through a link planted there; mode 0666 less the umask) and
+ * returns its stream, or NULL after a message.  ssl_atomic_commit()
+ * flushes, syncs and closes it and renames it to @path: 0, or -1 after a
+ * message with the temporary file removed.  ssl_atomic_abort() drops it.
+ */
+struct ssl_atomic {
+	FILE *f;
+	char path[PATH_MAX];
+	char tmp[PATH_MAX + 24];
+};
+
+FILE *ssl_atomic_open(struct ssl_atomic *a, const char *path);
+int ssl_atomic_commit(struct ssl_atomic *a);
+void ssl_atomic_abort(struct ssl_atomic *a);
 
 /* key=value text, one pair per line (debugfs summary and progress) */
 struct ssl_kv {
