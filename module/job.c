@@ -97,6 +97,7 @@ static void ssdload_job_free_run(struct ssdload_job *job)
 	kfree(job->workers);
 	job->workers = NULL;
 	job->nr_workers = 0;
+	job->run_gen++;
 }
 
 static void ssdload_job_release(struct kref *ref)

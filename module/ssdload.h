@@ -485,6 +485,9 @@ struct ssdload_job {
 	u64 ser_final;			/* of which kept for the last record */
 	u8 poll_fallback;		/* enum ssdload_poll_fallback */
 	unsigned int nr_workers;	/* workers of the last run */
+	u32 run_gen;			/* changes when the last run's results
+					 * are freed (a streamed reader checks)
+					 */
 	struct ssdload_worker **workers; /* results of the last run */
 	atomic_t nr_active;		/* workers still running their loop */
 	struct work_struct end_work;	/* tears a run down when it ends */
