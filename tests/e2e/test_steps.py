@@ -226,6 +226,14 @@ def test_overrides(null_blk, jobs):
     assert d["bs_min"] == 4096 and d["bs_max"] == 8192
     assert s["read_ios"] == sum(r["read"]["ios"] for r in st.steps)
     assert s["write_ios"] == sum(r["write"]["ios"] for r in st.steps)
+    # the histograms follow in the records' order, read, write, trim, the
+    # intended one after its direction's (the steps file is streamed)
+    for r in st.steps:
+        for dname in ("read", "write"):
+            rd = r[dname]
+            assert sum(rd.get("hist", [])) == rd["ios"], (r["step"], dname)
+            assert sum(rd.get("ihist", [])) == rd["intended_ios"], (r["step"], dname)
+    assert "ihist" in c["read"] and "hist" in d["write"]
     env.need_timing_kernel()
     iops = c["read"]["ios"] / (c["runtime_ns"] / 1e9)
     assert abs(iops / 2000 - 1) < 0.02, iops
