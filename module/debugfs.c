@@ -813,9 +813,8 @@ static void ssdload_steps_fill(struct ssdload_job *job, unsigned int p,
 static void ssdload_steps_fill_hist(struct ssdload_steps_iter *it, u32 h)
 {
 	unsigned int lo = 0, hi = it->nr - 1, p;
-	const struct ssdload_phase *ph;
 	struct ssdload_sum sum;
-	u32 k;
+	bool intended;
 	int d;
 
 	/* the last record whose first histogram is at or before @h */
@@ -826,24 +825,12 @@ static void ssdload_steps_fill_hist(struct ssdload_steps_iter *it, u32 h)
 		else
 			hi = p - 1;
 	}
-	ph = &it->job->phases[lo];
-	k = h - it->first[lo];
-	for (d = 0; d < SSDLOAD_DIR_NR; d++) {
-		if (!(ph->dirs & BIT(d)))
-			continue;
-		if (!k--)
-			break;
-		if (!(ph->rated_dirs & BIT(d)))
-			continue;
-		if (!k--) {
-			ssdload_sum_step(it->job, lo, d, true, &sum, it->hist);
-			return;
-		}
-	}
-	if (WARN_ON_ONCE(d == SSDLOAD_DIR_NR))
+	d = ssdload_phase_hist_at(&it->job->phases[lo], h - it->first[lo],
+				  &intended);
+	if (WARN_ON_ONCE(d < 0))
 		memset(it->hist, 0, sizeof(it->hist));
 	else
-		ssdload_sum_step(it->job, lo, d, false, &sum, it->hist);
+		ssdload_sum_step(it->job, lo, d, intended, &sum, it->hist);
 }
 
 static void *ssdload_steps_start(struct seq_file *m, loff_t *pos)
@@ -926,8 +913,7 @@ static int ssdload_steps_open(struct inode *inode, struct file *file)
 	it->nr = nr;
 	for (p = 0; p < nr; p++) {
 		it->first[p] = nhist;
-		nhist += hweight8(job->phases[p].dirs) +
-			 hweight8(job->phases[p].rated_dirs);
+		nhist += ssdload_phase_nr_hists(&job->phases[p]);
 	}
 	it->first[nr] = nhist;
 	hdr = &it->hdr;

@@ -627,6 +627,9 @@ u64 ssdload_seed_from_name(const char *name);
 /* step.c */
 extern const struct config_item_type ssdload_steps_type;
 void ssdload_steps_release(struct ssdload_job *job);
+u32 ssdload_phase_nr_hists(const struct ssdload_phase *ph);
+int ssdload_phase_hist_at(const struct ssdload_phase *ph, u32 k,
+			  bool *intended);
 int ssdload_steps_compile(struct ssdload_job *job);
 int ssdload_steps_plan_rate(struct ssdload_job *job, unsigned int nr);
 bool ssdload_cfg_uses_dir(const struct ssdload_cfg *cfg, int dir);
