@@ -7,6 +7,7 @@
  *   hist_read	binary: struct ssdload_hist_header + counts
  *   hist_write	binary, likewise (hist_trim for trims)
  *   hist_intended_*	binary, latency from the intended send time (rate)
+ *   steps	binary, per step, streamed (a record or histogram per item)
  *   lease	held open by the CLI: closing the last one stops the run
  *
  * The directory mirrors the configfs job name.  Files are root-only.
@@ -584,7 +585,7 @@ SSDLOAD_HIST_FILE(hist_intended_read, SSDLOAD_DIR_READ, true);
 SSDLOAD_HIST_FILE(hist_intended_write, SSDLOAD_DIR_WRITE, true);
 SSDLOAD_HIST_FILE(hist_intended_trim, SSDLOAD_DIR_TRIM, true);
 
-/* The series and steps files: a snapshot built at open, freed at release. */
+/* The series file: a snapshot built at open, freed at release. */
 struct ssdload_snap {
 	size_t len;			/* bytes in buf */
 	u8 buf[];			/* header, records, deltas */
@@ -701,17 +702,39 @@ static const struct file_operations ssdload_series_fops = {
 	.release	= ssdload_snap_release,
 };
 
-/* The steps file: a snapshot built at open, as the series'. */
+/*
+ * The steps file, streamed: the header is built at open, each record and
+ * each histogram when it is read (a seq_file item each), so that an open
+ * file holds one histogram and a page or so of records, however many
+ * steps the run had.  Items: 0 the header, 1 .. nr the records, then
+ * the histograms in the order of the format (uapi/ssdload.h).  A read
+ * after the job's run changed (enabled again, torn down) fails with
+ * -ESTALE: the header no longer describes it.
+ */
+struct ssdload_steps_iter {
+	struct ssdload_job *job;
+	u32 gen;			/* job->run_gen at open */
+	unsigned int nr;		/* records */
+	loff_t pos;			/* the item start() or next() gave */
+	struct ssdload_steps_header hdr;
+	struct ssdload_steps_rec rec;	/* the record being shown */
+	u64 hist[SSDLOAD_HIST_BUCKETS];	/* the histogram being shown */
+	u32 first[];			/* nr + 1: index of the first
+					 * histogram of each record, then
+					 * their number
+					 */
+};
 
 /* Fill @r with phase @p of the run: its parameters and its results. */
-static u64 *ssdload_steps_fill(struct ssdload_job *job, unsigned int p,
-			       struct ssdload_steps_rec *r, u64 *hp)
+static void ssdload_steps_fill(struct ssdload_job *job, unsigned int p,
+			       struct ssdload_steps_rec *r)
 {
 	const struct ssdload_phase *ph = &job->phases[p];
 	struct ssdload_sum sum;
 	unsigned int i;
 	int d;
 
+	memset(r, 0, sizeof(*r));
 	r->step = ph->step;
 	r->flags = ph->idle ? SSDLOAD_STEPS_IDLE : 0;
 	r->rw = ph->rw;
@@ -762,8 +785,7 @@ static u64 *ssdload_steps_fill(struct ssdload_job *job, unsigned int p,
 
 		if (!(ph->dirs & BIT(d)))
 			continue;
-		ssdload_sum_step(job, p, d, false, &sum, hp);
-		hp += SSDLOAD_HIST_BUCKETS;
+		ssdload_sum_step(job, p, d, false, &sum, NULL);
 		rd->flags |= SSDLOAD_STEPS_HIST;
 		rd->ios = sum.ios;
 		rd->bytes = sum.bytes;
@@ -777,8 +799,7 @@ static u64 *ssdload_steps_fill(struct ssdload_job *job, unsigned int p,
 		rd->overflow = sum.overflow;
 		if (!(ph->rated_dirs & BIT(d)))
 			continue;
-		ssdload_sum_step(job, p, d, true, &sum, hp);
-		hp += SSDLOAD_HIST_BUCKETS;
+		ssdload_sum_step(job, p, d, true, &sum, NULL);
 		rd->flags |= SSDLOAD_STEPS_INTENDED_HIST;
 		rd->intended_ios = sum.ios;
 		rd->intended_lat_min_ns = sum.lat_min;
@@ -786,66 +807,155 @@ static u64 *ssdload_steps_fill(struct ssdload_job *job, unsigned int p,
 		rd->intended_lat_sum_ns = sum.lat_sum;
 		rd->late_ios = sum.late;
 	}
-	return hp;
 }
+
+/* Fill it->hist with histogram @h of the file (0: the first). */
+static void ssdload_steps_fill_hist(struct ssdload_steps_iter *it, u32 h)
+{
+	unsigned int lo = 0, hi = it->nr - 1, p;
+	struct ssdload_sum sum;
+	bool intended;
+	int d;
+
+	/* the last record whose first histogram is at or before @h */
+	while (lo < hi) {
+		p = lo + (hi - lo + 1) / 2;
+		if (it->first[p] <= h)
+			lo = p;
+		else
+			hi = p - 1;
+	}
+	d = ssdload_phase_hist_at(&it->job->phases[lo], h - it->first[lo],
+				  &intended);
+	if (WARN_ON_ONCE(d < 0))
+		memset(it->hist, 0, sizeof(it->hist));
+	else
+		ssdload_sum_step(it->job, lo, d, intended, &sum, it->hist);
+}
+
+static void *ssdload_steps_start(struct seq_file *m, loff_t *pos)
+{
+	struct ssdload_steps_iter *it = m->private;
+
+	mutex_lock(&it->job->lock);
+	if (*pos >= 1 + it->nr + it->first[it->nr])
+		return NULL;
+	/* the header is the open's; the rest is read from the run */
+	if (*pos && it->gen != it->job->run_gen)
+		return ERR_PTR(-ESTALE);
+	it->pos = *pos;
+	return it;
+}
+
+static void *ssdload_steps_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	struct ssdload_steps_iter *it = m->private;
+
+	++*pos;
+	if (*pos >= 1 + it->nr + it->first[it->nr])
+		return NULL;
+	it->pos = *pos;
+	return it;
+}
+
+static void ssdload_steps_stop(struct seq_file *m, void *v)
+{
+	struct ssdload_steps_iter *it = m->private;
+
+	mutex_unlock(&it->job->lock);
+}
+
+static int ssdload_steps_show(struct seq_file *m, void *v)
+{
+	struct ssdload_steps_iter *it = v;
+
+	if (!it->pos) {
+		seq_write(m, &it->hdr, sizeof(it->hdr));
+	} else if (it->pos <= it->nr) {
+		ssdload_steps_fill(it->job, it->pos - 1, &it->rec);
+		seq_write(m, &it->rec, sizeof(it->rec));
+	} else {
+		ssdload_steps_fill_hist(it, it->pos - 1 - it->nr);
+		seq_write(m, it->hist, sizeof(it->hist));
+	}
+	cond_resched();
+	return 0;
+}
+
+static const struct seq_operations ssdload_steps_seq_ops = {
+	.start	= ssdload_steps_start,
+	.next	= ssdload_steps_next,
+	.stop	= ssdload_steps_stop,
+	.show	= ssdload_steps_show,
+};
 
 static int ssdload_steps_open(struct inode *inode, struct file *file)
 {
 	struct ssdload_job *job = inode->i_private;
 	struct ssdload_steps_header *hdr;
-	struct ssdload_snap *snap;
-	struct ssdload_steps_rec *r;
+	struct ssdload_steps_iter *it;
 	unsigned int p, nr = 0;
-	u64 nhist = 0, size;
-	u64 *hp;
-	int ret = 0;
+	u32 nhist = 0;
+	int ret;
 
 	BUILD_BUG_ON(ARRAY_SIZE(((struct ssdload_steps_rec *)0)->dir) !=
 		     SSDLOAD_DIR_NR);
 	mutex_lock(&job->lock);
-	if (ssdload_steps_ran(job)) {
+	if (ssdload_steps_ran(job))
 		nr = job->nr_phases;
-		for (p = 0; p < nr; p++)
-			nhist += hweight8(job->phases[p].dirs) +
-				 hweight8(job->phases[p].rated_dirs);
-	}
-	size = sizeof(*hdr) + nr * sizeof(*r) +
-	       nhist * SSDLOAD_HIST_BUCKETS * sizeof(u64);
-	snap = kvzalloc(sizeof(*snap) + size, GFP_KERNEL | __GFP_NOWARN);
-	if (!snap) {
+	it = kvzalloc(struct_size(it, first, nr + 1), GFP_KERNEL);
+	if (!it) {
 		ret = -ENOMEM;
 		goto out_unlock;
 	}
-	snap->len = size;
-	hdr = (struct ssdload_steps_header *)snap->buf;
+	it->job = job;
+	it->gen = job->run_gen;
+	it->nr = nr;
+	for (p = 0; p < nr; p++) {
+		it->first[p] = nhist;
+		nhist += ssdload_phase_nr_hists(&job->phases[p]);
+	}
+	it->first[nr] = nhist;
+	hdr = &it->hdr;
 	hdr->magic = SSDLOAD_STEPS_MAGIC;
 	hdr->version = SSDLOAD_STEPS_VERSION;
 	hdr->header_size = sizeof(*hdr);
-	hdr->record_size = sizeof(*r);
+	hdr->record_size = sizeof(it->rec);
 	hdr->nr_steps = nr;
 	hdr->loops = nr ? job->run_loops : 0;
 	hdr->nr_workers = nr ? job->nr_workers : 0;
 	hdr->hist_sub_bits = SSDLOAD_HIST_SUB_BITS;
 	hdr->hist_max_shift = SSDLOAD_HIST_MAX_SHIFT;
 	hdr->hist_buckets = SSDLOAD_HIST_BUCKETS;
-	hdr->hist_bytes = nhist * SSDLOAD_HIST_BUCKETS * sizeof(u64);
-	r = (struct ssdload_steps_rec *)(snap->buf + sizeof(*hdr));
-	hp = (u64 *)(snap->buf + sizeof(*hdr) + nr * sizeof(*r));
-	for (p = 0; p < nr; p++) {
-		hp = ssdload_steps_fill(job, p, &r[p], hp);
-		cond_resched();
-	}
-	file->private_data = snap;
+	hdr->hist_bytes = (u64)nhist * sizeof(it->hist);
+	ret = seq_open(file, &ssdload_steps_seq_ops);
+	if (ret)
+		goto out_free_it;
+	((struct seq_file *)file->private_data)->private = it;
+	mutex_unlock(&job->lock);
+	return nonseekable_open(inode, file);
+
+out_free_it:
+	kvfree(it);
 out_unlock:
 	mutex_unlock(&job->lock);
-	return ret ? ret : nonseekable_open(inode, file);
+	return ret;
+}
+
+/* Called after the debugfs entry may be gone: the job is not touched. */
+static int ssdload_steps_file_release(struct inode *inode, struct file *file)
+{
+	struct seq_file *m = file->private_data;
+
+	kvfree(m->private);
+	return seq_release(inode, file);
 }
 
 static const struct file_operations ssdload_steps_fops = {
 	.owner		= THIS_MODULE,
 	.open		= ssdload_steps_open,
-	.read		= ssdload_snap_read,
-	.release	= ssdload_snap_release,
+	.read		= seq_read,
+	.release	= ssdload_steps_file_release,
 };
 
 /*

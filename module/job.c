@@ -97,6 +97,7 @@ static void ssdload_job_free_run(struct ssdload_job *job)
 	kfree(job->workers);
 	job->workers = NULL;
 	job->nr_workers = 0;
+	job->run_gen++;
 }
 
 static void ssdload_job_release(struct kref *ref)
@@ -910,6 +911,28 @@ static int ssdload_job_build_dists(struct ssdload_job *job,
 }
 
 /*
+ * Start step: is device @i, just opened, one already opened under another
+ * name (a symlink such as /dev/disk/by-id/..., or a node of the same
+ * number)?  The holder is the same, so the second open succeeds; the
+ * names differ, so ssdload_job_split_paths() cannot tell.  The device
+ * number can.
+ */
+static int ssdload_job_check_alias(struct ssdload_job *job, unsigned int i)
+{
+	dev_t devt = job->devs[i].bdev.bdev->bd_dev;
+	unsigned int j;
+
+	for (j = 0; j < i; j++)
+		if (job->devs[j].bdev.bdev->bd_dev == devt)
+			return ssdload_job_refuse(job, -EINVAL, "filename",
+						  "%s and %s are the same device (%u:%u)",
+						  job->devs[j].path,
+						  job->devs[i].path,
+						  MAJOR(devt), MINOR(devt));
+	return 0;
+}
+
+/*
  * Start step: open every device exclusively, check its span, build its
  * offset tables, plan polling.  On failure everything opened is closed.
  */
@@ -931,6 +954,9 @@ static int ssdload_job_open(struct ssdload_job *job)
 						 ssdload_open_reason(ret));
 			goto out_close;
 		}
+		ret = ssdload_job_check_alias(job, i);
+		if (ret)
+			goto out_close;
 		if ((job->dirs & BIT(SSDLOAD_DIR_TRIM)) &&
 		    !bdev_max_discard_sectors(dev->bdev.bdev)) {
 			ret = ssdload_job_refuse(job, -EOPNOTSUPP, "rw",

@@ -480,6 +480,9 @@ struct ssdload_job {
 	u64 ser_final;			/* of which kept for the last record */
 	u8 poll_fallback;		/* enum ssdload_poll_fallback */
 	unsigned int nr_workers;	/* workers of the last run */
+	u32 run_gen;			/* changes when the last run's results
+					 * are freed (a streamed reader checks)
+					 */
 	struct ssdload_worker **workers; /* results of the last run */
 	atomic_t nr_active;		/* workers still running their loop */
 	struct work_struct end_work;	/* tears a run down when it ends */
@@ -619,6 +622,9 @@ u64 ssdload_seed_from_name(const char *name);
 /* step.c */
 extern const struct config_item_type ssdload_steps_type;
 void ssdload_steps_release(struct ssdload_job *job);
+u32 ssdload_phase_nr_hists(const struct ssdload_phase *ph);
+int ssdload_phase_hist_at(const struct ssdload_phase *ph, u32 k,
+			  bool *intended);
 int ssdload_steps_compile(struct ssdload_job *job);
 int ssdload_steps_plan_rate(struct ssdload_job *job, unsigned int nr);
 bool ssdload_cfg_uses_dir(const struct ssdload_cfg *cfg, int dir);

@@ -752,6 +752,43 @@ void ssdload_steps_free(struct ssdload_worker *w)
 	w->pst = NULL;
 }
 
+/*
+ * The histograms of phase @ph in the steps file (debugfs.c): one per
+ * direction it issues, then one from the intended time per rated one.
+ */
+u32 ssdload_phase_nr_hists(const struct ssdload_phase *ph)
+{
+	return hweight8(ph->dirs) + hweight8(ph->rated_dirs);
+}
+EXPORT_SYMBOL_IF_KUNIT(ssdload_phase_nr_hists);
+
+/*
+ * Histogram @k (from 0) of phase @ph in the steps file: its direction, and
+ * in @intended whether it is from the intended time.  The order is read,
+ * write, trim, each rated direction's intended histogram right after its
+ * own.  -ERANGE past the phase's last.
+ */
+int ssdload_phase_hist_at(const struct ssdload_phase *ph, u32 k,
+			  bool *intended)
+{
+	int d;
+
+	for (d = 0; d < SSDLOAD_DIR_NR; d++) {
+		if (!(ph->dirs & BIT(d)))
+			continue;
+		*intended = false;
+		if (!k--)
+			return d;
+		if (!(ph->rated_dirs & BIT(d)))
+			continue;
+		*intended = true;
+		if (!k--)
+			return d;
+	}
+	return -ERANGE;
+}
+EXPORT_SYMBOL_IF_KUNIT(ssdload_phase_hist_at);
+
 /* Free the steps of a job being released (configfs drops them first). */
 void ssdload_steps_release(struct ssdload_job *job)
 {

@@ -364,8 +364,9 @@ struct ssdload_series_rec {
  * to the first submission of this step's (0 when they overlap); the
  * file gives the largest and the sum over workers and loops.  The first
  * step of the first loop, and a step after an idle step, have no gap.
- * The file is a snapshot taken at open; a live run's figures are
- * consistent per worker.
+ * The file is streamed: the header is taken at open, each record and
+ * histogram when read (a live run's records are consistent per worker);
+ * a read after the job ran again fails with ESTALE.
  */
 #define SSDLOAD_STEPS_MAGIC	0x50545353U	/* "SSTP" little-endian */
 #define SSDLOAD_STEPS_VERSION	1

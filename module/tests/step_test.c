@@ -348,6 +348,55 @@ static void test_step_numjobs(struct kunit *test)
 	KUNIT_EXPECT_NOT_NULL(test, strstr(job->errmsg, "idle_ms"));
 }
 
+/* The histograms of a step in the steps file, and their order. */
+static void test_step_hists(struct kunit *test)
+{
+	struct step_fixture *f = test->priv;
+	struct ssdload_job *job = f->job;
+	struct config_item *s1 = step_mkdir(test, "1");
+	struct config_item *s2 = step_mkdir(test, "2");
+	struct config_item *s3 = step_mkdir(test, "3");
+	const struct ssdload_phase *ph;
+	bool intended;
+
+	KUNIT_ASSERT_FALSE(test, IS_ERR(s1) || IS_ERR(s2) || IS_ERR(s3));
+	job->cfg.allow_write = 1;
+	step_store(test, s2, "rw", "randrw");
+	step_store(test, s2, "rate_iops", "100,200");
+	step_store(test, s3, "rw", "randwrite");
+	step_store(test, s3, "rate_iops", ",50");
+	KUNIT_ASSERT_EQ(test, step_compile(job), 0);
+	ph = job->phases;
+	/* step 1: reads, no rate */
+	KUNIT_EXPECT_EQ(test, ssdload_phase_nr_hists(&ph[0]), 1U);
+	KUNIT_EXPECT_EQ(test, ssdload_phase_hist_at(&ph[0], 0, &intended),
+			SSDLOAD_DIR_READ);
+	KUNIT_EXPECT_FALSE(test, intended);
+	KUNIT_EXPECT_EQ(test, ssdload_phase_hist_at(&ph[0], 1, &intended),
+			-ERANGE);
+	/* step 2: read, intended read, write, intended write */
+	KUNIT_EXPECT_EQ(test, ssdload_phase_nr_hists(&ph[1]), 4U);
+	KUNIT_EXPECT_EQ(test, ssdload_phase_hist_at(&ph[1], 0, &intended),
+			SSDLOAD_DIR_READ);
+	KUNIT_EXPECT_FALSE(test, intended);
+	KUNIT_EXPECT_EQ(test, ssdload_phase_hist_at(&ph[1], 1, &intended),
+			SSDLOAD_DIR_READ);
+	KUNIT_EXPECT_TRUE(test, intended);
+	KUNIT_EXPECT_EQ(test, ssdload_phase_hist_at(&ph[1], 2, &intended),
+			SSDLOAD_DIR_WRITE);
+	KUNIT_EXPECT_FALSE(test, intended);
+	KUNIT_EXPECT_EQ(test, ssdload_phase_hist_at(&ph[1], 3, &intended),
+			SSDLOAD_DIR_WRITE);
+	KUNIT_EXPECT_TRUE(test, intended);
+	KUNIT_EXPECT_EQ(test, ssdload_phase_hist_at(&ph[1], 4, &intended),
+			-ERANGE);
+	/* step 3: writes capped, reads not issued */
+	KUNIT_EXPECT_EQ(test, ssdload_phase_nr_hists(&ph[2]), 2U);
+	KUNIT_EXPECT_EQ(test, ssdload_phase_hist_at(&ph[2], 1, &intended),
+			SSDLOAD_DIR_WRITE);
+	KUNIT_EXPECT_TRUE(test, intended);
+}
+
 static struct kunit_case ssdload_steps_cases[] = {
 	KUNIT_CASE(test_step_names),
 	KUNIT_CASE(test_step_attrs),
@@ -355,6 +404,7 @@ static struct kunit_case ssdload_steps_cases[] = {
 	KUNIT_CASE(test_compile_no_steps),
 	KUNIT_CASE(test_compile_refused),
 	KUNIT_CASE(test_step_numjobs),
+	KUNIT_CASE(test_step_hists),
 	{}
 };
 

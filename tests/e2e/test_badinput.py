@@ -9,6 +9,9 @@ one-line error messages live here too.
 
 import errno
 import os
+import shutil
+import stat
+import tempfile
 
 import pytest
 
@@ -347,6 +350,50 @@ def test_mounted_device_refused(mounted_brd, jobs):
     assert os.path.ismount(d.mnt), "the filesystem went away"
     env.run(["umount", d.mnt])
     assert j.run(60)["read_ios"] == 64
+
+
+def _alias(dev, kind, where):
+    """A second name of @dev in @where: a relative symlink (as udev's
+    /dev/disk/by-id/ links are) or a device node of the same number."""
+    path = os.path.join(where, "alias-" + kind)
+    if kind == "mknod":
+        try:
+            os.mknod(path, stat.S_IFBLK | 0o600, os.stat(dev.path).st_rdev)
+        except OSError as e:
+            pytest.skip("cannot make a device node in %s: %s" % (where, e))
+    else:
+        os.symlink(os.path.relpath(dev.path, where), path)
+    assert os.stat(path).st_rdev == os.stat(dev.path).st_rdev
+    return path
+
+
+@pytest.mark.quick
+@pytest.mark.parametrize("kind,shared", [("symlink", 0), ("mknod", 0), ("symlink", 1)])
+def test_same_device_twice_refused(nullb, jobs, kmsg, kind, shared):
+    """One device under two names (a by-id style link, or a second node of
+    its major:minor) passes a comparison of the names: enable compares the
+    device numbers and refuses with both names, leaving nothing open."""
+    where = tempfile.mkdtemp(prefix="e2e-alias-", dir="/dev")
+    try:
+        alias = _alias(nullb, kind, where)
+        j = jobs("alias", filename="%s:%s" % (nullb.path, alias), rw="randread",
+                 bs=4096, number_ios=16, shared=shared)
+        mark = kmsg.mark()
+        with pytest.raises(OSError) as ei:
+            j.enable()
+        assert ei.value.errno == errno.EINVAL, ei.value
+        assert j.state != "running"
+        assert j.error.startswith("-%d " % errno.EINVAL), j.error
+        assert nullb.path in j.error and alias in j.error, j.error
+        logged = [l for l in kmsg.since(mark) if "filename" in l]
+        assert any(nullb.path in l and alias in l for l in logged), kmsg.since(mark)
+        # both opens were released: another holder can claim the device
+        assert nullb.exclusive_open_works()
+        # each name alone is fine
+        j.write("filename", alias)
+        assert j.run(60)["read_ios"] == 16
+    finally:
+        shutil.rmtree(where)
 
 
 # --------------------------------------------------------------------------

@@ -12,12 +12,18 @@
 - a step overrides rw, bs and rate; the rest is inherited;
 - bad steps are refused with an errno and a message naming steps/N/attr,
   steps cannot change while the job runs, a job with steps cannot be
-  removed before its steps.
+  removed before its steps;
+- the steps file is streamed: with the most steps, 20 open files hold
+  a bounded amount of memory, not a copy of the file each; its bytes are
+  the format's whatever the read size; a read after the job ran again
+  fails with ESTALE.
 
 Kernels: all three (the rate figure only on the stock kernels).
 """
 
+import array
 import errno
+import hashlib
 import os
 
 import pytest
@@ -220,6 +226,14 @@ def test_overrides(null_blk, jobs):
     assert d["bs_min"] == 4096 and d["bs_max"] == 8192
     assert s["read_ios"] == sum(r["read"]["ios"] for r in st.steps)
     assert s["write_ios"] == sum(r["write"]["ios"] for r in st.steps)
+    # the histograms follow in the records' order, read, write, trim, the
+    # intended one after its direction's (the steps file is streamed)
+    for r in st.steps:
+        for dname in ("read", "write"):
+            rd = r[dname]
+            assert sum(rd.get("hist", [])) == rd["ios"], (r["step"], dname)
+            assert sum(rd.get("ihist", [])) == rd["intended_ios"], (r["step"], dname)
+    assert "ihist" in c["read"] and "hist" in d["write"]
     env.need_timing_kernel()
     iops = c["read"]["ios"] / (c["runtime_ns"] / 1e9)
     assert abs(iops / 2000 - 1) < 0.02, iops
@@ -385,3 +399,122 @@ def test_step_numjobs(slow_dev, jobs):
     with pytest.raises(OSError):
         j.enable()
     assert "steps/4/numjobs=5" in env.read(os.path.join(j.dir, "error"))
+
+
+def _mem_available():
+    for line in env.read("/proc/meminfo").splitlines():
+        key, val = line.split(":", 1)
+        if key == "MemAvailable":
+            return int(val.split()[0]) * 1024
+    raise AssertionError("no MemAvailable in /proc/meminfo")
+
+
+def _read_exactly(fd, n, chunk):
+    """@n bytes of @fd, read @chunk at a time (short reads are fine)."""
+    parts, got = [], 0
+    while got < n:
+        b = os.read(fd, min(chunk, n - got))
+        assert b, "end of file after %d of %d bytes" % (got, n)
+        parts.append(b)
+        got += len(b)
+    return b"".join(parts)
+
+
+def _check_steps_stream(path, nr, s, chunk):
+    """Read the steps file at @path @chunk bytes at a time, checking it
+    against the format (uapi/ssdload.h) without holding it whole: the
+    header, @nr records of one read direction, a histogram each that adds
+    up to the record's ios, then the end of the file.  Its sha256."""
+    h = hashlib.sha256()
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        head = _read_exactly(fd, env.STEPS_HDR.size, chunk)
+        hd = dict(zip(env.STEPS_HDR_KEYS, env.STEPS_HDR.unpack_from(head, 0)))
+        assert hd["magic"] == env.uapi_define("SSDLOAD_STEPS_MAGIC")
+        assert hd["nr_steps"] == nr and hd["nr_workers"] == 1 and hd["loops"] == 1
+        nb, rs = hd["hist_buckets"], hd["record_size"]
+        assert hd["hist_bytes"] == nr * nb * 8, hd
+        recs = head + _read_exactly(fd, hd["header_size"] - len(head) + nr * rs, chunk)
+        h.update(recs)
+        ios = []
+        for k in range(nr):
+            off = hd["header_size"] + k * rs
+            r = dict(zip(env.STEPS_REC_KEYS, env.STEPS_REC_HEAD.unpack_from(recs, off)))
+            assert r["step"] == k + 1, r
+            dirs = [dict(zip(env.STEPS_DIR_KEYS, env.STEPS_DIR.unpack_from(
+                recs, off + env.STEPS_REC_HEAD.size + i * env.STEPS_DIR.size)))
+                    for i in range(3)]
+            assert [d["flags"] for d in dirs] == [1, 0, 0], (k, dirs)
+            ios.append(dirs[0]["ios"])
+        assert sum(ios) == s["read_ios"], (sum(ios), s["read_ios"])
+        for k in range(nr):
+            blob = _read_exactly(fd, 8 * nb, chunk)
+            h.update(blob)
+            hist = array.array("Q", blob)
+            assert sum(hist) == ios[k], (k, sum(hist), ios[k])
+        assert os.read(fd, chunk) == b"", "bytes after hist_bytes"
+    finally:
+        os.close(fd)
+    return h.hexdigest()
+
+
+def test_steps_file_streamed(nullb, jobs):
+    """The most steps (4096, one histogram each: a file of about 140 MiB):
+    twenty open files, each read into its histograms, hold a few MiB
+    between them (a snapshot per open took the file's size each, outside
+    max_job_mem_mb), and the bytes are the format's, the same whatever
+    the size of the reads."""
+    nr = env.uapi_define("SSDLOAD_MAX_STEPS")
+    j = jobs("many", filename=nullb.path, rw="randread", bs=4096, iodepth=1,
+             numjobs=1, number_ios=2)
+    _need_steps(j)
+    for n in range(1, nr + 1):
+        os.mkdir(j.path("steps/%d" % n))
+    s = j.run(900)
+    assert s["steps"] == nr and s["read_ios"] == 2 * nr
+    path = os.path.join(j.dbg, "steps")
+    digest = _check_steps_stream(path, nr, s, 1 << 20)
+    # a read size that splits records and histograms anywhere
+    assert _check_steps_stream(path, nr, s, 4097) == digest
+    with open(path, "rb") as f:
+        hd = dict(zip(env.STEPS_HDR_KEYS,
+                      env.STEPS_HDR.unpack_from(f.read(env.STEPS_HDR.size), 0)))
+    into_hists = hd["header_size"] + nr * hd["record_size"] + 3 * 8 * hd["hist_buckets"]
+    bound = 32 << 20
+    assert hd["hist_bytes"] > 4 * bound, hd    # a copy per open would show
+    before = _mem_available()
+    fds = [os.open(path, os.O_RDONLY) for _ in range(20)]
+    try:
+        for fd in fds:
+            _read_exactly(fd, into_hists, 1 << 20)
+        used = before - _mem_available()
+    finally:
+        for fd in fds:
+            os.close(fd)
+    assert used < bound, "20 open steps files took %d MiB" % (used >> 20)
+
+
+@pytest.mark.quick
+def test_steps_file_stale_after_rerun(null_blk, jobs):
+    """The header of an open steps file describes the run at open: read
+    on after the job ran again (another number of steps), it fails with
+    ESTALE rather than mixing two runs."""
+    dev = null_blk(irqmode=0)[0]
+    j = jobs("stale", filename=dev.path, rw="randread", bs=4096, iodepth=1,
+             numjobs=1, number_ios=8)
+    _need_steps(j)
+    j.add_step(1)
+    j.add_step(2)
+    j.run(60)
+    fd = os.open(os.path.join(j.dbg, "steps"), os.O_RDONLY)
+    try:
+        head = _read_exactly(fd, env.STEPS_HDR.size, env.STEPS_HDR.size)
+        assert env.STEPS_HDR.unpack_from(head, 0)[4] == 2
+        os.rmdir(j.path("steps/2"))
+        j.run(60)
+        with pytest.raises(OSError) as ei:
+            os.read(fd, 1 << 20)
+        assert ei.value.errno == errno.ESTALE, ei.value
+    finally:
+        os.close(fd)
+    assert j.steps().hdr["nr_steps"] == 1
