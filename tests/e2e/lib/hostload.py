@@ -120,11 +120,26 @@ def depth_evidence(intervals, iodepth, tol):
             "and not in others" % (iodepth, " ".join("%.2f" % (f * iodepth) for f in fill)))
 
 
-def series_intervals(series, d="read"):
+def overrun_evidence(what, over_ns, lat_max_ns, device_ns):
+    """Evidence that a run (or step) that ended @over_ns after its length
+    did so for the host's load: it ends at its last completion, and its
+    slowest I/O (@lat_max_ns) on a fixed-latency device of @device_ns took
+    at least 10 times that (the host fired the device's timer late) and
+    as long as the overrun.  None otherwise."""
+    if lat_max_ns < 10 * device_ns or over_ns > lat_max_ns + 0.01 * abs(over_ns):
+        return None
+    return "%s ran %.0f ms over its length; its slowest I/O on a %.1f ms device took %.0f ms" \
+        % (what, over_ns / 1e6, device_ns / 1e6, lat_max_ns / 1e6)
+
+
+def series_intervals(series, d="read", step=None):
     """(ios, latency sum ns, length ns) per interval of a debugfs series
-    (ssdload_env.Series), the workers' records of one index summed."""
+    (ssdload_env.Series), the workers' records of one index summed; with
+    @step, of the records the workers closed in that step."""
     by = {}
     for r in series.records:
+        if step is not None and r["step"] != step:
+            continue
         n, lat, t = by.get(r["index"], (0, 0, 0))
         by[r["index"]] = (n + r[d]["ios"], lat + r[d]["lat_sum_ns"],
                           max(t, r["end_ns"] - r["start_ns"]))
