@@ -18,6 +18,7 @@ import re
 
 import pytest
 
+import hostload
 import ssdload_env as env
 
 
@@ -101,14 +102,17 @@ def test_rate_under_capacity_json(ssdload, null_blk, cli):  # pylint: disable=un
     job = env.cli_json(*_args(dev, "e2e-rate-under", 500, 2, iodepth=4))["jobs"][0]
     rd = job["read"]
     rate = rd["rate"]
-    if env.kernel_label() == "debug" and rate["fell_behind"]:
-        # the module measures the lag up to when the worker saw the end
-        # of the run: on the debug kernel under TCG its timer may wake it
-        # a few ms late, a gap or two
-        assert rate["behind_ns"] < 20e6 and rate["behind_ios"] <= 4, rate
-    else:
-        assert rate["fell_behind"] is False and rate["behind_ios"] == 0, rate
-    assert abs(rd["iops"] - 500) <= 10, rd["iops"]
+    evidence = lambda: hostload.rate_evidence(hostload.cli_rate_summary(job), ("read",),
+                                              runtime_ms=2000)
+    with hostload.guard(evidence):
+        if env.kernel_label() == "debug" and rate["fell_behind"]:
+            # the module measures the lag up to when the worker saw the end
+            # of the run: on the debug kernel under TCG its timer may wake it
+            # a few ms late, a gap or two
+            assert rate["behind_ns"] < 20e6 and rate["behind_ios"] <= 4, rate
+        else:
+            assert rate["fell_behind"] is False and rate["behind_ios"] == 0, rate
+        assert abs(rd["iops"] - 500) <= 10, (rd["iops"], rate)
     cl, il = rd["clat_ns"]["mean"], rd["lat_from_intended_ns"]["mean"]
     assert il >= cl, (cl, il)
     # the I/Os go out on time, the two latencies apart by the wake-up of
@@ -117,5 +121,6 @@ def test_rate_under_capacity_json(ssdload, null_blk, cli):  # pylint: disable=un
     # device's 1000 IOPS: some intervals agree, and none falls behind for good
     iv = [x["read"] for x in job["time_series"]["intervals"] if x["read"]["ios"] >= 50]
     ratio = [x["lat_from_intended_mean_ns"] / x["lat_mean_ns"] for x in iv]
-    assert min(ratio) <= 2, ratio
+    with hostload.guard(evidence):
+        assert min(ratio) <= 2, ratio
     assert sum(x["read"]["ios"] for x in job["time_series"]["intervals"]) == rd["total_ios"]

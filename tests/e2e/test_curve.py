@@ -28,6 +28,7 @@ import os
 
 import pytest
 
+import hostload
 import ssdload_env as env
 
 MS = 10**6
@@ -44,9 +45,11 @@ def _timing_kernel():
 
 
 def _curve(dev, out, *extra, report=False):
+    # rendering the report under TCG on a busy host took over 300 s
     return env.cli("curve", "--filename=" + dev.path, "--output-dir=%s" % out,
                    "--ramp_time=200ms", "--runtime=1s", "--eta=never",
-                   *(extra if report else extra + ("--no-report",)), timeout=300)
+                   *(extra if report else extra + ("--no-report",)),
+                   timeout=900 if report else 300)
 
 
 def _doc(out):
@@ -69,7 +72,10 @@ def test_curve_points_on_target(ssdload, null_blk, cli, tmp_path):  # pylint: di
     assert [q["pct"] for q in doc["points"]] == [2, 5, 10, 20]
     for q in doc["points"]:
         assert q["target_iops"] == pytest.approx(q["pct"] / 100 * mx["iops"], abs=1)
-        assert abs(q["ratio"] - 1) <= 0.02, (q["label"], q["iops"], q["target_iops"])
+        job = json.loads((out / q["run_json"]).read_text())["jobs"][0]
+        with hostload.guard(lambda: hostload.rate_evidence(hostload.cli_rate_summary(job),
+                                                           ("read",))):
+            assert abs(q["ratio"] - 1) <= 0.02, (q["label"], q["iops"], q["target_iops"])
         assert q["iops"] == pytest.approx(q["ratio"] * q["target_iops"])
         # every measured I/O had an intended time; none left late on this device
         assert q["intended"] is not None and q["read"]["ios"] == q["ios"] > 0
@@ -158,7 +164,11 @@ def test_curve_max_given_and_mix(ssdload, null_blk, cli, tmp_path):  # pylint: d
         run = json.loads((out / q["run_json"]).read_text())["jobs"][0]
         assert run["read"]["rate"]["iops_target"] == round(0.7 * tgt)
         assert run["write"]["rate"]["iops_target"] == round(0.3 * tgt)
-        assert q["target_iops"] == tgt and abs(q["ratio"] - 1) <= 0.02, q
+        assert q["target_iops"] == tgt
+        evidence = lambda: hostload.rate_evidence(  # noqa: E731
+            {**hostload.cli_rate_summary(run), **hostload.cli_rate_summary(run, "write")})
+        with hostload.guard(evidence):
+            assert abs(q["ratio"] - 1) <= 0.02, q
         assert q["read_pct"] == pytest.approx(70, abs=2)
         assert q["read"]["ios"] + q["write"]["ios"] == q["ios"]
     # the report: every plot the page names exists

@@ -12,19 +12,23 @@ the bucket maths of uapi/ssdload.h.
 """
 
 import math
+import os
 
 import pytest
 
+import hostload
 import ssdload_env as env
 
 MS = 10**6
 
 
-def _latency_job(nullb_cfg, jobs, c, iodepth, runtime_ms=2000):
+def _latency_job(nullb_cfg, jobs, c, iodepth, runtime_ms=2000, interval_ms=0):
     dev = nullb_cfg("lat%d" % (c // MS), irqmode=2, completion_nsec=c,
                     hw_queue_depth=max(64, iodepth))
     j = jobs("lat", filename=dev.path, rw="randread", bs=4096, iodepth=iodepth,
              runtime_ms=runtime_ms)
+    if interval_ms and os.path.exists(j.path("log_interval_ms")):
+        j.set(log_interval_ms=interval_ms)
     before = dev.stat()
     s = j.run(timeout=60)
     d = env.stat_delta(before, dev.stat())
@@ -37,7 +41,7 @@ def _latency_job(nullb_cfg, jobs, c, iodepth, runtime_ms=2000):
 def test_latency_truth(nullb_cfg, jobs, c, iodepth):
     """min >= completion_nsec, p50 in [c, 1.5c], mean agrees with the block
     layer's, IOPS = iodepth / mean (Little)."""
-    _, j, s, d = _latency_job(nullb_cfg, jobs, c, iodepth)
+    _, j, s, d = _latency_job(nullb_cfg, jobs, c, iodepth, interval_ms=250)
     h = j.hist("read")
     n = s["read_ios"]
     assert n > 0 and s["write_ios"] == 0
@@ -65,13 +69,19 @@ def test_latency_truth(nullb_cfg, jobs, c, iodepth):
         "mean %d ns, block layer's mean %d ns (read_ticks %d ms / %d)" % (
             mean, blk_mean, d["read_ticks"], d["read_ios"])
 
-    # Little's law: in-flight = throughput * latency
+    # Little's law: in-flight = throughput * latency.  A worker whose vCPU
+    # the host does not run reaps and resubmits late: the time series shows
+    # the depth kept in some intervals and not in others (a skip, with them)
     iops = n / (s["runtime_ns"] / 1e9)
     little = iodepth / (s["read_lat_mean_ns"] / 1e9)
-    assert abs(iops - little) <= env.little_tolerance() * little, \
-        "IOPS %.0f but iodepth/mean latency = %.0f (mean %d ns): on average %.2f of " \
-        "%d I/Os in flight" % (iops, little, s["read_lat_mean_ns"],
-                               iops * s["read_lat_mean_ns"] / 1e9, iodepth)
+    tol = env.little_tolerance()
+    evidence = lambda: s["series_records"] and hostload.depth_evidence(
+        hostload.series_intervals(j.series()), iodepth, tol)
+    with hostload.guard(evidence):
+        assert abs(iops - little) <= tol * little, \
+            "IOPS %.0f but iodepth/mean latency = %.0f (mean %d ns): on average %.2f " \
+            "of %d I/Os in flight" % (iops, little, s["read_lat_mean_ns"],
+                                      iops * s["read_lat_mean_ns"] / 1e9, iodepth)
 
 
 @pytest.mark.parametrize("c", [1 * MS], ids=["1ms"])
@@ -115,7 +125,8 @@ def test_cli_percentiles(nullb_cfg, cli, c):
     dev = nullb_cfg("clat%d" % (c // MS), irqmode=2, completion_nsec=c)
     before = dev.stat()
     out = env.cli_json("run", "--name=e2e-lat", "--filename=" + dev.path,
-                       "--rw=randread", "--bs=4k", "--iodepth=4", "--runtime=2s", "--time_based")
+                       "--rw=randread", "--bs=4k", "--iodepth=4", "--runtime=2s", "--time_based",
+                       "--log_interval_ms=250")
     d = env.stat_delta(before, dev.stat())
     r = out["jobs"][0]["read"]
     assert r["total_ios"] == d["read_ios"]
@@ -127,8 +138,12 @@ def test_cli_percentiles(nullb_cfg, cli, c):
     assert c <= p50 <= hi, "CLI p50 %d outside [%d, %d]" % (p50, c, hi)
     assert cl["min"] <= cl["mean"] <= cl["max"]
     iops = r["total_ios"] / (r["runtime"] / 1000.0)
-    assert abs(iops - 4 / (cl["mean"] / 1e9)) <= env.little_tolerance() * iops, \
-        (iops, cl["mean"])
+    tol = env.little_tolerance()
+    job = out["jobs"][0]
+    with hostload.guard(lambda: hostload.depth_evidence(hostload.cli_intervals(job), 4, tol)):
+        assert abs(iops - 4 / (cl["mean"] / 1e9)) <= tol * iops, \
+            "IOPS %.0f, mean %d ns: %.2f of 4 I/Os in flight" % (
+                iops, cl["mean"], iops * cl["mean"] / 1e9)
 
 
 def test_cli_show_p50_equals_histogram(nullb_cfg, jobs, cli):

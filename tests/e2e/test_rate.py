@@ -26,6 +26,7 @@ import time
 import pytest
 
 import blktrace
+import hostload
 import ssdload_env as env
 
 REFUSED = (errno.EINVAL, errno.ERANGE)
@@ -66,13 +67,17 @@ def test_rate_iops_within_1pct(null_blk, jobs, rate, process):
     j.set(rate_iops=rate, rate_process=process)
     s = j.run(60)
     got = _iops(s)
-    assert abs(got - rate) <= 0.01 * rate, \
-        "rate_iops=%d %s: %.1f IOPS: %s" % (rate, process, got, _brief(s))
     assert s["read_intended_ios"] == s["read_ios"]
     assert s["read_rate_iops"] == rate and s["rate_process"] == process
-    # the device kept up: the end of the run is on schedule, to within
-    # the worker's wake-up latency before the deadline (under TCG: ms)
-    assert s["read_behind_ios"] <= 0.002 * s["read_ios"] + 2, _brief(s)
+    # a guest whose vCPU the host keeps from running cannot send on time:
+    # the engine's late count and lag say so, and the test is skipped with
+    # them; a guest that kept up must be on the rate
+    with hostload.guard(lambda: hostload.rate_evidence(s, runtime_ms=ms)):
+        assert abs(got - rate) <= 0.01 * rate, \
+            "rate_iops=%d %s: %.1f IOPS: %s" % (rate, process, got, _brief(s))
+        # the device kept up: the end of the run is on schedule, to within
+        # the worker's wake-up latency before the deadline (under TCG: ms)
+        assert s["read_behind_ios"] <= 0.002 * s["read_ios"] + 2, _brief(s)
     assert s["read_intended_lat_mean_ns"] >= s["read_lat_mean_ns"]
     h = j.hist("intended_read")
     assert h.samples == s["read_ios"]
@@ -94,8 +99,9 @@ def test_rate_bandwidth_within_1pct(null_blk, jobs, process):
     got = s["read_bytes"] * 1e9 / s["runtime_ns"]
     # poisson weighs each gap by its own I/O's length: the mix adds a little
     tol = 0.01 if process == "linear" else 0.02
-    assert abs(got - bw) <= tol * bw, "rate=%d %s: %.0f B/s: %s" % (bw, process, got,
-                                                                   _brief(s))
+    with hostload.guard(lambda: hostload.rate_evidence(s, runtime_ms=2000)):
+        assert abs(got - bw) <= tol * bw, "rate=%d %s: %.0f B/s: %s" % (bw, process, got,
+                                                                       _brief(s))
     assert s["read_rate_bps"] == bw
 
 
@@ -137,6 +143,13 @@ def test_interarrival_cv(null_blk, jobs, process):
     # an exponential puts e^-0.75 - e^-1.25 = 19% of its gaps within 25% of
     # the mean; a regular schedule nearly all, less the wake-up jitter
     near = sum(1 for g in gaps if abs(g - mean) <= 0.25 * mean) / len(gaps)
+    # sends the engine itself records as late (a vCPU the host did not run)
+    # bunch up after the stall: the shape is then the host's (a skip)
+    with hostload.guard(lambda: hostload.rate_evidence(s, runtime_ms=3000)):
+        _check_shape(process, span, gaps, mean, cv, near)
+
+
+def _check_shape(process, span, gaps, mean, cv, near):
     assert abs(span - 1e-3) < 0.02e-3, "mean gap %.6f s at 1000 IOPS" % span
     if process == "poisson":
         # The shape of an exponential by its tail: P(X > mean) = e^-1 =
@@ -231,12 +244,13 @@ def test_latencies_agree_below_capacity(null_blk, jobs):
     lat = j.hist("read").percentile(50)
     ilat = j.hist("intended_read").percentile(50)
     timer = max(0, lat - 1000000)
-    assert lat <= ilat <= 1.1 * lat + 2 * timer, (lat, ilat, _brief(s))
-    # behind: the schedule's lag when the run ends; a vCPU stall of a few ms
-    # just before the end leaves a few sends due (3 seen on a loaded CI host),
-    # a pacing that under-delivers leaves tens
-    assert s["read_behind_ios"] <= 0.01 * s["read_ios"], _brief(s)
-    assert abs(_iops(s) - 500) <= 5
+    with hostload.guard(lambda: hostload.rate_evidence(s, runtime_ms=2000)):
+        assert lat <= ilat <= 1.1 * lat + 2 * timer, (lat, ilat, _brief(s))
+        # behind: the schedule's lag when the run ends; a vCPU stall of a few
+        # ms just before the end leaves a few sends due (3 seen on a loaded CI
+        # host), a pacing that under-delivers leaves tens
+        assert s["read_behind_ios"] <= 0.01 * s["read_ios"], _brief(s)
+        assert abs(_iops(s) - 500) <= 5, _brief(s)
 
 
 @pytest.mark.quick
@@ -250,8 +264,9 @@ def test_mixed_rates_per_direction(null_blk, jobs):
     _need_rate(j)
     j.set(rate_iops="3000,1000")
     s = j.run(60)
-    assert abs(_iops(s, "read") - 3000) <= 30, s["read_ios"]
-    assert abs(_iops(s, "write") - 1000) <= 10, s["write_ios"]
+    with hostload.guard(lambda: hostload.rate_evidence(s, runtime_ms=2000)):
+        assert abs(_iops(s, "read") - 3000) <= 30, _brief(s)
+        assert abs(_iops(s, "write") - 1000) <= 10, _brief(s, "write")
 
 
 @pytest.mark.quick
@@ -366,5 +381,15 @@ def test_disable_lat_paced_does_not_spin(null_blk, jobs):
     _need_rate(j)
     j.set(rate_iops=1000, log_interval_ms=100)
     s = j.run(60)
-    assert abs(s["read_ios"] - 2000) <= 20, s["read_ios"]
-    assert s["cpu_ns"] < 0.5e9, "paced worker used %d ns of CPU in 2 s" % s["cpu_ns"]
+    with hostload.guard(lambda: hostload.rate_evidence(s, runtime_ms=2000)):
+        assert abs(s["read_ios"] - 2000) <= 20, _brief(s)
+    # under TCG a vCPU the host does not run charges that time to the task
+    # it stopped: the worker's CPU time then grows though it slept between
+    # its sends (one context switch or more per send; a spinning worker
+    # has few) and the engine recorded sends late
+    slept = s["ctx"] >= 0.5 * s["read_ios"]
+    with hostload.guard(lambda: slept and hostload.rate_evidence(s, runtime_ms=2000) and
+                        "%s; %d context switches for %d sends" % (
+                            hostload.rate_evidence(s, runtime_ms=2000), s["ctx"],
+                            s["read_ios"])):
+        assert s["cpu_ns"] < 0.5e9, "paced worker used %d ns of CPU in 2 s" % s["cpu_ns"]

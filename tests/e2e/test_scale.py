@@ -20,6 +20,7 @@ import subprocess
 
 import pytest
 
+import hostload
 import ssdload_env as env
 
 MS = 10**6
@@ -38,6 +39,20 @@ def _scale_kernel():
 def _scale(out, *args, timeout=300):
     return env.cli("scale", "--output-dir=%s" % out, "--eta=never", "--no-report",
                    *args, timeout=timeout)
+
+
+def _scaling_host_load(base, q):
+    """Evidence that point @q scales short of linear against @base for
+    the host's load: both keep their depth alike (I/Os in flight = IOPS x
+    mean latency, per I/O of depth, within 15% of each other and at most
+    the depth), so the shortfall is the devices' latency.  None otherwise."""
+    fill = [p["iops"] * p["read"]["lat_mean_ns"] / 1e9 / p["qd_total"] for p in (base, q)]
+    if max(fill) > 1.02 or abs(fill[1] - fill[0]) > 0.15 * fill[0]:
+        return None
+    return ("%s scale %.2f: mean latency %.2f ms against %.2f ms for 1 drive, with %.2f "
+            "and %.2f of each I/O of depth in flight" % (
+                q["target"], q["scaling"], q["read"]["lat_mean_ns"] / 1e6,
+                base["read"]["lat_mean_ns"] / 1e6, fill[1], fill[0]))
 
 
 @pytest.mark.timing
@@ -68,7 +83,11 @@ def test_independent_drives_scale_linearly(ssdload, null_blk, cli, tmp_path):
         # each drive did its share: no run started late or ran alone
         assert min(per) > 0.85 * max(per), per
         assert q["scaling"] == pytest.approx(q["iops"] / base)
-        assert 0.85 * q["drives"] <= q["scaling"] <= 1.1 * q["drives"], q
+        # a host that fires the drives' 2 ms timers late slows every I/O:
+        # the same I/Os in flight then give fewer IOPS (a skip, with the
+        # latencies); a depth not kept is no excuse
+        with hostload.guard(lambda: _scaling_host_load(pts[0], q)):
+            assert 0.85 * q["drives"] <= q["scaling"] <= 1.1 * q["drives"], q
         # the merged histogram: no I/O beat the device's 2 ms, and the
         # median took it (TCG's timers add slop: env.p50_slop())
         assert 2 * MS <= q["read"]["lat_p50_ns"] <= 2 * env.p50_slop() * MS, q
