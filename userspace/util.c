@@ -315,6 +315,24 @@ void ssl_eta_str(char *buf, size_t len, uint64_t secs)
 
 /* ---- result files: a new temporary file beside, then renamed; the directory checked ---- */
 
+/*
+ * 1 when @uid is the user who ran us through sudo: root's results then go
+ * in that user's directories (the home, the current directory).  That
+ * user is not "another user": they already run this command as root.
+ */
+static int sudo_user(uid_t uid)
+{
+	const char *s = getenv("SUDO_UID");
+	unsigned long v;
+	char *end;
+
+	if (geteuid() != 0 || !s || !*s)
+		return 0;
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	return !errno && !*end && v == (unsigned long)uid;
+}
+
 int ssl_dir_check(const char *cmd, const char *dir)
 {
 	struct stat st;
@@ -335,7 +353,7 @@ int ssl_dir_check(const char *cmd, const char *dir)
 		return -1;
 	}
 	/* its owner may do the same, sticky bit or not (root owns the system's) */
-	if (st.st_uid != geteuid() && st.st_uid != 0) {
+	if (st.st_uid != geteuid() && st.st_uid != 0 && !sudo_user(st.st_uid)) {
 		ssl_err("%s: %s: owned by another user (uid %u, not yours: %u); refusing to "
 			"write results there", cmd, dir, (unsigned int)st.st_uid,
 			(unsigned int)geteuid());

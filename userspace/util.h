@@ -80,8 +80,9 @@ int ssl_dev_stat(const char *dev, char *name, size_t nlen, uint64_t st[SSL_DEV_S
 /*
  * Result files.  ssl_dir_check(): 0 if results may be written in @dir, else
  * -1 after a message naming the reason: it is writable by other users
- * without the sticky bit, or owned by a user other than root and the
- * caller (either could swap a file or a subdirectory in it for a link).
+ * without the sticky bit, or owned by a user other than root, the caller
+ * and, under sudo, the user of sudo (SUDO_UID) (either could swap a file
+ * or a subdirectory in it for a link).
  * ssl_dir_check_file(): the same of the directory of the file @path.
  */
 int ssl_dir_check(const char *cmd, const char *dir);

@@ -231,6 +231,28 @@ def test_report_refuses_a_dir_another_user_owns(cli, tmp_path):
     assert sorted(os.listdir(str(d))) == ["run.json"]
 
 
+def test_report_accepts_the_dir_of_the_sudo_user(cli, tmp_path):
+    """Under sudo, results go in the directories of the user who ran it
+    (their home, the current directory): not "another user"'s."""
+    if os.geteuid() != 0:
+        pytest.skip("only root can make a directory another user owns")
+    d = tmp_path / "mine"
+    d.mkdir()
+    (d / "run.json").write_text(json.dumps(jsonplus()), encoding="utf-8")
+    os.chown(str(d), 65534, 65534)
+    env = dict(os.environ, SSDLOAD_PYTHON=PYTHON, SUDO_UID="65534")
+    p = subprocess.run([cli, "report", str(d)], capture_output=True, text=True,
+                       timeout=300, env=env)
+    assert "owned by another user" not in p.stderr, p.stderr
+    p = subprocess.run([PYTHON, SCRIPT, str(d)], capture_output=True, text=True,
+                       timeout=300, env=env)
+    assert "owned by another user" not in p.stderr, p.stderr
+    env["SUDO_UID"] = "65533"
+    p = subprocess.run([cli, "report", str(d)], capture_output=True, text=True,
+                       timeout=300, env=env)
+    assert p.returncode == 2 and "owned by another user (uid 65534" in p.stderr
+
+
 def test_tmp_itself_is_accepted(fakerun, tmp_path):
     """--output=/tmp/FILE: /tmp is world-writable with the sticky bit (a
     guard against refusing too much: this passes without the checks)."""
