@@ -54,28 +54,29 @@ const char *ssl_cpu_online_path(void)
 	return env_or(SSL_ENV_CPU_ONLINE, "/sys/devices/system/cpu/online");
 }
 
-int ssl_read_file(const char *path, char **bufp, size_t *lenp)
+/*
+ * Read @fd to its end into a NUL-terminated malloc'd buffer of at first
+ * @cap bytes, and close it; -EFBIG past @max bytes.  0 or -errno.
+ */
+static int read_fd(int fd, size_t cap, size_t max, char **bufp, size_t *lenp)
 {
-	size_t len = 0, cap = 4096;
+	size_t len = 0;
 	char *buf, *nbuf;
 	ssize_t r;
-	int fd, err;
+	int err;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
 	buf = malloc(cap + 1);
 	if (!buf) {
 		close(fd);
 		return -ENOMEM;
 	}
 	for (;;) {
+		if (len > max) {
+			err = -EFBIG;
+			goto out_free;
+		}
 		if (len == cap) {
-			if (cap >= SSL_READ_FILE_MAX) {
-				err = -EFBIG;
-				goto out_free;
-			}
-			cap *= 2;
+			cap = cap * 2 > max + 1 ? max + 1 : cap * 2;
 			nbuf = realloc(buf, cap + 1);
 			if (!nbuf) {
 				err = -ENOMEM;
@@ -105,6 +106,15 @@ out_free:
 	free(buf);
 	close(fd);
 	return err;
+}
+
+int ssl_read_file(const char *path, char **bufp, size_t *lenp)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	return read_fd(fd, 4096, SSL_READ_FILE_MAX, bufp, lenp);
 }
 
 int ssl_is_mounted(const char *dir, const char *fstype)
@@ -517,11 +527,9 @@ out_close:
 
 int ssl_read_regular(const char *path, size_t max_bytes, char **bufp, size_t *lenp)
 {
-	size_t len = 0, cap;
 	struct stat st;
-	char *buf, *nbuf;
-	ssize_t r;
-	int fd, err;
+	size_t cap;
+	int fd;
 
 	fd = ssl_open_regular(path, max_bytes);
 	if (fd < 0)
@@ -529,47 +537,7 @@ int ssl_read_regular(const char *path, size_t max_bytes, char **bufp, size_t *le
 	/* the size is a hint: the file may change while it is read */
 	cap = fstat(fd, &st) ? 0 : (size_t)st.st_size;
 	cap = cap < 4096 ? 4096 : cap + 1;
-	buf = malloc(cap + 1);
-	if (!buf) {
-		close(fd);
-		return -ENOMEM;
-	}
-	for (;;) {
-		if (len > max_bytes) {
-			err = -EFBIG;
-			goto out_free;
-		}
-		if (len == cap) {
-			cap = cap * 2 > max_bytes + 1 ? max_bytes + 1 : cap * 2;
-			nbuf = realloc(buf, cap + 1);
-			if (!nbuf) {
-				err = -ENOMEM;
-				goto out_free;
-			}
-			buf = nbuf;
-		}
-		r = read(fd, buf + len, cap - len);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			err = -errno;
-			goto out_free;
-		}
-		if (!r)
-			break;
-		len += (size_t)r;
-	}
-	close(fd);
-	buf[len] = '\0';
-	*bufp = buf;
-	if (lenp)
-		*lenp = len;
-	return 0;
-
-out_free:
-	free(buf);
-	close(fd);
-	return err;
+	return read_fd(fd, cap, max_bytes, bufp, lenp);
 }
 
 json_object *ssl_json_read(const char *path, size_t max_bytes, int *errp)
