@@ -457,6 +457,19 @@ void ssl_atomic_abort(struct ssl_atomic *a)
 	unlink(a->tmp);
 }
 
+void ssl_size_str(char *buf, size_t len, uint64_t b)
+{
+	static const char *const unit[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB" };
+	double v = b;
+	int i = 0;
+
+	while (v >= 1024 && i < 5) {
+		v /= 1024;
+		i++;
+	}
+	snprintf(buf, len, i ? "%.4g %s" : "%.0f %s", v, unit[i]);
+}
+
 int ssl_data_path(const char *env, const char *name, int mode, char *buf, size_t len)
 {
 	const char *v = getenv(env);

@@ -60,6 +60,9 @@ void ssl_msleep(unsigned int ms);
 /* fio's eta_to_str(): @secs as [DDd:][HHh:]MMm:SSs (progress lines). */
 void ssl_eta_str(char *buf, size_t len, uint64_t secs);
 
+/* @b bytes in binary units, 4 digits: "256 MiB", "1.5 GiB", "512 B" */
+void ssl_size_str(char *buf, size_t len, uint64_t b);
+
 /* CLOCK_MONOTONIC in milliseconds. */
 uint64_t ssl_now_ms(void);
 
