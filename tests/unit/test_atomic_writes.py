@@ -216,6 +216,20 @@ def test_run_output_refuses_a_world_writable_dir(fakerun, tmp_path):
     assert os.listdir(str(d)) == [] and not r.job_exists()
 
 
+def test_run_logs_refuse_a_world_writable_dir_before_the_run(fakerun, tmp_path):
+    """--write_bw_log=DIR/PREFIX: DIR is checked before any job exists, not
+    after the run."""
+    d = unsafe_dir(tmp_path)
+    r = fakerun(runtime=0.3)
+    r.start("--write_bw_log=%s" % (d / "t"), "--log_avg_msec=250", "--runtime=1")
+    rc, out, err = r.finish()
+    assert rc != 0 and out == "", err
+    lines = err.splitlines()
+    assert len(lines) == 1 and "fio log" in lines[0] and \
+        "writable by other users (mode 0777) without the sticky bit" in lines[0], err
+    assert os.listdir(str(d)) == [] and not r.job_exists()
+
+
 def test_report_refuses_a_dir_another_user_owns(cli, tmp_path):
     if os.geteuid() != 0:
         pytest.skip("only root can make a directory another user owns")
