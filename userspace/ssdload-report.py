@@ -674,7 +674,6 @@ def read_regular(path, max_bytes):
     device is refused (opened without blocking, then checked), as is a
     larger file; OSError otherwise."""
     import errno		# pylint: disable=import-outside-toplevel
-    import stat			# pylint: disable=import-outside-toplevel
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | os.O_NOCTTY)
     try:
         st = os.fstat(fd)
