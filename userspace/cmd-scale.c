@@ -530,7 +530,12 @@ static int raid_up(struct scale_ctx *c, struct scale_target *t)
 	args[n++] = "mdadm";
 	args[n++] = "--create";
 	args[n++] = t->path;
-	/* no --run: mdadm asks (and, reading /dev/null, stops) on a signature */
+	/*
+	 * no --run: mdadm asks (and, reading /dev/null, stops) on a signature;
+	 * --force, after the guard named them, is the user's yes
+	 */
+	if (c->force)
+		args[n++] = "--run";
 	args[n++] = "--quiet";
 	args[n++] = "--metadata=1.2";
 	args[n++] = level;
