@@ -27,7 +27,6 @@ import json
 import os
 import re
 import shutil
-import subprocess
 
 import pytest
 
