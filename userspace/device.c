@@ -448,8 +448,10 @@ static void nvme_subsys(const char *disk, struct nvme_reach *r)
 		}
 	}
 	closedir(dh);
-	if (!r->subsys[0])
+	if (!r->subsys[0]) {	/* not found: nothing of the last one looked at */
 		r->nctrl = r->nns = 0;
+		r->ns[0] = '\0';
+	}
 }
 
 /* The number of namespace IDs in @list. */
