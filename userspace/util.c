@@ -538,6 +538,22 @@ out_close:
 	return err;
 }
 
+FILE *ssl_fopen_regular(const char *path, size_t max_bytes, int *errp)
+{
+	int fd = ssl_open_regular(path, max_bytes), err = fd;
+	FILE *f = NULL;
+
+	if (fd >= 0) {
+		f = fdopen(fd, "r");
+		err = f ? 0 : -errno;
+		if (!f)
+			close(fd);
+	}
+	if (errp)
+		*errp = err;
+	return f;
+}
+
 int ssl_read_regular(const char *path, size_t max_bytes, char **bufp, size_t *lenp)
 {
 	struct stat st;

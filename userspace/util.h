@@ -144,6 +144,8 @@ int ssl_kv_u64(const struct ssl_kvlist *kv, const char *key, uint64_t *out);
 const char *ssl_strerror(int err);
 /* A read-only fd of regular file @path, or -errno (-SSL_ENOTREG, -EFBIG). */
 int ssl_open_regular(const char *path, size_t max_bytes);
+/* A read stream of regular file @path, or NULL with *@err (if not NULL). */
+FILE *ssl_fopen_regular(const char *path, size_t max_bytes, int *err);
 /* ssl_read_file() of a regular file of at most @max_bytes; 0 or -errno. */
 int ssl_read_regular(const char *path, size_t max_bytes, char **buf, size_t *len);
 /* The JSON document of regular file @path; NULL with *@err (-EINVAL: not JSON). */
