@@ -122,7 +122,6 @@
 /* top-level write-only attribute: a group name launches its armed jobs */
 #define SSDLOAD_START			"start"
 
-
 /* ---- debugfs file names ----------------------------------------------- */
 #define SSDLOAD_DBG_SUMMARY		"summary"	/* text, key=value per line */
 #define SSDLOAD_DBG_PROGRESS		"progress"	/* text, key=value per line */

@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "builtin.h"
 #include "jobfile.h"
@@ -41,16 +40,12 @@ static int cmp_str(const void *a, const void *b)
 static void summary_of(const char *path, char *buf, size_t len)
 {
 	static const char tag[] = "; summary:";
-	int fd = ssl_open_regular(path, SSL_JOBFILE_MAX_BYTES);
-	FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
+	FILE *f = ssl_fopen_regular(path, SSL_JOBFILE_MAX_BYTES, NULL);
 	char line[512];
 
 	buf[0] = '\0';
-	if (!f) {
-		if (fd >= 0)
-			close(fd);
+	if (!f)
 		return;
-	}
 	if (fgets(line, sizeof(line), f) && !strncmp(line, tag, sizeof(tag) - 1)) {
 		char *s = line + sizeof(tag) - 1;
 

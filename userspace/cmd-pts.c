@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
-#include <unistd.h>
 
 #include <json-c/json.h>
 
@@ -160,17 +159,14 @@ static int ss_parse_line(const char *name, unsigned long ln, char *line, size_t 
 /* Read every value of @path ("-": stdin); 0, or -1 after a message. */
 static int ss_read(const char *path, const char *name, struct ss_series *s)
 {
-	int fd = strcmp(path, "-") ? ssl_open_regular(path, SSL_INPUT_MAX_BYTES) : -1;
-	FILE *f = fd >= 0 ? fdopen(fd, "r") : !strcmp(path, "-") ? stdin : NULL;
+	int ret = 0;
+	FILE *f = strcmp(path, "-") ? ssl_fopen_regular(path, SSL_INPUT_MAX_BYTES, &ret) : stdin;
 	size_t cap = 0, total = 0;
 	char *line = NULL;
 	ssize_t len;
-	int ret = 0;
 
 	if (!f) {
-		ssl_err("%s: %s", name, ssl_strerror(fd < 0 ? fd : errno));
-		if (fd >= 0)
-			close(fd);
+		ssl_err("%s: %s", name, ssl_strerror(ret));
 		return -1;
 	}
 	errno = 0;

@@ -2994,7 +2994,8 @@ int cmd_run(int argc, const char **argv)
 		return 0;
 	}
 	/* fio's --output: the reports go to FILE (the progress line stays on stderr) */
-	if (c->raw[O_OUTPUT] && output_file(c->raw[O_OUTPUT])) {
+	if ((c->want_logs && ssl_fio_logs_check(&c->logs)) ||
+	    (c->raw[O_OUTPUT] && output_file(c->raw[O_OUTPUT]))) {
 		free_ctx(c);
 		return 1;
 	}

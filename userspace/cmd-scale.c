@@ -530,7 +530,12 @@ static int raid_up(struct scale_ctx *c, struct scale_target *t)
 	args[n++] = "mdadm";
 	args[n++] = "--create";
 	args[n++] = t->path;
-	/* no --run: mdadm asks (and, reading /dev/null, stops) on a signature */
+	/*
+	 * no --run: mdadm asks (and, reading /dev/null, stops) on a signature;
+	 * --force, after the guard named them, is the user's yes
+	 */
+	if (c->force)
+		args[n++] = "--run";
 	args[n++] = "--quiet";
 	args[n++] = "--metadata=1.2";
 	args[n++] = level;
@@ -1013,12 +1018,14 @@ static int raid_guard(struct scale_ctx *c)
 	return 0;
 }
 
-/* --dry-run: the plan, nothing run or written */
+static int check_runs(struct scale_ctx *c);
+
+/* --dry-run: the plan, nothing run or written; refused as the run would be */
 static int scale_dry_run(struct scale_ctx *c)
 {
 	unsigned int k;
 
-	if (c->nlevels && raid_guard(c))
+	if ((c->nlevels && raid_guard(c)) || check_runs(c))
 		return SCALE_EXIT_USAGE;
 	for (k = 0; k < c->nt; k++)
 		fprintf(stderr, "ssdload: dry run: would run on %s\n", c->t[k].label);

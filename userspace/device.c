@@ -448,8 +448,10 @@ static void nvme_subsys(const char *disk, struct nvme_reach *r)
 		}
 	}
 	closedir(dh);
-	if (!r->subsys[0])
+	if (!r->subsys[0]) {	/* not found: nothing of the last one looked at */
 		r->nctrl = r->nns = 0;
+		r->ns[0] = '\0';
+	}
 }
 
 /* The number of namespace IDs in @list. */
@@ -1219,16 +1221,54 @@ static int purge_auto(struct ssl_dev *d, int fd, enum ssl_purge *used,
 	return 0;
 }
 
+/*
+ * An explicit @method that @d cannot take: -1 after a message saying why,
+ * else 0 (*@act: the sanitize action).  The same for a purge and its plan.
+ */
+static int purge_refused(const struct ssl_dev *d, int fd, enum ssl_purge method,
+			 enum nvme_sanitize_sanact *act)
+{
+	const char *no = NULL;
+	char why[640];
+
+	switch (method) {
+	case SSL_PURGE_SANITIZE:
+		no = nvme_refusal(d, fd, 1, d->force_scope, why, sizeof(why));
+		if (!no && sanitize_action(d, 1, act))
+			no = "the controller supports no sanitize action (SANICAP)";
+		if (no)
+			ssl_err("%s: cannot sanitize: %s", d->path, no);
+		break;
+	case SSL_PURGE_FORMAT:
+		no = nvme_refusal(d, fd, -1, 0, why, sizeof(why));
+		if (!no && !d->can_format)
+			no = "the controller does not support Format NVM (OACS)";
+		if (no)
+			ssl_err("%s: cannot format: %s", d->path, no);
+		break;
+	case SSL_PURGE_SECDISCARD:
+	case SSL_PURGE_DISCARD:
+		if (method == SSL_PURGE_SECDISCARD ? !d->can_secdiscard : !d->can_discard)
+			no = method == SSL_PURGE_SECDISCARD ? "secure discard" : "discard";
+		if (no)
+			ssl_err("%s: the device does not support %s", d->path, no);
+		break;
+	default:
+		break;
+	}
+	return no ? -1 : 0;
+}
+
 int ssl_dev_purge(struct ssl_dev *d, int fd, enum ssl_purge method,
 		  enum ssl_purge *used, char *detail, size_t len)
 {
 	enum nvme_sanitize_sanact act;
-	const char *no;
-	char why[640];
 	int r;
 
 	*used = SSL_PURGE_NONE;
 	fmt(detail, len, "%s", "");
+	if (purge_refused(d, fd, method, &act))
+		return -1;
 	switch (method) {
 	case SSL_PURGE_NONE:
 		fmt(detail, len, "none: the device was not purged");
@@ -1240,38 +1280,17 @@ int ssl_dev_purge(struct ssl_dev *d, int fd, enum ssl_purge method,
 	case SSL_PURGE_AUTO:
 		return purge_auto(d, fd, used, detail, len) ? -1 : 0;
 	case SSL_PURGE_SANITIZE:
-		no = nvme_refusal(d, fd, 1, d->force_scope, why, sizeof(why));
-		if (!no && sanitize_action(d, 1, &act))
-			no = "the controller supports no sanitize action (SANICAP)";
-		if (no) {
-			ssl_err("%s: cannot sanitize: %s", d->path, no);
-			return -1;
-		}
 		if (nvme_sanitize(d, fd, act, detail, len))
 			return -1;
 		*used = SSL_PURGE_SANITIZE;
 		return 0;
 	case SSL_PURGE_FORMAT:
-		no = nvme_refusal(d, fd, -1, 0, why, sizeof(why));
-		if (!no && !d->can_format)
-			no = "the controller does not support Format NVM (OACS)";
-		if (no) {
-			ssl_err("%s: cannot format: %s", d->path, no);
-			return -1;
-		}
 		if (nvme_format(d, fd, detail, len))
 			return -1;
 		*used = SSL_PURGE_FORMAT;
 		return 0;
 	case SSL_PURGE_SECDISCARD:
 	case SSL_PURGE_DISCARD:
-		if (method == SSL_PURGE_SECDISCARD ? !d->can_secdiscard :
-		    !d->can_discard) {
-			ssl_err("%s: the device does not support %s", d->path,
-				method == SSL_PURGE_SECDISCARD ? "secure discard" :
-				"discard");
-			return -1;
-		}
 		r = blk_discard(d, fd, method == SSL_PURGE_SECDISCARD, detail, len);
 		if (r > 0)
 			ssl_err("%s: the device does not support %s (EOPNOTSUPP)",
@@ -1367,9 +1386,10 @@ int ssl_dev_purge_plan(const struct ssl_dev *d, int fd, enum ssl_purge method,
 		       char *buf, size_t len)
 {
 	enum nvme_sanitize_sanact act;
-	char why[640], scope[768];
-	const char *no;
+	char scope[768];
 
+	if (purge_refused(d, fd, method, &act))
+		return -1;
 	switch (method) {
 	case SSL_PURGE_NONE:
 		fmt(buf, len, "none: the device is not purged");
@@ -1382,34 +1402,15 @@ int ssl_dev_purge_plan(const struct ssl_dev *d, int fd, enum ssl_purge method,
 		plan_auto(d, fd, buf, len);
 		return 0;
 	case SSL_PURGE_SANITIZE:
-		no = nvme_refusal(d, fd, 1, d->force_scope, why, sizeof(why));
-		if (!no && sanitize_action(d, 1, &act))
-			no = "the controller supports no sanitize action (SANICAP)";
-		if (no) {
-			ssl_err("%s: cannot sanitize: %s", d->path, no);
-			return -1;
-		}
 		plan_scope(d, fd, 1, scope, sizeof(scope));
 		fmt(buf, len, "Sanitize (%s); %s", sanact_name(act), scope);
 		return 0;
 	case SSL_PURGE_FORMAT:
-		no = nvme_refusal(d, fd, -1, 0, why, sizeof(why));
-		if (!no && !d->can_format)
-			no = "the controller does not support Format NVM (OACS)";
-		if (no) {
-			ssl_err("%s: cannot format: %s", d->path, no);
-			return -1;
-		}
 		plan_scope(d, fd, 0, scope, sizeof(scope));
 		fmt(buf, len, "Format NVM with user data erase; %s", scope);
 		return 0;
 	case SSL_PURGE_SECDISCARD:
 	case SSL_PURGE_DISCARD:
-		if (method == SSL_PURGE_SECDISCARD ? !d->can_secdiscard : !d->can_discard) {
-			ssl_err("%s: the device does not support %s", d->path,
-				method == SSL_PURGE_SECDISCARD ? "secure discard" : "discard");
-			return -1;
-		}
 		fmt(buf, len, "%s over %llu bytes; scope: the whole device %s",
 		    method == SSL_PURGE_SECDISCARD ? "BLKSECDISCARD" : "BLKDISCARD",
 		    (unsigned long long)d->capacity_bytes, d->path);

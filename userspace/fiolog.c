@@ -181,18 +181,27 @@ out:
 	return r;
 }
 
+int ssl_fio_logs_check(const struct ssl_fio_logs *l)
+{
+	unsigned int i;
+
+	for (i = 0; i < SSL_LOG_NR; i++)
+		if (l->prefix[i] && ssl_dir_check_file("fio log", l->prefix[i]))
+			return -1;
+	return 0;
+}
+
 int ssl_fio_logs_write(const struct ssl_fio_logs *l, const struct ssl_results *res)
 {
-	unsigned int w, nw, i;
+	unsigned int w, nw;
 	int r = 0;
 
 	if (!res->series.present) {
 		ssl_err("the job has no time series: no fio logs written");
 		return -1;
 	}
-	for (i = 0; i < SSL_LOG_NR; i++)
-		if (l->prefix[i] && ssl_dir_check_file("fio log", l->prefix[i]))
-			return -1;
+	if (ssl_fio_logs_check(l))
+		return -1;
 	nw = res->series.hdr.nr_workers;
 	for (w = 0; w < nw; w++) {
 		if ((l->prefix[SSL_LOG_BW] || l->prefix[SSL_LOG_IOPS] || l->prefix[SSL_LOG_LAT]) &&

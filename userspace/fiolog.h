@@ -39,4 +39,11 @@ unsigned int ssl_fio_plat_idx(uint64_t ns);
  */
 int ssl_fio_logs_write(const struct ssl_fio_logs *l, const struct ssl_results *res);
 
+/*
+ * The directories of the logs' prefixes take results (ssl_dir_check()):
+ * checked before the run, so that a refusal does not come after it.
+ * 0, or -1 after a message.
+ */
+int ssl_fio_logs_check(const struct ssl_fio_logs *l);
+
 #endif /* SSDLOAD_CLI_FIOLOG_H */

@@ -109,24 +109,11 @@ int ssl_sigs_probe(const char *path, int fd, struct ssl_sigs *s)
 	return 0;
 }
 
-static void size_str(char *buf, size_t len, uint64_t b)
-{
-	static const char *const unit[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB" };
-	double v = b;
-	int i = 0;
-
-	while (v >= 1024 && i < 5) {
-		v /= 1024;
-		i++;
-	}
-	snprintf(buf, len, i ? "%.2f %s" : "%.0f %s", v, unit[i]);
-}
-
 void ssl_dev_identity(const struct ssl_dev *d, char *buf, size_t len)
 {
 	char sz[32], ns[24] = "";
 
-	size_str(sz, sizeof(sz), d->capacity_bytes);
+	ssl_size_str(sz, sizeof(sz), d->capacity_bytes);
 	if (d->nsid)
 		snprintf(ns, sizeof(ns), ", nsid %u", (unsigned int)d->nsid);
 	snprintf(buf, len, "%s, serial %s%s, %s (%llu bytes), dev %u:%u",

@@ -22,7 +22,6 @@
  * reports keys only, and fio's "[job]" with no keys is a job.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -113,7 +112,7 @@ static int push_src(struct jf_reader *r, const char *path)
 {
 	char real[PATH_MAX];
 	struct jf_src *s;
-	int i, fd;
+	int i, err;
 
 	if (r->depth > SSL_JOBFILE_INCLUDE_MAX) {
 		jf_err(r, "include %s: more than %d nested includes", path,
@@ -129,14 +128,9 @@ static int push_src(struct jf_reader *r, const char *path)
 			return -1;
 		}
 	s = &r->st[r->depth];
-	fd = ssl_open_regular(path, SSL_JOBFILE_MAX_BYTES);
-	if (fd >= 0) {
-		s->f = fdopen(fd, "r");
-		if (!s->f)
-			close(fd);
-	}
+	s->f = ssl_fopen_regular(path, SSL_JOBFILE_MAX_BYTES, &err);
 	if (!s->f) {
-		errno = fd < 0 ? -fd : errno;
+		errno = -err;
 		return src_err(r, path);
 	}
 	s->path = xstrdup(r, path);

@@ -687,19 +687,6 @@ static void deviation(struct pts_ctx *c, const char *fmt, ...)
 	jset(c->doc, "conformant", json_object_new_boolean(false));
 }
 
-static void size_str(char *buf, size_t len, uint64_t b)
-{
-	static const char *const unit[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB" };
-	double v = b;
-	int i = 0;
-
-	while (v >= 1024 && i < 5) {
-		v /= 1024;
-		i++;
-	}
-	snprintf(buf, len, i ? "%.4g %s" : "%.0f %s", v, unit[i]);
-}
-
 static void bs_label(char *buf, size_t len, unsigned int bs)
 {
 	if (bs % 1024)
@@ -1048,7 +1035,7 @@ static int do_wipc(struct pts_ctx *c)
 		jset(c->doc, "wipc", NULL);
 		return 0;
 	}
-	size_str(sz, sizeof(sz), (uint64_t)(c->wipc_factor * bytes));
+	ssl_size_str(sz, sizeof(sz), (uint64_t)(c->wipc_factor * bytes));
 	fprintf(stderr, "pts: WIPC: %s of SEQ %uKiB writes (%g x the active range)\n", sz,
 		bs / 1024, c->wipc_factor);
 	if (pts_path(c, out, sizeof(out), "rounds/wipc.json"))
@@ -2699,7 +2686,7 @@ static void print_summary(const struct pts_ctx *c)
 		json_object *res = jget(c->doc, "results");
 		char sz[32];
 
-		size_str(sz, sizeof(sz), (uint64_t)jnum(res, "written_bytes", 0));
+		ssl_size_str(sz, sizeof(sz), (uint64_t)jnum(res, "written_bytes", 0));
 		printf("stopped by the %s: %s written (%.2f x the active range) in %.1f s, "
 		       "%d samples\n", strcmp(jstring(res, "stopped_by"), "write_limit") ?
 		       "time limit" : "write limit", sz, jnum(res, "written_factor", 0),
@@ -2877,8 +2864,8 @@ static void scale_deviations(struct pts_ctx *c)
 		scaled = true;
 	}
 	if (c->active_bytes != c->dev.capacity_bytes) {
-		size_str(a, sizeof(a), c->active_bytes);
-		size_str(b, sizeof(b), c->dev.capacity_bytes);
+		ssl_size_str(a, sizeof(a), c->active_bytes);
+		ssl_size_str(b, sizeof(b), c->dev.capacity_bytes);
 		deviation(c, "active range %s of %s (Enterprise: 100%%)", a, b);
 		scaled = true;
 	}
@@ -3261,7 +3248,7 @@ int pts_purge(int argc, const char **argv)
 		snprintf(detail, sizeof(detail), "one sequential 128KiB write pass over %llu bytes",
 			 (unsigned long long)c->dev.capacity_bytes);
 	}
-	size_str(sz, sizeof(sz), c->dev.capacity_bytes);
+	ssl_size_str(sz, sizeof(sz), c->dev.capacity_bytes);
 	printf("device: %s (%s, serial %s, firmware %s, %s)\n", c->filename,
 	       *c->dev.model ? c->dev.model : "model unknown",
 	       *c->dev.serial ? c->dev.serial : "unknown",

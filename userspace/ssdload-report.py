@@ -674,7 +674,6 @@ def read_regular(path, max_bytes):
     device is refused (opened without blocking, then checked), as is a
     larger file; OSError otherwise."""
     import errno		# pylint: disable=import-outside-toplevel
-    import stat			# pylint: disable=import-outside-toplevel
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | os.O_NOCTTY)
     try:
         st = os.fstat(fd)
@@ -2266,10 +2265,17 @@ def percentile_rows(run):
 # --------------------------------------------------------------------------
 # the CSV tables
 
+def sudo_user(uid):
+    """True when @uid ran us through sudo (SUDO_UID, we are root): root's
+    results then go in that user's directories, as in the CLI."""
+    s = os.environ.get("SUDO_UID", "")
+    return os.geteuid() == 0 and s.isdigit() and int(s) == uid
+
+
 def check_outdir(d):
     """Refuse to write in @d when another user could swap what is in it for a
     link: writable by other users without the sticky bit, or owned by a user
-    other than root and us (the CLI's ssl_dir_check())."""
+    other than root, us and the user of sudo (the CLI's ssl_dir_check())."""
     try:
         st = os.stat(d)
     except FileNotFoundError:
@@ -2277,7 +2283,7 @@ def check_outdir(d):
     if st.st_mode & stat.S_IWOTH and not st.st_mode & stat.S_ISVTX:
         raise BadInput("%s: writable by other users (mode %04o) without the sticky bit; "
                        "refusing to write results there" % (d, stat.S_IMODE(st.st_mode)))
-    if st.st_uid not in (0, os.geteuid()):
+    if st.st_uid not in (0, os.geteuid()) and not sudo_user(st.st_uid):
         raise BadInput("%s: owned by another user (uid %d, not yours: %d); refusing to "
                        "write results there" % (d, st.st_uid, os.geteuid()))
 

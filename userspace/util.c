@@ -54,28 +54,29 @@ const char *ssl_cpu_online_path(void)
 	return env_or(SSL_ENV_CPU_ONLINE, "/sys/devices/system/cpu/online");
 }
 
-int ssl_read_file(const char *path, char **bufp, size_t *lenp)
+/*
+ * Read @fd to its end into a NUL-terminated malloc'd buffer of at first
+ * @cap bytes, and close it; -EFBIG past @max bytes.  0 or -errno.
+ */
+static int read_fd(int fd, size_t cap, size_t max, char **bufp, size_t *lenp)
 {
-	size_t len = 0, cap = 4096;
+	size_t len = 0;
 	char *buf, *nbuf;
 	ssize_t r;
-	int fd, err;
+	int err;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
 	buf = malloc(cap + 1);
 	if (!buf) {
 		close(fd);
 		return -ENOMEM;
 	}
 	for (;;) {
+		if (len > max) {
+			err = -EFBIG;
+			goto out_free;
+		}
 		if (len == cap) {
-			if (cap >= SSL_READ_FILE_MAX) {
-				err = -EFBIG;
-				goto out_free;
-			}
-			cap *= 2;
+			cap = cap * 2 > max + 1 ? max + 1 : cap * 2;
 			nbuf = realloc(buf, cap + 1);
 			if (!nbuf) {
 				err = -ENOMEM;
@@ -105,6 +106,15 @@ out_free:
 	free(buf);
 	close(fd);
 	return err;
+}
+
+int ssl_read_file(const char *path, char **bufp, size_t *lenp)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	return read_fd(fd, 4096, SSL_READ_FILE_MAX, bufp, lenp);
 }
 
 int ssl_is_mounted(const char *dir, const char *fstype)
@@ -315,6 +325,24 @@ void ssl_eta_str(char *buf, size_t len, uint64_t secs)
 
 /* ---- result files: a new temporary file beside, then renamed; the directory checked ---- */
 
+/*
+ * 1 when @uid is the user who ran us through sudo: root's results then go
+ * in that user's directories (the home, the current directory).  That
+ * user is not "another user": they already run this command as root.
+ */
+static int sudo_user(uid_t uid)
+{
+	const char *s = getenv("SUDO_UID");
+	unsigned long v;
+	char *end;
+
+	if (geteuid() != 0 || !s || !*s)
+		return 0;
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	return !errno && !*end && v == (unsigned long)uid;
+}
+
 int ssl_dir_check(const char *cmd, const char *dir)
 {
 	struct stat st;
@@ -335,7 +363,7 @@ int ssl_dir_check(const char *cmd, const char *dir)
 		return -1;
 	}
 	/* its owner may do the same, sticky bit or not (root owns the system's) */
-	if (st.st_uid != geteuid() && st.st_uid != 0) {
+	if (st.st_uid != geteuid() && st.st_uid != 0 && !sudo_user(st.st_uid)) {
 		ssl_err("%s: %s: owned by another user (uid %u, not yours: %u); refusing to "
 			"write results there", cmd, dir, (unsigned int)st.st_uid,
 			(unsigned int)geteuid());
@@ -429,6 +457,19 @@ void ssl_atomic_abort(struct ssl_atomic *a)
 	unlink(a->tmp);
 }
 
+void ssl_size_str(char *buf, size_t len, uint64_t b)
+{
+	static const char *const unit[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB" };
+	double v = b;
+	int i = 0;
+
+	while (v >= 1024 && i < 5) {
+		v /= 1024;
+		i++;
+	}
+	snprintf(buf, len, i ? "%.4g %s" : "%.0f %s", v, unit[i]);
+}
+
 int ssl_data_path(const char *env, const char *name, int mode, char *buf, size_t len)
 {
 	const char *v = getenv(env);
@@ -497,13 +538,27 @@ out_close:
 	return err;
 }
 
+FILE *ssl_fopen_regular(const char *path, size_t max_bytes, int *errp)
+{
+	int fd = ssl_open_regular(path, max_bytes), err = fd;
+	FILE *f = NULL;
+
+	if (fd >= 0) {
+		f = fdopen(fd, "r");
+		err = f ? 0 : -errno;
+		if (!f)
+			close(fd);
+	}
+	if (errp)
+		*errp = err;
+	return f;
+}
+
 int ssl_read_regular(const char *path, size_t max_bytes, char **bufp, size_t *lenp)
 {
-	size_t len = 0, cap;
 	struct stat st;
-	char *buf, *nbuf;
-	ssize_t r;
-	int fd, err;
+	size_t cap;
+	int fd;
 
 	fd = ssl_open_regular(path, max_bytes);
 	if (fd < 0)
@@ -511,47 +566,7 @@ int ssl_read_regular(const char *path, size_t max_bytes, char **bufp, size_t *le
 	/* the size is a hint: the file may change while it is read */
 	cap = fstat(fd, &st) ? 0 : (size_t)st.st_size;
 	cap = cap < 4096 ? 4096 : cap + 1;
-	buf = malloc(cap + 1);
-	if (!buf) {
-		close(fd);
-		return -ENOMEM;
-	}
-	for (;;) {
-		if (len > max_bytes) {
-			err = -EFBIG;
-			goto out_free;
-		}
-		if (len == cap) {
-			cap = cap * 2 > max_bytes + 1 ? max_bytes + 1 : cap * 2;
-			nbuf = realloc(buf, cap + 1);
-			if (!nbuf) {
-				err = -ENOMEM;
-				goto out_free;
-			}
-			buf = nbuf;
-		}
-		r = read(fd, buf + len, cap - len);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			err = -errno;
-			goto out_free;
-		}
-		if (!r)
-			break;
-		len += (size_t)r;
-	}
-	close(fd);
-	buf[len] = '\0';
-	*bufp = buf;
-	if (lenp)
-		*lenp = len;
-	return 0;
-
-out_free:
-	free(buf);
-	close(fd);
-	return err;
+	return read_fd(fd, cap, max_bytes, bufp, lenp);
 }
 
 json_object *ssl_json_read(const char *path, size_t max_bytes, int *errp)

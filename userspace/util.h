@@ -60,6 +60,9 @@ void ssl_msleep(unsigned int ms);
 /* fio's eta_to_str(): @secs as [DDd:][HHh:]MMm:SSs (progress lines). */
 void ssl_eta_str(char *buf, size_t len, uint64_t secs);
 
+/* @b bytes in binary units, 4 digits: "256 MiB", "1.5 GiB", "512 B" */
+void ssl_size_str(char *buf, size_t len, uint64_t b);
+
 /* CLOCK_MONOTONIC in milliseconds. */
 uint64_t ssl_now_ms(void);
 
@@ -80,8 +83,9 @@ int ssl_dev_stat(const char *dev, char *name, size_t nlen, uint64_t st[SSL_DEV_S
 /*
  * Result files.  ssl_dir_check(): 0 if results may be written in @dir, else
  * -1 after a message naming the reason: it is writable by other users
- * without the sticky bit, or owned by a user other than root and the
- * caller (either could swap a file or a subdirectory in it for a link).
+ * without the sticky bit, or owned by a user other than root, the caller
+ * and, under sudo, the user of sudo (SUDO_UID) (either could swap a file
+ * or a subdirectory in it for a link).
  * ssl_dir_check_file(): the same of the directory of the file @path.
  */
 int ssl_dir_check(const char *cmd, const char *dir);
@@ -140,6 +144,8 @@ int ssl_kv_u64(const struct ssl_kvlist *kv, const char *key, uint64_t *out);
 const char *ssl_strerror(int err);
 /* A read-only fd of regular file @path, or -errno (-SSL_ENOTREG, -EFBIG). */
 int ssl_open_regular(const char *path, size_t max_bytes);
+/* A read stream of regular file @path, or NULL with *@err (if not NULL). */
+FILE *ssl_fopen_regular(const char *path, size_t max_bytes, int *err);
 /* ssl_read_file() of a regular file of at most @max_bytes; 0 or -errno. */
 int ssl_read_regular(const char *path, size_t max_bytes, char **buf, size_t *len);
 /* The JSON document of regular file @path; NULL with *@err (-EINVAL: not JSON). */

@@ -27,7 +27,6 @@ import json
 import os
 import re
 import shutil
-import subprocess
 
 import pytest
 
@@ -232,6 +231,25 @@ def test_scale_raid_refuses_a_filesystem(ssdload, cli, scale_pair, tmp_path):  #
     assert _mdstat() == mdstat
     assert _sums(scale_pair[1]) == sums
     assert not (tmp_path / "sc").exists()
+
+
+def test_scale_raid_force_builds_over_a_filesystem(ssdload, cli, scale_pair, tmp_path):  # pylint: disable=unused-argument
+    """--force is the yes to what the guard named: mdadm gets --run, and
+    does not stop at the filesystem it finds (it would, asking on
+    /dev/null)."""
+    r = env.run(["modprobe", "raid0"], check=False)
+    if r.returncode:
+        pytest.skip("modprobe raid0 failed: %s" % r.stderr.strip())
+    _mk_ext4(scale_pair[1])
+    mdstat = _mdstat()
+    p = _scale(tmp_path / "sc", scale_pair, "--force")
+    assert p.returncode == 0, (p.stdout, p.stderr)
+    assert re.search(r"will destroy %s: .*holds: an ext4 filesystem" %
+                     re.escape(scale_pair[1].path), p.stderr), p.stderr
+    assert "create aborted" not in p.stderr
+    doc = json.loads((tmp_path / "sc" / "scale.json").read_text())
+    assert "raid0" in [t["level"] for t in doc["targets"]], doc["targets"]
+    assert _mdstat() == mdstat
 
 
 def test_scale_raid_dry_run(ssdload, cli, scale_pair, tmp_path):  # pylint: disable=unused-argument

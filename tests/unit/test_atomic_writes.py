@@ -216,6 +216,20 @@ def test_run_output_refuses_a_world_writable_dir(fakerun, tmp_path):
     assert os.listdir(str(d)) == [] and not r.job_exists()
 
 
+def test_run_logs_refuse_a_world_writable_dir_before_the_run(fakerun, tmp_path):
+    """--write_bw_log=DIR/PREFIX: DIR is checked before any job exists, not
+    after the run."""
+    d = unsafe_dir(tmp_path)
+    r = fakerun(runtime=0.3)
+    r.start("--write_bw_log=%s" % (d / "t"), "--log_avg_msec=250", "--runtime=1")
+    rc, out, err = r.finish()
+    assert rc != 0 and out == "", err
+    lines = err.splitlines()
+    assert len(lines) == 1 and "fio log" in lines[0] and \
+        "writable by other users (mode 0777) without the sticky bit" in lines[0], err
+    assert os.listdir(str(d)) == [] and not r.job_exists()
+
+
 def test_report_refuses_a_dir_another_user_owns(cli, tmp_path):
     if os.geteuid() != 0:
         pytest.skip("only root can make a directory another user owns")
@@ -229,6 +243,28 @@ def test_report_refuses_a_dir_another_user_owns(cli, tmp_path):
     p = render(d)
     assert p.returncode == 2 and "owned by another user (uid 65534" in p.stderr, p.stderr
     assert sorted(os.listdir(str(d))) == ["run.json"]
+
+
+def test_report_accepts_the_dir_of_the_sudo_user(cli, tmp_path):
+    """Under sudo, results go in the directories of the user who ran it
+    (their home, the current directory): not "another user"'s."""
+    if os.geteuid() != 0:
+        pytest.skip("only root can make a directory another user owns")
+    d = tmp_path / "mine"
+    d.mkdir()
+    (d / "run.json").write_text(json.dumps(jsonplus()), encoding="utf-8")
+    os.chown(str(d), 65534, 65534)
+    env = dict(os.environ, SSDLOAD_PYTHON=PYTHON, SUDO_UID="65534")
+    p = subprocess.run([cli, "report", str(d)], capture_output=True, text=True,
+                       timeout=300, env=env)
+    assert "owned by another user" not in p.stderr, p.stderr
+    p = subprocess.run([PYTHON, SCRIPT, str(d)], capture_output=True, text=True,
+                       timeout=300, env=env)
+    assert "owned by another user" not in p.stderr, p.stderr
+    env["SUDO_UID"] = "65533"
+    p = subprocess.run([cli, "report", str(d)], capture_output=True, text=True,
+                       timeout=300, env=env)
+    assert p.returncode == 2 and "owned by another user (uid 65534" in p.stderr
 
 
 def test_tmp_itself_is_accepted(fakerun, tmp_path):

@@ -102,7 +102,7 @@ def test_signature_refused(cli, loops, make):
     assert p.returncode == 2, p.stderr
     lines = p.stderr.splitlines()
     assert re.match(r"ssdload: refusing to destroy %s: model unknown, serial unknown, "
-                    r"64.00 MiB \(%d bytes\), dev \d+:\d+, holds: %s$"
+                    r"64 MiB \(%d bytes\), dev \d+:\d+, holds: %s$"
                     % (re.escape(dev), SIZE, what), lines[0]), lines
     assert re.match(r"ssdload: %s: holds %s; --force to destroy it$" % (re.escape(dev), what),
                     lines[1]), lines

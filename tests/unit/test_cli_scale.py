@@ -90,3 +90,15 @@ def test_scale_usage(cli):
               "--allow_write", "--profile", "mdadm"):
         assert o in p.stdout, o
     assert "scale" in run(cli, "--help").stdout
+
+
+def test_scale_dry_run_refuses_what_the_runs_refuse(cli, tmp_path):
+    """--dry-run checks the runs as the real scale does (their
+    --parse-only): a dry run does not pass a job the runs refuse."""
+    p = scale(cli, tmp_path, DEVS, "--dry-run", "--bs=511")
+    assert p.returncode == 2, p.stderr
+    lines = p.stderr.splitlines()
+    assert "--bs=511" in lines[0], p.stderr
+    assert "refused the job on /dev/unit-a" in lines[-1], p.stderr
+    assert "nothing was run or written" not in p.stderr
+    assert not (tmp_path / "out").exists()

@@ -312,14 +312,6 @@ def json_mutate(rng, doc):
     return doc
 
 
-def load_renderer():
-    import importlib.util			# pylint: disable=import-outside-toplevel
-    spec = importlib.util.spec_from_file_location("ssdload_report_fuzz", SCRIPT)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
 def alarm(signum, frame):			# pylint: disable=unused-argument
     raise TimeoutError("over %d s of CPU or %d s" % (TIMEOUT, WAIT))
 
@@ -330,7 +322,8 @@ def fuzz_report(rng, st, tmp):
     except ImportError:
         pytest.skip("no matplotlib for the renderer (apt install python3-matplotlib)")
     import test_report				# pylint: disable=import-outside-toplevel
-    mod = load_renderer()
+    from test_report_run import report_module	# pylint: disable=import-outside-toplevel
+    mod = report_module()
     docs = [(n, f()) for n, f in sorted(test_report.DOCS.items())]
     old = signal.signal(signal.SIGALRM, alarm)
     old_prof = signal.signal(signal.SIGPROF, alarm)
