@@ -156,3 +156,25 @@ def cli_intervals(job, d="read"):
         out.append((n, n * (x.get("lat_mean_ns") or 0),
                     (iv["t_end_ms"] - iv["t_start_ms"]) * 1e6))
     return out
+
+
+def series_stall_evidence(series, ios, tol=0.25):
+    """Evidence from a sweep point's time series (dicts of iops,
+    lat_mean_ns and t_ms, the end of each interval in ms from the start
+    of the measurement) that intervals of unequal IOPS were the host's:
+    the intervals' I/Os add up to the point's @ios within 2% (the series
+    counts right), and the I/Os in flight (IOPS x mean latency) of one
+    interval are under 1 - @tol of another's (a vCPU descheduled for part
+    of an interval submits nothing in it, at the device's latency).  None
+    otherwise."""
+    prev, n, fill = 0.0, 0.0, []
+    for iv in series:
+        n += iv.get("iops", 0) * (iv.get("t_ms", prev) - prev) / 1000.0
+        prev = iv.get("t_ms", prev)
+        fill.append(iv.get("iops", 0) * (iv.get("lat_mean_ns") or 0) / 1e9)
+    if not ios or abs(n / ios - 1) > 0.02 or not fill or max(fill) <= 0:
+        return None
+    if min(fill) >= (1 - tol) * max(fill):
+        return None
+    return ("I/Os in flight per interval: %s; the intervals add up to %.0f of the point's "
+            "%d I/Os" % (" ".join("%.2f" % f for f in fill), n, ios))
