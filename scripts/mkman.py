@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """ssdload(1) from the CLI's own help: `ssdload --help` for the commands,
 `ssdload CMD --help` for each command's options.  The usage arrays in
-userspace/cmd-*.c are the one source: the page cannot drift from --help.
+userspace/cmd/cmd-*.c are the one source: the page cannot drift from --help.
 
     scripts/mkman.py userspace/ssdload > userspace/ssdload.1
 

@@ -72,7 +72,7 @@
 /*
  * ---- limits of the job attributes --------------------------------------
  * What the module's stores and enable accept; the CLI's --parse-only
- * (userspace/preflight.c) checks the same values against the same
+ * (userspace/core/preflight.c) checks the same values against the same
  * constants, so that a job it passes is not refused for them.
  */
 #define SSDLOAD_MIN_BS		512U		/* bs, bssplit, bsrange, blockalign: */

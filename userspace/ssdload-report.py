@@ -177,7 +177,7 @@ Exit status: 0 rendered; 2 bad usage or a missing or invalid pts.json,
 sweep.json, curve.json, compare.json, scale.json or run.json (one line on stderr,
 naming the bad key); 3 the rendering failed (matplotlib missing, a write
 error).  ssdload runs this script for `ssdload report DIR` and at the end
-of `ssdload pts TEST` (userspace/pts.c, pts_render_report()).
+of `ssdload pts TEST` (userspace/pts/pts.c, pts_render_report()).
 """
 import csv
 import html

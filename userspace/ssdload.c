@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "builtin.h"
-#include "util.h"
+#include "cmd/builtin.h"
+#include "core/util.h"
 
 struct cmd_struct {
 	const char *cmd;

@@ -231,7 +231,7 @@ static u64 sample_next(u64 *x)
 
 /*
  * Percentiles from the merged counts, by the rule of the CLI and fio
- * (userspace/hist.c: the first bucket whose cumulative count reaches
+ * (userspace/core/hist.c: the first bucket whose cumulative count reaches
  * pct * N, reported by its midpoint), against the exact percentiles of the
  * sorted samples: the k-th smallest sample lies in that bucket, so the
  * two differ by at most the histogram's relative error.

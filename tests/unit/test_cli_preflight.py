@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""`ssdload run --parse-only` applies the module's rules (userspace/preflight.c).
+"""`ssdload run --parse-only` applies the module's rules (userspace/core/preflight.c).
 
 A value the module's configfs store or its enable refuses is refused by
 --parse-only, with one error line naming the option as given, so that

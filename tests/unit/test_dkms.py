@@ -57,8 +57,8 @@ def test_versions_agree(repo):
     ver = header_version(repo)
     assert re.search(r"(?m)^MODULE_VERSION\(SSDLOAD_VERSION\);", read(repo, "module/main.c"))
     assert dkms_conf(repo)["PACKAGE_VERSION"] == ver
-    m = re.search(r'(?m)^#define SSDLOAD_CLI_VERSION\s+"([^"]+)"', read(repo, "userspace/util.h"))
-    assert m and m.group(1) == ver, "userspace/util.h's SSDLOAD_CLI_VERSION is not %s" % ver
+    m = re.search(r'(?m)^#define SSDLOAD_CLI_VERSION\s+"([^"]+)"', read(repo, "userspace/core/util.h"))
+    assert m and m.group(1) == ver, "userspace/core/util.h's SSDLOAD_CLI_VERSION is not %s" % ver
     p = subprocess.run(["make", "-s", "-C", repo, "--eval", "print-version: ; @echo $(VERSION)",
                         "print-version"], capture_output=True, text=True)
     assert p.returncode == 0 and p.stdout.strip() == ver, p.stdout + p.stderr

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Host-side checks of the histogram maths in uapi/ssdload.h and of the
- * CLI's percentile/statistics helpers (userspace/hist.c).
+ * CLI's percentile/statistics helpers (userspace/core/hist.c).
  *
  *   test_hist roundtrip | relerr | clamp | percentiles | stats | latdist
  *
@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "uapi/ssdload.h"
-#include "hist.h"
+#include "core/hist.h"
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846

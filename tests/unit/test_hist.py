@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Histogram maths (uapi/ssdload.h + userspace/hist.c), one test per property.
+"""Histogram maths (uapi/ssdload.h + userspace/core/hist.c), one test per property.
 
 test_hist.c is compiled with -Wall -Wextra -Werror against the uapi header
 and the CLI's hist.c; each property is one subcommand of the binary.
@@ -16,7 +16,7 @@ def test_hist(repo, tmp_path_factory):
     cmd = [os.environ.get("CC", "cc"), "-std=c11", "-Wall", "-Wextra", "-Werror", "-O2",
            "-I" + repo, "-I" + os.path.join(repo, "userspace"),
            os.path.join(repo, "tests", "unit", "test_hist.c"),
-           os.path.join(repo, "userspace", "hist.c"), "-lm", "-o", exe]
+           os.path.join(repo, "userspace", "core", "hist.c"), "-lm", "-o", exe]
     r = subprocess.run(cmd, capture_output=True, text=True)
     assert r.returncode == 0, "compiling test_hist.c failed:\n" + r.stderr
     return exe

@@ -1,0 +1,542 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Parsers for fio-style option values. */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "core/options.h"
+#include "core/util.h"
+
+/* strip one trailing newline (values read back from sysfs files) */
+static size_t value_len(const char *s)
+{
+	size_t len = strlen(s);
+
+	if (len && s[len - 1] == '\n')
+		len--;
+	return len;
+}
+
+static int parse_digits(const char *s, size_t len, int base, uint64_t *out,
+			size_t *used)
+{
+	uint64_t v = 0;
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		int d;
+
+		if (isdigit((unsigned char)s[i]))
+			d = s[i] - '0';
+		else if (base == 16 && isxdigit((unsigned char)s[i]))
+			d = tolower((unsigned char)s[i]) - 'a' + 10;
+		else
+			break;
+		if (v > (UINT64_MAX - (uint64_t)d) / (uint64_t)base)
+			return -1;
+		v = v * (uint64_t)base + (uint64_t)d;
+	}
+	if (!i)
+		return -1;
+	*out = v;
+	*used = i;
+	return 0;
+}
+
+int ssl_parse_u64(const char *s, uint64_t *out)
+{
+	size_t len = value_len(s), used;
+
+	if (parse_digits(s, len, 10, out, &used) || used != len)
+		return -1;
+	return 0;
+}
+
+int ssl_parse_seed(const char *s, uint64_t *out)
+{
+	size_t len = value_len(s), used;
+
+	if (len > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		if (parse_digits(s + 2, len - 2, 16, out, &used) ||
+		    used != len - 2)
+			return -1;
+		return 0;
+	}
+	return ssl_parse_u64(s, out);
+}
+
+static unsigned int kb_base = 1024;
+
+int ssl_set_kb_base(unsigned int base)
+{
+	if (base != 1000 && base != 1024)
+		return -1;
+	kb_base = base;
+	return 0;
+}
+
+/*
+ * fio's unit suffixes of a size (any case): b, and k m g t p alone or with
+ * b or ib.  As fio's get_mult_bytes(): with kb_base=1024 (the default) "k"
+ * and "kb" are 1024 and "kib" is 1000 (fio's compatibility mode); with
+ * kb_base=1000 "k" and "kb" are 1000 and "kib" is 1024.
+ */
+static int size_mult(const char *suf, size_t len, uint64_t *mult)
+{
+	static const char units[] = "kmgtp";
+	const char *u;
+	uint64_t base = kb_base, m = 1;
+	int pow;
+
+	if (!len || (len == 1 && tolower((unsigned char)suf[0]) == 'b')) {
+		*mult = 1;
+		return 0;
+	}
+	u = strchr(units, tolower((unsigned char)suf[0]));
+	if (!u || !*u)
+		return -1;
+	if (len == 3 && !strncasecmp(suf + 1, "ib", 2))
+		base = kb_base == 1024 ? 1000 : 1024;
+	else if (!(len == 1 || (len == 2 && tolower((unsigned char)suf[1]) == 'b')))
+		return -1;
+	for (pow = (int)(u - units) + 1; pow > 0; pow--)
+		m *= base;
+	*mult = m;
+	return 0;
+}
+
+int ssl_parse_size(const char *s, uint64_t *out)
+{
+	size_t len = value_len(s), used, fused = 0;
+	uint64_t v, frac = 0, scale = 1, mult;
+
+	if (len > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		return parse_digits(s + 2, len - 2, 16, out, &used) || used != len - 2 ? -1 : 0;
+	if (parse_digits(s, len, 10, &v, &used))
+		return -1;
+	if (used < len && s[used] == '.') {
+		/* 1.5k: as many decimals as make a whole number of bytes */
+		if (parse_digits(s + used + 1, len - used - 1, 10, &frac, &fused) || fused > 9)
+			return -1;
+		used += 1 + fused;
+		while (fused--)
+			scale *= 10;
+	}
+	if (size_mult(s + used, len - used, &mult))
+		return -1;
+	if (v > UINT64_MAX / mult)
+		return -1;
+	v *= mult;
+	if (frac) {
+		if (frac > UINT64_MAX / mult || (frac * mult) % scale)
+			return -1;	/* not a whole number of bytes */
+		if (v > UINT64_MAX - frac * mult / scale)
+			return -1;
+		v += frac * mult / scale;
+	}
+	*out = v;
+	return 0;
+}
+
+struct suffix {
+	const char *name;
+	uint64_t mult;
+};
+
+static int apply_suffix(uint64_t v, const char *suf, size_t len,
+			const struct suffix *tab, uint64_t *out)
+{
+	size_t i;
+
+	for (i = 0; tab[i].name; i++) {
+		if (strlen(tab[i].name) != len ||
+		    strncasecmp(tab[i].name, suf, len))
+			continue;
+		if (tab[i].mult && v > UINT64_MAX / tab[i].mult)
+			return -1;
+		*out = v * tab[i].mult;
+		return 0;
+	}
+	return -1;
+}
+
+int ssl_parse_time_ms(const char *s, uint64_t bare_unit_ms, uint64_t *out)
+{
+	static const struct suffix time_suffixes[] = {
+		{ "ms", 1 }, { "msec", 1 },
+		{ "s", 1000 }, { "sec", 1000 },
+		{ "m", 60000 }, { "min", 60000 },
+		{ "h", 3600000 }, { "hour", 3600000 },
+		{ "d", 86400000 }, { "day", 86400000 },
+		{ NULL, 0 },
+	};
+	size_t len = value_len(s), used, slen;
+	const char *suf;
+	uint64_t v;
+
+	if (parse_digits(s, len, 10, &v, &used))
+		return -1;
+	suf = s + used;
+	slen = len - used;
+	if (!slen) {
+		if (bare_unit_ms && v > UINT64_MAX / bare_unit_ms)
+			return -1;
+		*out = v * bare_unit_ms;
+		return 0;
+	}
+	if ((slen == 2 && !strncasecmp(suf, "us", 2)) ||
+	    (slen == 4 && !strncasecmp(suf, "usec", 4))) {
+		if (v % 1000)
+			return -1;	/* the module counts whole ms */
+		*out = v / 1000;
+		return 0;
+	}
+	return apply_suffix(v, suf, slen, time_suffixes, out);
+}
+
+int ssl_parse_percentiles(const char *s, double *out, int max, int *n)
+{
+	const char *p = s;
+	int cnt = 0;
+
+	if (!*s)
+		return -1;
+	while (*p) {
+		char *end;
+		double v;
+
+		if (!isdigit((unsigned char)*p) && *p != '.')
+			return -1;
+		errno = 0;
+		v = strtod(p, &end);
+		if (errno || end == p || !isfinite(v) || v <= 0.0 || v > 100.0)
+			return -1;
+		if (cnt == max)
+			return -1;
+		out[cnt++] = v;
+		p = end;
+		if (*p == ':') {
+			p++;
+			if (!*p)
+				return -1;
+		} else if (*p) {
+			return -1;
+		}
+	}
+	*n = cnt;
+	return 0;
+}
+
+int ssl_parse_output_format(const char *s, unsigned int *fmt)
+{
+	static const struct {
+		const char *name;
+		unsigned int fmt;
+	} fmts[] = {
+		{ "normal", SSL_OUTPUT_NORMAL },
+		{ "json", SSL_OUTPUT_JSON },
+		{ "json+", SSL_OUTPUT_JSON_PLUS },
+	};
+	unsigned int set = 0;
+	size_t n, i;
+
+	do {
+		n = strcspn(s, ",");
+		for (i = 0; i < ARRAY_SIZE(fmts); i++)
+			if (n == strlen(fmts[i].name) && !strncmp(s, fmts[i].name, n))
+				break;
+		if (i == ARRAY_SIZE(fmts))
+			return -1;
+		set |= fmts[i].fmt;
+		s += n;
+	} while (*s++ == ',');
+	/* json+ is json with more in it: one document */
+	if (set & SSL_OUTPUT_JSON_PLUS)
+		set &= ~(unsigned int)SSL_OUTPUT_JSON;
+	*fmt = set;
+	return 0;
+}
+
+int ssl_parse_eta(const char *s, enum ssl_eta *eta)
+{
+	if (!strcmp(s, "auto"))
+		*eta = SSL_ETA_AUTO;
+	else if (!strcmp(s, "always"))
+		*eta = SSL_ETA_ALWAYS;
+	else if (!strcmp(s, "never"))
+		*eta = SSL_ETA_NEVER;
+	else
+		return -1;
+	return 0;
+}
+
+int ssl_parse_bool(const char *s, int *out)
+{
+	static const char *const yes[] = { "1", "true", "yes", "on" };
+	static const char *const no[] = { "0", "false", "no", "off" };
+	size_t i;
+
+	for (i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
+		if (!strcasecmp(s, yes[i])) {
+			*out = 1;
+			return 0;
+		}
+		if (!strcasecmp(s, no[i])) {
+			*out = 0;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+int ssl_check_group(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (!n || n > SSL_GROUP_MAX ||
+	    strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+		   "0123456789_.-") != n)
+		return -1;
+	return 0;
+}
+
+static int append(char *out, size_t len, size_t *pos, const char *fmt,
+		  unsigned long a, unsigned long b)
+{
+	int r = snprintf(out + *pos, len - *pos, fmt, a, b);
+
+	if (r < 0 || (size_t)r >= len - *pos)
+		return -1;
+	*pos += (size_t)r;
+	return 0;
+}
+
+int ssl_cpulist_first_n(const char *online, unsigned int n, char *out, size_t len)
+{
+	const char *p = online;
+	unsigned int taken = 0;
+	size_t pos = 0;
+
+	out[0] = '\0';
+	while (*p && *p != '\n' && taken < n) {
+		unsigned long a, b;
+		char *end;
+
+		if (!isdigit((unsigned char)*p))
+			return -1;
+		a = strtoul(p, &end, 10);
+		b = a;
+		p = end;
+		if (*p == '-') {
+			p++;
+			if (!isdigit((unsigned char)*p))
+				return -1;
+			b = strtoul(p, &end, 10);
+			p = end;
+			if (b < a)
+				return -1;
+		}
+		if (*p == ',')
+			p++;
+		else if (*p && *p != '\n')
+			return -1;
+		if (b - a + 1 > n - taken)
+			b = a + (n - taken) - 1;
+		if (a == b ? append(out, len, &pos, pos ? ",%lu" : "%lu", a, 0) :
+			     append(out, len, &pos, pos ? ",%lu-%lu" : "%lu-%lu", a, b))
+			return -1;
+		taken += (unsigned int)(b - a + 1);
+	}
+	if (taken < n)
+		return taken ? (int)taken : -1;
+	return 0;
+}
+
+static int opt_name_eq(const char *a, size_t alen, const char *b)
+{
+	size_t i;
+
+	if (strlen(b) != alen)
+		return 0;
+	for (i = 0; i < alen; i++) {
+		char x = a[i] == '-' ? '_' : a[i];
+		char y = b[i] == '-' ? '_' : b[i];
+
+		if (x != y)
+			return 0;
+	}
+	return 1;
+}
+
+const struct ssl_opt *ssl_find_opt(const struct ssl_opt *tab, const char *name, size_t len)
+{
+	for (; tab->name; tab++)
+		if (opt_name_eq(name, len, tab->name))
+			return tab;
+	return NULL;
+}
+
+/* Damerau-Levenshtein distance (optimal string alignment), '-' == '_' */
+static size_t edit_distance(const char *a, size_t la, const char *b)
+{
+	size_t lb = strlen(b), i, j, d[64][64];
+
+	if (la >= 64 || lb >= 64)
+		return (size_t)-1;
+	for (i = 0; i <= la; i++)
+		d[i][0] = i;
+	for (j = 0; j <= lb; j++)
+		d[0][j] = j;
+	for (i = 1; i <= la; i++)
+		for (j = 1; j <= lb; j++) {
+			char x = a[i - 1] == '-' ? '_' : a[i - 1];
+			char y = b[j - 1] == '-' ? '_' : b[j - 1];
+			size_t v = d[i - 1][j - 1] + (x != y);
+
+			if (d[i - 1][j] + 1 < v)
+				v = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < v)
+				v = d[i][j - 1] + 1;
+			if (i > 1 && j > 1 && x == b[j - 2] && a[i - 2] == y &&
+			    d[i - 2][j - 2] + 1 < v)
+				v = d[i - 2][j - 2] + 1;
+			d[i][j] = v;
+		}
+	return d[la][lb];
+}
+
+/*
+ * fio options that ssdload knows of but does not implement (fio 3.33's
+ * options.c): refused by name, not as a typo.  The engine-side ones with
+ * no meaning in the kernel (ioengine, direct, thread, ...) are options of
+ * ssdload run, accepted with a note.
+ */
+static const char *const fio_unsupported[] = {
+	"stonewall", "new_group", "wait_for", "exitall", "exitall_on_error",
+	"log_hist_coarseness",
+	"log_max_value", "log_compression", "per_job_logs",
+	"thinktime", "thinktime_blocks", "thinktime_spin", "startdelay",
+	"rate_min", "rate_cycle", "rate_iops_min", "rate_ignore_thinktime",
+	"verify", "do_verify", "verify_pattern", "verify_interval", "verify_offset",
+	"verify_fatal", "verify_backlog", "verify_async", "verify_only",
+	"iodepth_batch", "iodepth_batch_submit", "iodepth_batch_complete",
+	"iodepth_batch_complete_min", "iodepth_batch_complete_max", "iodepth_low",
+	"fsync", "fdatasync", "sync", "end_fsync", "fsync_on_close", "write_barrier",
+	"nrfiles", "openfiles", "directory", "filename_format", "unique_filename",
+	"lockfile", "create_serialize", "create_fsync", "create_on_open",
+	"fallocate", "pre_read", "zero_buffers", "refill_buffers",
+	"buffer_compress_percentage", "buffer_compress_chunk", "dedupe_percentage",
+	"continue_on_error", "ignore_error", "error_dump", "cgroup", "nice", "prio",
+	"prioclass", "cpumask", "numa_cpu_nodes", "numa_mem_policy",
+	"gtod_reduce", "disable_clat", "disable_slat", "disable_bw_measurement",
+	"clat_percentiles", "lat_percentiles", "slat_percentiles", "unit_base",
+	"size_increment", "offset_increment",
+	"zonemode", "zonesize", "zonerange", "zoneskip", "trim_percentage",
+	"trim_verify_zero", "trim_backlog", "exec_prerun", "exec_postrun",
+	"ioscheduler", "disk_util", "replay_redirect", "read_iolog", "write_iolog",
+	"iolog", "idle_prof", "steadystate", "ss", "ss_dur", "ss_ramp", "flow",
+	"flow_id", "uid", "gid", "mem", "iomem", "iomem_align", "mem_align",
+	"hugepage-size", "percentage_random", "allrandrepeat", "randrepeat",
+	"norandommap", "softrandommap", "random_generator", "serialize_overlap",
+	"io_submit_mode", "create_only", "allow_file_create", "allow_mounted_write",
+	"fill_device", "fill_fs", "file_append", "atomic", "buffered",
+	"sync_file_range", "experimental_verify", "bwavgtime", "iopsavgtime",
+	"max_latency", "latency_target", "latency_window", "latency_percentile",
+	"latency_run", "significant_figures", "write_only", "ramp_size",
+	NULL,
+};
+
+void ssl_opt_unknown(const char *where, const struct ssl_opt *tab, const char *name,
+		     size_t len, const char *dashes)
+{
+	const struct ssl_opt *best = NULL;
+	size_t bd = (size_t)-1, dist, i;
+	char pre[4200];
+
+	if (where)
+		snprintf(pre, sizeof(pre), "%s: ", where);
+	else
+		pre[0] = '\0';
+	for (i = 0; fio_unsupported[i]; i++)
+		if (opt_name_eq(name, len, fio_unsupported[i])) {
+			fprintf(stderr, "ssdload: %s%s%.*s: a fio option that ssdload does not "
+				"support (Documentation/cli.rst, Differences from fio)\n",
+				pre, dashes, (int)len, name);
+			return;
+		}
+	for (; tab->name; tab++) {
+		dist = edit_distance(name, len, tab->name);
+		if (dist < bd) {
+			bd = dist;
+			best = tab;
+		}
+	}
+	/* a slip of the fingers, not another word: at most 2, and a third of it */
+	if (best && bd <= 2 && bd * 3 <= len)
+		fprintf(stderr, "ssdload: %sunknown option '%s%.*s' (did you mean %s%s?)\n",
+			pre, dashes, (int)len, name, dashes, best->name);
+	else
+		fprintf(stderr, "ssdload: %sunknown option '%s%.*s'\n", pre, dashes, (int)len,
+			name);
+}
+
+int ssl_next_opt(int argc, const char **argv, int *i, const struct ssl_opt *tab,
+		 const struct ssl_opt **opt, const char **val, int *dashdash)
+{
+	const struct ssl_opt *tab0 = tab;
+	const char *arg = argv[*i], *name, *eq;
+	size_t nlen;
+
+	*opt = NULL;
+	*val = NULL;
+	if (*dashdash || arg[0] != '-' || !arg[1]) {
+		(*i)++;
+		return 0;
+	}
+	if (!strcmp(arg, "--")) {
+		*dashdash = 1;
+		(*i)++;
+		return 3;
+	}
+	if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
+		(*i)++;
+		return 2;
+	}
+	if (arg[1] != '-') {
+		fprintf(stderr, "ssdload: unknown option '%s' (options are --name=value)\n",
+			arg);
+		return -1;
+	}
+	name = arg + 2;
+	eq = strchr(name, '=');
+	nlen = eq ? (size_t)(eq - name) : strlen(name);
+	tab = ssl_find_opt(tab, name, nlen);
+	if (!tab) {
+		ssl_opt_unknown(NULL, tab0, name, nlen, "--");
+		return -1;
+	}
+	*opt = tab;
+	(*i)++;
+	if (eq) {
+		*val = eq + 1;
+		return 1;
+	}
+	if (tab->arg == SSL_ARG_FLAG) {
+		int b;
+
+		if (*i < argc && !ssl_parse_bool(argv[*i], &b) &&
+		    (!strcmp(argv[*i], "0") || !strcmp(argv[*i], "1")))
+			*val = argv[(*i)++];
+		return 1;
+	}
+	if (*i >= argc) {
+		fprintf(stderr, "ssdload: option '--%s' needs a value\n", tab->name);
+		return -1;
+	}
+	*val = argv[(*i)++];
+	return 1;
+}

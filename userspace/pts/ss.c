@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The steady-state rule of SNIA SSS PTS 2.0.2 (2.1.24), as pure functions.
+ *
+ * For the tracking variable y over a measurement window of n rounds:
+ *   a) range:  max(y) - min(y)                   <= range_pct% of avg(y)
+ *   b) slope:  |slope| * (n - 1)                  <= slope_pct% of avg(y)
+ * where slope is that of the least-squares line of y against the round
+ * number; |slope| * (n - 1) is the line's max - min over the window (the
+ * spec's "slope excursion").  Sums are in long double, around the window's
+ * centre, and each "<=" allows SSL_SS_EPSILON of the average (see ss.h).
+ */
+#include <math.h>
+
+#include "pts/ss.h"
+
+void ssl_ss_limits_default(struct ssl_ss_limits *l)
+{
+	l->window = SSL_SS_WINDOW;
+	l->max_rounds = SSL_SS_MAX_ROUNDS;
+	l->range_pct = SSL_SS_RANGE_PCT;
+	l->slope_pct = SSL_SS_SLOPE_PCT;
+}
+
+/* @v <= @pct% of @avg, with the tolerance of ss.h; never for avg 0 */
+static bool within(long double v, double pct, long double avg)
+{
+	if (avg <= 0)
+		return false;
+	return v <= avg * ((long double)pct / 100 + SSL_SS_EPSILON);
+}
+
+void ssl_ss_eval(const double *y, unsigned int n, unsigned int first,
+		 const struct ssl_ss_limits *l, struct ssl_ss_window *w)
+{
+	long double sum = 0, sxy = 0, sxx, xc;
+	unsigned int i;
+
+	w->first = first;
+	w->last = first + n - 1;
+	w->min = w->max = y[0];
+	for (i = 0; i < n; i++) {
+		sum += y[i];
+		if (y[i] < w->min)
+			w->min = y[i];
+		if (y[i] > w->max)
+			w->max = y[i];
+	}
+	w->avg = sum / n;
+	w->range = w->max - w->min;
+
+	/*
+	 * Least squares with x centred on the window's middle round xc:
+	 * slope = sum((x - xc) * (y - avg)) / sum((x - xc)^2), where the
+	 * denominator is n (n^2 - 1) / 12 (exact in long double for any
+	 * sensible n), and the line passes through (xc, avg).
+	 */
+	xc = first + (long double)(n - 1) / 2;
+	for (i = 0; i < n; i++)
+		sxy += (first + i - xc) * (y[i] - w->avg);
+	sxx = (long double)n * ((long double)n * n - 1) / 12;
+	w->slope = sxy / sxx;
+	w->intercept = w->avg - w->slope * xc;
+	w->slope_exc = fabsl(w->slope) * (n - 1);
+
+	if (w->avg > 0) {
+		w->range_pct = w->range / w->avg * 100;
+		w->slope_exc_pct = w->slope_exc / w->avg * 100;
+	} else {
+		w->range_pct = NAN;
+		w->slope_exc_pct = NAN;
+	}
+	w->range_ok = within(w->range, l->range_pct, w->avg);
+	w->slope_ok = within(w->slope_exc, l->slope_pct, w->avg);
+}
+
+unsigned int ssl_ss_scan(const double *y, size_t n, const struct ssl_ss_limits *l,
+			 struct ssl_ss_window *w,
+			 void (*fn)(const struct ssl_ss_window *w, void *arg), void *arg)
+{
+	size_t last = n < l->max_rounds ? n : l->max_rounds;
+	size_t r;
+
+	for (r = l->window; r <= last; r++) {
+		ssl_ss_eval(y + r - l->window, l->window, r - l->window + 1, l, w);
+		if (fn)
+			fn(w, arg);
+		if (ssl_ss_steady(w))
+			return r;
+	}
+	return 0;
+}
