@@ -3,7 +3,7 @@
  * ssdload pts TEST: the SNIA Solid State Storage Performance Test
  * Specification (Documentation/pts.rst).  "ss-check" applies the
  * steady-state rule by itself to a series of values; the tests run in
- * pts.c.
+ * pts/.
  */
 #include <errno.h>
 #include <math.h>
@@ -16,6 +16,7 @@
 
 #include "cmd/builtin.h"
 #include "core/options.h"
+#include "methods/runner.h"
 #include "pts/pts.h"
 #include "pts/ss.h"
 #include "core/util.h"
@@ -262,11 +263,6 @@ static void ss_print_text(const char *name, const struct ss_series *s,
 	printf("%s\n", verdict);
 }
 
-static void jadd(json_object *o, const char *k, json_object *v)
-{
-	json_object_object_add(o, k, v);
-}
-
 /* a long double as a JSON number, NaN as null */
 static json_object *jld(long double v)
 {
@@ -277,20 +273,20 @@ static json_object *ss_json_window(const struct ssl_ss_window *w)
 {
 	json_object *o = json_object_new_object();
 
-	jadd(o, "first_round", json_object_new_int64(w->first));
-	jadd(o, "last_round", json_object_new_int64(w->last));
-	jadd(o, "average", jld(w->avg));
-	jadd(o, "min", jld(w->min));
-	jadd(o, "max", jld(w->max));
-	jadd(o, "range", jld(w->range));
-	jadd(o, "range_pct", jld(w->range_pct));
-	jadd(o, "range_pass", json_object_new_boolean(w->range_ok));
-	jadd(o, "slope", jld(w->slope));
-	jadd(o, "intercept", jld(w->intercept));
-	jadd(o, "slope_excursion", jld(w->slope_exc));
-	jadd(o, "slope_excursion_pct", jld(w->slope_exc_pct));
-	jadd(o, "slope_pass", json_object_new_boolean(w->slope_ok));
-	jadd(o, "steady", json_object_new_boolean(ssl_ss_steady(w)));
+	jset(o, "first_round", json_object_new_int64(w->first));
+	jset(o, "last_round", json_object_new_int64(w->last));
+	jset(o, "average", jld(w->avg));
+	jset(o, "min", jld(w->min));
+	jset(o, "max", jld(w->max));
+	jset(o, "range", jld(w->range));
+	jset(o, "range_pct", jld(w->range_pct));
+	jset(o, "range_pass", json_object_new_boolean(w->range_ok));
+	jset(o, "slope", jld(w->slope));
+	jset(o, "intercept", jld(w->intercept));
+	jset(o, "slope_excursion", jld(w->slope_exc));
+	jset(o, "slope_excursion_pct", jld(w->slope_exc_pct));
+	jset(o, "slope_pass", json_object_new_boolean(w->slope_ok));
+	jset(o, "steady", json_object_new_boolean(ssl_ss_steady(w)));
 	return o;
 }
 
@@ -309,21 +305,21 @@ static int ss_print_json(const char *name, const struct ss_series *s,
 	const char *str;
 	unsigned int r;
 
-	jadd(top, "spec", json_object_new_string(SSL_SS_SPEC));
-	jadd(top, "clause", json_object_new_string(SSL_SS_CLAUSE));
-	jadd(top, "file", json_object_new_string(name));
+	jset(top, "spec", json_object_new_string(SSL_SS_SPEC));
+	jset(top, "clause", json_object_new_string(SSL_SS_CLAUSE));
+	jset(top, "file", json_object_new_string(name));
 	o = json_object_new_object();
-	jadd(o, "window", json_object_new_int64(l->window));
-	jadd(o, "max_rounds", json_object_new_int64(l->max_rounds));
-	jadd(o, "range_pct", json_object_new_double(l->range_pct));
-	jadd(o, "slope_pct", json_object_new_double(l->slope_pct));
-	jadd(o, "epsilon", json_object_new_double((double)SSL_SS_EPSILON));
-	jadd(top, "limits", o);
-	jadd(top, "values", json_object_new_int64(s->n));
-	jadd(top, "rounds_evaluated", json_object_new_int64(evaluated));
-	jadd(top, "unused_values", json_object_new_int64(s->n - evaluated));
-	jadd(top, "steady", json_object_new_boolean(steady != 0));
-	jadd(top, "steady_round", steady ? json_object_new_int64(steady) : NULL);
+	jset(o, "window", json_object_new_int64(l->window));
+	jset(o, "max_rounds", json_object_new_int64(l->max_rounds));
+	jset(o, "range_pct", json_object_new_double(l->range_pct));
+	jset(o, "slope_pct", json_object_new_double(l->slope_pct));
+	jset(o, "epsilon", json_object_new_double((double)SSL_SS_EPSILON));
+	jset(top, "limits", o);
+	jset(top, "values", json_object_new_int64(s->n));
+	jset(top, "rounds_evaluated", json_object_new_int64(evaluated));
+	jset(top, "unused_values", json_object_new_int64(s->n - evaluated));
+	jset(top, "steady", json_object_new_boolean(steady != 0));
+	jset(top, "steady_round", steady ? json_object_new_int64(steady) : NULL);
 	o = ss_json_window(w);
 	rounds = json_object_new_array();
 	vals = json_object_new_array();
@@ -331,11 +327,11 @@ static int ss_print_json(const char *name, const struct ss_series *s,
 		json_object_array_add(rounds, json_object_new_int64(r));
 		json_object_array_add(vals, json_object_new_double(s->v[r - 1]));
 	}
-	jadd(o, "rounds", rounds);
-	jadd(o, "values", vals);
-	jadd(top, "window", o);
-	jadd(top, "history", json_object_get(history));
-	jadd(top, "verdict", json_object_new_string(verdict));
+	jset(o, "rounds", rounds);
+	jset(o, "values", vals);
+	jset(top, "window", o);
+	jset(top, "history", json_object_get(history));
+	jset(top, "verdict", json_object_new_string(verdict));
 	str = json_object_to_json_string_ext(top, JSON_C_TO_STRING_PRETTY |
 					     JSON_C_TO_STRING_SPACED |
 					     JSON_C_TO_STRING_NOSLASHESCAPE);
