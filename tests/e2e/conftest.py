@@ -109,6 +109,8 @@ def _session_state():
         return
     blktrace.session_restore(trace)
     env.cleanup_jobs()
+    if env.null_blk_pooled() and "null_blk" not in _SESSION["preloaded"]:
+        env.null_blk_unload()
     loaded = env.ssdload_loaded()
     if loaded and not _SESSION["ssdload"]:
         env.rmmod("ssdload", check=False)
@@ -138,6 +140,8 @@ def kmsg(request):
         if left:
             problems.append("debugfs entries left after every job was removed: %s" % left)
     for mod in ("null_blk", "brd"):
+        if mod == "null_blk" and env.null_blk_pooled():
+            continue    # kept for the next test (env.null_blk_release)
         if mod in env.proc_modules() and mod not in _SESSION["preloaded"]:
             problems.append("%s left loaded" % mod)
             try:
@@ -244,7 +248,8 @@ def _need_module(name):
 
 @pytest.fixture
 def null_blk():
-    """Factory: null_blk(**module_params) -> [BlockDev]; null_blk is unloaded after.
+    """Factory: null_blk(**module_params) -> [BlockDev]; null_blk is unloaded
+    after, or kept for the next test if it is clean (env.null_blk_release).
 
     Defaults: nr_devices=1 queue_mode=2 irqmode=0 gb=1 memory_backed=0 bs=512,
     and nomerges=2 on every device so block-layer ios are exact."""
@@ -256,7 +261,7 @@ def null_blk():
         return env.null_blk_load(**params)
     yield make
     env.cleanup_jobs()
-    env.null_blk_unload()
+    env.null_blk_release()
 
 
 @pytest.fixture

@@ -346,8 +346,87 @@ NULL_BLK_DEFAULTS = dict(nr_devices=1, queue_mode=2, irqmode=0, gb=1,
                          memory_backed=0, bs=512)
 
 
+# A null_blk made from module parameters stays loaded for the next test that
+# asks for the same parameters (blktests reloads it each time; under TCG on
+# the debug kernel a modprobe and an rmmod cost ~3 s, most of a short test).
+# Only a device that keeps nothing between tests is kept: no data
+# (memory_backed=0), nothing in flight, no holder, no configfs device beside
+# it, and its queue attributes are set back to what they were after the load.
+_NULLB_POOL = {}
+
+
+def _queue_attrs(d):
+    """{attr: value} of the writable queue attributes of D (scheduler as
+    its selected name)."""
+    out = {}
+    q = d.sys + "/queue"
+    for a in sorted(os.listdir(q)):
+        p = os.path.join(q, a)
+        try:
+            if not os.path.isfile(p) or not os.stat(p).st_mode & 0o200:
+                continue
+            v = read_attr(p)
+        except OSError:
+            continue
+        if "[" in v:
+            v = v[v.index("[") + 1:v.index("]")] if "]" in v else v
+        out[a] = v
+    return out
+
+
+def _nullb_pool_clean():
+    """True when the kept null_blk can serve another test as if just loaded."""
+    if not _NULLB_POOL or "null_blk" not in proc_modules():
+        return False
+    if os.path.isdir(NULLB_CONFIGFS) and any(
+            os.path.isdir(os.path.join(NULLB_CONFIGFS, e)) for e in os.listdir(NULLB_CONFIGFS)):
+        return False
+    for name in _NULLB_POOL["queue"]:
+        d = BlockDev(name)
+        try:
+            if not d.exists() or os.listdir(d.sys + "/holders"):
+                return False
+            if d.stat_raw()["in_flight"] != 0 or not d.exclusive_open_works():
+                return False
+        except OSError:
+            return False
+    return True
+
+
+def _nullb_pool_reset():
+    """Set the kept devices' queue attributes back; False if one refuses."""
+    for name, want in _NULLB_POOL["queue"].items():
+        d = BlockDev(name)
+        now = _queue_attrs(d)
+        if now == want:
+            continue
+        for a, v in want.items():
+            if now.get(a) == v:
+                continue
+            try:
+                write_attr("%s/queue/%s" % (d.sys, a), v)
+            except OSError:
+                return False
+        if _queue_attrs(d) != want:
+            return False
+    return True
+
+
+def null_blk_pooled():
+    """True while null_blk is loaded as the kept device of an earlier test."""
+    return bool(_NULLB_POOL) and "null_blk" in proc_modules()
+
+
+def null_blk_release():
+    """End of a test that used null_blk_load(): keep the module for the next
+    test if nothing of this one is left on it, unload it otherwise."""
+    if not _nullb_pool_clean():
+        null_blk_unload()
+
+
 def null_blk_unload():
     """Remove every configfs null_blk and unload the module (bounded)."""
+    _NULLB_POOL.clear()
     if os.path.isdir(NULLB_CONFIGFS):
         for d in os.listdir(NULLB_CONFIGFS):
             p = os.path.join(NULLB_CONFIGFS, d)
@@ -364,10 +443,14 @@ def null_blk_unload():
 
 
 def null_blk_load(**params):
-    """_configure_null_blk by module params; returns the BlockDevs created."""
-    null_blk_unload()
+    """_configure_null_blk by module params; returns the BlockDevs created
+    (or kept from the previous test with the same parameters)."""
     p = dict(NULL_BLK_DEFAULTS)
     p.update(params)
+    p = {k: str(v) for k, v in p.items()}
+    if _NULLB_POOL.get("params") == p and _nullb_pool_clean() and _nullb_pool_reset():
+        return [BlockDev(n) for n in _NULLB_POOL["queue"]]
+    null_blk_unload()
     modprobe("null_blk", **p)
     devs = []
     for i in range(int(p["nr_devices"])):
@@ -378,6 +461,8 @@ def null_blk_load(**params):
         if int(p.get("queue_mode", 2)) != 0:
             d.no_merges()
         devs.append(d)
+    if p["memory_backed"] == "0" and devs:
+        _NULLB_POOL.update(params=p, queue={d.name: _queue_attrs(d) for d in devs})
     return devs
 
 
@@ -416,6 +501,8 @@ class NullbCfg(BlockDev):
 
 def null_blk_ensure_configfs():
     """Load null_blk with no param devices if needed, so configfs works."""
+    if null_blk_pooled():
+        null_blk_unload()   # a kept nullb0 would take the index 6.1 names by
     if "null_blk" not in proc_modules():
         modprobe("null_blk", nr_devices=0)
     if not os.path.isdir(NULLB_CONFIGFS):
