@@ -19,7 +19,7 @@ libblkid finds on it, and refuse a device that holds a signature unless
 
 Every device is wiped after its test (wipefs -a, mdadm --zero-superblock,
 pvremove), so that the other files find them blank.  CLI behaviour, the
-same on every kernel: marked stock (skipped on the debug kernel).
+same on every kernel: marked stock (one stock kernel, conftest.py).
 """
 
 import hashlib

@@ -11,6 +11,11 @@ values it takes.  tests/unit/test_cli_preflight.py checks the messages.
 
 `ssdload scale --raid` with such a job is refused before mdadm builds an
 array (on qemu's four scale NVMe drives, as tests/e2e/test_scale.py).
+
+Marked stock (one stock kernel, conftest.py): the module's refusals at its
+stores and at enable run under KASAN and lockdep in test_badinput.py,
+test_offsets.py and test_workload_io.py; what this file adds is the CLI's
+agreement with them, the same code on every kernel.
 """
 import os
 import re
@@ -20,6 +25,8 @@ import subprocess
 import pytest
 
 import ssdload_env as env
+
+pytestmark = pytest.mark.stock
 
 # the module's SSDLOAD_MAX_MS + 1: runtime and ramp_time beyond its limit
 OVER_MS = "%dms" % (env.uapi_define("SSDLOAD_MAX_MS") + 1)
