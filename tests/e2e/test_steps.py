@@ -483,8 +483,14 @@ def test_steps_file_streamed(nullb, jobs):
     twenty open files, each read into its histograms, hold a few MiB
     between them (a snapshot per open took the file's size each, outside
     max_job_mem_mb), and the bytes are the format's, the same whatever
-    the size of the reads."""
+    the size of the reads.
+
+    On the debug kernel (167 s at 4096 steps) it streams 512 steps: the same
+    seq_file walk across records and histograms under KASAN; the memory
+    bound, the same code on every kernel, is measured on the stock ones."""
     nr = env.uapi_define("SSDLOAD_MAX_STEPS")
+    if env.debug_kernel():
+        nr = 512
     j = jobs("many", filename=nullb.path, rw="randread", bs=4096, iodepth=1,
              numjobs=1, number_ios=2)
     _need_steps(j)
@@ -496,6 +502,8 @@ def test_steps_file_streamed(nullb, jobs):
     digest = _check_steps_stream(path, nr, s, 1 << 20)
     # a read size that splits records and histograms anywhere
     assert _check_steps_stream(path, nr, s, 4097) == digest
+    if env.debug_kernel():
+        return
     with open(path, "rb") as f:
         hd = dict(zip(env.STEPS_HDR_KEYS,
                       env.STEPS_HDR.unpack_from(f.read(env.STEPS_HDR.size), 0)))
