@@ -18,7 +18,7 @@ The inputs are mutations of valid seeds: tests/jobs/*.fio,
 userspace/profiles/*.fio and the documents the other unit tests build
 (test_cli's fake debugfs jobs, test_report's pts.json documents).
 
-SSDLOAD_FUZZ_SECONDS (default 150) is the time budget of all the parsers
+SSDLOAD_FUZZ_SECONDS (default 70) is the time budget of all the parsers
 together, split evenly; SSDLOAD_FUZZ_SEED (default 25) seeds every
 parser's generator, so that a run is reproducible (the number of cases
 depends on the machine's speed; case N of a seed is always the same
@@ -42,7 +42,7 @@ import pytest
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SAN = os.path.join(TOP, "userspace", "san", "ssdload")
 SCRIPT = os.path.join(TOP, "userspace", "ssdload-report.py")
-BUDGET = float(os.environ.get("SSDLOAD_FUZZ_SECONDS", "150"))
+BUDGET = float(os.environ.get("SSDLOAD_FUZZ_SECONDS", "70"))
 SEED = int(os.environ.get("SSDLOAD_FUZZ_SEED", "25"))
 CASES = int(os.environ.get("SSDLOAD_FUZZ_CASES", "0"))
 TIMEOUT = 5		# CPU seconds of one case
