@@ -349,10 +349,19 @@ NULL_BLK_DEFAULTS = dict(nr_devices=1, queue_mode=2, irqmode=0, gb=1,
 # A null_blk made from module parameters stays loaded for the next test that
 # asks for the same parameters (blktests reloads it each time; under TCG on
 # the debug kernel a modprobe and an rmmod cost ~3 s, most of a short test).
-# Only a device that keeps nothing between tests is kept: no data
-# (memory_backed=0), nothing in flight, no holder, no configfs device beside
-# it, and its queue attributes are set back to what they were after the load.
+# Only a device that keeps nothing between tests is kept (_nullb_poolable:
+# no data, no timer completions, no poll queues), and only when nothing is in
+# flight, nothing holds it, no configfs device is beside it; its queue
+# attributes are set back to what they were after the load.
 _NULLB_POOL = {}
+
+
+def _nullb_poolable(p):
+    """Only the plainest null_blk is kept: no data, completions in the
+    submitter's context, no poll queues (a polled null_blk kept from a
+    test on one CPU timed requests out under a test on two, on 6.1)."""
+    return (p["memory_backed"] == "0" and p["irqmode"] == "0"
+            and p.get("poll_queues", "0") == "0")
 
 
 def _queue_attrs(d):
@@ -461,7 +470,7 @@ def null_blk_load(**params):
         if int(p.get("queue_mode", 2)) != 0:
             d.no_merges()
         devs.append(d)
-    if p["memory_backed"] == "0" and devs:
+    if _nullb_poolable(p) and devs:
         _NULLB_POOL.update(params=p, queue={d.name: _queue_attrs(d) for d in devs})
     return devs
 
