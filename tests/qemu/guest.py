@@ -655,12 +655,21 @@ FIRST_BOOT_LOGS = {'console.log': 'console.boot1.log',
 		   'dmesg.txt': 'dmesg.boot1.txt'}
 
 
+# The guest's /init writes $OUT/rc once the command is over, then syncs and
+# powers off.  A guest that has not gone POWEROFF_GRACE s later is killed:
+# its results are complete, and a 6.1 guest once hung there for the rest of
+# its 1800 s.  The kill is said on stderr, not hidden.
+POWEROFF_GRACE = 120
+
+
 def _watch(proc, out, timeout, boot_timeout, stderr_path):
 	"""Wait for qemu; None once it exited, else why it must be killed:
-	'timeout' (hard), 'boot-timeout' (no 'started' marker in time) or
+	'timeout' (hard), 'boot-timeout' (no 'started' marker in time),
+	'poweroff-hang' (the command ended, the guest did not power off) or
 	'kvm-error' (qemu's stderr says the guest is dead, qemu lives on)."""
 	start = time.monotonic()
 	seen = 0
+	ended = None
 	while True:
 		try:
 			proc.wait(timeout=0.25)
@@ -668,6 +677,12 @@ def _watch(proc, out, timeout, boot_timeout, stderr_path):
 		except subprocess.TimeoutExpired:
 			pass
 		elapsed = time.monotonic() - start
+		if ended is None and os.path.exists(os.path.join(out, 'rc')):
+			ended = elapsed
+		if ended is not None and elapsed - ended > POWEROFF_GRACE:
+			sys.stderr.write(f'guest: the command ended {elapsed - ended:.0f} s ago and the '
+					 f'guest did not power off: killed (results kept)\n')
+			return 'poweroff-hang'
 		if timeout is not None and elapsed > timeout:
 			return 'timeout'
 		if boot_timeout is not None and elapsed > boot_timeout and \
