@@ -3,7 +3,9 @@
 # Style and static analysis of the kernel module, included by the
 # top-level Makefile.
 #
-#   make style                  checkpatch.pl --strict on module/
+#   make style                  checkpatch.pl --strict on module/, and the
+#                               messages of the commits not yet on main
+#                               (scripts/commit-style.py, CONTRIBUTING.md)
 #   make sparse [KDIR=...]      sparse (C=1) + W=1 build in a copy of the tree
 #
 # checkpatch.pl comes from Debian's linux-source-6.1 package and is cached
@@ -39,7 +41,10 @@ $(CHECKPATCH):
 
 checkpatch: $(CHECKPATCH)
 
-style: $(CHECKPATCH)
+style-commits:
+	@python3 scripts/commit-style.py
+
+style: $(CHECKPATCH) style-commits
 	perl $(CHECKPATCH) $(CHECKPATCH_FLAGS) -f $(STYLE_FILES)
 	perl $(CHECKPATCH) $(CHECKPATCH_FLAGS) \
 		--ignore LINUX_VERSION_CODE,CONSTANT_COMPARISON,EXPORT_SYMBOL -f $(COMPAT_FILES)
@@ -53,4 +58,4 @@ sparse:
 		tee "$(SPARSE_TREE)/sparse.log"
 	@! grep -E "warning:|error:" "$(SPARSE_TREE)/sparse.log"
 
-.PHONY: checkpatch style sparse
+.PHONY: checkpatch style style-commits sparse
