@@ -8,16 +8,19 @@ each of these names in the output directory before the sweep: the victims
 must stay unchanged, and the results must be regular files holding the
 sweep (Documentation/cli.rst, "Result files").  The host tests
 (tests/unit/test_atomic_writes.py) cover the renderer, fio's logs and the
-directory checks.
+directory checks.  CLI behaviour, the same on every kernel: marked stock.
 """
 import json
 import os
+
+import pytest
 
 import ssdload_env as env
 
 VICTIM = "precious: not a result\n"
 
 
+@pytest.mark.stock
 def test_sweep_never_writes_through_links(ssdload, null_blk, cli, tmp_path):  # pylint: disable=unused-argument
     dev = null_blk()[0]
     out = tmp_path / "sw"

@@ -8,7 +8,9 @@ device's latency (TCG's timer slop: env.p50_slop()).  The share below
 999 us is 0 for certain, below a minute all of it; the table's rows are
 backed exactly when the run has 100 / (100 - N) I/Os.
 
-Kernels: all three.
+Kernels: one stock kernel (marked stock, conftest.py): the CLI's view of
+results whose module paths test_steps.py, test_rate.py and test_latency.py
+run on every kernel.
 """
 
 import json
@@ -16,6 +18,8 @@ import json
 import pytest
 
 import ssdload_env as env
+
+pytestmark = pytest.mark.stock
 
 MS = 10**6
 

@@ -10,7 +10,9 @@
   at the rate, and intervals where the I/Os left on time show the two
   latencies close.
 
-Kernels: all three.  The device is the one of test_rate.py's coordinated
+Kernels: one stock kernel (marked stock, conftest.py): the CLI's view of
+results whose module paths test_steps.py, test_rate.py and test_latency.py
+run on every kernel.  The device is the one of test_rate.py's coordinated
 omission tests.
 """
 
@@ -20,6 +22,8 @@ import pytest
 
 import hostload
 import ssdload_env as env
+
+pytestmark = pytest.mark.stock
 
 
 def _need_rate():

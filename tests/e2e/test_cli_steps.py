@@ -9,7 +9,9 @@
 - the text report ends with the per-step table;
 - every run leaves no job (and no steps/N) behind.
 
-Kernels: all three.
+Kernels: one stock kernel (marked stock, conftest.py): the CLI's view of
+results whose module paths test_steps.py, test_rate.py and test_latency.py
+run on every kernel.
 """
 
 import re
@@ -17,6 +19,8 @@ import re
 import pytest
 
 import ssdload_env as env
+
+pytestmark = pytest.mark.stock
 
 
 def _need_steps():

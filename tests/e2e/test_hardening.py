@@ -356,6 +356,7 @@ def _written_blocks(dev, size):
 
 
 @pytest.mark.quick
+@pytest.mark.stock
 def test_default_seed_differs_per_job_name(brd, jobs):
     """Two jobs on one device do not walk the same offsets in lockstep;
     the same name (or an explicit randseed) repeats them."""

@@ -485,12 +485,12 @@ def test_steps_file_streamed(nullb, jobs):
     max_job_mem_mb), and the bytes are the format's, the same whatever
     the size of the reads.
 
-    On the debug kernel (167 s at 4096 steps) it streams 512 steps: the same
+    On the debug kernel (167 s at 4096 steps) it streams 128 steps: the same
     seq_file walk across records and histograms under KASAN; the memory
     bound, the same code on every kernel, is measured on the stock ones."""
     nr = env.uapi_define("SSDLOAD_MAX_STEPS")
     if env.debug_kernel():
-        nr = 512
+        nr = 128
     j = jobs("many", filename=nullb.path, rw="randread", bs=4096, iodepth=1,
              numjobs=1, number_ios=2)
     _need_steps(j)
