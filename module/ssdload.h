@@ -656,7 +656,6 @@ void ssdload_worker_free_ios(struct ssdload_worker *w);
 void ssdload_worker_free(struct ssdload_worker *w);
 int ssdload_worker_fn(void *data);
 void ssdload_perm_init(struct ssdload_wdev *wd, unsigned int idx, u64 seed);
-u64 ssdload_splitmix64(u64 *x);
 void ssdload_worker_begin(struct ssdload_worker *w, u64 t0);
 
 /*

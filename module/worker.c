@@ -23,17 +23,9 @@
 #include <linux/slab.h>
 
 #include "ssdload.h"
+#include "rng.h"
 
-/* ---- PRNG: xoshiro256** seeded through splitmix64 --------------------- */
-
-u64 ssdload_splitmix64(u64 *x)
-{
-	u64 z = (*x += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
+/* ---- PRNG: xoshiro256** seeded through splitmix64 (rng.h) ------------- */
 
 VISIBLE_IF_KUNIT void ssdload_rng_seed(struct ssdload_worker *w, u64 seed)
 {
@@ -47,17 +39,7 @@ EXPORT_SYMBOL_IF_KUNIT(ssdload_rng_seed);
 
 VISIBLE_IF_KUNIT u64 ssdload_rng_next(struct ssdload_worker *w)
 {
-	u64 *s = w->rng;
-	u64 result = rol64(s[1] * 5, 7) * 9;
-	u64 t = s[1] << 17;
-
-	s[2] ^= s[0];
-	s[3] ^= s[1];
-	s[1] ^= s[2];
-	s[0] ^= s[3];
-	s[2] ^= t;
-	s[3] = rol64(s[3], 45);
-	return result;
+	return ssdload_xoshiro256ss(w->rng);
 }
 EXPORT_SYMBOL_IF_KUNIT(ssdload_rng_next);
 
