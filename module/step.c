@@ -33,12 +33,7 @@
 #include <linux/kernel.h>
 #include <linux/slab.h>
 
-#include "ssdload.h"
-
-static inline struct ssdload_step *to_step(struct config_item *item)
-{
-	return container_of(item, struct ssdload_step, item);
-}
+#include "attr.h"
 
 /* Step N's name: a decimal 1..SSDLOAD_MAX_STEPS without leading zeros. */
 static int ssdload_step_parse_name(const char *name, u32 *nr)
@@ -54,70 +49,7 @@ static int ssdload_step_parse_name(const char *name, u32 *nr)
 	return 0;
 }
 
-/*
- * Common store check of a step attribute, with the job's lock held: the
- * same -EBUSY rule as the job's attributes, then the parse error.
- */
-static int ssdload_step_store_check(struct ssdload_step *st, const char *attr,
-				    const char *page, int parse_ret)
-{
-	struct ssdload_job *job = st->job;
-	char val[40];
-
-	lockdep_assert_held(&job->lock);
-	if (ssdload_state_busy(job->state)) {
-		ssdload_job_pr_err(job, "job %s: step %u: cannot set %s while the job is %s\n",
-				   ssdload_job_name(job), st->nr, attr,
-				   ssdload_enum_name(ssdload_state_names,
-						     job->state));
-		return -EBUSY;
-	}
-	if (!parse_ret)
-		return 0;
-	ssdload_safe_value(page, val, sizeof(val));
-	ssdload_job_pr_err(job, "job %s: step %u: invalid %s '%s': %d\n",
-			   ssdload_job_name(job), st->nr, attr, val, parse_ret);
-	return parse_ret;
-}
-
-/*
- * A numeric override: empty = inherit, else MIN..MAX as the job's
- * attribute of the same name.
- */
-#define SSDLOAD_STEP_NUM_ATTR(NAME, FIELD, MIN, MAX, ALIGN)		\
-static ssize_t ssdload_step_##NAME##_show(struct config_item *item,	\
-					  char *page)			\
-{									\
-	struct ssdload_step *st = to_step(item);			\
-									\
-	if (!(st->set & BIT(FIELD)))					\
-		return sysfs_emit(page, "\n");				\
-	return sysfs_emit(page, "%llu\n", st->v.NAME);			\
-}									\
-									\
-static ssize_t ssdload_step_##NAME##_store(struct config_item *item,	\
-					   const char *page, size_t count) \
-{									\
-	struct ssdload_step *st = to_step(item);			\
-	bool blank = ssdload_blank(page);				\
-	u64 val = 0;							\
-	int ret = 0;							\
-									\
-	if (!blank)							\
-		ret = ssdload_parse_u64(page, MIN, MAX, ALIGN, &val);	\
-	mutex_lock(&st->job->lock);					\
-	ret = ssdload_step_store_check(st, #NAME, page, ret);		\
-	if (!ret && blank) {						\
-		st->set &= ~BIT(FIELD);					\
-	} else if (!ret) {						\
-		st->v.NAME = val;						\
-		st->set |= BIT(FIELD);					\
-	}								\
-	mutex_unlock(&st->job->lock);					\
-	return ret ? ret : count;					\
-}									\
-CONFIGFS_ATTR(ssdload_step_, NAME)
-
+/* The numeric overrides (attr.h): NAME, FIELD, MIN, MAX, ALIGN. */
 SSDLOAD_STEP_NUM_ATTR(rwmixread, SSDLOAD_STEP_RWMIXREAD, 0, 100, 0);
 SSDLOAD_STEP_NUM_ATTR(bs, SSDLOAD_STEP_BS, SSDLOAD_MIN_BS, SSDLOAD_MAX_BS,
 		      SSDLOAD_MIN_BS);
@@ -153,7 +85,7 @@ static ssize_t ssdload_step_rw_store(struct config_item *item,
 	if (!blank)
 		ret = ssdload_parse_enum(page, ssdload_rw_names, &val);
 	mutex_lock(&st->job->lock);
-	ret = ssdload_step_store_check(st, "rw", page, ret);
+	ret = ssdload_store_check(st->job, st, "rw", page, ret);
 	if (!ret && blank) {
 		st->set &= ~BIT(SSDLOAD_STEP_RW);
 	} else if (!ret) {
@@ -196,7 +128,7 @@ static ssize_t ssdload_step_bssplit_store(struct config_item *item,
 		ret = ssdload_parse_bssplit(page, spec);
 	}
 	mutex_lock(&st->job->lock);
-	ret = ssdload_step_store_check(st, "bssplit", page, ret);
+	ret = ssdload_store_check(st->job, st, "bssplit", page, ret);
 	if (!ret) {
 		swap(st->v.bssplit, spec);
 		if (blank)
@@ -238,7 +170,7 @@ static ssize_t ssdload_step_##NAME##_store(struct config_item *item,	\
 	if (!blank && !sysfs_streq(page, "0"))				\
 		ret = ssdload_parse_rate(page, MAX, v);			\
 	mutex_lock(&st->job->lock);					\
-	ret = ssdload_step_store_check(st, #NAME, page, ret);		\
+	ret = ssdload_store_check(st->job, st, #NAME, page, ret);		\
 	if (!ret && blank) {						\
 		st->set &= ~BIT(FIELD);					\
 	} else if (!ret) {						\
