@@ -331,80 +331,52 @@ void ssdload_worker_free(struct ssdload_worker *w)
 	kfree(w);
 }
 
-/* Allocate a worker for @cpu on its node: stats, I/Os and buffers. */
-struct ssdload_worker *ssdload_worker_alloc(struct ssdload_job *job,
-					    unsigned int idx, unsigned int cpu)
+/* The statistics of worker @w on @node: totals, schedules, series, steps. */
+static int ssdload_worker_alloc_stats(struct ssdload_worker *w, int node)
 {
 	const gfp_t gfp = GFP_KERNEL | __GFP_RETRY_MAYFAIL;
-	const struct ssdload_phase *ph0 = &job->phases[0];
-	unsigned int depth = job->depth;
-	unsigned int maxvecs = ssdload_buf_cut(job->bs_max, U64_MAX, NULL, NULL);
-	int node = cpu_to_node(cpu);
-	struct ssdload_worker *w;
-	struct bio_vec *tmp;
-	unsigned int i;
-	int d, ret = -ENOMEM;
+	const struct ssdload_job *job = w->job;
+	int d, ret;
 
-	w = kzalloc_node(sizeof(*w), gfp, node);
-	if (!w)
-		return ERR_PTR(-ENOMEM);
-	if (!zalloc_cpumask_var_node(&w->ran_on, gfp, node)) {
-		kfree(w);
-		return ERR_PTR(-ENOMEM);
-	}
-	w->wd = kcalloc_node(job->nr_devs, sizeof(*w->wd), gfp, node);
-	if (!w->wd)
-		goto out_free;
-	w->nr_devs = job->nr_devs;
-	w->job = job;
-	w->idx = idx;
-	w->cpu = cpu;
-	w->last_cpu = cpu;
-	cpumask_set_cpu(cpu, w->ran_on);
-	w->nolat = job->cfg.disable_lat;
-	w->polled = job->polled;
-	/* planning the slices needs the first phase's pattern (the rest: begin) */
-	w->random = ssdload_rw_is_random(ph0->rw);
-	w->trimwrite = ssdload_rw_is_trimwrite(ph0->rw);
-	ssdload_data_init(&w->dg, &job->dcfg, idx);
-	w->timeout_ns = job->cfg.io_timeout_ms * NSEC_PER_MSEC;
-	w->cookie = BLK_QC_T_NONE;
-	seqcount_init(&w->seq);
-	init_llist_head(&w->done);
-	ssdload_rng_seed(w, job->cfg.randseed);
 	for (d = 0; d < SSDLOAD_DIR_NR; d++) {
 		ret = ssdload_dstat_init(&w->st[d], node);
 		if (ret)
-			goto out_free;
+			return ret;
 	}
 	if (job->rated) {
-		ret = -ENOMEM;
 		w->sched = kcalloc_node(SSDLOAD_DIR_NR, sizeof(*w->sched), gfp,
 					node);
 		if (!w->sched)
-			goto out_free;
+			return -ENOMEM;
 		for (d = 0; d < SSDLOAD_DIR_NR; d++) {
 			if (!(job->rated_dirs & BIT(d)))
 				continue;
 			ret = ssdload_dstat_init(&w->ist[d], node);
 			if (ret)
-				goto out_free;
+				return ret;
 		}
 	}
 	ret = ssdload_series_alloc(w, node);
 	if (ret)
-		goto out_free;
-	ret = ssdload_steps_alloc(w, node);
-	if (ret)
-		goto out_free;
-	/*
-	 * disable_lat reads the coarse clock; send times and interval
-	 * boundaries are on the hrtimer's precise clock, which the coarse one
-	 * lags by up to a tick: the worker would wake to find nothing due.
-	 */
-	w->coarse = w->nolat && !w->sched && !w->ser;
+		return ret;
+	return ssdload_steps_alloc(w, node);
+}
 
-	ret = -ENOMEM;
+/*
+ * The iodepth I/Os of worker @w on @node, with their buffers (the write
+ * buffers filled).  On failure ssdload_worker_free() frees what was
+ * allocated.
+ */
+static int ssdload_worker_alloc_ios(struct ssdload_worker *w, int node)
+{
+	const gfp_t gfp = GFP_KERNEL | __GFP_RETRY_MAYFAIL;
+	const struct ssdload_job *job = w->job;
+	unsigned int depth = job->depth;
+	unsigned int maxvecs = ssdload_buf_cut(job->bs_max, U64_MAX, NULL, NULL);
+	struct bio_vec *tmp;
+	unsigned int i;
+	int ret = -ENOMEM;
+
 	w->ios = kvcalloc(depth, sizeof(*w->ios), gfp);
 	w->free = kvcalloc(depth, sizeof(*w->free), gfp);
 	tmp = kvmalloc_array(job->mixed ? 2 * maxvecs : maxvecs, sizeof(*tmp),
@@ -425,7 +397,61 @@ struct ssdload_worker *ssdload_worker_alloc(struct ssdload_job *job,
 		cond_resched();
 	}
 	w->nr_free = depth;
+	ret = 0;
+out_free_tmp:
 	kvfree(tmp);
+	return ret;
+}
+
+/* Allocate a worker for @cpu on its node: stats, I/Os and buffers. */
+struct ssdload_worker *ssdload_worker_alloc(struct ssdload_job *job,
+					    unsigned int idx, unsigned int cpu)
+{
+	const gfp_t gfp = GFP_KERNEL | __GFP_RETRY_MAYFAIL;
+	const struct ssdload_phase *ph0 = &job->phases[0];
+	int node = cpu_to_node(cpu);
+	struct ssdload_worker *w;
+	int ret = -ENOMEM;
+
+	w = kzalloc_node(sizeof(*w), gfp, node);
+	if (!w)
+		return ERR_PTR(-ENOMEM);
+	if (!zalloc_cpumask_var_node(&w->ran_on, gfp, node)) {
+		kfree(w);
+		return ERR_PTR(-ENOMEM);
+	}
+	w->wd = kcalloc_node(job->nr_devs, sizeof(*w->wd), gfp, node);
+	if (!w->wd)
+		goto out_free_worker;
+	w->nr_devs = job->nr_devs;
+	w->job = job;
+	w->idx = idx;
+	w->cpu = cpu;
+	w->last_cpu = cpu;
+	cpumask_set_cpu(cpu, w->ran_on);
+	w->nolat = job->cfg.disable_lat;
+	w->polled = job->polled;
+	/* planning the slices needs the first phase's pattern (the rest: begin) */
+	w->random = ssdload_rw_is_random(ph0->rw);
+	w->trimwrite = ssdload_rw_is_trimwrite(ph0->rw);
+	ssdload_data_init(&w->dg, &job->dcfg, idx);
+	w->timeout_ns = job->cfg.io_timeout_ms * NSEC_PER_MSEC;
+	w->cookie = BLK_QC_T_NONE;
+	seqcount_init(&w->seq);
+	init_llist_head(&w->done);
+	ssdload_rng_seed(w, job->cfg.randseed);
+	ret = ssdload_worker_alloc_stats(w, node);
+	if (ret)
+		goto out_free_worker;
+	/*
+	 * disable_lat reads the coarse clock; send times and interval
+	 * boundaries are on the hrtimer's precise clock, which the coarse one
+	 * lags by up to a tick: the worker would wake to find nothing due.
+	 */
+	w->coarse = w->nolat && !w->sched && !w->ser;
+	ret = ssdload_worker_alloc_ios(w, node);
+	if (ret)
+		goto out_free_worker;
 	if (w->polled) {
 		bio_init(&w->pbio, job->devs[0].bdev.bdev, NULL, 0,
 			 REQ_OP_READ | REQ_POLLED);
@@ -435,9 +461,7 @@ struct ssdload_worker *ssdload_worker_alloc(struct ssdload_job *job,
 	ssdload_rng_seed(w, job->cfg.randseed);
 	return w;
 
-out_free_tmp:
-	kvfree(tmp);
-out_free:
+out_free_worker:
 	ssdload_worker_free(w);
 	return ERR_PTR(ret);
 }
