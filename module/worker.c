@@ -12,6 +12,9 @@
  *
  * A worker calls nothing in job.c: it reports a failed I/O in its own
  * ioerr and job->failed, and the last one to finish queues job->end_work.
+ * It asks plan.c for its shares, passes the gate of start GROUP
+ * (gate.c), records through hist.c and series.c and has step.c allocate
+ * its per-step statistics; none of them calls back into worker.c.
  */
 #include <linux/kthread.h>
 #include <linux/ktime.h>
@@ -496,14 +499,6 @@ static void ssdload_end_io(struct bio *bio)
 	rcu_read_unlock();
 }
 
-/*
- * A polled submission found no free tag (REQ_NOWAIT): it never reached
- * the device.  It goes on the retry list, to go out again with the same
- * direction and offset once our own polling freed tags; it stays counted
- * in submitted, so the quota still ends the run exactly.  Far more
- * refusals in a row than any queue has tags, with nothing of ours in
- * flight, means the queue refuses for good: end the job.
- */
 /* The first failed I/O of the worker is the job's error; stop issuing. */
 static void ssdload_io_failed(struct ssdload_worker *w, struct ssdload_io *io,
 			      int err)
