@@ -4,6 +4,8 @@
  * attributes and the steps'.
  */
 #include <linux/kernel.h>
+#include <linux/string.h>
+#include <linux/sysfs.h>
 
 #include "attr.h"
 
@@ -54,6 +56,24 @@ int ssdload_store_check(struct ssdload_job *job,
 }
 
 /*
+ * The end of a store that passed ssdload_store_check(), job->lock held:
+ * the @n values of @v go into @val, and a step (@st) marks its override
+ * @field as set; with @inherit, the step clears the mark instead and
+ * @val is kept.
+ */
+static void ssdload_store_assign(struct ssdload_step *st, u32 field,
+				 bool inherit, u64 *val, const u64 *v,
+				 unsigned int n)
+{
+	if (st && inherit)
+		st->set &= ~BIT(field);
+	else if (st)
+		st->set |= BIT(field);
+	if (!inherit)
+		memcpy(val, v, n * sizeof(*v));
+}
+
+/*
  * Store the number in @page into *@val: a numeric attribute of @job, or
  * of its step @st.  A step's empty line clears its override instead (the
  * step inherits the job's value).
@@ -71,14 +91,33 @@ ssize_t ssdload_num_store(struct ssdload_job *job, struct ssdload_step *st,
 					&v);
 	mutex_lock(&job->lock);
 	ret = ssdload_store_check(job, st, num->name, page, ret);
-	if (!ret && st) {
-		if (inherit)
-			st->set &= ~BIT(num->field);
-		else
-			st->set |= BIT(num->field);
-	}
-	if (!ret && !inherit)
-		*val = v;
+	if (!ret)
+		ssdload_store_assign(st, num->field, inherit, val, &v, 1);
+	mutex_unlock(&job->lock);
+	return ret ? ret : count;
+}
+
+/*
+ * Store the per-direction rates in @page (up to num->max each) into
+ * @val[SSDLOAD_DIR_NR]: rate_iops or rate of @job, or of its step @st.
+ * A job's blank line removes every cap; a step's inherits the job's, and
+ * its "0" makes the step uncapped where the job is capped.
+ */
+ssize_t ssdload_rate_store(struct ssdload_job *job, struct ssdload_step *st,
+			   const struct ssdload_num *num, u64 *val,
+			   const char *page, size_t count)
+{
+	bool inherit = st && ssdload_blank(page);
+	u64 v[SSDLOAD_DIR_NR] = {};
+	int ret = 0;
+
+	if (!inherit && !(st && sysfs_streq(page, "0")))
+		ret = ssdload_parse_rate(page, num->max, v);
+	mutex_lock(&job->lock);
+	ret = ssdload_store_check(job, st, num->name, page, ret);
+	if (!ret)
+		ssdload_store_assign(st, num->field, inherit, val, v,
+				     SSDLOAD_DIR_NR);
 	mutex_unlock(&job->lock);
 	return ret ? ret : count;
 }

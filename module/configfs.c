@@ -210,34 +210,7 @@ static ssize_t ssdload_job_file_service_type_store(struct config_item *item,
 }
 CONFIGFS_ATTR(ssdload_job_, file_service_type);
 
-/*
- * rate_iops and rate: fio's per-direction lists, job-wide (the workers
- * share them).  The blank string removes every cap.
- */
-#define SSDLOAD_RATE_ATTR(NAME, MAX)					\
-static ssize_t ssdload_job_##NAME##_show(struct config_item *item,	\
-					 char *page)			\
-{									\
-	return ssdload_rate_show(to_job(item)->cfg.NAME, page);	\
-}									\
-									\
-static ssize_t ssdload_job_##NAME##_store(struct config_item *item,	\
-					  const char *page, size_t count) \
-{									\
-	struct ssdload_job *job = to_job(item);				\
-	u64 v[SSDLOAD_DIR_NR];						\
-	int ret;							\
-									\
-	ret = ssdload_parse_rate(page, MAX, v);				\
-	mutex_lock(&job->lock);					\
-	ret = ssdload_store_check(job, NULL, #NAME, page, ret);		\
-	if (!ret)							\
-		memcpy(job->cfg.NAME, v, sizeof(v));			\
-	mutex_unlock(&job->lock);					\
-	return ret ? ret : count;					\
-}									\
-CONFIGFS_ATTR(ssdload_job_, NAME)
-
+/* rate_iops and rate (attr.h) */
 SSDLOAD_RATE_ATTR(rate_iops, SSDLOAD_MAX_RATE_IOPS);
 SSDLOAD_RATE_ATTR(rate, SSDLOAD_MAX_RATE_BPS);
 

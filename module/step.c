@@ -142,46 +142,7 @@ static ssize_t ssdload_step_bssplit_store(struct config_item *item,
 }
 CONFIGFS_ATTR(ssdload_step_, bssplit);
 
-/*
- * rate_iops and rate: fio's per-direction lists, as the job's; "0" makes
- * the step uncapped where the job is capped.
- */
-#define SSDLOAD_STEP_RATE_ATTR(NAME, FIELD, MAX)			\
-static ssize_t ssdload_step_##NAME##_show(struct config_item *item,	\
-					  char *page)			\
-{									\
-	struct ssdload_step *st = to_step(item);			\
-									\
-	if (!(st->set & BIT(FIELD)))					\
-		return sysfs_emit(page, "\n");				\
-	if (!memchr_inv(st->v.NAME, 0, sizeof(st->v.NAME)))		\
-		return sysfs_emit(page, "0\n");	/* uncapped */	\
-	return ssdload_rate_show(st->v.NAME, page);			\
-}									\
-									\
-static ssize_t ssdload_step_##NAME##_store(struct config_item *item,	\
-					   const char *page, size_t count) \
-{									\
-	struct ssdload_step *st = to_step(item);			\
-	bool blank = ssdload_blank(page);				\
-	u64 v[SSDLOAD_DIR_NR] = {};					\
-	int ret = 0;							\
-									\
-	if (!blank && !sysfs_streq(page, "0"))				\
-		ret = ssdload_parse_rate(page, MAX, v);			\
-	mutex_lock(&st->job->lock);					\
-	ret = ssdload_store_check(st->job, st, #NAME, page, ret);		\
-	if (!ret && blank) {						\
-		st->set &= ~BIT(FIELD);					\
-	} else if (!ret) {						\
-		memcpy(st->v.NAME, v, sizeof(v));				\
-		st->set |= BIT(FIELD);					\
-	}								\
-	mutex_unlock(&st->job->lock);					\
-	return ret ? ret : count;					\
-}									\
-CONFIGFS_ATTR(ssdload_step_, NAME)
-
+/* rate_iops and rate (attr.h) */
 SSDLOAD_STEP_RATE_ATTR(rate_iops, SSDLOAD_STEP_RATE_IOPS,
 		       SSDLOAD_MAX_RATE_IOPS);
 SSDLOAD_STEP_RATE_ATTR(rate, SSDLOAD_STEP_RATE, SSDLOAD_MAX_RATE_BPS);
