@@ -14,68 +14,9 @@
 #include <linux/module.h>
 #include <linux/slab.h>
 
-#include "ssdload.h"
+#include "attr.h"
 
-/* Log a refused value, naming the job, the attribute and the value. */
-static int ssdload_job_invalid(struct ssdload_job *job, const char *attr,
-			       const char *page, int ret)
-{
-	char val[40];
-
-	ssdload_safe_value(page, val, sizeof(val));
-	ssdload_job_pr_err(job, "job %s: invalid %s '%s': %d\n",
-			   ssdload_job_name(job), attr, val, ret);
-	return ret;
-}
-
-/*
- * Common store check, called with job->lock held: reject while running,
- * then log and return a parse error.
- */
-static int ssdload_job_store_check(struct ssdload_job *job, const char *attr,
-				   const char *page, int parse_ret)
-{
-	lockdep_assert_held(&job->lock);
-	if (ssdload_state_busy(job->state)) {
-		ssdload_job_pr_err(job, "job %s: cannot set %s while the job is %s\n",
-				   ssdload_job_name(job), attr,
-				   ssdload_enum_name(ssdload_state_names,
-						     job->state));
-		return -EBUSY;
-	}
-	if (parse_ret)
-		return ssdload_job_invalid(job, attr, page, parse_ret);
-	return 0;
-}
-
-/*
- * One line per numeric attribute (null_blk style): NAME, MIN, MAX and
- * ALIGN (0 = any) generate show, store and the configfs attribute.
- */
-#define SSDLOAD_NUM_ATTR(NAME, MIN, MAX, ALIGN)				\
-static ssize_t ssdload_job_##NAME##_show(struct config_item *item,	\
-					 char *page)			\
-{									\
-	return sysfs_emit(page, "%llu\n", to_job(item)->cfg.NAME);	\
-}									\
-									\
-static ssize_t ssdload_job_##NAME##_store(struct config_item *item,	\
-					  const char *page, size_t count) \
-{									\
-	struct ssdload_job *job = to_job(item);				\
-	u64 val = 0;							\
-	int ret;							\
-									\
-	ret = ssdload_parse_u64(page, MIN, MAX, ALIGN, &val);		\
-	mutex_lock(&job->lock);					\
-	ret = ssdload_job_store_check(job, #NAME, page, ret);		\
-	if (!ret)							\
-		job->cfg.NAME = val;					\
-	mutex_unlock(&job->lock);					\
-	return ret ? ret : count;					\
-}									\
-CONFIGFS_ATTR(ssdload_job_, NAME)
-
+/* The numeric attributes (attr.h): NAME, MIN, MAX, ALIGN (0 = any). */
 SSDLOAD_NUM_ATTR(rwmixread, 0, 100, 0);
 SSDLOAD_NUM_ATTR(loops, 1, SSDLOAD_MAX_LOOPS, 0);
 SSDLOAD_NUM_ATTR(time_based, 0, 1, 0);
@@ -129,7 +70,7 @@ static ssize_t ssdload_job_##NAME##_store(struct config_item *item,	\
 									\
 	ret = ssdload_parse_bytes_or_pct(page, &bytes, &ppm, &pct);	\
 	mutex_lock(&job->lock);					\
-	ret = ssdload_job_store_check(job, #NAME, page, ret);		\
+	ret = ssdload_store_check(job, NULL, #NAME, page, ret);		\
 	if (!ret) {							\
 		job->cfg.NAME = bytes;					\
 		job->cfg.NAME##_ppm = ppm;				\
@@ -175,7 +116,7 @@ static ssize_t ssdload_job_##NAME##_store(struct config_item *item,	\
 		ret = PARSE(page, spec);				\
 	}								\
 	mutex_lock(&job->lock);					\
-	ret = ssdload_job_store_check(job, #NAME, page, ret);		\
+	ret = ssdload_store_check(job, NULL, #NAME, page, ret);		\
 	if (!ret)							\
 		swap(job->cfg.FIELD, spec);				\
 	mutex_unlock(&job->lock);					\
@@ -227,7 +168,7 @@ static ssize_t ssdload_job_buffer_pattern_store(struct config_item *item,
 		return -ENOMEM;
 	ret = ssdload_parse_pattern(page, pat, &len);
 	mutex_lock(&job->lock);
-	ret = ssdload_job_store_check(job, "buffer_pattern", page, ret);
+	ret = ssdload_store_check(job, NULL, "buffer_pattern", page, ret);
 	if (!ret) {
 		memcpy(job->cfg.pattern, pat, len);
 		job->cfg.pattern_len = len;
@@ -259,7 +200,7 @@ static ssize_t ssdload_job_file_service_type_store(struct config_item *item,
 
 	ret = ssdload_parse_fst(page, &fst, &n);
 	mutex_lock(&job->lock);
-	ret = ssdload_job_store_check(job, "file_service_type", page, ret);
+	ret = ssdload_store_check(job, NULL, "file_service_type", page, ret);
 	if (!ret) {
 		job->cfg.fst = fst;
 		job->cfg.fst_n = n;
@@ -269,34 +210,7 @@ static ssize_t ssdload_job_file_service_type_store(struct config_item *item,
 }
 CONFIGFS_ATTR(ssdload_job_, file_service_type);
 
-/*
- * rate_iops and rate: fio's per-direction lists, job-wide (the workers
- * share them).  The blank string removes every cap.
- */
-#define SSDLOAD_RATE_ATTR(NAME, MAX)					\
-static ssize_t ssdload_job_##NAME##_show(struct config_item *item,	\
-					 char *page)			\
-{									\
-	return ssdload_rate_show(to_job(item)->cfg.NAME, page);	\
-}									\
-									\
-static ssize_t ssdload_job_##NAME##_store(struct config_item *item,	\
-					  const char *page, size_t count) \
-{									\
-	struct ssdload_job *job = to_job(item);				\
-	u64 v[SSDLOAD_DIR_NR];						\
-	int ret;							\
-									\
-	ret = ssdload_parse_rate(page, MAX, v);				\
-	mutex_lock(&job->lock);					\
-	ret = ssdload_job_store_check(job, #NAME, page, ret);		\
-	if (!ret)							\
-		memcpy(job->cfg.NAME, v, sizeof(v));			\
-	mutex_unlock(&job->lock);					\
-	return ret ? ret : count;					\
-}									\
-CONFIGFS_ATTR(ssdload_job_, NAME)
-
+/* rate_iops and rate (attr.h) */
 SSDLOAD_RATE_ATTR(rate_iops, SSDLOAD_MAX_RATE_IOPS);
 SSDLOAD_RATE_ATTR(rate, SSDLOAD_MAX_RATE_BPS);
 
@@ -318,7 +232,7 @@ static ssize_t ssdload_job_##NAME##_store(struct config_item *item,	\
 									\
 	ret = ssdload_parse_enum(page, TABLE, &val);			\
 	mutex_lock(&job->lock);					\
-	ret = ssdload_job_store_check(job, #NAME, page, ret);		\
+	ret = ssdload_store_check(job, NULL, #NAME, page, ret);		\
 	if (!ret)							\
 		job->cfg.NAME = val;					\
 	mutex_unlock(&job->lock);					\
@@ -364,7 +278,7 @@ static ssize_t ssdload_job_filename_store(struct config_item *item,
 	if (!ret)
 		ret = ssdload_check_path_list(path);
 	mutex_lock(&job->lock);
-	ret = ssdload_job_store_check(job, "filename", page, ret);
+	ret = ssdload_store_check(job, NULL, "filename", page, ret);
 	if (!ret)
 		strscpy(job->filename, path, sizeof(job->filename));
 	mutex_unlock(&job->lock);
@@ -391,7 +305,7 @@ static ssize_t ssdload_job_cpus_allowed_store(struct config_item *item,
 		return -ENOMEM;
 	ret = ssdload_parse_cpulist(page, mask);
 	mutex_lock(&job->lock);
-	ret = ssdload_job_store_check(job, "cpus_allowed", page, ret);
+	ret = ssdload_store_check(job, NULL, "cpus_allowed", page, ret);
 	if (!ret)
 		cpumask_copy(job->cpus, mask);
 	mutex_unlock(&job->lock);
@@ -420,7 +334,7 @@ static ssize_t ssdload_job_group_store(struct config_item *item,
 
 	ret = ssdload_parse_group(page, group, sizeof(group));
 	mutex_lock(&job->lock);
-	ret = ssdload_job_store_check(job, "group", page, ret);
+	ret = ssdload_store_check(job, NULL, "group", page, ret);
 	if (!ret)
 		strscpy(job->group, group, sizeof(job->group));
 	mutex_unlock(&job->lock);
@@ -445,7 +359,7 @@ static ssize_t ssdload_job_enable_store(struct config_item *item,
 
 	ret = ssdload_parse_bool(page, &enable);
 	if (ret)
-		return ssdload_job_invalid(job, "enable", page, ret);
+		return ssdload_store_invalid(job, NULL, "enable", page, ret);
 
 	if (enable) {
 		mutex_lock(&job->lock);

@@ -44,35 +44,11 @@
 #include <linux/string.h>
 
 #include "ssdload.h"
+#include "rng.h"
 
-#define DATA_GOLDEN	0x9e3779b97f4a7c15ULL
 #define DATA_IDX_MUL	0xd1342543de82ef95ULL	/* odd: worker keys */
 #define DATA_RNG_SALT	0x5d4a7a3b1c2e8f61ULL	/* dedupe draws vs offsets */
 #define DATA_PREFILL	BIT_ULL(63)		/* content numbers of prefill */
-
-/* splitmix64's finaliser: a bijective 64-bit mix. */
-static u64 ssdload_data_mix(u64 z)
-{
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-/* xoshiro256** (as the worker's), for the dedupe draws. */
-static u64 ssdload_data_rng(struct ssdload_datagen *g)
-{
-	u64 *s = g->rng;
-	u64 result = rol64(s[1] * 5, 7) * 9;
-	u64 t = s[1] << 17;
-
-	s[2] ^= s[0];
-	s[3] ^= s[1];
-	s[1] ^= s[2];
-	s[0] ^= s[3];
-	s[2] ^= t;
-	s[3] = rol64(s[3], 45);
-	return result;
-}
 
 /* ---- the buffer as a stream of bytes --------------------------------- */
 
@@ -170,7 +146,7 @@ static __always_inline void ssdload_xs_step(u64 *x, u8 *p)
 
 static void ssdload_xs_seed(struct ssdload_xs *x, u64 key)
 {
-	x->x = ssdload_data_mix(key) | 1;
+	x->x = ssdload_mix64(key) | 1;
 	x->left = 0;
 }
 
@@ -279,7 +255,7 @@ static void ssdload_data_content(struct ssdload_datagen *g,
 	struct ssdload_xs x;
 	u64 pos;
 
-	ssdload_xs_seed(&x, g->key ^ (content * DATA_GOLDEN));
+	ssdload_xs_seed(&x, g->key ^ (content * SSDLOAD_RNG_GOLDEN));
 	if (g->rand_len == U32_MAX) {
 		ssdload_data_rand(&c, 0, len, &x);
 		return;
@@ -306,12 +282,10 @@ void ssdload_data_init(struct ssdload_datagen *g,
 	memset(g, 0, sizeof(*g));
 	g->cfg = c;
 	g->idx = idx;
-	g->key = ssdload_data_mix(c->seed ^ ((u64)(idx + 1) * DATA_IDX_MUL));
+	g->key = ssdload_mix64(c->seed ^ ((u64)(idx + 1) * DATA_IDX_MUL));
 	x = g->key ^ DATA_RNG_SALT;
-	for (i = 0; i < 4; i++) {
-		x += DATA_GOLDEN;
-		g->rng[i] = ssdload_data_mix(x);
-	}
+	for (i = 0; i < 4; i++)
+		g->rng[i] = ssdload_splitmix64(&x);
 	g->chunk = c->compress_chunk ? c->compress_chunk : 512;
 	/* fio: a chunk never spans more than the smallest write */
 	if (c->write_bs_min)
@@ -379,7 +353,8 @@ static void ssdload_data_scramble(struct ssdload_datagen *g,
 				  u32 len, u64 pos)
 {
 	struct ssdload_dcur c = { .v = v, .nr = nr };
-	u64 tag = ((g->wseq << 16 | g->idx) * DATA_GOLDEN) ^ g->cfg->seed;
+	u64 tag = ((g->wseq << 16 | g->idx) * SSDLOAD_RNG_GOLDEN) ^
+		  g->cfg->seed;
 	u32 off;
 
 	for (off = 0; off + 2 * sizeof(u64) <= len; off += SECTOR_SIZE) {
@@ -409,8 +384,8 @@ void ssdload_data_write(struct ssdload_datagen *g, const struct bio_vec *v,
 	case SSDLOAD_DATA_GEN:
 		/* the draw comes first: its sequence depends on nothing else */
 		if (cfg->dedupe_pct &&
-		    ((ssdload_data_rng(g) >> 32) * 100 >> 32) < cfg->dedupe_pct &&
-		    g->unique) {
+		    ((ssdload_xoshiro256ss(g->rng) >> 32) * 100 >> 32) <
+		    cfg->dedupe_pct && g->unique) {
 			g->dups++;
 		} else {
 			g->cur = ++g->unique;

@@ -19,6 +19,7 @@
 #include <linux/string.h>
 
 #include "ssdload.h"
+#include "rng.h"
 
 /* ---- parsing helpers ------------------------------------------------- */
 
@@ -573,15 +574,6 @@ EXPORT_SYMBOL_IF_KUNIT(ssdload_distspec_show);
 
 /* ---- bijection ------------------------------------------------------- */
 
-static u64 dist_splitmix64(u64 *x)
-{
-	u64 z = (*x += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
 /*
  * A bijection P of [0, 2^k), 2^k >= n: rounds of an odd multiplier, an
  * addend and an xorshift, each invertible mod 2^k.  Values at or past n
@@ -597,8 +589,8 @@ void ssdload_bij_init(struct ssdload_bij *b, u64 n, u64 seed)
 	b->mask = k >= 64 ? ~0ULL : (1ULL << k) - 1;
 	b->shift = max(1U, k / 2);
 	for (r = 0; r < SSDLOAD_BIJ_ROUNDS; r++) {
-		b->mul[r] = dist_splitmix64(&seed) | 1;
-		b->add[r] = dist_splitmix64(&seed);
+		b->mul[r] = ssdload_splitmix64(&seed) | 1;
+		b->add[r] = ssdload_splitmix64(&seed);
 	}
 }
 EXPORT_SYMBOL_IF_KUNIT(ssdload_bij_init);

@@ -39,11 +39,6 @@ void ssdload_dstat_free(struct ssdload_dstat *d)
 EXPORT_SYMBOL_IF_KUNIT(ssdload_dstat_free);
 
 /*
- * Account one reaped I/O.  Only the owning worker calls this.  With
- * disable_lat there is no per-I/O timestamp: the worker's next clock read
- * stands in for the completion time (reaped_measured).
- */
-/*
  * The per-device counters of a job with several devices (with one, the
  * device's figures are the worker's own: nothing more to count per I/O).
  */
@@ -127,6 +122,11 @@ void ssdload_record_step(struct ssdload_worker *w,
 	ssdload_dstat_add(id, io->done_ns - io->intended_ns);
 }
 
+/*
+ * Account one reaped I/O.  Only the owning worker calls this.  With
+ * disable_lat there is no per-I/O timestamp: the worker's next clock read
+ * stands in for the completion time (reaped_measured).
+ */
 void ssdload_record(struct ssdload_worker *w, struct ssdload_io *io)
 {
 	struct ssdload_dstat *d = &w->st[io->dir];

@@ -285,276 +285,6 @@ static const char *ssdload_open_reason(int err)
 	}
 }
 
-/* Refuse a start: remember the reason and log it with the attribute. */
-int ssdload_job_refuse(struct ssdload_job *job, int err, const char *attr,
-		       const char *fmt, ...)
-{
-	va_list args;
-
-	spin_lock(&job->err_lock);
-	job->err = err;
-	va_start(args, fmt);
-	vsnprintf(job->errmsg, sizeof(job->errmsg), fmt, args);
-	va_end(args);
-	spin_unlock(&job->err_lock);
-
-	ssdload_job_pr_err(job, "job %s: enable failed (%s): %d %s\n",
-			   ssdload_job_name(job), attr, err, job->errmsg);
-	WRITE_ONCE(job->state, SSDLOAD_STATE_ERROR);
-	return err;
-}
-
-/* Is random_distribution anything but uniform (which needs no table)? */
-static bool ssdload_cfg_skewed(const struct ssdload_cfg *cfg)
-{
-	return cfg->dist && cfg->dist->type != SSDLOAD_DIST_RANDOM;
-}
-
-/* Does the job issue I/O in direction @dir? */
-bool ssdload_cfg_uses_dir(const struct ssdload_cfg *cfg, int dir)
-{
-	switch (dir) {
-	case SSDLOAD_DIR_READ:
-		if (ssdload_rw_is_mixed(cfg->rw))
-			return cfg->rwmixread > 0;
-		return ssdload_rw_dir(cfg->rw) == SSDLOAD_DIR_READ;
-	case SSDLOAD_DIR_WRITE:
-		return ssdload_rw_dir(cfg->rw) == SSDLOAD_DIR_WRITE ||
-		       ssdload_rw_is_trimwrite(cfg->rw) ||
-		       (ssdload_rw_is_mixed(cfg->rw) && cfg->rwmixread < 100);
-	default:
-		return ssdload_rw_dir(cfg->rw) == SSDLOAD_DIR_TRIM;
-	}
-}
-
-/*
- * Is new I/O in direction @dir rate controlled?  trimwrite schedules its
- * trims; each write follows its trim.
- */
-bool ssdload_dir_rated(const struct ssdload_cfg *cfg, int dir)
-{
-	if (!cfg->rate_iops[dir] && !cfg->rate[dir])
-		return false;
-	if (ssdload_rw_is_trimwrite(cfg->rw))
-		return dir == SSDLOAD_DIR_TRIM;
-	return ssdload_cfg_uses_dir(cfg, dir);
-}
-
-/*
- * The block sizes of each direction of @cfg (bssplit, else bsrange, else
- * bs, as fio ranks them) into @bsd, and the smallest and largest of the
- * directions it issues.  trimwrite writes what it trimmed: its writes
- * take the trim sizes.
- */
-void ssdload_plan_bsd(const struct ssdload_cfg *cfg,
-		      struct ssdload_bsdist *bsd, u32 *lo, u32 *hi)
-{
-	int d;
-
-	*lo = U32_MAX;
-	*hi = 0;
-	for (d = 0; d < SSDLOAD_DIR_NR; d++) {
-		struct ssdload_bsdist *b = &bsd[d];
-
-		if (cfg->bssplit) {
-			*b = cfg->bssplit->d[d];
-		} else if (cfg->bsrange) {
-			*b = cfg->bsrange->d[d];
-		} else {
-			memset(b, 0, sizeof(*b));
-			b->min = cfg->bs;
-			b->max = cfg->bs;
-		}
-	}
-	if (ssdload_rw_is_trimwrite(cfg->rw))
-		bsd[SSDLOAD_DIR_WRITE] = bsd[SSDLOAD_DIR_TRIM];
-	for (d = 0; d < SSDLOAD_DIR_NR; d++) {
-		if (!ssdload_cfg_uses_dir(cfg, d))
-			continue;
-		*lo = min(*lo, bsd[d].min);
-		*hi = max(*hi, bsd[d].max);
-	}
-}
-
-/*
- * Start step: the smallest and largest block of the run (over its
- * phases), and the offset alignment (blockalign, by default the smallest
- * block).
- */
-static int ssdload_job_plan_bs(struct ssdload_job *job)
-{
-	u32 lo = U32_MAX, hi = 0;
-	bool uniform = true;
-	unsigned int p;
-
-	for (p = 0; p < job->nr_phases; p++) {
-		const struct ssdload_phase *ph = &job->phases[p];
-
-		if (ph->idle)
-			continue;
-		if (!ph->uniform_bs || (hi && ph->bs_max != hi))
-			uniform = false;
-		lo = min(lo, ph->bs_min);
-		hi = max(hi, ph->bs_max);
-	}
-	job->bs_min = lo;
-	job->bs_max = hi;
-	job->uniform_bs = uniform && lo == hi;
-	job->ba = job->cfg.blockalign ? job->cfg.blockalign : lo;
-	job->fixed_len = job->uniform_bs && job->ba == hi;
-	if (job->ba > hi)
-		return ssdload_job_refuse(job, -EINVAL, "blockalign",
-					  "blockalign %u is larger than the largest block %u",
-					  job->ba, hi);
-	return 0;
-}
-
-/* Start step: what the write buffers hold (data.c). */
-static void ssdload_job_plan_data(struct ssdload_job *job)
-{
-	struct ssdload_cfg *cfg = &job->cfg;
-	struct ssdload_datacfg *dc = &job->dcfg;
-	unsigned int p;
-
-	memset(dc, 0, sizeof(*dc));
-	dc->compress_pct = cfg->buffer_compress_percentage;
-	dc->compress_chunk = cfg->buffer_compress_chunk;
-	dc->dedupe_pct = cfg->dedupe_percentage;
-	dc->refill = cfg->refill_buffers;
-	dc->zero = cfg->zero_buffers;
-	dc->scramble = cfg->scramble_buffers;
-	dc->pattern_len = cfg->pattern_len;
-	memcpy(dc->pattern, cfg->pattern, cfg->pattern_len);
-	dc->seed = cfg->randseed;
-	for (p = 0; p < job->nr_phases; p++) {
-		const struct ssdload_phase *ph = &job->phases[p];
-		u32 min = ph->bsd[SSDLOAD_DIR_WRITE].min;
-
-		if (!(ph->dirs & BIT(SSDLOAD_DIR_WRITE)))
-			continue;
-		if (!dc->write_bs_min || min < dc->write_bs_min)
-			dc->write_bs_min = min;
-	}
-}
-
-/* @ppm of @bytes, rounded down to a multiple of @align. */
-static u64 ssdload_ppm_of(u64 bytes, u64 ppm, u32 align)
-{
-	u64 v = mul_u64_u64_div_u64(bytes, ppm, SSDLOAD_PPM);
-
-	return v - v % align;
-}
-
-/* Every block size of every phase is a multiple of @dev's @lbs. */
-static int ssdload_job_check_lbs(struct ssdload_job *job,
-				 struct ssdload_dev *dev, u32 lbs)
-{
-	unsigned int p;
-	char attr[40];
-	u32 i;
-	int d;
-
-	for (p = 0; p < job->nr_phases; p++) {
-		const struct ssdload_phase *ph = &job->phases[p];
-		const char *pfx = ph->step ? "steps/" : "";
-
-		for (d = 0; d < SSDLOAD_DIR_NR; d++) {
-			const struct ssdload_bsdist *b = &ph->bsd[d];
-
-			if (!(ph->dirs & BIT(d)))
-				continue;
-			/* the step's own attribute, else the job's */
-			if (ph->step)
-				snprintf(attr, sizeof(attr), "%s%u/%s", pfx,
-					 ph->step, b->nr ? "bssplit" : "bs");
-			else
-				snprintf(attr, sizeof(attr), "%s", b->nr ?
-					 "bssplit" : job->cfg.bsrange ?
-					 "bsrange" : "bs");
-			for (i = 0; i < b->nr; i++)
-				if (b->bs[i] % lbs)
-					return ssdload_job_refuse(job, -EINVAL, attr,
-								  "block size %u is not a multiple of the logical block size %u of %s",
-								  b->bs[i], lbs, dev->path);
-			if (b->min % lbs || b->max % lbs ||
-			    (b->range && b->step % lbs))
-				return ssdload_job_refuse(job, -EINVAL, attr,
-							  "bs %u is not a multiple of the logical block size %u of %s",
-							  b->min % lbs ? b->min : b->max,
-							  lbs, dev->path);
-		}
-	}
-	return 0;
-}
-
-/*
- * Check the span of device @dev: offset and size in bytes or as a
- * percentage of the device (fio: an absolute size is split evenly among
- * the devices; a percentage applies to each, clamped to its end).
- */
-static int ssdload_job_check_span(struct ssdload_job *job,
-				  struct ssdload_dev *dev)
-{
-	struct block_device *bdev = dev->bdev.bdev;
-	struct ssdload_cfg *cfg = &job->cfg;
-	u32 lbs = bdev_logical_block_size(bdev);
-	u64 devsize = bdev_nr_bytes(bdev);
-	u64 offset = cfg->offset, size = cfg->size;
-	bool to_end = !cfg->size_pct && !cfg->size;
-	int ret;
-
-	ret = ssdload_job_check_lbs(job, dev, lbs);
-	if (ret)
-		return ret;
-	if (job->ba % lbs)
-		return ssdload_job_refuse(job, -EINVAL, "blockalign",
-					  "blockalign %u is not a multiple of the logical block size %u of %s",
-					  job->ba, lbs, dev->path);
-	if (cfg->offset_pct)
-		offset = ssdload_ppm_of(devsize, cfg->offset_ppm, job->ba);
-	if (cfg->size_pct)
-		size = ssdload_ppm_of(devsize, cfg->size_ppm, job->ba);
-	else if (size && job->nr_devs > 1)
-		size = div_u64(size, job->nr_devs) / lbs * lbs;
-	if (offset % lbs)
-		return ssdload_job_refuse(job, -EINVAL, "offset",
-					  "offset %llu is not a multiple of the logical block size %u of %s",
-					  offset, lbs, dev->path);
-	if (size % lbs)
-		return ssdload_job_refuse(job, -EINVAL, "size",
-					  "size %llu is not a multiple of the logical block size %u of %s",
-					  size, lbs, dev->path);
-	if (offset >= devsize)
-		return ssdload_job_refuse(job, -EINVAL, "offset",
-					  "offset %llu is beyond the end of %s (%llu bytes)",
-					  offset, dev->path, devsize);
-	if (!to_end && !size)
-		return ssdload_job_refuse(job, -EINVAL, "size",
-					  "size %s of %s rounds down to 0 bytes",
-					  cfg->size_pct ? "percentage" : "share",
-					  dev->path);
-	if (to_end || (cfg->size_pct && size > devsize - offset))
-		size = devsize - offset;
-	if (size > devsize - offset)
-		return ssdload_job_refuse(job, -EINVAL, "size",
-					  "offset+size %llu+%llu is beyond the end of %s (%llu bytes)",
-					  offset, size, dev->path, devsize);
-	if (size < job->bs_max)
-		return ssdload_job_refuse(job, -EINVAL, "size",
-					  "span of %llu bytes of %s is smaller than bs %u",
-					  size, dev->path, job->bs_max);
-	dev->span_start = offset;
-	dev->nr_aligned = div_u64(size, job->ba);
-	dev->span_bytes = dev->nr_aligned * job->ba;
-	if (dev->span_bytes < job->bs_max)
-		return ssdload_job_refuse(job, -EINVAL, "size",
-					  "span of %llu bytes of %s, in blockalign %u units, is smaller than bs %u",
-					  dev->span_bytes, dev->path, job->ba,
-					  job->bs_max);
-	dev->nr_units = div_u64(dev->span_bytes - job->bs_max, job->ba) + 1;
-	return 0;
-}
-
 /*
  * Would the block layer split an I/O of @bs bytes on @dev?  Our buffers
  * are cut into naturally aligned runs of pages (ssdload_buf_cut()), so
@@ -649,29 +379,11 @@ static void ssdload_job_plan_poll(struct ssdload_job *job)
 					  job->poll_fallback));
 }
 
-/* Split @total into @nr shares: the first total % nr get one more. */
-u64 ssdload_share(u64 total, unsigned int nr, unsigned int i)
-{
-	u64 rem;
-	u64 q = div64_u64_rem(total, nr, &rem);
-
-	return q + (i < rem ? 1 : 0);
-}
-
 /*
  * The slices of worker @w: the workers split each device's span into
  * consecutive slices of blockalign units (sequential and one-pass runs
  * cover their own slice; random runs draw over the whole span).
  */
-/* Where share @i of ssdload_share() starts: the sum of the shares before. */
-static u64 ssdload_share_start(u64 total, unsigned int nr, unsigned int i)
-{
-	u64 rem;
-	u64 q = div64_u64_rem(total, nr, &rem);
-
-	return q * i + min_t(u64, i, rem);
-}
-
 static void ssdload_job_plan_worker(struct ssdload_job *job,
 				    struct ssdload_worker *w)
 {
@@ -787,33 +499,6 @@ static int ssdload_job_check_mem(struct ssdload_job *job, unsigned int nr)
 					  " and histogram deltas" : "",
 					  DIV_ROUND_UP_ULL(job->mem, SZ_1M),
 					  cap >> 20);
-	return 0;
-}
-
-/*
- * Start step: the time series.  Its records are preallocated for the
- * run's length, so it needs one (runtime_ms).
- */
-static int ssdload_job_plan_series(struct ssdload_job *job)
-{
-	const struct ssdload_cfg *cfg = &job->cfg;
-
-	if (cfg->log_interval_ms && !job->run_ms)
-		return ssdload_job_refuse(job, -EINVAL, "log_interval_ms",
-					  "a time series needs runtime_ms%s (its records are allocated for the run's length)",
-					  job->nr_steps ?
-					  " (or idle_ms) in every step" : "");
-	if (cfg->log_hist && !cfg->log_interval_ms)
-		return ssdload_job_refuse(job, -EINVAL, "log_hist",
-					  "log_hist needs log_interval_ms");
-	if (cfg->log_hist && cfg->disable_lat)
-		return ssdload_job_refuse(job, -EINVAL, "log_hist",
-					  "disable_lat keeps no histograms");
-	ssdload_series_plan(job, job->dirs);
-	if (job->ser_max > U32_MAX)
-		return ssdload_job_refuse(job, -ENOMEM, "log_interval_ms",
-					  "%llu records per worker: more than %u",
-					  job->ser_max, U32_MAX);
 	return 0;
 }
 
@@ -967,7 +652,7 @@ static int ssdload_job_open(struct ssdload_job *job)
 						 job->nr_steps ? " or a step's" : "");
 			goto out_close;
 		}
-		ret = ssdload_job_check_span(job, dev);
+		ret = ssdload_plan_span(job, dev);
 		if (ret)
 			goto out_close;
 		ret = ssdload_job_build_dists(job, dev, i);
@@ -1105,68 +790,6 @@ static void ssdload_job_launch(struct ssdload_job *job, u64 start_ns,
 	}
 }
 
-/* A gate for start GROUP, with the start time of its jobs. */
-struct ssdload_gate *ssdload_gate_alloc(void)
-{
-	struct ssdload_gate *gate;
-
-	gate = kvzalloc(struct_size(gate, cpu_left, nr_cpu_ids), GFP_KERNEL);
-	if (!gate)
-		return NULL;
-	refcount_set(&gate->ref, 1);
-	init_waitqueue_head(&gate->wq);
-	atomic_set(&gate->left, 0);
-	gate->start_ns = ktime_get_ns();
-	return gate;
-}
-
-void ssdload_gate_put(struct ssdload_gate *gate)
-{
-	if (refcount_dec_and_test(&gate->ref))
-		kvfree(gate);
-}
-
-/* May worker @w go: the gate opened, its job stopped, or it waited long? */
-static bool ssdload_gate_open(struct ssdload_gate *gate,
-			      struct ssdload_worker *w)
-{
-	/* pairs with the release of the last worker to check in */
-	return smp_load_acquire(&gate->open) || READ_ONCE(w->job->stop) ||
-	       ktime_get_ns() - gate->start_ns >= SSDLOAD_GATE_MAX_NS;
-}
-
-/*
- * Worker @w's first step after start GROUP: check in, then wait until
- * every worker of the group did (the last one opens the gate).  See
- * struct ssdload_gate.
- */
-void ssdload_gate_pass(struct ssdload_worker *w)
-{
-	struct ssdload_gate *gate = w->gate;
-	bool peers;
-	u64 t;
-
-	peers = atomic_dec_return(&gate->cpu_left[w->cpu]) > 0;
-	if (atomic_dec_and_test(&gate->left)) {
-		smp_store_release(&gate->open, true); /* pairs: gate_open() */
-		wake_up_all(&gate->wq);
-	}
-	if (!peers) {
-		preempt_disable();
-		t = ktime_get_ns();
-		while (!ssdload_gate_open(gate, w) &&
-		       ktime_get_ns() - t < SSDLOAD_GATE_HOLD_NS)
-			cpu_relax();
-		preempt_enable();
-	}
-	t = ktime_get_ns() - gate->start_ns;
-	if (t < SSDLOAD_GATE_MAX_NS)
-		wait_event_timeout(gate->wq, ssdload_gate_open(gate, w),
-				   nsecs_to_jiffies(SSDLOAD_GATE_MAX_NS - t) + 1);
-	w->gate = NULL;
-	ssdload_gate_put(gate);
-}
-
 /* The workers of @job if it is armed in @group, else 0. */
 unsigned int ssdload_job_armed_workers(struct ssdload_job *job,
 				       const char *group)
@@ -1258,16 +881,9 @@ int ssdload_job_start(struct ssdload_job *job)
 		ret = nr;
 		goto out_free_mask;
 	}
-	ret = ssdload_job_plan_bs(job);
+	ret = ssdload_plan_run(job, nr);
 	if (ret)
 		goto out_free_mask;
-	ret = ssdload_steps_plan_rate(job, nr);
-	if (ret)
-		goto out_free_mask;
-	ret = ssdload_job_plan_series(job);
-	if (ret)
-		goto out_free_mask;
-	ssdload_job_plan_data(job);
 	ret = ssdload_job_split_paths(job);
 	if (ret)
 		goto out_free_mask;

@@ -22,6 +22,7 @@
 #include <linux/sysfs.h>
 
 #include "ssdload.h"
+#include "rng.h"
 
 static int rate_cmp_u32(const void *a, const void *b)
 {

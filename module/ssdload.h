@@ -84,7 +84,7 @@ struct ssdload_worker;
 /*
  * One phase of a run: a step (steps/N) with the job's parameters where
  * it inherits them, or the job itself when it has no steps.  Compiled at
- * enable (step.c), fixed for the run.
+ * enable (plan.c), fixed for the run.
  */
 struct ssdload_phase {
 	u32 step;			/* N of steps/N, 0 = the job itself */
@@ -105,6 +105,45 @@ struct ssdload_phase {
 	u64 rate_iops[SSDLOAD_DIR_NR];	/* 0 = uncapped */
 	u64 rate[SSDLOAD_DIR_NR];	/* 0 = uncapped */
 	struct ssdload_bsdist bsd[SSDLOAD_DIR_NR];	/* block sizes */
+};
+
+/* Which overrides a step sets (struct ssdload_step.set). */
+enum ssdload_step_field {
+	SSDLOAD_STEP_RW = 0,
+	SSDLOAD_STEP_RWMIXREAD,
+	SSDLOAD_STEP_BS,
+	SSDLOAD_STEP_BSSPLIT,
+	SSDLOAD_STEP_IODEPTH,
+	SSDLOAD_STEP_RATE_IOPS,
+	SSDLOAD_STEP_RATE,
+	SSDLOAD_STEP_RUNTIME_MS,
+	SSDLOAD_STEP_RAMP_MS,
+	SSDLOAD_STEP_NUMBER_IOS,
+	SSDLOAD_STEP_IDLE_MS,
+	SSDLOAD_STEP_NUMJOBS,
+};
+
+/* One steps/N directory. */
+struct ssdload_step {
+	struct config_item item;	/* steps/N */
+	struct ssdload_job *job;	/* its job (the parent of steps/) */
+	struct list_head node;		/* on job->steps, under job->lock */
+	u32 nr;				/* N */
+	u32 set;			/* BIT(enum ssdload_step_field) */
+	struct {			/* the values set */
+		u64 rw;
+		u64 rwmixread;
+		u64 bs;
+		struct ssdload_bsspec *bssplit;
+		u64 iodepth;
+		u64 rate_iops[SSDLOAD_DIR_NR];
+		u64 rate[SSDLOAD_DIR_NR];
+		u64 runtime_ms;
+		u64 ramp_ms;
+		u64 number_ios;
+		u64 idle_ms;
+		u64 numjobs;
+	} v;
 };
 
 /* Per worker and step: its statistics (steps only). */
@@ -614,10 +653,27 @@ unsigned int ssdload_job_launch_armed(struct ssdload_job *job,
 				      struct task_struct **tasks,
 				      unsigned int room);
 void ssdload_wake_tasks(struct task_struct **tasks, unsigned int nr);
+u64 ssdload_seed_from_name(const char *name);
+
+/* gate.c */
 struct ssdload_gate *ssdload_gate_alloc(void);
 void ssdload_gate_put(struct ssdload_gate *gate);
 void ssdload_gate_pass(struct ssdload_worker *w);
-u64 ssdload_seed_from_name(const char *name);
+
+/* plan.c */
+__printf(4, 5) int ssdload_job_refuse(struct ssdload_job *job, int err,
+				      const char *attr, const char *fmt, ...);
+bool ssdload_cfg_skewed(const struct ssdload_cfg *cfg);
+bool ssdload_cfg_uses_dir(const struct ssdload_cfg *cfg, int dir);
+bool ssdload_dir_rated(const struct ssdload_cfg *cfg, int dir);
+void ssdload_plan_bsd(const struct ssdload_cfg *cfg,
+		      struct ssdload_bsdist *bsd, u32 *lo, u32 *hi);
+u64 ssdload_share(u64 total, unsigned int nr, unsigned int i);
+u64 ssdload_share_start(u64 total, unsigned int nr, unsigned int i);
+int ssdload_steps_compile(struct ssdload_job *job);
+int ssdload_steps_plan_rate(struct ssdload_job *job, unsigned int nr);
+int ssdload_plan_run(struct ssdload_job *job, unsigned int nr);
+int ssdload_plan_span(struct ssdload_job *job, struct ssdload_dev *dev);
 
 /* step.c */
 extern const struct config_item_type ssdload_steps_type;
@@ -625,24 +681,9 @@ void ssdload_steps_release(struct ssdload_job *job);
 u32 ssdload_phase_nr_hists(const struct ssdload_phase *ph);
 int ssdload_phase_hist_at(const struct ssdload_phase *ph, u32 k,
 			  bool *intended);
-int ssdload_steps_compile(struct ssdload_job *job);
-int ssdload_steps_plan_rate(struct ssdload_job *job, unsigned int nr);
-bool ssdload_cfg_uses_dir(const struct ssdload_cfg *cfg, int dir);
-void ssdload_plan_bsd(const struct ssdload_cfg *cfg,
-		      struct ssdload_bsdist *bsd, u32 *lo, u32 *hi);
-u64 ssdload_share(u64 total, unsigned int nr, unsigned int i);
-__printf(4, 5) int ssdload_job_refuse(struct ssdload_job *job, int err,
-				      const char *attr, const char *fmt, ...);
 u64 ssdload_steps_mem(const struct ssdload_job *job);
 int ssdload_steps_alloc(struct ssdload_worker *w, int node);
 void ssdload_steps_free(struct ssdload_worker *w);
-void ssdload_phase_enter(struct ssdload_worker *w, unsigned int idx, u64 t0);
-bool ssdload_pass_arm(struct ssdload_worker *w);
-bool ssdload_phase_next(struct ssdload_worker *w, u64 now);
-void ssdload_step_gap(struct ssdload_worker *w, u64 now);
-void ssdload_pstat_update(struct ssdload_worker *w, unsigned int idx, u64 end);
-void ssdload_record_step(struct ssdload_worker *w,
-			 const struct ssdload_io *io);
 
 /* worker.c */
 unsigned int ssdload_buf_cut(u32 bs, u64 seg, u64 *mem, u64 *segs);
@@ -656,8 +697,12 @@ void ssdload_worker_free_ios(struct ssdload_worker *w);
 void ssdload_worker_free(struct ssdload_worker *w);
 int ssdload_worker_fn(void *data);
 void ssdload_perm_init(struct ssdload_wdev *wd, unsigned int idx, u64 seed);
-u64 ssdload_splitmix64(u64 *x);
 void ssdload_worker_begin(struct ssdload_worker *w, u64 t0);
+void ssdload_phase_enter(struct ssdload_worker *w, unsigned int idx, u64 t0);
+bool ssdload_pass_arm(struct ssdload_worker *w);
+bool ssdload_phase_next(struct ssdload_worker *w, u64 now);
+void ssdload_step_gap(struct ssdload_worker *w, u64 now);
+void ssdload_pstat_update(struct ssdload_worker *w, unsigned int idx, u64 end);
 
 /*
  * What kvmalloc(@size) may take: a kmalloc slab object, pages of the
@@ -690,12 +735,12 @@ static inline void ssdload_series_lat(struct ssdload_series *ser, int dir,
 		ser->lat_max[dir] = lat;
 }
 
-bool ssdload_dir_rated(const struct ssdload_cfg *cfg, int dir);
-
 /* hist.c */
 int ssdload_dstat_init(struct ssdload_dstat *d, int node);
 void ssdload_dstat_free(struct ssdload_dstat *d);
 void ssdload_record(struct ssdload_worker *w, struct ssdload_io *io);
+void ssdload_record_step(struct ssdload_worker *w,
+			 const struct ssdload_io *io);
 void ssdload_worker_sum(const struct ssdload_worker *w, int dir,
 			struct ssdload_dstat *out);
 void ssdload_sum_dir(struct ssdload_job *job, int dir, struct ssdload_sum *s,

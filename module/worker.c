@@ -12,6 +12,9 @@
  *
  * A worker calls nothing in job.c: it reports a failed I/O in its own
  * ioerr and job->failed, and the last one to finish queues job->end_work.
+ * It asks plan.c for its shares, passes the gate of start GROUP
+ * (gate.c), records through hist.c and series.c and has step.c allocate
+ * its per-step statistics; none of them calls back into worker.c.
  */
 #include <linux/kthread.h>
 #include <linux/ktime.h>
@@ -23,17 +26,9 @@
 #include <linux/slab.h>
 
 #include "ssdload.h"
+#include "rng.h"
 
-/* ---- PRNG: xoshiro256** seeded through splitmix64 --------------------- */
-
-u64 ssdload_splitmix64(u64 *x)
-{
-	u64 z = (*x += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
+/* ---- PRNG: xoshiro256** seeded through splitmix64 (rng.h) ------------- */
 
 VISIBLE_IF_KUNIT void ssdload_rng_seed(struct ssdload_worker *w, u64 seed)
 {
@@ -47,17 +42,7 @@ EXPORT_SYMBOL_IF_KUNIT(ssdload_rng_seed);
 
 VISIBLE_IF_KUNIT u64 ssdload_rng_next(struct ssdload_worker *w)
 {
-	u64 *s = w->rng;
-	u64 result = rol64(s[1] * 5, 7) * 9;
-	u64 t = s[1] << 17;
-
-	s[2] ^= s[0];
-	s[3] ^= s[1];
-	s[1] ^= s[2];
-	s[0] ^= s[3];
-	s[2] ^= t;
-	s[3] = rol64(s[3], 45);
-	return result;
+	return ssdload_xoshiro256ss(w->rng);
 }
 EXPORT_SYMBOL_IF_KUNIT(ssdload_rng_next);
 
@@ -349,80 +334,52 @@ void ssdload_worker_free(struct ssdload_worker *w)
 	kfree(w);
 }
 
-/* Allocate a worker for @cpu on its node: stats, I/Os and buffers. */
-struct ssdload_worker *ssdload_worker_alloc(struct ssdload_job *job,
-					    unsigned int idx, unsigned int cpu)
+/* The statistics of worker @w on @node: totals, schedules, series, steps. */
+static int ssdload_worker_alloc_stats(struct ssdload_worker *w, int node)
 {
 	const gfp_t gfp = GFP_KERNEL | __GFP_RETRY_MAYFAIL;
-	const struct ssdload_phase *ph0 = &job->phases[0];
-	unsigned int depth = job->depth;
-	unsigned int maxvecs = ssdload_buf_cut(job->bs_max, U64_MAX, NULL, NULL);
-	int node = cpu_to_node(cpu);
-	struct ssdload_worker *w;
-	struct bio_vec *tmp;
-	unsigned int i;
-	int d, ret = -ENOMEM;
+	const struct ssdload_job *job = w->job;
+	int d, ret;
 
-	w = kzalloc_node(sizeof(*w), gfp, node);
-	if (!w)
-		return ERR_PTR(-ENOMEM);
-	if (!zalloc_cpumask_var_node(&w->ran_on, gfp, node)) {
-		kfree(w);
-		return ERR_PTR(-ENOMEM);
-	}
-	w->wd = kcalloc_node(job->nr_devs, sizeof(*w->wd), gfp, node);
-	if (!w->wd)
-		goto out_free;
-	w->nr_devs = job->nr_devs;
-	w->job = job;
-	w->idx = idx;
-	w->cpu = cpu;
-	w->last_cpu = cpu;
-	cpumask_set_cpu(cpu, w->ran_on);
-	w->nolat = job->cfg.disable_lat;
-	w->polled = job->polled;
-	/* planning the slices needs the first phase's pattern (the rest: begin) */
-	w->random = ssdload_rw_is_random(ph0->rw);
-	w->trimwrite = ssdload_rw_is_trimwrite(ph0->rw);
-	ssdload_data_init(&w->dg, &job->dcfg, idx);
-	w->timeout_ns = job->cfg.io_timeout_ms * NSEC_PER_MSEC;
-	w->cookie = BLK_QC_T_NONE;
-	seqcount_init(&w->seq);
-	init_llist_head(&w->done);
-	ssdload_rng_seed(w, job->cfg.randseed);
 	for (d = 0; d < SSDLOAD_DIR_NR; d++) {
 		ret = ssdload_dstat_init(&w->st[d], node);
 		if (ret)
-			goto out_free;
+			return ret;
 	}
 	if (job->rated) {
-		ret = -ENOMEM;
 		w->sched = kcalloc_node(SSDLOAD_DIR_NR, sizeof(*w->sched), gfp,
 					node);
 		if (!w->sched)
-			goto out_free;
+			return -ENOMEM;
 		for (d = 0; d < SSDLOAD_DIR_NR; d++) {
 			if (!(job->rated_dirs & BIT(d)))
 				continue;
 			ret = ssdload_dstat_init(&w->ist[d], node);
 			if (ret)
-				goto out_free;
+				return ret;
 		}
 	}
 	ret = ssdload_series_alloc(w, node);
 	if (ret)
-		goto out_free;
-	ret = ssdload_steps_alloc(w, node);
-	if (ret)
-		goto out_free;
-	/*
-	 * disable_lat reads the coarse clock; send times and interval
-	 * boundaries are on the hrtimer's precise clock, which the coarse one
-	 * lags by up to a tick: the worker would wake to find nothing due.
-	 */
-	w->coarse = w->nolat && !w->sched && !w->ser;
+		return ret;
+	return ssdload_steps_alloc(w, node);
+}
 
-	ret = -ENOMEM;
+/*
+ * The iodepth I/Os of worker @w on @node, with their buffers (the write
+ * buffers filled).  On failure ssdload_worker_free() frees what was
+ * allocated.
+ */
+static int ssdload_worker_alloc_ios(struct ssdload_worker *w, int node)
+{
+	const gfp_t gfp = GFP_KERNEL | __GFP_RETRY_MAYFAIL;
+	const struct ssdload_job *job = w->job;
+	unsigned int depth = job->depth;
+	unsigned int maxvecs = ssdload_buf_cut(job->bs_max, U64_MAX, NULL, NULL);
+	struct bio_vec *tmp;
+	unsigned int i;
+	int ret = -ENOMEM;
+
 	w->ios = kvcalloc(depth, sizeof(*w->ios), gfp);
 	w->free = kvcalloc(depth, sizeof(*w->free), gfp);
 	tmp = kvmalloc_array(job->mixed ? 2 * maxvecs : maxvecs, sizeof(*tmp),
@@ -443,7 +400,61 @@ struct ssdload_worker *ssdload_worker_alloc(struct ssdload_job *job,
 		cond_resched();
 	}
 	w->nr_free = depth;
+	ret = 0;
+out_free_tmp:
 	kvfree(tmp);
+	return ret;
+}
+
+/* Allocate a worker for @cpu on its node: stats, I/Os and buffers. */
+struct ssdload_worker *ssdload_worker_alloc(struct ssdload_job *job,
+					    unsigned int idx, unsigned int cpu)
+{
+	const gfp_t gfp = GFP_KERNEL | __GFP_RETRY_MAYFAIL;
+	const struct ssdload_phase *ph0 = &job->phases[0];
+	int node = cpu_to_node(cpu);
+	struct ssdload_worker *w;
+	int ret = -ENOMEM;
+
+	w = kzalloc_node(sizeof(*w), gfp, node);
+	if (!w)
+		return ERR_PTR(-ENOMEM);
+	if (!zalloc_cpumask_var_node(&w->ran_on, gfp, node)) {
+		kfree(w);
+		return ERR_PTR(-ENOMEM);
+	}
+	w->wd = kcalloc_node(job->nr_devs, sizeof(*w->wd), gfp, node);
+	if (!w->wd)
+		goto out_free_worker;
+	w->nr_devs = job->nr_devs;
+	w->job = job;
+	w->idx = idx;
+	w->cpu = cpu;
+	w->last_cpu = cpu;
+	cpumask_set_cpu(cpu, w->ran_on);
+	w->nolat = job->cfg.disable_lat;
+	w->polled = job->polled;
+	/* planning the slices needs the first phase's pattern (the rest: begin) */
+	w->random = ssdload_rw_is_random(ph0->rw);
+	w->trimwrite = ssdload_rw_is_trimwrite(ph0->rw);
+	ssdload_data_init(&w->dg, &job->dcfg, idx);
+	w->timeout_ns = job->cfg.io_timeout_ms * NSEC_PER_MSEC;
+	w->cookie = BLK_QC_T_NONE;
+	seqcount_init(&w->seq);
+	init_llist_head(&w->done);
+	ssdload_rng_seed(w, job->cfg.randseed);
+	ret = ssdload_worker_alloc_stats(w, node);
+	if (ret)
+		goto out_free_worker;
+	/*
+	 * disable_lat reads the coarse clock; send times and interval
+	 * boundaries are on the hrtimer's precise clock, which the coarse one
+	 * lags by up to a tick: the worker would wake to find nothing due.
+	 */
+	w->coarse = w->nolat && !w->sched && !w->ser;
+	ret = ssdload_worker_alloc_ios(w, node);
+	if (ret)
+		goto out_free_worker;
 	if (w->polled) {
 		bio_init(&w->pbio, job->devs[0].bdev.bdev, NULL, 0,
 			 REQ_OP_READ | REQ_POLLED);
@@ -453,9 +464,7 @@ struct ssdload_worker *ssdload_worker_alloc(struct ssdload_job *job,
 	ssdload_rng_seed(w, job->cfg.randseed);
 	return w;
 
-out_free_tmp:
-	kvfree(tmp);
-out_free:
+out_free_worker:
 	ssdload_worker_free(w);
 	return ERR_PTR(ret);
 }
@@ -490,14 +499,6 @@ static void ssdload_end_io(struct bio *bio)
 	rcu_read_unlock();
 }
 
-/*
- * A polled submission found no free tag (REQ_NOWAIT): it never reached
- * the device.  It goes on the retry list, to go out again with the same
- * direction and offset once our own polling freed tags; it stays counted
- * in submitted, so the quota still ends the run exactly.  Far more
- * refusals in a row than any queue has tags, with nothing of ours in
- * flight, means the queue refuses for good: end the job.
- */
 /* The first failed I/O of the worker is the job's error; stop issuing. */
 static void ssdload_io_failed(struct ssdload_worker *w, struct ssdload_io *io,
 			      int err)

@@ -15,6 +15,7 @@
 #include <linux/sort.h>
 
 #include "ssdload_test.h"
+#include "rng.h"
 
 #define DIST_DRAWS	1000000U
 #define DIST_BINS	40U
@@ -35,15 +36,6 @@ static const u32 dist_chi2_crit[] = {
 static u64 dist_diff(u64 a, u64 b)
 {
 	return a > b ? a - b : b - a;
-}
-
-static u64 dist_rng(u64 *x)
-{
-	u64 z = (*x += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
 }
 
 /*
@@ -323,7 +315,7 @@ static void test_bssplit_draw(struct kunit *test)
 	d = &s->d[SSDLOAD_DIR_WRITE];
 	KUNIT_ASSERT_EQ(test, d->nr, 12U);
 	for (i = 0; i < DIST_DRAWS; i++) {
-		u32 bs = ssdload_bs_draw(d, dist_rng(&x));
+		u32 bs = ssdload_bs_draw(d, ssdload_splitmix64(&x));
 
 		for (j = 0; j < d->nr && d->bs[j] != bs; j++)
 			;
@@ -347,7 +339,7 @@ static void test_bsrange_draw(struct kunit *test)
 	d = &s->d[SSDLOAD_DIR_READ];
 	KUNIT_ASSERT_EQ(test, d->nr_steps, 16U);
 	for (i = 0; i < DIST_DRAWS; i++) {
-		u32 bs = ssdload_bs_draw(d, dist_rng(&x));
+		u32 bs = ssdload_bs_draw(d, ssdload_splitmix64(&x));
 
 		KUNIT_ASSERT_EQ(test, bs % 4096, 0U);
 		KUNIT_ASSERT_TRUE(test, bs >= 4096 && bs <= 65536);
@@ -444,7 +436,7 @@ static void dist_check_draws(struct kunit *test, const char *what,
 		nb--;
 	}
 	for (i = 0; i < DIST_DRAWS; i++) {
-		u64 u = ssdload_dist_draw(d, dist_rng(&seed), dist_rng(&seed));
+		u64 u = ssdload_dist_draw(d, ssdload_splitmix64(&seed), ssdload_splitmix64(&seed));
 		u32 lo = 0, hi = nb;
 
 		KUNIT_ASSERT_GE(test, u, g[0].start);
@@ -704,7 +696,7 @@ static void test_scatter(struct kunit *test)
 	u32 i;
 
 	for (i = 0; i < 10000; i++) {
-		u64 r1 = dist_rng(&x), r2 = dist_rng(&x);
+		u64 r1 = ssdload_splitmix64(&x), r2 = ssdload_splitmix64(&x);
 
 		KUNIT_ASSERT_EQ(test, ssdload_dist_draw(d1, r1, r2),
 				ssdload_bij(&d1->bij,
