@@ -689,13 +689,9 @@ static void noop_notes(const struct run_ctx *c)
 				 noop[i].why);
 }
 
-/*
- * Every option of one job but the steps (run-steps.c), in the order their
- * refusals are reported: 0, or -1 with a message.
- */
-int run_check_options(struct run_ctx *c)
+/* how to report: --output-format, --percentile_list, --latency-*, --eta, ... */
+static int report_opts(struct run_ctx *c)
 {
-	uint64_t v, kb, nios = 0;
 	size_t i;
 	int b;
 
@@ -733,7 +729,12 @@ int run_check_options(struct run_ctx *c)
 	if (c->raw[O_DIRECT] && *c->raw[O_DIRECT] &&
 	    (ssl_parse_bool(c->raw[O_DIRECT], &b) || !b))
 		return bad_value(c, O_DIRECT, "ssdload always does direct I/O");
+	return 0;
+}
 
+/* the job's name: --name, else its section's, else ssdload-PID */
+static int name_opt(struct run_ctx *c)
+{
 	if (c->raw[O_NAME]) {
 		const char *n = c->raw[O_NAME];
 
@@ -753,16 +754,12 @@ int run_check_options(struct run_ctx *c)
 	} else {
 		snprintf(c->name, sizeof(c->name), "ssdload-%ld", (long)getpid());
 	}
-	noop_notes(c);
+	return 0;
+}
 
-	/* before any size is read */
-	if (c->raw[O_KB_BASE] && (ssl_parse_u64(c->raw[O_KB_BASE], &kb) || kb > 1024 ||
-				  ssl_set_kb_base((unsigned int)kb)))
-		return bad_value(c, O_KB_BASE, "1024 (k = 1024, kib = 1000: fio's default) "
-				 "or 1000 (k = 1000, kib = 1024)");
-	if (filename_opt(c))
-		return -1;
-
+/* the I/O pattern and who issues it: --rw, mixes, block sizes, depth, workers */
+static int pattern_opts(struct run_ctx *c)
+{
 	if (rw_opt(c) || mix_opt(c) || block_size_opts(c))
 		return -1;
 	if (depth_opt(c, &c->iodepth))
@@ -777,6 +774,13 @@ int run_check_options(struct run_ctx *c)
 	}
 	if (c->raw[O_NUMJOBS] && numjobs_cpus(c))
 		return -1;
+	return 0;
+}
+
+/* where and how long: --offset, --size, --runtime, --ramp_time, counts, seed */
+static int extent_opts(struct run_ctx *c)
+{
+	uint64_t v, nios = 0;
 
 	if (conv_opt(c, O_OFFSET, SSDLOAD_ATTR_OFFSET, ssl_conv_span) ||
 	    conv_opt(c, O_SIZE, SSDLOAD_ATTR_SIZE, ssl_conv_span) ||
@@ -790,7 +794,12 @@ int run_check_options(struct run_ctx *c)
 			return bad_value(c, O_RANDSEED, "not an integer");
 		add_write_u64(c, SSDLOAD_ATTR_RANDSEED, v);
 	}
-	/* newer attributes are written only when given: older modules lack them */
+	return 0;
+}
+
+/* newer attributes are written only when given: older modules lack them */
+static int newer_opts(struct run_ctx *c)
+{
 	if (flag_opt(c, O_ALLOW_WRITE, SSDLOAD_ATTR_ALLOW_WRITE, &c->allow_write) ||
 	    flag_opt(c, O_HIPRI, SSDLOAD_ATTR_HIPRI, NULL) ||
 	    flag_opt(c, O_DISABLE_LAT, SSDLOAD_ATTR_DISABLE_LAT, NULL) ||
@@ -810,6 +819,30 @@ int run_check_options(struct run_ctx *c)
 					 "A-Z a-z 0-9 _ . -)");
 		add_write(c, SSDLOAD_ATTR_GROUP, c->raw[O_GROUP]);
 	}
+	return 0;
+}
+
+/*
+ * Every option of one job but the steps (run-steps.c), in the order their
+ * refusals are reported: 0, or -1 with a message.
+ */
+int run_check_options(struct run_ctx *c)
+{
+	uint64_t kb;
+
+	if (report_opts(c) || name_opt(c))
+		return -1;
+	noop_notes(c);
+
+	/* before any size is read */
+	if (c->raw[O_KB_BASE] && (ssl_parse_u64(c->raw[O_KB_BASE], &kb) || kb > 1024 ||
+				  ssl_set_kb_base((unsigned int)kb)))
+		return bad_value(c, O_KB_BASE, "1024 (k = 1024, kib = 1000: fio's default) "
+				 "or 1000 (k = 1000, kib = 1024)");
+	if (filename_opt(c))
+		return -1;
+	if (pattern_opts(c) || extent_opts(c) || newer_opts(c))
+		return -1;
 	return 0;
 }
 
