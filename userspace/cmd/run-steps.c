@@ -121,6 +121,121 @@ static int step_numjobs(struct run_ctx *sc, struct step_def *st)
 	return 0;
 }
 
+/* idle=TIME: a step with no I/O (its only key, checked once all are read) */
+static int step_idle(struct run_ctx *sc, struct step_def *st, const char *where,
+		     const char *key, const char *val)
+{
+	uint64_t v;
+
+	if (st->idle) {
+		ssl_err("%s: %s given twice", where, key);
+		return -1;
+	}
+	if (ssl_parse_time_ms(val, 1000, &v) || !v) {
+		ssl_err("%s: %s=%s: not a time over 0 (seconds, or with "
+			"ms/s/m/h suffix)", where, key, val);
+		return -1;
+	}
+	st->idle = 1;
+	snprintf(sc->w[0].val, sizeof(sc->w[0].val), "%" PRIu64, v);
+	if (step_add(st, SSDLOAD_STEP_ATTR_IDLE_MS, sc->w[0].val)) {
+		ssl_err("out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The @n key=value pairs of a step: each key known and given once, as
+ * the raw options of the scratch context @sc (idle= into @st itself).
+ * 0, or -1 with a message.
+ */
+static int step_keys_read(struct run_ctx *sc, struct step_def *st, const char *where,
+			  char **keys, char **vals, int n)
+{
+	const char *name = NULL;
+	int i, id;
+
+	for (i = 0; i < n; i++) {
+		id = step_key_id(keys[i], &name);
+		if (id == -2) {
+			ssl_err("%s: unknown key '%s' (a step takes rw, rwmixread, bs, bssplit, "
+				"iodepth, rate_iops, rate, runtime, ramp_time, number_ios, "
+				"numjobs or idle)", where, keys[i]);
+			return -1;
+		}
+		if (!*vals[i]) {
+			ssl_err("%s: %s=: empty value", where, keys[i]);
+			return -1;
+		}
+		if (id == STEP_IDLE) {
+			if (step_idle(sc, st, where, keys[i], vals[i]))
+				return -1;
+			continue;
+		}
+		if (sc->raw[id] && !strcmp(sc->raw_name[id], name)) {
+			ssl_err("%s: %s given twice", where, keys[i]);
+			return -1;
+		}
+		if (sc->raw[id] && id != O_RWMIXREAD && id != O_RWMIXWRITE) {
+			ssl_err("%s: %s and %s are the same key", where, sc->raw_name[id], keys[i]);
+			return -1;
+		}
+		sc->raw[id] = vals[i];
+		sc->raw_name[id] = name;
+	}
+	if (st->idle && n > 1) {
+		ssl_err("%s: idle takes no other key (an idle step does no I/O)", where);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The I/O keys of a step, read into @sc, converted into its attributes
+ * with the job's converters; what the step writes or trims is the job's
+ * too.  0, or -1 with a message.
+ */
+static int step_convert(struct run_ctx *c, struct run_ctx *sc, struct step_def *st)
+{
+	int i, id;
+
+	for (i = 0; i < 2; i++) {	/* "0" uncaps a step of a capped job */
+		id = i ? O_RATE : O_RATE_IOPS;
+		if (sc->raw[id] && !strcmp(sc->raw[id], "0")) {
+			if (step_add(st, i ? SSDLOAD_ATTR_RATE : SSDLOAD_ATTR_RATE_IOPS, "0"))
+				goto oom;
+			sc->raw[id] = NULL;
+		}
+	}
+	if (sc->raw[O_RW] && strstr(sc->raw[O_RW], "trimwrite"))
+		return bad_value(sc, O_RW, "not in a step (a step runs no trimwrite)");
+	if (sc->raw[O_BS] && strchr(sc->raw[O_BS], ','))
+		return bad_value(sc, O_BS, "a step takes one block size (per direction: "
+				 "bssplit=4k/100,16k/100)");
+	if (rw_opt(sc) || mix_opt(sc) || block_size_opts(sc) ||
+	    depth_opt(sc, NULL) ||
+	    rate_series_opts(sc) ||
+	    time_opt(sc, O_RUNTIME, SSDLOAD_ATTR_RUNTIME_MS) ||
+	    time_opt(sc, O_RAMP_TIME, SSDLOAD_ATTR_RAMP_MS) ||
+	    u64_opt(sc, O_NUMBER_IOS, SSDLOAD_ATTR_NUMBER_IOS, &st->nios) ||
+	    step_numjobs(sc, st))
+		return -1;
+	st->nios_set = sc->raw[O_NUMBER_IOS] != NULL;
+	st->runtime_set = sc->raw[O_RUNTIME] != NULL;
+	if (st->runtime_set)
+		ssl_parse_time_ms(sc->raw[O_RUNTIME], 1000, &st->runtime_ms);
+	for (i = 0; i < sc->nw; i++)
+		if (step_add(st, sc->w[i].attr, sc->w[i].val))
+			goto oom;
+	c->writes |= sc->writes;
+	c->trims |= sc->trims;
+	return 0;
+oom:
+	ssl_err("out of memory");
+	return -1;
+}
+
 /*
  * One step from @spec (its origin in @where, for messages), converted
  * with the same converters as the job's options through the scratch
@@ -130,9 +245,7 @@ static int step_parse(struct run_ctx *c, struct run_ctx *sc, const char *spec,
 		      const char *where, struct step_def *st)
 {
 	char *buf, *keys[32], *vals[32], *bad = NULL;
-	const char *name = NULL;
-	int n, i, id, ret = -1;
-	uint64_t v;
+	int n, ret = -1;
 
 	memset(st, 0, sizeof(*st));
 	st->where = strdup(where);
@@ -155,91 +268,9 @@ static int step_parse(struct run_ctx *c, struct run_ctx *sc, const char *spec,
 		ssl_err("%s: an empty step (give key=value pairs, or idle=TIME)", where);
 		goto out;
 	}
-	for (i = 0; i < n; i++) {
-		id = step_key_id(keys[i], &name);
-		if (id == -2) {
-			ssl_err("%s: unknown key '%s' (a step takes rw, rwmixread, bs, bssplit, "
-				"iodepth, rate_iops, rate, runtime, ramp_time, number_ios, "
-				"numjobs or idle)", where, keys[i]);
-			goto out;
-		}
-		if (!*vals[i]) {
-			ssl_err("%s: %s=: empty value", where, keys[i]);
-			goto out;
-		}
-		if (id == STEP_IDLE) {
-			if (st->idle) {
-				ssl_err("%s: %s given twice", where, keys[i]);
-				goto out;
-			}
-			if (ssl_parse_time_ms(vals[i], 1000, &v) || !v) {
-				ssl_err("%s: %s=%s: not a time over 0 (seconds, or with "
-					"ms/s/m/h suffix)", where, keys[i], vals[i]);
-				goto out;
-			}
-			st->idle = 1;
-			snprintf(sc->w[0].val, sizeof(sc->w[0].val), "%" PRIu64, v);
-			if (step_add(st, SSDLOAD_STEP_ATTR_IDLE_MS, sc->w[0].val))
-				goto oom;
-			continue;
-		}
-		if (sc->raw[id] && !strcmp(sc->raw_name[id], name)) {
-			ssl_err("%s: %s given twice", where, keys[i]);
-			goto out;
-		}
-		if (sc->raw[id] && id != O_RWMIXREAD && id != O_RWMIXWRITE) {
-			ssl_err("%s: %s and %s are the same key", where, sc->raw_name[id], keys[i]);
-			goto out;
-		}
-		sc->raw[id] = vals[i];
-		sc->raw_name[id] = name;
-	}
-	if (st->idle) {
-		if (n > 1) {
-			ssl_err("%s: idle takes no other key (an idle step does no I/O)", where);
-			goto out;
-		}
-		ret = 0;
+	if (step_keys_read(sc, st, where, keys, vals, n))
 		goto out;
-	}
-	for (i = 0; i < 2; i++) {	/* "0" uncaps a step of a capped job */
-		id = i ? O_RATE : O_RATE_IOPS;
-		if (sc->raw[id] && !strcmp(sc->raw[id], "0")) {
-			if (step_add(st, i ? SSDLOAD_ATTR_RATE : SSDLOAD_ATTR_RATE_IOPS, "0"))
-				goto oom;
-			sc->raw[id] = NULL;
-		}
-	}
-	if (sc->raw[O_RW] && strstr(sc->raw[O_RW], "trimwrite")) {
-		bad_value(sc, O_RW, "not in a step (a step runs no trimwrite)");
-		goto out;
-	}
-	if (sc->raw[O_BS] && strchr(sc->raw[O_BS], ',')) {
-		bad_value(sc, O_BS, "a step takes one block size (per direction: "
-			  "bssplit=4k/100,16k/100)");
-		goto out;
-	}
-	if (rw_opt(sc) || mix_opt(sc) || block_size_opts(sc) ||
-	    depth_opt(sc, NULL) ||
-	    rate_series_opts(sc) ||
-	    time_opt(sc, O_RUNTIME, SSDLOAD_ATTR_RUNTIME_MS) ||
-	    time_opt(sc, O_RAMP_TIME, SSDLOAD_ATTR_RAMP_MS) ||
-	    u64_opt(sc, O_NUMBER_IOS, SSDLOAD_ATTR_NUMBER_IOS, &st->nios) ||
-	    step_numjobs(sc, st))
-		goto out;
-	st->nios_set = sc->raw[O_NUMBER_IOS] != NULL;
-	st->runtime_set = sc->raw[O_RUNTIME] != NULL;
-	if (st->runtime_set)
-		ssl_parse_time_ms(sc->raw[O_RUNTIME], 1000, &st->runtime_ms);
-	for (i = 0; i < sc->nw; i++)
-		if (step_add(st, sc->w[i].attr, sc->w[i].val))
-			goto oom;
-	c->writes |= sc->writes;
-	c->trims |= sc->trims;
-	ret = 0;
-	goto out;
-oom:
-	ssl_err("out of memory");
+	ret = st->idle ? 0 : step_convert(c, sc, st);
 out:
 	free(buf);
 	sc->where = NULL;
