@@ -94,93 +94,126 @@ static const struct {
 
 #define NR_SHOW_ATTRS	ARRAY_SIZE(show_attrs)
 
-int cmd_show(int argc, const char **argv)
-{
-	static char vals[NR_SHOW_ATTRS][1200];
-	struct ssl_job_option opts[NR_SHOW_ATTRS + 1] = { { 0 } };
-	unsigned int fmt = SSL_OUTPUT_NORMAL;
+/* what to print, from the command line */
+struct show_args {
+	const char *name;
+	unsigned int fmt;		/* enum ssl_output_format, a set */
 	double plist[SSL_MAX_PERCENTILES];
+	int np;
+	int group;			/* --group_reporting */
+	struct ssl_latstudy *lat;	/* --latency-table, -below, -check */
+};
+
+/* The command line into @a: 0, 1 after --help, or -1 with a message. */
+static int show_parse(int argc, const char **argv, struct show_args *a)
+{
 	const struct ssl_opt *opt;
-	static struct ssl_latstudy lat;
-	struct ssl_results res;
-	const char *name = NULL, *val;
-	int i = 1, dashdash = 0, r, np = 0, nopts = 0, status, group = 0;
-	uint64_t iodepth = 0;
-	size_t a;
+	const char *val;
+	int i = 1, dashdash = 0, r;
 
 	while (i < argc) {
 		r = ssl_next_opt(argc, argv, &i, show_opts, &opt, &val, &dashdash);
 		if (r < 0)
-			return 1;
+			return -1;
 		if (r == 2) {
 			ssl_usage(stdout, show_usage);
-			return 0;
+			return 1;
 		}
 		if (r == 3)
 			continue;
 		if (r == 0) {
-			if (name) {
-				ssl_err("show: one job name only ('%s' and '%s')", name,
+			if (a->name) {
+				ssl_err("show: one job name only ('%s' and '%s')", a->name,
 					argv[i - 1]);
-				return 1;
+				return -1;
 			}
-			name = argv[i - 1];
+			a->name = argv[i - 1];
 			continue;
 		}
-		if (opt->id == S_OUTPUT_FORMAT && ssl_parse_output_format(val, &fmt)) {
+		if (opt->id == S_OUTPUT_FORMAT && ssl_parse_output_format(val, &a->fmt)) {
 			ssl_err("--output-format=%s: must be normal, json or json+, or a comma list of them",
 				val);
-			return 1;
+			return -1;
 		}
 		if (opt->id == S_GROUP_REPORTING &&
-		    ((val && ssl_parse_bool(val, &group)) || (!val && !(group = 1)))) {
+		    ((val && ssl_parse_bool(val, &a->group)) || (!val && !(a->group = 1)))) {
 			ssl_err("--group_reporting=%s: must be 0 or 1", val);
-			return 1;
+			return -1;
 		}
 		if (opt->id == S_PERCENTILE_LIST &&
-		    ssl_parse_percentiles(val, plist, SSL_MAX_PERCENTILES, &np)) {
+		    ssl_parse_percentiles(val, a->plist, SSL_MAX_PERCENTILES, &a->np)) {
 			ssl_err("--percentile_list=%s: must be values in (0,100] separated by ':'",
 				val);
-			return 1;
+			return -1;
 		}
-		if (opt->id >= S_LATENCY_TABLE && ssl_latstudy_opt(&lat, opt->name, val))
-			return 1;
+		if (opt->id >= S_LATENCY_TABLE && ssl_latstudy_opt(a->lat, opt->name, val))
+			return -1;
 	}
-	if (!name) {
-		ssl_usage(stderr, show_usage);
-		return 1;
-	}
-	if (!*name || strchr(name, '/') || !strcmp(name, ".") || !strcmp(name, "..")) {
-		ssl_err("show: '%s' is not a job name", name);
-		return 1;
-	}
-	if (!np) {
-		memcpy(plist, ssl_default_percentiles,
-		       sizeof(double) * (size_t)ssl_default_percentiles_nr);
-		np = ssl_default_percentiles_nr;
-	}
+	return 0;
+}
+
+/*
+ * fio's "job options" of job @name: its name, then the attributes it has
+ * in configfs (none once it is removed), into @opts (their values in
+ * @vals); the number of options.  Its iodepth goes to @iodepth.
+ */
+static int show_job_options(const char *name, struct ssl_job_option *opts,
+			    char (*vals)[1200], uint64_t *iodepth)
+{
+	int nopts = 0;
+	size_t a;
 
 	opts[nopts].key = "name";
 	opts[nopts++].val = name;
-	if (cfs_job_exists(name)) {
-		for (a = 0; a < NR_SHOW_ATTRS; a++) {
-			char buf[1100];	/* a 512-byte buffer_pattern in hex */
+	if (!cfs_job_exists(name))
+		return nopts;
+	for (a = 0; a < NR_SHOW_ATTRS; a++) {
+		char buf[1100];	/* a 512-byte buffer_pattern in hex */
 
-			if (cfs_read(name, show_attrs[a].attr, buf, sizeof(buf)) || !buf[0])
-				continue;
-			snprintf(vals[a], sizeof(vals[a]), "%s%s", buf, show_attrs[a].unit);
-			opts[nopts].key = show_attrs[a].opt;
-			opts[nopts++].val = vals[a];
-			if (!strcmp(show_attrs[a].attr, SSDLOAD_ATTR_IODEPTH))
-				ssl_parse_u64(buf, &iodepth);
-		}
+		if (cfs_read(name, show_attrs[a].attr, buf, sizeof(buf)) || !buf[0])
+			continue;
+		snprintf(vals[a], sizeof(vals[a]), "%s%s", buf, show_attrs[a].unit);
+		opts[nopts].key = show_attrs[a].opt;
+		opts[nopts++].val = vals[a];
+		if (!strcmp(show_attrs[a].attr, SSDLOAD_ATTR_IODEPTH))
+			ssl_parse_u64(buf, iodepth);
+	}
+	return nopts;
+}
+
+int cmd_show(int argc, const char **argv)
+{
+	static char vals[NR_SHOW_ATTRS][1200];
+	struct ssl_job_option opts[NR_SHOW_ATTRS + 1] = { { 0 } };
+	static struct ssl_latstudy lat;
+	struct show_args a = { .fmt = SSL_OUTPUT_NORMAL, .lat = &lat };
+	struct ssl_results res;
+	int r, nopts, status;
+	uint64_t iodepth = 0;
+
+	r = show_parse(argc, argv, &a);
+	if (r)
+		return r < 0 ? 1 : 0;
+	if (!a.name) {
+		ssl_usage(stderr, show_usage);
+		return 1;
+	}
+	if (!*a.name || strchr(a.name, '/') || !strcmp(a.name, ".") || !strcmp(a.name, "..")) {
+		ssl_err("show: '%s' is not a job name", a.name);
+		return 1;
+	}
+	if (!a.np) {
+		memcpy(a.plist, ssl_default_percentiles,
+		       sizeof(double) * (size_t)ssl_default_percentiles_nr);
+		a.np = ssl_default_percentiles_nr;
 	}
 
-	if (results_read(name, &res))
+	nopts = show_job_options(a.name, opts, vals, &iodepth);
+	if (results_read(a.name, &res))
 		return 1;
 	{
 		struct ssl_report rep = {
-			.name = name,
+			.name = a.name,
 			.pid = 0,
 			.when = time(NULL),
 			.sum = &res.sum,
@@ -188,19 +221,19 @@ int cmd_show(int argc, const char **argv)
 			.ihist = res.ihist,
 			.series = &res.series,
 			.steps = &res.steps,
-			.plist = plist,
-			.np = np,
+			.plist = a.plist,
+			.np = a.np,
 			.opts = opts,
 			.nopts = nopts,
 			.iodepth = iodepth,
-			.group_reporting = group,
+			.group_reporting = a.group,
 			.lat = ssl_latstudy_wanted(&lat) ? &lat : NULL,
 		};
 
-		status = report_print(stdout, &rep, fmt) ? 1 : 0;
+		status = report_print(stdout, &rep, a.fmt) ? 1 : 0;
 		if (status)
 			ssl_err("out of memory while printing the report");
-		else if (!ssl_latstudy_verdict(fmt & SSL_OUTPUT_ANY_JSON ? stderr : stdout,
+		else if (!ssl_latstudy_verdict(a.fmt & SSL_OUTPUT_ANY_JSON ? stderr : stdout,
 					       &lat, &res.sum, res.hist))
 			status = 1;
 	}
