@@ -8,9 +8,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define SSDLOAD_CLI_VERSION	"0.1.0"
+#include "core/array_size.h"
 
-#define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
+#define SSDLOAD_CLI_VERSION	"0.1.0"
 
 /* Environment overrides of the path roots (for tests without the module). */
 #define SSL_ENV_CONFIGFS	"SSDLOAD_CONFIGFS"	/* default SSDLOAD_CONFIGFS_ROOT */
