@@ -32,6 +32,16 @@ void ssl_err(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+int ssl_fail(char *why, size_t wlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, wlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
 static const char *env_or(const char *name, const char *def)
 {
 	const char *v = getenv(name);

@@ -20,6 +20,13 @@
 /* "ssdload: <message>\n" on stderr. */
 void ssl_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/*
+ * The reason of a refusal, into @why (@wlen bytes); -1, so that a check
+ * can "return ssl_fail(why, wlen, ...)".
+ */
+int ssl_fail(char *why, size_t wlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 const char *ssl_configfs_root(void);
 
 #ifndef SSL_DATADIR
