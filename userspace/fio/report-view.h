@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What the text (report-text.c) and JSON (report-json.c) reports share,
- * derived once by report.c: each direction's figures as a view, the
+ * derived once by report-view.c: each direction's figures as a view, the
  * steps' views, fio's bandwidth and IOPS samples, and small tables.
- * Private to fio/report*.c.
+ * report.c calls the three.  Private to fio/report*.c.
  */
 #ifndef SSDLOAD_CLI_REPORT_VIEW_H
 #define SSDLOAD_CLI_REPORT_VIEW_H
@@ -54,6 +54,14 @@ struct step_dir {
 	struct ssl_rate_stats rate;
 	struct dir_view v, iv;
 };
+
+/*
+ * The job's views: @v per direction, @iv their latency from the intended
+ * time where rate controlled (@v[d].intended points there), the samples
+ * of the time series taken; 0, or -1 when out of memory.
+ */
+int rep_views(const struct ssl_report *r, struct dir_view v[SSDLOAD_DIR_NR],
+	      struct dir_view iv[SSDLOAD_DIR_NR]);
 
 int rep_have_steps(const struct ssl_report *r);
 /* direction @d of step @st, in @sd (its v, and iv when rate controlled) */
