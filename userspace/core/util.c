@@ -20,6 +20,12 @@
 
 #define DEBUGFS_MNT	"/sys/kernel/debug"
 
+void ssl_usage(FILE *f, const char *const *lines)
+{
+	for (; *lines; lines++)
+		fprintf(f, "%s\n", *lines);
+}
+
 void ssl_err(const char *fmt, ...)
 {
 	va_list ap;

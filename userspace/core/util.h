@@ -17,6 +17,12 @@
 #define SSL_ENV_DEBUGFS		"SSDLOAD_DEBUGFS"	/* default SSDLOAD_DEBUGFS_ROOT */
 #define SSL_ENV_CPU_ONLINE	"SSDLOAD_CPU_ONLINE"	/* default /sys/devices/system/cpu/online */
 
+/* Print a NULL-terminated array of usage lines. */
+void ssl_usage(FILE *f, const char *const *lines);
+
+/* exit status of a run ended by signal @sig, as a shell reports it */
+#define SSL_EXIT_SIGNAL(sig)	(128 + (sig))
+
 /* "ssdload: <message>\n" on stderr. */
 void ssl_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -19,7 +19,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cmd/builtin.h"
 #include "core/configfs.h"
 #include "device/device.h"
 #include "fio/jobfile.h"
