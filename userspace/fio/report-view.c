@@ -72,6 +72,16 @@ static void intended_view(const struct ssl_report *r, int d, struct dir_view *v)
 	lat_view(r, r->ihist ? &r->ihist[d] : NULL, &ds, v);
 }
 
+/* @v's I/Os and bytes per second and its run time, over @rt ns */
+static void view_rates(struct dir_view *v, uint64_t rt)
+{
+	if (!rt || (!v->ios && !v->errors))
+		return;
+	v->iops = (double)v->ios * 1e9 / (double)rt;
+	v->bw_bytes = (uint64_t)((long double)v->bytes * 1e9L / (long double)rt);
+	v->runtime_ms = (rt + 500000) / 1000000;
+}
+
 static void dir_view(const struct ssl_report *r, int d, struct dir_view *v)
 {
 	const struct ssl_dir_stats *ds = &r->sum->dir[d];
@@ -82,11 +92,7 @@ static void dir_view(const struct ssl_report *r, int d, struct dir_view *v)
 	v->bytes = ds->bytes;
 	v->errors = ds->errors;
 	lat_view(r, &r->hist[d], ds, v);
-	if (rt && (v->ios || v->errors)) {
-		v->iops = (double)v->ios * 1e9 / (double)rt;
-		v->bw_bytes = (uint64_t)((long double)v->bytes * 1e9L / (long double)rt);
-		v->runtime_ms = (rt + 500000) / 1000000;
-	}
+	view_rates(v, rt);
 }
 
 /* ------------------------------------------------------------------ */
@@ -145,11 +151,7 @@ void rep_step_dir_view(const struct ssl_report *r, const struct ssl_step *st, in
 	v->bytes = x->bytes;
 	v->errors = x->errors;
 	lat_view(r, &sd->h, &sd->ds, v);
-	if (rt && (v->ios || v->errors)) {
-		v->iops = (double)v->ios * 1e9 / (double)rt;
-		v->bw_bytes = (uint64_t)((long double)v->bytes * 1e9L / (long double)rt);
-		v->runtime_ms = (rt + 500000) / 1000000;
-	}
+	view_rates(v, rt);
 	if (!step_dir_rated(rec, d))
 		return;
 	/* the step keeps no sum of squares nor lag of its intended times */
