@@ -345,6 +345,9 @@ void rep_worker_samples(const struct ssl_report *r, uint32_t w,
 	}
 }
 
+/* ------------------------------------------------------------------ */
+/* fio's depth distributions and rw names, for both formats            */
+
 const char *const rep_depth_keys[SSDLOAD_DEPTH_NR] = {
 	"1", "2", "4", "8", "16", "32", ">=64",
 };
@@ -376,6 +379,9 @@ const char *rep_step_rw_name(uint32_t rw)
 {
 	return rw < SSDLOAD_RW_NR ? rw_names[rw] : "?";
 }
+
+/* ------------------------------------------------------------------ */
+/* the job's views                                                     */
 
 int rep_views(const struct ssl_report *r, struct dir_view v[SSDLOAD_DIR_NR],
 	      struct dir_view iv[SSDLOAD_DIR_NR])
