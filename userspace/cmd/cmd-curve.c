@@ -796,9 +796,7 @@ static int curve_main(void *ctx)
 	if (ssl_method_finish(&c->m, c->doc, CURVE_JSON, state) || write_flatfile(c))
 		return CURVE_EXIT_FAILED;
 	ssl_method_output(&c->m, c->doc, print_table, c);
-	if (ssl_run_sig)
-		return SSL_EXIT_SIGNAL(ssl_run_sig);
-	return st ? (st > 128 ? st : CURVE_EXIT_FAILED) : 0;
+	return ssl_method_status(st, CURVE_EXIT_FAILED);
 
 refused:
 	if (c->m.made_dir)

@@ -1120,9 +1120,7 @@ static int scale_main(void *ctx)
 		return ssl_run_sig ? SSL_EXIT_SIGNAL(ssl_run_sig) : SCALE_EXIT_FAILED;
 	}
 	ssl_method_output(&c->m, c->doc, print_table, c);
-	if (ssl_run_sig)
-		return SSL_EXIT_SIGNAL(ssl_run_sig);
-	return worst ? (worst > 128 ? worst : SCALE_EXIT_FAILED) : 0;
+	return ssl_method_status(worst, SCALE_EXIT_FAILED);
 
 refused:
 	if (c->m.made_dir)

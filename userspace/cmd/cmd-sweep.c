@@ -611,9 +611,7 @@ static int sweep_main(void *ctx)
 		return st > 128 ? st : SWEEP_EXIT_FAILED;
 	}
 	ssl_method_output(&c->m, c->doc, print_table, c);
-	if (ssl_run_sig)
-		return SSL_EXIT_SIGNAL(ssl_run_sig);
-	return st ? (st > 128 ? st : SWEEP_EXIT_FAILED) : 0;
+	return ssl_method_status(st, SWEEP_EXIT_FAILED);
 
 refused:
 	if (!ssl_method_path(&c->m, run_path, sizeof(run_path), "steps.txt"))

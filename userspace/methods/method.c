@@ -27,6 +27,13 @@ int ssl_method_finish(const struct ssl_method *m, json_object *doc, const char *
 	return ssl_method_save(m, doc, json);
 }
 
+int ssl_method_status(int st, int failed)
+{
+	if (ssl_run_sig)
+		return SSL_EXIT_SIGNAL(ssl_run_sig);
+	return st ? (st > 128 ? st : failed) : 0;
+}
+
 int ssl_method_trial(const struct ssl_method *m, struct ssl_argv *a)
 {
 	int st = ssl_run_spawn(a, "/dev/null");

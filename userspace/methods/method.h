@@ -31,6 +31,12 @@ int ssl_method_finish(const struct ssl_method *m, json_object *doc, const char *
  */
 int ssl_method_trial(const struct ssl_method *m, struct ssl_argv *a);
 
+/*
+ * The command's exit status after its runs (@st: the worst run's): 128+N
+ * after signal N, a run's 128+N, @failed for any other failure, else 0.
+ */
+int ssl_method_status(int st, int failed);
+
 /* usage lines: the measured time of each point, defaults @ramp and @runtime */
 #define SSL_METHOD_USAGE_TIMES(ramp, runtime) \
 	"  --ramp_time=TIME      per point, excluded (default " ramp "; bare number = s)", \
