@@ -46,12 +46,6 @@ static const char *const main_usage_tail[] = {
 	NULL,
 };
 
-void ssl_usage(FILE *f, const char *const *lines)
-{
-	for (; *lines; lines++)
-		fprintf(f, "%s\n", *lines);
-}
-
 static void print_usage(FILE *f)
 {
 	size_t i;

@@ -5,6 +5,8 @@
 
 #include <stdio.h>
 
+#include "core/util.h"	/* ssl_usage(), SSL_EXIT_SIGNAL(), for every command */
+
 int cmd_run(int argc, const char **argv);
 int cmd_list(int argc, const char **argv);
 int cmd_show(int argc, const char **argv);
@@ -17,11 +19,5 @@ int cmd_scale(int argc, const char **argv);
 int cmd_curve(int argc, const char **argv);
 int cmd_compare(int argc, const char **argv);
 int cmd_profiles(int argc, const char **argv);
-
-/* Print a NULL-terminated array of usage lines. */
-void ssl_usage(FILE *f, const char *const *lines);
-
-/* exit status of a run ended by signal @sig, as a shell reports it */
-#define SSL_EXIT_SIGNAL(sig)	(128 + (sig))
 
 #endif /* SSDLOAD_CLI_BUILTIN_H */

@@ -33,6 +33,7 @@
 #include "core/options.h"
 #include "pts/pts.h"
 #include "fio/report.h"
+#include "methods/method.h"
 #include "methods/runner.h"
 #include "core/util.h"
 
@@ -80,12 +81,8 @@ static const char *const curve_usage[] = {
 	"                        given here override it (--section=S picks a section)",
 	"  --rate_process=P      poisson (default, vdbench's exponential arrivals)",
 	"                        or linear",
-	"  --ramp_time=TIME      per point, excluded (default 30s; bare number = s)",
-	"  --runtime=TIME        per point, measured (default 2m)",
-	"  --output-dir=DIR      where results go (default curve-YYYYmmdd-HHMMSS)",
-	"  --output-format=FMT   normal (default; a table) or json (curve.json)",
-	"  --no-report           do not render report.html (ssdload report DIR does)",
-	"  --eta=WHEN            progress line: auto, always, never",
+	SSL_METHOD_USAGE_TIMES("30s", "2m"),
+	SSL_METHOD_USAGE_OUTPUT("curve"),
 	"Passed to every run as they are (see ssdload run --help): --rw (default",
 	"randread; read, write, trim or a read/write mix), --bs (default 4k),",
 	"--bssplit, --rwmixread, --rwmixwrite, --size, --offset, --randseed,",
@@ -554,20 +551,6 @@ static void settings_from_run(struct curve_ctx *c, json_object *job)
 						      : NULL);
 }
 
-static int curve_path(const struct curve_ctx *c, char *buf, size_t len, const char *rel)
-{
-	return ssl_dir_path("curve", c->m.dir, rel, buf, len);
-}
-
-static int curve_save(struct curve_ctx *c)
-{
-	char path[PATH_MAX];
-
-	if (curve_path(c, path, sizeof(path), CURVE_JSON))
-		return -1;
-	return json_save(c->doc, path);
-}
-
 /* ---- flatfile.csv: vdbench's flatfile columns, one row per point ---- */
 
 static void flat_ms(FILE *f, json_object *o, const char *key)
@@ -612,7 +595,7 @@ static int write_flatfile(const struct curve_ctx *c)
 	size_t i;
 	FILE *f;
 
-	if (curve_path(c, path, sizeof(path), CURVE_FLATFILE))
+	if (ssl_method_path(&c->m, path, sizeof(path), CURVE_FLATFILE))
 		return -1;
 	f = ssl_atomic_open(&a, path);
 	if (!f)
@@ -727,7 +710,7 @@ static int run_point(struct curve_ctx *c, int k)
 	double target = 0;
 	int st;
 
-	if (run_file(c, k, rel, sizeof(rel)) || curve_path(c, path, sizeof(path), rel))
+	if (run_file(c, k, rel, sizeof(rel)) || ssl_method_path(&c->m, path, sizeof(path), rel))
 		return CURVE_EXIT_FAILED;
 	if (k >= 0)
 		rate_arg(c, k, jnum(c->doc, "max_iops", 0), rate, sizeof(rate), &target);
@@ -771,17 +754,14 @@ static int curve_main(void *ctx)
 	snprintf(why, sizeof(why), "%.0f", c->pct[c->npct - 1] / 100 *
 		 (c->max_given > 0 ? c->max_given : 1e6));
 	curve_argv(c, &a, 0, why, true);
-	st = ssl_run_spawn(&a, "/dev/null");
-	av_free(&a);
-	if (st) {
-		ssl_err("curve: ssdload run refused the curve's job (above); nothing ran");
+	st = ssl_method_trial(&c->m, &a);
+	if (st)
 		goto refused;
-	}
 	memset(&dev, 0, sizeof(dev));
 	if (ssl_dev_probe(c->m.filename, &dev))
 		goto refused;
 	new_doc(c, &dev);
-	if (curve_save(c))
+	if (ssl_method_save(&c->m, c->doc, CURVE_JSON))
 		return CURVE_EXIT_FAILED;
 	ssl_run_catch_signals();
 	if (!(c->max_given > 0)) {
@@ -794,7 +774,7 @@ static int curve_main(void *ctx)
 	for (k = 0; !st && !ssl_run_sig && k < (int)c->npct; k++) {
 		json_object *pts = jget(c->doc, "points"), *stop;
 
-		if (curve_save(c))
+		if (ssl_method_save(&c->m, c->doc, CURVE_JSON))
 			return CURVE_EXIT_FAILED;
 		st = run_point(c, k);
 		if (st || !passed_bound(c, json_object_array_get_idx(pts, (size_t)k), why,
@@ -813,14 +793,10 @@ static int curve_main(void *ctx)
 		state = "interrupted";
 	else if (st)
 		state = "failed";
-	jset(c->doc, "state", json_object_new_string(state));
-	jset(c->doc, "finished", jnow());
-	if (curve_save(c) || write_flatfile(c))
+	if (ssl_method_finish(&c->m, c->doc, CURVE_JSON, state) || write_flatfile(c))
 		return CURVE_EXIT_FAILED;
 	ssl_method_output(&c->m, c->doc, print_table, c);
-	if (ssl_run_sig)
-		return SSL_EXIT_SIGNAL(ssl_run_sig);
-	return st ? (st > 128 ? st : CURVE_EXIT_FAILED) : 0;
+	return ssl_method_status(st, CURVE_EXIT_FAILED);
 
 refused:
 	if (c->m.made_dir)

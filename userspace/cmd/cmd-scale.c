@@ -36,6 +36,7 @@
 #include "core/options.h"
 #include "pts/pts.h"
 #include "fio/report.h"
+#include "methods/method.h"
 #include "methods/runner.h"
 #include "core/util.h"
 #include "uapi/ssdload.h"
@@ -82,12 +83,8 @@ static const char *const scale_usage[] = {
 	"  --qd-list=N,...       depths per drive (default: the profile's",
 	"                        numjobs x iodepth, else 32); over 64 splits into",
 	"                        workers of at most 64",
-	"  --ramp_time=TIME      per point, excluded (default 1m; bare number = s)",
-	"  --runtime=TIME        per point, measured (default 3m)",
-	"  --output-dir=DIR      where results go (default scale-YYYYmmdd-HHMMSS)",
-	"  --output-format=FMT   normal (default; a table) or json (scale.json)",
-	"  --no-report           do not render report.html (ssdload report DIR does)",
-	"  --eta=WHEN            progress line: auto, always, never",
+	SSL_METHOD_USAGE_TIMES("1m", "3m"),
+	SSL_METHOD_USAGE_OUTPUT("scale"),
 	"Passed to the runs as they are (see ssdload run --help): --rw (default",
 	"randread), --bs (default 4k), --bssplit, --rwmixread, --rwmixwrite, --size,",
 	"--offset, --randseed, --random_distribution, --cpus_allowed, --hipri,",
@@ -562,11 +559,6 @@ static int raid_up(struct scale_ctx *c, struct scale_target *t)
 
 /* ---- one point ---- */
 
-static int scale_path(const struct scale_ctx *c, char *buf, size_t len, const char *rel)
-{
-	return ssl_dir_path("scale", c->m.dir, rel, buf, len);
-}
-
 /* The run of @dev for a point at depth @qd per drive over @mult drives. */
 static void run_argv(struct scale_ctx *c, struct ssl_argv *a, const char *name,
 		     const char *dev, unsigned int qd, unsigned int mult, bool first,
@@ -778,7 +770,7 @@ static json_object *run_point(struct scale_ctx *c, const struct scale_target *t,
 	for (i = 0; i < n; i++) {
 		snprintf(names[i], sizeof(names[i]), "%s-%u", group, i);
 		snprintf(rel[i], sizeof(rel[i]), "runs/p%02u-d%u.json", idx, i);
-		if (scale_path(c, files[i], sizeof(files[i]), rel[i]))
+		if (ssl_method_path(&c->m, files[i], sizeof(files[i]), rel[i]))
 			return NULL;
 		run_argv(c, &a[i], names[i], t->kind == T_DRIVES ? c->dev[i] : t->path, qd,
 			 t->kind == T_DRIVES ? 1 : t->ndrives, i == 0, false);
@@ -903,7 +895,7 @@ static void settings_from_run(struct scale_ctx *c)
 	const char *rw, *v;
 	uint64_t u;
 
-	if (scale_path(c, path, sizeof(path), "runs/p00-d0.json"))
+	if (ssl_method_path(&c->m, path, sizeof(path), "runs/p00-d0.json"))
 		return;
 	run = ssl_json_read(path, SSL_JSON_MAX_BYTES, NULL);
 	opts = jget(run_job0(run), "job options");
@@ -916,15 +908,6 @@ static void settings_from_run(struct scale_ctx *c)
 		 json_object_new_int((int)u) : NULL);
 	if (run)
 		json_object_put(run);
-}
-
-static int scale_save(struct scale_ctx *c)
-{
-	char path[PATH_MAX];
-
-	if (scale_path(c, path, sizeof(path), SCALE_JSON))
-		return -1;
-	return json_save(c->doc, path);
 }
 
 /* ---- output ---- */
@@ -1089,13 +1072,14 @@ static int scale_main(void *ctx)
 		return SCALE_EXIT_USAGE;
 	if (check_runs(c) || new_doc(c))
 		goto refused;
-	if (scale_path(c, path, sizeof(path), "runs") || (mkdir(path, 0755) && errno != EEXIST)) {
+	if (ssl_method_path(&c->m, path, sizeof(path), "runs") ||
+	    (mkdir(path, 0755) && errno != EEXIST)) {
 		ssl_err("scale: %s: %s", path, strerror(errno));
 		return SCALE_EXIT_FAILED;
 	}
 	if (ssl_dir_check("scale", path))
 		return SCALE_EXIT_FAILED;
-	if (scale_save(c))
+	if (ssl_method_save(&c->m, c->doc, SCALE_JSON))
 		return SCALE_EXIT_FAILED;
 	ssl_run_catch_signals();
 	for (k = 0; k < c->nt && !ssl_run_sig; k++) {
@@ -1115,7 +1099,7 @@ static int scale_main(void *ctx)
 			if (!idx)
 				settings_from_run(c);
 			fill_scaling(c);
-			scale_save(c);
+			ssl_method_save(&c->m, c->doc, SCALE_JSON);
 		}
 		if (t->kind == T_RAID)
 			raid_down(c, t);
@@ -1129,18 +1113,14 @@ static int scale_main(void *ctx)
 		state = "failed";
 	else
 		state = "done";
-	jset(c->doc, "state", json_object_new_string(state));
-	jset(c->doc, "finished", jnow());
-	if (scale_save(c))
+	if (ssl_method_finish(&c->m, c->doc, SCALE_JSON, state))
 		return SCALE_EXIT_FAILED;
 	if (!json_object_array_length(jget(c->doc, "points"))) {
 		ssl_err("scale: no point was measured");
 		return ssl_run_sig ? SSL_EXIT_SIGNAL(ssl_run_sig) : SCALE_EXIT_FAILED;
 	}
 	ssl_method_output(&c->m, c->doc, print_table, c);
-	if (ssl_run_sig)
-		return SSL_EXIT_SIGNAL(ssl_run_sig);
-	return worst ? (worst > 128 ? worst : SCALE_EXIT_FAILED) : 0;
+	return ssl_method_status(worst, SCALE_EXIT_FAILED);
 
 refused:
 	if (c->m.made_dir)

@@ -29,6 +29,7 @@
 #include "core/options.h"
 #include "pts/pts.h"
 #include "fio/report.h"
+#include "methods/method.h"
 #include "methods/runner.h"
 #include "core/util.h"
 #include "uapi/ssdload.h"
@@ -62,15 +63,11 @@ static const char *const sweep_usage[] = {
 	"                        a list: every QD on each W (QDs that W does not",
 	"                        divide are skipped)",
 	"  --max-qd-per-worker=N the auto rule's per-worker depth (default 64)",
-	"  --ramp_time=TIME      per point, excluded (default 1m; bare number = s)",
-	"  --runtime=TIME        per point, measured (default 3m)",
+	SSL_METHOD_USAGE_TIMES("1m", "3m"),
 	"  --log_interval_ms=N   time series interval (default 1000; 0 = none)",
 	"  --knee=F              the knee: the smallest QD reaching F x the line's",
 	"                        highest IOPS (default 0.95)",
-	"  --output-dir=DIR      where results go (default sweep-YYYYmmdd-HHMMSS)",
-	"  --output-format=FMT   normal (default; a table) or json (sweep.json)",
-	"  --no-report           do not render report.html (ssdload report DIR does)",
-	"  --eta=WHEN            progress line: auto, always, never",
+	SSL_METHOD_USAGE_OUTPUT("sweep"),
 	"Passed to the run as they are (see ssdload run --help): --rw (default",
 	"randread), --bs (default 4k), --bssplit, --rwmixread, --rwmixwrite, --size,",
 	"--offset, --randseed, --random_distribution, --cpus_allowed, --hipri,",
@@ -231,11 +228,6 @@ static int plan_points(struct sweep_ctx *c)
 
 /* ---- the run ---- */
 
-static int sweep_path(const struct sweep_ctx *c, char *buf, size_t len, const char *rel)
-{
-	return ssl_dir_path("sweep", c->m.dir, rel, buf, len);
-}
-
 static int write_steps(const struct sweep_ctx *c)
 {
 	struct ssl_atomic a;
@@ -243,7 +235,7 @@ static int write_steps(const struct sweep_ctx *c)
 	unsigned int i;
 	FILE *f;
 
-	if (sweep_path(c, path, sizeof(path), "steps.txt"))
+	if (ssl_method_path(&c->m, path, sizeof(path), "steps.txt"))
 		return -1;
 	f = ssl_atomic_open(&a, path);
 	if (!f)
@@ -493,15 +485,6 @@ static void settings_from_run(struct sweep_ctx *c, json_object *job)
 					    : NULL);
 }
 
-static int sweep_save(struct sweep_ctx *c)
-{
-	char path[PATH_MAX];
-
-	if (sweep_path(c, path, sizeof(path), SWEEP_JSON))
-		return -1;
-	return json_save(c->doc, path);
-}
-
 /* ---- output ---- */
 
 static void print_table(const void *ctx)
@@ -594,17 +577,14 @@ static int sweep_main(void *ctx)
 		goto refused;
 	/* the run's own checks first: a refusal leaves nothing behind */
 	sweep_argv(c, &a, true);
-	st = ssl_run_spawn(&a, "/dev/null");
-	av_free(&a);
-	if (st) {
-		ssl_err("sweep: ssdload run refused the sweep's job (above); nothing ran");
+	if (ssl_method_trial(&c->m, &a))
 		goto refused;
-	}
 	memset(&dev, 0, sizeof(dev));
 	if (ssl_dev_probe(c->m.filename, &dev))
 		goto refused;
 	new_doc(c, &dev);
-	if (sweep_save(c) || sweep_path(c, run_path, sizeof(run_path), "run.json"))
+	if (ssl_method_save(&c->m, c->doc, SWEEP_JSON) ||
+	    ssl_method_path(&c->m, run_path, sizeof(run_path), "run.json"))
 		return SWEEP_EXIT_FAILED;
 	ssl_run_catch_signals();
 	sweep_argv(c, &a, false);
@@ -622,23 +602,19 @@ static int sweep_main(void *ctx)
 		state = "failed";
 	else
 		state = "done";
-	jset(c->doc, "state", json_object_new_string(state));
-	jset(c->doc, "finished", jnow());
 	if (run)
 		json_object_put(run);
-	if (sweep_save(c))
+	if (ssl_method_finish(&c->m, c->doc, SWEEP_JSON, state))
 		return SWEEP_EXIT_FAILED;
 	if (!job) {
 		ssl_err("sweep: the run left no results in %s (exit status %d)", run_path, st);
 		return st > 128 ? st : SWEEP_EXIT_FAILED;
 	}
 	ssl_method_output(&c->m, c->doc, print_table, c);
-	if (ssl_run_sig)
-		return SSL_EXIT_SIGNAL(ssl_run_sig);
-	return st ? (st > 128 ? st : SWEEP_EXIT_FAILED) : 0;
+	return ssl_method_status(st, SWEEP_EXIT_FAILED);
 
 refused:
-	if (!sweep_path(c, run_path, sizeof(run_path), "steps.txt"))
+	if (!ssl_method_path(&c->m, run_path, sizeof(run_path), "steps.txt"))
 		unlink(run_path);
 	if (c->m.made_dir)
 		rmdir(c->m.dir);

@@ -575,106 +575,128 @@ static json_object *jrow(const struct ssl_pct_row *row)
 	return o;
 }
 
+/* direction @ds's percentile table and below-bound counts, from @counts */
+static json_object *json_dir_study(const struct ssl_latstudy *ls,
+				   const struct ssl_dir_stats *ds, const uint64_t *counts,
+				   uint32_t nr)
+{
+	json_object *o = json_object_new_object(), *a;
+	int i;
+
+	json_object_object_add(o, "ios", json_object_new_int64((int64_t)ds->ios));
+	a = json_object_new_array();
+	for (i = 0; i < ls->ntable; i++) {
+		struct ssl_pct_row row;
+
+		ssl_pct_row(counts, nr, ls->table[i], ds->lat_min_ns, ds->lat_max_ns,
+			    &row);
+		json_object_array_add(a, jrow(&row));
+	}
+	if (ls->ntable)
+		json_object_object_add(o, "percentiles", a);
+	else
+		json_object_put(a);
+	a = json_object_new_array();
+	for (i = 0; i < ls->nbelow; i++) {
+		json_object *b = json_object_new_object();
+		uint64_t sure, maybe;
+
+		ssl_hist_below(counts, nr, ls->below[i], ds->lat_min_ns,
+			       ds->lat_max_ns, &sure, &maybe);
+		json_object_object_add(b, "bound_ns",
+				       json_object_new_int64((int64_t)ls->below[i]));
+		json_object_object_add(b, "ios_below", json_object_new_int64((int64_t)sure));
+		json_object_object_add(b, "ios_in_bound_bucket",
+				       json_object_new_int64((int64_t)maybe));
+		json_object_object_add(b, "percent", json_object_new_double(
+			100.0 * (double)sure / (double)ds->ios));
+		json_object_object_add(b, "percent_max", json_object_new_double(
+			100.0 * (double)(sure + maybe) / (double)ds->ios));
+		json_object_array_add(a, b);
+	}
+	if (ls->nbelow)
+		json_object_object_add(o, "below", a);
+	else
+		json_object_put(a);
+	return o;
+}
+
+/* condition @c on direction @d, evaluated: *@pass cleared unless it passed */
+static json_object *json_cond_dir(const struct ssl_lat_cond *c, const struct ssl_summary *sum,
+				  const struct ssl_hist *hist, int d, int *pass)
+{
+	struct ssl_lat_result r;
+	json_object *o;
+	char line[256];
+
+	eval_dir(c, sum, hist, d, &r);
+	cond_line(line, sizeof(line), c, d, &r);
+	o = json_object_new_object();
+	json_object_object_add(o, "condition", json_object_new_string(c->text));
+	json_object_object_add(o, "direction", json_object_new_string(dir_names[d]));
+	json_object_object_add(o, "bound_ns",
+			       json_object_new_int64((int64_t)c->bound_ns));
+	json_object_object_add(o, "value_ns",
+			       json_object_new_int64((int64_t)r.value));
+	json_object_object_add(o, "lo_ns", json_object_new_int64((int64_t)r.lo));
+	json_object_object_add(o, "hi_ns", json_object_new_int64((int64_t)r.hi));
+	json_object_object_add(o, "at_resolution",
+			       json_object_new_boolean(r.edge));
+	json_object_object_add(o, "result", json_object_new_string(
+		ssl_lat_verdict_name(r.verdict)));
+	json_object_object_add(o, "text", json_object_new_string(line));
+	if (r.verdict != SSL_LAT_PASS)
+		*pass = 0;
+	return o;
+}
+
+/* "check": each --latency-check condition per direction, and the verdict */
+static json_object *json_check(const struct ssl_latstudy *ls, const struct ssl_summary *sum,
+			       const struct ssl_hist *hist)
+{
+	json_object *chk = json_object_new_object(), *a = json_object_new_array();
+	int all = 1, i, d;
+
+	for (i = 0; i < ls->ncond; i++) {
+		const struct ssl_lat_cond *c = &ls->cond[i];
+		int any = 0;
+
+		for (d = 0; d < SSDLOAD_DIR_NR; d++) {
+			if (!dir_wanted(sum, c->dir, d))
+				continue;
+			any = 1;
+			json_object_array_add(a, json_cond_dir(c, sum, hist, d, &all));
+		}
+		if (!any) {
+			json_object *o = json_object_new_object();
+
+			json_object_object_add(o, "condition", json_object_new_string(c->text));
+			json_object_object_add(o, "result", json_object_new_string("no_io"));
+			json_object_array_add(a, o);
+			all = 0;
+		}
+	}
+	json_object_object_add(chk, "conditions", a);
+	json_object_object_add(chk, "verdict", json_object_new_string(all ? "pass" : "fail"));
+	return chk;
+}
+
 json_object *ssl_latstudy_json(const struct ssl_latstudy *ls, const struct ssl_summary *sum, const struct ssl_hist *hist)
 {
 	json_object *top = json_object_new_object();
-	int d, i;
+	int d;
 
 	for (d = 0; d < SSDLOAD_DIR_NR; d++) {
 		const struct ssl_dir_stats *ds = &sum->dir[d];
 		uint32_t nr = 0;
 		const uint64_t *counts = dir_counts(hist, d, &nr);
-		json_object *o, *a;
 
 		if (!ds->ios || !counts || (!ls->ntable && !ls->nbelow))
 			continue;
-		o = json_object_new_object();
-		json_object_object_add(o, "ios", json_object_new_int64((int64_t)ds->ios));
-		a = json_object_new_array();
-		for (i = 0; i < ls->ntable; i++) {
-			struct ssl_pct_row row;
-
-			ssl_pct_row(counts, nr, ls->table[i], ds->lat_min_ns, ds->lat_max_ns,
-				    &row);
-			json_object_array_add(a, jrow(&row));
-		}
-		if (ls->ntable)
-			json_object_object_add(o, "percentiles", a);
-		else
-			json_object_put(a);
-		a = json_object_new_array();
-		for (i = 0; i < ls->nbelow; i++) {
-			json_object *b = json_object_new_object();
-			uint64_t sure, maybe;
-
-			ssl_hist_below(counts, nr, ls->below[i], ds->lat_min_ns,
-				       ds->lat_max_ns, &sure, &maybe);
-			json_object_object_add(b, "bound_ns",
-					       json_object_new_int64((int64_t)ls->below[i]));
-			json_object_object_add(b, "ios_below", json_object_new_int64((int64_t)sure));
-			json_object_object_add(b, "ios_in_bound_bucket",
-					       json_object_new_int64((int64_t)maybe));
-			json_object_object_add(b, "percent", json_object_new_double(
-				100.0 * (double)sure / (double)ds->ios));
-			json_object_object_add(b, "percent_max", json_object_new_double(
-				100.0 * (double)(sure + maybe) / (double)ds->ios));
-			json_object_array_add(a, b);
-		}
-		if (ls->nbelow)
-			json_object_object_add(o, "below", a);
-		else
-			json_object_put(a);
-		json_object_object_add(top, dir_names[d], o);
+		json_object_object_add(top, dir_names[d], json_dir_study(ls, ds, counts, nr));
 	}
-	if (ls->ncond) {
-		json_object *chk = json_object_new_object(), *a = json_object_new_array();
-		int all = 1;
-
-		for (i = 0; i < ls->ncond; i++) {
-			const struct ssl_lat_cond *c = &ls->cond[i];
-			int any = 0;
-
-			for (d = 0; d < SSDLOAD_DIR_NR; d++) {
-				struct ssl_lat_result r;
-				json_object *o;
-				char line[256];
-
-				if (!dir_wanted(sum, c->dir, d))
-					continue;
-				any = 1;
-				eval_dir(c, sum, hist, d, &r);
-				cond_line(line, sizeof(line), c, d, &r);
-				o = json_object_new_object();
-				json_object_object_add(o, "condition", json_object_new_string(c->text));
-				json_object_object_add(o, "direction", json_object_new_string(dir_names[d]));
-				json_object_object_add(o, "bound_ns",
-						       json_object_new_int64((int64_t)c->bound_ns));
-				json_object_object_add(o, "value_ns",
-						       json_object_new_int64((int64_t)r.value));
-				json_object_object_add(o, "lo_ns", json_object_new_int64((int64_t)r.lo));
-				json_object_object_add(o, "hi_ns", json_object_new_int64((int64_t)r.hi));
-				json_object_object_add(o, "at_resolution",
-						       json_object_new_boolean(r.edge));
-				json_object_object_add(o, "result", json_object_new_string(
-					ssl_lat_verdict_name(r.verdict)));
-				json_object_object_add(o, "text", json_object_new_string(line));
-				json_object_array_add(a, o);
-				if (r.verdict != SSL_LAT_PASS)
-					all = 0;
-			}
-			if (!any) {
-				json_object *o = json_object_new_object();
-
-				json_object_object_add(o, "condition", json_object_new_string(c->text));
-				json_object_object_add(o, "result", json_object_new_string("no_io"));
-				json_object_array_add(a, o);
-				all = 0;
-			}
-		}
-		json_object_object_add(chk, "conditions", a);
-		json_object_object_add(chk, "verdict", json_object_new_string(all ? "pass" : "fail"));
-		json_object_object_add(top, "check", chk);
-	}
+	if (ls->ncond)
+		json_object_object_add(top, "check", json_check(ls, sum, hist));
 	return top;
 }
 

@@ -8,8 +8,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "core/array_size.h"
 #include "core/options.h"
-#include "core/util.h"
 
 /* strip one trailing newline (values read back from sysfs files) */
 static size_t value_len(const char *s)

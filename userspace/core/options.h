@@ -54,7 +54,6 @@ int ssl_parse_time_ms(const char *s, uint64_t bare_unit_ms, uint64_t *out);
 /* fio's percentile_list "1:5:99.9": values in (0, 100], at most max. */
 int ssl_parse_percentiles(const char *s, double *out, int max, int *n);
 
-/* "normal" or "json". */
 /*
  * fio's --output-format: a comma list of normal, json and json+ (fio's
  * terse is refused) into a set of enum ssl_output_format; 0 or -1.

@@ -10,7 +10,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,19 +27,6 @@
 #define PF_PPM		1000000U	/* percentages in ppm, as the module */
 #define PF_MAX_CPUS	8192U		/* CPUs of the online list looked at */
 #define PF_SPLIT_MAX	SSDLOAD_BSSPLIT_MAX
-
-static int pf_fail(char *why, size_t wlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int pf_fail(char *why, size_t wlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(why, wlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 /* ---- the stores ------------------------------------------------------- */
 
@@ -117,17 +103,17 @@ static int pf_num(const struct pf_rule *r, const char *val, uint64_t *out,
 	uint64_t v;
 
 	if (ssl_parse_u64(val, &v))
-		return pf_fail(why, wlen, "%s=%s is not a decimal number", r->attr, val);
+		return ssl_fail(why, wlen, "%s=%s is not a decimal number", r->attr, val);
 	if (v < r->min || v > r->max) {
 		if (r->align)
-			return pf_fail(why, wlen, "%s=%" PRIu64 ": the module takes %" PRIu64
+			return ssl_fail(why, wlen, "%s=%" PRIu64 ": the module takes %" PRIu64
 				       " to %" PRIu64 "%s%s, a multiple of %" PRIu64,
 				       r->attr, v, r->min, r->max, sp, unit, r->align);
-		return pf_fail(why, wlen, "%s=%" PRIu64 ": the module takes %" PRIu64
+		return ssl_fail(why, wlen, "%s=%" PRIu64 ": the module takes %" PRIu64
 			       " to %" PRIu64 "%s%s", r->attr, v, r->min, r->max, sp, unit);
 	}
 	if (r->align && v % r->align)
-		return pf_fail(why, wlen, "%s=%" PRIu64 " is not a multiple of %" PRIu64
+		return ssl_fail(why, wlen, "%s=%" PRIu64 " is not a multiple of %" PRIu64
 			       " %s, as the module requires", r->attr, v, r->align, unit);
 	if (out)
 		*out = v;
@@ -173,14 +159,14 @@ static int pf_span(const struct pf_rule *r, const char *val, struct pf_span *sp,
 	if (n && val[n - 1] == '%') {
 		sp->pct = 1;
 		if (pf_ppm(val, n - 1, &sp->ppm))
-			return pf_fail(why, wlen, "%s=%s: a percentage is above 0, at most "
+			return ssl_fail(why, wlen, "%s=%s: a percentage is above 0, at most "
 				       "100, with at most 4 decimals", r->attr, val);
 		return 0;
 	}
 	if (ssl_parse_u64(val, &sp->bytes))
-		return pf_fail(why, wlen, "%s=%s is not a number of bytes", r->attr, val);
+		return ssl_fail(why, wlen, "%s=%s is not a number of bytes", r->attr, val);
 	if (sp->bytes % r->align)
-		return pf_fail(why, wlen, "%s=%" PRIu64 " is not a multiple of %" PRIu64
+		return ssl_fail(why, wlen, "%s=%" PRIu64 " is not a multiple of %" PRIu64
 			       " bytes, as the module requires", r->attr, sp->bytes, r->align);
 	return 0;
 }
@@ -240,15 +226,15 @@ static int pf_cpus(const char *val, char *why, size_t wlen)
 				b = strtoul(p, &e, 10);
 		}
 		if (e == p || (*e && (*e != ',' || !e[1]))) {
-			r = pf_fail(why, wlen, "cpus_allowed=%s is not a cpulist", val);
+			r = ssl_fail(why, wlen, "cpus_allowed=%s is not a cpulist", val);
 			break;
 		}
 		if (b < a)
-			r = pf_fail(why, wlen, "cpus_allowed=%s: the range %lu-%lu ends before "
+			r = ssl_fail(why, wlen, "cpus_allowed=%s: the range %lu-%lu ends before "
 				    "it starts", val, a, b);
 		for (cpu = a; !r && online && cpu <= b; cpu++)
 			if (cpu >= PF_MAX_CPUS || pf_in_cpulist(online, cpu) != 1)
-				r = pf_fail(why, wlen, "cpus_allowed=%s: CPU %lu is not online "
+				r = ssl_fail(why, wlen, "cpus_allowed=%s: CPU %lu is not online "
 					    "(online: %.*s)", val, cpu,
 					    (int)strcspn(online, "\n"), online);
 		p = *e ? e + 1 : e;
@@ -274,11 +260,11 @@ static int pf_bs(const char *attr, const char *val, const char **s, uint32_t *ou
 	unsigned long long v;
 
 	if (**s < '0' || **s > '9')
-		return pf_fail(why, wlen, "%s=%s: a block size is missing", attr, val);
+		return ssl_fail(why, wlen, "%s=%s: a block size is missing", attr, val);
 	errno = 0;
 	v = strtoull(*s, &e, 10);
 	if (errno || !v || v % SSDLOAD_MIN_BS || v > SSDLOAD_MAX_BS)
-		return pf_fail(why, wlen, "%s=%s: block size %.*s: the module takes %u to %u "
+		return ssl_fail(why, wlen, "%s=%s: block size %.*s: the module takes %u to %u "
 			       "bytes, a multiple of %u", attr, val, (int)(e - *s), *s,
 			       SSDLOAD_MIN_BS, SSDLOAD_MAX_BS, SSDLOAD_MIN_BS);
 	*s = e;
@@ -296,7 +282,7 @@ static int pf_bslist(const char *val, const char *s, const char *end, struct pf_
 		uint32_t bs;
 
 		if (d->nr == PF_SPLIT_MAX)
-			return pf_fail(why, wlen, "bssplit=%s: more than %d sizes in a direction",
+			return ssl_fail(why, wlen, "bssplit=%s: more than %d sizes in a direction",
 				       val, PF_SPLIT_MAX);
 		if (pf_bs("bssplit", val, &s, &bs, why, wlen))
 			return -1;
@@ -308,7 +294,7 @@ static int pf_bslist(const char *val, const char *s, const char *end, struct pf_
 		if (s >= end)
 			return 0;
 		if (*s != ':')
-			return pf_fail(why, wlen, "bssplit=%s is not a block size list", val);
+			return ssl_fail(why, wlen, "bssplit=%s is not a block size list", val);
 		s++;
 	}
 }
@@ -323,12 +309,12 @@ static int pf_bsrange1(const char *val, const char *s, const char *end, struct p
 	if (pf_bs("bsrange", val, &s, &lo, why, wlen))
 		return -1;
 	if (s >= end || (*s != '-' && *s != ':'))
-		return pf_fail(why, wlen, "bsrange=%s is not a range", val);
+		return ssl_fail(why, wlen, "bsrange=%s is not a range", val);
 	s++;
 	if (pf_bs("bsrange", val, &s, &hi, why, wlen))
 		return -1;
 	if (s != end)
-		return pf_fail(why, wlen, "bsrange=%s is not a range", val);
+		return ssl_fail(why, wlen, "bsrange=%s is not a range", val);
 	d->min = lo < hi ? lo : hi;
 	d->max = lo < hi ? hi : lo;
 	d->step = (d->min & (d->min - 1)) ? SSDLOAD_MIN_BS : d->min;
@@ -352,7 +338,7 @@ static int pf_bsspec(const char *val, int range, struct pf_bsd *d, char *why, si
 		s = end + 1;
 	}
 	if (i == 3)
-		return pf_fail(why, wlen, "%s=%s: more than three directions",
+		return ssl_fail(why, wlen, "%s=%s: more than three directions",
 			       range ? "bsrange" : "bssplit", val);
 	for (k = i + 1; k < 3; k++)
 		d[k] = d[i];
@@ -374,12 +360,12 @@ static int pf_rate(const struct pf_rule *r, const char *val, uint64_t *v,
 		char num[24];
 
 		if (n == 3 || len >= sizeof(num))
-			return pf_fail(why, wlen, "%s=%s is not a rate list", r->attr, val);
+			return ssl_fail(why, wlen, "%s=%s is not a rate list", r->attr, val);
 		if (len) {
 			memcpy(num, s, len);
 			num[len] = '\0';
 			if (ssl_parse_u64(num, &v[n]) || v[n] < r->min || v[n] > r->max)
-				return pf_fail(why, wlen, "%s=%s: %s: the module takes %" PRIu64
+				return ssl_fail(why, wlen, "%s=%s: %s: the module takes %" PRIu64
 					       " to %" PRIu64 " %s", r->attr, val, num, r->min,
 					       r->max, r->unit);
 		}
@@ -389,7 +375,7 @@ static int pf_rate(const struct pf_rule *r, const char *val, uint64_t *v,
 		s += len + 1;
 	}
 	if (!v[0] && !v[1] && !v[2])
-		return pf_fail(why, wlen, "%s=%s caps nothing", r->attr, val);
+		return ssl_fail(why, wlen, "%s=%s caps nothing", r->attr, val);
 	for (d = n; d < 3; d++)
 		v[d] = v[n - 1];
 	return 0;
@@ -572,13 +558,13 @@ static int pf_check_rate(const struct pf_cfg *c, const struct pf_phase *ph,
 		iops |= c->rate_iops[d] != 0;
 		if ((ph->rated & 1U << d) && c->rate_iops[d] && c->rate[d]) {
 			snprintf(attr, alen, "%srate_iops", ph->pfx);
-			return pf_fail(why, wlen, "rate_iops and rate both cap %s: set one "
+			return ssl_fail(why, wlen, "rate_iops and rate both cap %s: set one "
 				       "of them", d == 0 ? "reads" : d == 1 ? "writes" : "trims");
 		}
 	}
 	if (any && !ph->rated) {
 		snprintf(attr, alen, "%s%s", ph->pfx, iops ? "rate_iops" : "rate");
-		return pf_fail(why, wlen, "the rate caps no direction that rw=%s paces%s",
+		return ssl_fail(why, wlen, "the rate caps no direction that rw=%s paces%s",
 			       pf_rw_names[c->rw], pf_is_trimwrite(c->rw) ?
 			       " (its trims, the third value: each write follows its trim)" : "");
 	}
@@ -631,7 +617,7 @@ static int pf_check_lbs(const struct pf_phase *ph, int nph, const struct pf_dev 
 				continue;
 			snprintf(attr, alen, "%s%s", ph[p].pfx, ph[p].pfx[0] ?
 				 (b->nr ? "bssplit" : "bs") : ph[p].bs_attr);
-			return pf_fail(why, wlen, "block size %" PRIu32 " is not a multiple of "
+			return ssl_fail(why, wlen, "block size %" PRIu32 " is not a multiple of "
 				       "the logical block size %" PRIu32 " of %s", bad, lbs,
 				       dev->path);
 		}
@@ -658,7 +644,7 @@ static int pf_check_span(const struct pf_cfg *c, uint32_t ba, uint32_t hi, int n
 
 	snprintf(attr, alen, "%s", ba % lbs ? "blockalign" : "offset");
 	if (ba % lbs)
-		return pf_fail(why, wlen, "blockalign %" PRIu32 " is not a multiple of the "
+		return ssl_fail(why, wlen, "blockalign %" PRIu32 " is not a multiple of the "
 			       "logical block size %" PRIu32 " of %s", ba, lbs, dev->path);
 	if (c->offset.pct)
 		off = pf_ppm_of(devsize, c->offset.ppm, ba);
@@ -667,25 +653,25 @@ static int pf_check_span(const struct pf_cfg *c, uint32_t ba, uint32_t hi, int n
 	else if (size && ndevs > 1)
 		size = size / (uint64_t)ndevs / lbs * lbs;
 	if (off % lbs)
-		return pf_fail(why, wlen, "offset %" PRIu64 " is not a multiple of the logical "
+		return ssl_fail(why, wlen, "offset %" PRIu64 " is not a multiple of the logical "
 			       "block size %" PRIu32 " of %s", off, lbs, dev->path);
 	if (off >= devsize)
-		return pf_fail(why, wlen, "offset %" PRIu64 " is beyond the end of %s (%" PRIu64
+		return ssl_fail(why, wlen, "offset %" PRIu64 " is beyond the end of %s (%" PRIu64
 			       " bytes)", off, dev->path, devsize);
 	snprintf(attr, alen, "size");
 	if (size % lbs)
-		return pf_fail(why, wlen, "size %" PRIu64 " is not a multiple of the logical "
+		return ssl_fail(why, wlen, "size %" PRIu64 " is not a multiple of the logical "
 			       "block size %" PRIu32 " of %s", size, lbs, dev->path);
 	if (!to_end && !size)
-		return pf_fail(why, wlen, "size %s of %s rounds down to 0 bytes",
+		return ssl_fail(why, wlen, "size %s of %s rounds down to 0 bytes",
 			       c->size.pct ? "percentage" : "share", dev->path);
 	if (to_end || (c->size.pct && size > devsize - off))
 		size = devsize - off;
 	if (size > devsize - off)
-		return pf_fail(why, wlen, "offset+size %" PRIu64 "+%" PRIu64 " is beyond the "
+		return ssl_fail(why, wlen, "offset+size %" PRIu64 "+%" PRIu64 " is beyond the "
 			       "end of %s (%" PRIu64 " bytes)", off, size, dev->path, devsize);
 	if (size / ba * ba < hi)
-		return pf_fail(why, wlen, "span of %" PRIu64 " bytes of %s, in blockalign %"
+		return ssl_fail(why, wlen, "span of %" PRIu64 " bytes of %s, in blockalign %"
 			       PRIu32 " units, is smaller than bs %" PRIu32, size / ba * ba,
 			       dev->path, ba, hi);
 	return 0;
@@ -748,7 +734,7 @@ int ssl_preflight_job(const struct ssl_pf_job *job, char *attr, size_t alen,
 	ba = base.blockalign ? (uint32_t)base.blockalign : lo;
 	if (nph && ba > hi) {
 		snprintf(attr, alen, "blockalign");
-		r = pf_fail(why, wlen, "blockalign %" PRIu32 " is larger than the largest "
+		r = ssl_fail(why, wlen, "blockalign %" PRIu32 " is larger than the largest "
 			    "block %" PRIu32, ba, hi);
 	}
 	for (i = 0; !r && nph && i < job->ndevs; i++) {

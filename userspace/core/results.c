@@ -200,13 +200,102 @@ oom:
 	return -1;
 }
 
+/* the summary's read_*, write_* and trim_* keys; -1 with @err set */
+static int parse_dirs(const struct ssl_kvlist *kv, struct ssl_summary *s, char *err,
+		      size_t errlen)
+{
+	static const struct {
+		const char *suffix;
+		size_t off;
+	} fields[] = {
+		{ "ios", offsetof(struct ssl_dir_stats, ios) },
+		{ "bytes", offsetof(struct ssl_dir_stats, bytes) },
+		{ "errors", offsetof(struct ssl_dir_stats, errors) },
+		{ "lat_min_ns", offsetof(struct ssl_dir_stats, lat_min_ns) },
+		{ "lat_mean_ns", offsetof(struct ssl_dir_stats, lat_mean_ns) },
+		{ "lat_max_ns", offsetof(struct ssl_dir_stats, lat_max_ns) },
+		{ "lat_stddev_ns", offsetof(struct ssl_dir_stats, lat_stddev_ns) },
+	};
+	const char *v;
+	unsigned int d, i;
+	char key[64];
+
+	for (d = 0; d < SSDLOAD_DIR_NR; d++) {
+		struct ssl_dir_stats *ds = &s->dir[d];
+
+		for (i = 0; i < ARRAY_SIZE(fields); i++) {
+			snprintf(key, sizeof(key), "%s_%s", dir_names[d],
+				 fields[i].suffix);
+			if (ssl_kv_u64(kv, key, (uint64_t *)((char *)ds + fields[i].off))
+			    && i < 2 && d != SSDLOAD_DIR_TRIM) {
+				snprintf(err, errlen, "summary: missing or bad %s", key);
+				return -1;
+			}
+		}
+		if (d == SSDLOAD_DIR_TRIM) {	/* a module without trims has no keys */
+			snprintf(key, sizeof(key), "%s_ios", dir_names[d]);
+			s->have_trim = ssl_kv_get(kv, key) != NULL;
+		}
+		snprintf(key, sizeof(key), "%s_lat_sum_ns", dir_names[d]);
+		ds->have_sums = !ssl_kv_u64(kv, key, &ds->lat_sum_ns);
+		snprintf(key, sizeof(key), "%s_lat_sumsq_ns2", dir_names[d]);
+		v = ssl_kv_get(kv, key);
+		if (!v || parse_u128_ld(v, &ds->lat_sumsq_ns2))
+			ds->have_sums = 0;
+		parse_rate(kv, dir_names[d], &ds->rate);
+	}
+	return 0;
+}
+
+/* worker @i's keys (worker<i>_*); -1 with @err set when out of memory */
+static int parse_worker(const struct ssl_kvlist *kv, unsigned int i, struct ssl_worker *w,
+			char *err, size_t errlen)
+{
+	const char *v;
+	unsigned int d;
+	uint64_t u;
+	char key[64];
+
+	snprintf(key, sizeof(key), "worker%u_cpu", i);
+	w->cpu = ssl_kv_u64(kv, key, &u) ? -1 : (long)u;
+	for (d = 0; d < SSDLOAD_DIR_NR; d++) {
+		snprintf(key, sizeof(key), "worker%u_%s_ios", i, dir_names[d]);
+		ssl_kv_u64(kv, key, &w->ios[d]);
+		snprintf(key, sizeof(key), "worker%u_%s_errors", i, dir_names[d]);
+		ssl_kv_u64(kv, key, &w->errors[d]);
+		snprintf(key, sizeof(key), "worker%u_%s_bytes", i, dir_names[d]);
+		opt_u64(kv, key, &w->bytes[d]);
+		snprintf(key, sizeof(key), "worker%u_%s_lat_min_ns", i, dir_names[d]);
+		opt_u64(kv, key, &w->lat_min_ns[d]);
+		snprintf(key, sizeof(key), "worker%u_%s_lat_max_ns", i, dir_names[d]);
+		opt_u64(kv, key, &w->lat_max_ns[d]);
+		snprintf(key, sizeof(key), "worker%u_%s_lat_sum_ns", i, dir_names[d]);
+		opt_u64(kv, key, &w->lat_sum_ns[d]);
+	}
+	snprintf(key, sizeof(key), "worker%u_cpu_ns", i);
+	opt_u64(kv, key, &w->cpu_ns);
+	snprintf(key, sizeof(key), "worker%u_ctx", i);
+	opt_u64(kv, key, &w->ctx);
+	snprintf(key, sizeof(key), "worker%u_iodepth_level", i);
+	opt_map(kv, key, &w->depth);
+	snprintf(key, sizeof(key), "worker%u_pid", i);
+	opt_u64(kv, key, &w->pid);
+	snprintf(key, sizeof(key), "worker%u_ran_on", i);
+	v = ssl_kv_get(kv, key);
+	w->ran_on = v ? strdup(v) : NULL;
+	if (v && !w->ran_on) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
 int results_parse_summary(char *text, struct ssl_summary *s, char *err, size_t errlen)
 {
 	struct ssl_kvlist kv;
 	const char *v;
 	uint64_t u;
-	unsigned int d, i;
-	char key[64];
+	unsigned int i;
 
 	memset(s, 0, sizeof(*s));
 	if (ssl_kv_parse(text, &kv)) {
@@ -234,44 +323,8 @@ int results_parse_summary(char *text, struct ssl_summary *s, char *err, size_t e
 		goto fail;
 	}
 	ssl_kv_u64(&kv, "ramp_ns", &s->ramp_ns);
-
-	for (d = 0; d < SSDLOAD_DIR_NR; d++) {
-		struct ssl_dir_stats *ds = &s->dir[d];
-		static const struct {
-			const char *suffix;
-			size_t off;
-		} fields[] = {
-			{ "ios", offsetof(struct ssl_dir_stats, ios) },
-			{ "bytes", offsetof(struct ssl_dir_stats, bytes) },
-			{ "errors", offsetof(struct ssl_dir_stats, errors) },
-			{ "lat_min_ns", offsetof(struct ssl_dir_stats, lat_min_ns) },
-			{ "lat_mean_ns", offsetof(struct ssl_dir_stats, lat_mean_ns) },
-			{ "lat_max_ns", offsetof(struct ssl_dir_stats, lat_max_ns) },
-			{ "lat_stddev_ns", offsetof(struct ssl_dir_stats, lat_stddev_ns) },
-		};
-
-		for (i = 0; i < ARRAY_SIZE(fields); i++) {
-			snprintf(key, sizeof(key), "%s_%s", dir_names[d],
-				 fields[i].suffix);
-			if (ssl_kv_u64(&kv, key, (uint64_t *)((char *)ds + fields[i].off))
-			    && i < 2 && d != SSDLOAD_DIR_TRIM) {
-				snprintf(err, errlen, "summary: missing or bad %s", key);
-				goto fail;
-			}
-		}
-		if (d == SSDLOAD_DIR_TRIM) {	/* a module without trims has no keys */
-			snprintf(key, sizeof(key), "%s_ios", dir_names[d]);
-			s->have_trim = ssl_kv_get(&kv, key) != NULL;
-		}
-		snprintf(key, sizeof(key), "%s_lat_sum_ns", dir_names[d]);
-		ds->have_sums = !ssl_kv_u64(&kv, key, &ds->lat_sum_ns);
-		snprintf(key, sizeof(key), "%s_lat_sumsq_ns2", dir_names[d]);
-		v = ssl_kv_get(&kv, key);
-		if (!v || parse_u128_ld(v, &ds->lat_sumsq_ns2))
-			ds->have_sums = 0;
-		parse_rate(&kv, dir_names[d], &ds->rate);
-	}
-
+	if (parse_dirs(&kv, s, err, errlen))
+		goto fail;
 	parse_optional(&kv, s);
 	if (parse_devices(&kv, s, err, errlen))
 		goto fail;
@@ -283,47 +336,9 @@ int results_parse_summary(char *text, struct ssl_summary *s, char *err, size_t e
 			goto fail;
 		}
 		s->nr_worker = s->workers;
-		for (i = 0; i < s->workers; i++) {
-			struct ssl_worker *w = &s->worker[i];
-
-			snprintf(key, sizeof(key), "worker%u_cpu", i);
-			w->cpu = ssl_kv_u64(&kv, key, &u) ? -1 : (long)u;
-			for (d = 0; d < SSDLOAD_DIR_NR; d++) {
-				snprintf(key, sizeof(key), "worker%u_%s_ios", i,
-					 dir_names[d]);
-				ssl_kv_u64(&kv, key, &w->ios[d]);
-				snprintf(key, sizeof(key), "worker%u_%s_errors", i,
-					 dir_names[d]);
-				ssl_kv_u64(&kv, key, &w->errors[d]);
-				snprintf(key, sizeof(key), "worker%u_%s_bytes", i,
-					 dir_names[d]);
-				opt_u64(&kv, key, &w->bytes[d]);
-				snprintf(key, sizeof(key), "worker%u_%s_lat_min_ns", i,
-					 dir_names[d]);
-				opt_u64(&kv, key, &w->lat_min_ns[d]);
-				snprintf(key, sizeof(key), "worker%u_%s_lat_max_ns", i,
-					 dir_names[d]);
-				opt_u64(&kv, key, &w->lat_max_ns[d]);
-				snprintf(key, sizeof(key), "worker%u_%s_lat_sum_ns", i,
-					 dir_names[d]);
-				opt_u64(&kv, key, &w->lat_sum_ns[d]);
-			}
-			snprintf(key, sizeof(key), "worker%u_cpu_ns", i);
-			opt_u64(&kv, key, &w->cpu_ns);
-			snprintf(key, sizeof(key), "worker%u_ctx", i);
-			opt_u64(&kv, key, &w->ctx);
-			snprintf(key, sizeof(key), "worker%u_iodepth_level", i);
-			opt_map(&kv, key, &w->depth);
-			snprintf(key, sizeof(key), "worker%u_pid", i);
-			opt_u64(&kv, key, &w->pid);
-			snprintf(key, sizeof(key), "worker%u_ran_on", i);
-			v = ssl_kv_get(&kv, key);
-			w->ran_on = v ? strdup(v) : NULL;
-			if (v && !w->ran_on) {
-				snprintf(err, errlen, "out of memory");
+		for (i = 0; i < s->workers; i++)
+			if (parse_worker(&kv, i, &s->worker[i], err, errlen))
 				goto fail;
-			}
-		}
 	}
 	ssl_kv_free(&kv);
 	return 0;
@@ -489,16 +504,96 @@ static int check_geometry(uint32_t sub_bits, uint32_t max_shift, uint32_t bucket
 	return -1;
 }
 
+/*
+ * Record @i of series @s (its histogram deltas from *@hoff on, which it
+ * moves past them, growing *@max_pairs); -1 with @err set.
+ */
+static int series_record(struct ssl_series *s, size_t len, size_t i, uint64_t *hoff,
+			 unsigned long *max_pairs, char *err, size_t errlen)
+{
+	const struct ssdload_series_header *hdr = &s->hdr;
+	struct ssl_series_rec *o = &s->rec[i];
+	struct ssdload_series_rec r;
+	int d;
+
+	memcpy(&r, s->blob + hdr->header_size + i * hdr->record_size, sizeof(r));
+	if (r.worker >= hdr->nr_workers) {
+		snprintf(err, errlen, "record %zu: worker %u of %u", i, r.worker,
+			 hdr->nr_workers);
+		return -1;
+	}
+	o->worker = r.worker;
+	o->index = r.index;
+	o->start_ns = r.start_ns;
+	o->end_ns = r.end_ns;
+	o->flags = r.flags;
+	o->step = r.step;
+	for (d = 0; d < SSDLOAD_DIR_NR; d++) {
+		const struct ssdload_series_dir *x = &r.dir[d];
+		struct ssl_series_dir *y = &o->dir[d];
+
+		y->ios = x->ios;
+		y->bytes = x->bytes;
+		y->errors = x->errors;
+		y->lat_min_ns = x->lat_min_ns;
+		y->lat_max_ns = x->lat_max_ns;
+		y->lat_sum_ns = x->lat_sum_ns;
+		y->intended_lat_sum_ns = x->intended_lat_sum_ns;
+		y->late_ios = x->late_ios;
+		y->hist_len = x->hist_len;
+		if (!x->hist_len)
+			continue;
+		if (!hdr->log_hist || x->hist_len > len - *hoff) {
+			snprintf(err, errlen, "record %zu: histogram delta of %u "
+				 "bytes past the end of the file", i, x->hist_len);
+			return -1;
+		}
+		y->hist = s->blob + *hoff;
+		*hoff += x->hist_len;
+		if (x->hist_len / 2 > *max_pairs)
+			*max_pairs = x->hist_len / 2;
+	}
+	return 0;
+}
+
+/* every histogram delta of @s decodes; -1 with @err set */
+static int series_check_deltas(const struct ssl_series *s, unsigned long max_pairs,
+			       char *err, size_t errlen)
+{
+	struct ssl_bucket *scratch;
+	size_t i;
+	int d;
+
+	scratch = malloc((max_pairs ? max_pairs : 1) * sizeof(*scratch));
+	if (!scratch) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (i = 0; i < s->hdr.nr_records; i++)
+		for (d = 0; d < SSDLOAD_DIR_NR; d++) {
+			const struct ssl_series_dir *y = &s->rec[i].dir[d];
+
+			if (y->hist_len && ssl_delta_decode(y->hist, y->hist_len,
+							    SSDLOAD_HIST_BUCKETS, scratch,
+							    max_pairs) < 0) {
+				snprintf(err, errlen, "record %zu: malformed %s histogram "
+					 "delta", i, dir_names[d]);
+				free(scratch);
+				return -1;
+			}
+		}
+	free(scratch);
+	return 0;
+}
+
 int results_parse_series(const void *buf, size_t len, struct ssl_series *s,
 			 char *err, size_t errlen)
 {
 	const struct ssdload_series_header *hdr = buf;
-	struct ssl_bucket *scratch = NULL;
 	struct bin_frame frame;
 	uint64_t recs, hoff;
 	unsigned long max_pairs = 0;
 	size_t i;
-	int d;
 
 	memset(s, 0, sizeof(*s));
 	if (len < sizeof(*hdr)) {
@@ -533,79 +628,22 @@ int results_parse_series(const void *buf, size_t len, struct ssl_series *s,
 	memcpy(s->blob, buf, len);
 	memcpy(&s->hdr, hdr, sizeof(*hdr));
 	hoff = hdr->header_size + recs * hdr->record_size;
-	for (i = 0; i < recs; i++) {
-		struct ssdload_series_rec r;
-		struct ssl_series_rec *o = &s->rec[i];
-
-		memcpy(&r, s->blob + hdr->header_size + i * hdr->record_size, sizeof(r));
-		if (r.worker >= hdr->nr_workers) {
-			snprintf(err, errlen, "record %zu: worker %u of %u", i, r.worker,
-				 hdr->nr_workers);
+	for (i = 0; i < recs; i++)
+		if (series_record(s, len, i, &hoff, &max_pairs, err, errlen))
 			goto fail;
-		}
-		o->worker = r.worker;
-		o->index = r.index;
-		o->start_ns = r.start_ns;
-		o->end_ns = r.end_ns;
-		o->flags = r.flags;
-		o->step = r.step;
-		for (d = 0; d < SSDLOAD_DIR_NR; d++) {
-			const struct ssdload_series_dir *x = &r.dir[d];
-			struct ssl_series_dir *y = &o->dir[d];
-
-			y->ios = x->ios;
-			y->bytes = x->bytes;
-			y->errors = x->errors;
-			y->lat_min_ns = x->lat_min_ns;
-			y->lat_max_ns = x->lat_max_ns;
-			y->lat_sum_ns = x->lat_sum_ns;
-			y->intended_lat_sum_ns = x->intended_lat_sum_ns;
-			y->late_ios = x->late_ios;
-			y->hist_len = x->hist_len;
-			if (!x->hist_len)
-				continue;
-			if (!hdr->log_hist || x->hist_len > len - hoff) {
-				snprintf(err, errlen, "record %zu: histogram delta of %u "
-					 "bytes past the end of the file", i, x->hist_len);
-				goto fail;
-			}
-			y->hist = s->blob + hoff;
-			hoff += x->hist_len;
-			if (x->hist_len / 2 > max_pairs)
-				max_pairs = x->hist_len / 2;
-		}
-	}
 	if (hoff != len) {
 		snprintf(err, errlen, "the histogram deltas take %llu of its %llu bytes",
 			 (unsigned long long)(hoff - hdr->header_size - recs * hdr->record_size),
 			 (unsigned long long)hdr->hist_bytes);
 		goto fail;
 	}
-	/* every delta decodes */
-	scratch = malloc((max_pairs ? max_pairs : 1) * sizeof(*scratch));
-	if (!scratch) {
-		snprintf(err, errlen, "out of memory");
+	if (series_check_deltas(s, max_pairs, err, errlen))
 		goto fail;
-	}
-	for (i = 0; i < recs; i++)
-		for (d = 0; d < SSDLOAD_DIR_NR; d++) {
-			const struct ssl_series_dir *y = &s->rec[i].dir[d];
-
-			if (y->hist_len && ssl_delta_decode(y->hist, y->hist_len,
-							    SSDLOAD_HIST_BUCKETS, scratch,
-							    max_pairs) < 0) {
-				snprintf(err, errlen, "record %zu: malformed %s histogram "
-					 "delta", i, dir_names[d]);
-				goto fail;
-			}
-		}
-	free(scratch);
 	s->max_pairs = max_pairs;
 	s->present = 1;
 	return 0;
 
 fail:
-	free(scratch);
 	results_free_series(s);
 	return -1;
 }

@@ -20,6 +20,12 @@
 
 #define DEBUGFS_MNT	"/sys/kernel/debug"
 
+void ssl_usage(FILE *f, const char *const *lines)
+{
+	for (; *lines; lines++)
+		fprintf(f, "%s\n", *lines);
+}
+
 void ssl_err(const char *fmt, ...)
 {
 	va_list ap;
@@ -30,6 +36,16 @@ void ssl_err(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+}
+
+int ssl_fail(char *why, size_t wlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, wlen, fmt, ap);
+	va_end(ap);
+	return -1;
 }
 
 static const char *env_or(const char *name, const char *def)

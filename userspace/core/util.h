@@ -8,17 +8,30 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define SSDLOAD_CLI_VERSION	"0.1.0"
+#include "core/array_size.h"
 
-#define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
+#define SSDLOAD_CLI_VERSION	"0.1.0"
 
 /* Environment overrides of the path roots (for tests without the module). */
 #define SSL_ENV_CONFIGFS	"SSDLOAD_CONFIGFS"	/* default SSDLOAD_CONFIGFS_ROOT */
 #define SSL_ENV_DEBUGFS		"SSDLOAD_DEBUGFS"	/* default SSDLOAD_DEBUGFS_ROOT */
 #define SSL_ENV_CPU_ONLINE	"SSDLOAD_CPU_ONLINE"	/* default /sys/devices/system/cpu/online */
 
+/* Print a NULL-terminated array of usage lines. */
+void ssl_usage(FILE *f, const char *const *lines);
+
+/* exit status of a run ended by signal @sig, as a shell reports it */
+#define SSL_EXIT_SIGNAL(sig)	(128 + (sig))
+
 /* "ssdload: <message>\n" on stderr. */
 void ssl_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * The reason of a refusal, into @why (@wlen bytes); -1, so that a check
+ * can "return ssl_fail(why, wlen, ...)".
+ */
+int ssl_fail(char *why, size_t wlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 const char *ssl_configfs_root(void);
 

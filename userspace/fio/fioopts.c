@@ -21,19 +21,6 @@
 
 /* ---- small helpers ---------------------------------------------------- */
 
-static int fail(char *why, size_t wlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int fail(char *why, size_t wlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(why, wlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
 /* output text under construction */
 struct sbuf {
 	char *buf;
@@ -205,10 +192,10 @@ static void join_dirs(struct sbuf *o, char d[3][TEXT_MAX])
 static int block_size_ok(uint64_t v, const char *what, char *why, size_t wlen)
 {
 	if (!v || v % SECTOR)
-		return fail(why, wlen, "%s %" PRIu64 " is not a multiple of 512 bytes",
+		return ssl_fail(why, wlen, "%s %" PRIu64 " is not a multiple of 512 bytes",
 			    what, v);
 	if (v > MAX_BS)
-		return fail(why, wlen, "%s %" PRIu64 " is above 16MiB", what, v);
+		return ssl_fail(why, wlen, "%s %" PRIu64 " is above 16MiB", what, v);
 	return 0;
 }
 
@@ -228,13 +215,13 @@ static int bssplit_dir(const char *s, size_t n, int dir, char *out, size_t len,
 		uint64_t bs, pct = 0;
 
 		if (!elen)
-			return fail(why, wlen, "empty entry in the %s list", dir_label[dir]);
+			return ssl_fail(why, wlen, "empty entry in the %s list", dir_label[dir]);
 		if (++nr > SSL_BSSPLIT_MAX)
-			return fail(why, wlen, "more than %d block sizes for %s",
+			return ssl_fail(why, wlen, "more than %d block sizes for %s",
 				    SSL_BSSPLIT_MAX, dir_label[dir]);
 		slash = memchr(e, '/', elen);
 		if (part_size(e, slash ? (size_t)(slash - e) : elen, &bs))
-			return fail(why, wlen, "'%.*s' is not a block size/percentage",
+			return ssl_fail(why, wlen, "'%.*s' is not a block size/percentage",
 				    (int)elen, e);
 		if (block_size_ok(bs, "block size", why, wlen))
 			return -1;
@@ -244,7 +231,7 @@ static int bssplit_dir(const char *s, size_t n, int dir, char *out, size_t len,
 
 			if (copy_part(slash + 1, pl, tmp, sizeof(tmp)) ||
 			    ssl_parse_u64(tmp, &pct) || strchr(tmp, '\n') || pct > 100)
-				return fail(why, wlen,
+				return ssl_fail(why, wlen,
 					    "'%.*s': the percentage must be an integer 0..100",
 					    (int)elen, e);
 		}
@@ -257,16 +244,16 @@ static int bssplit_dir(const char *s, size_t n, int dir, char *out, size_t len,
 			sb_add(&o, "%" PRIu64, pct);
 		i += elen + (colon ? 1 : 0);
 		if (colon && i == n)
-			return fail(why, wlen, "empty entry in the %s list", dir_label[dir]);
+			return ssl_fail(why, wlen, "empty entry in the %s list", dir_label[dir]);
 	}
 	if (sum > 100)
-		return fail(why, wlen, "the %s percentages add up to %u, more than 100",
+		return ssl_fail(why, wlen, "the %s percentages add up to %u, more than 100",
 			    dir_label[dir], sum);
 	if (!blank && nr && sum != 100)
-		return fail(why, wlen, "the %s percentages add up to %u, not 100 "
+		return ssl_fail(why, wlen, "the %s percentages add up to %u, not 100 "
 			    "(leave a percentage empty to give it the rest)",
 			    dir_label[dir], sum);
-	return o.over ? fail(why, wlen, "too long") : 0;
+	return o.over ? ssl_fail(why, wlen, "too long") : 0;
 }
 
 int ssl_conv_bssplit(const char *in, char *out, size_t len, char *why, size_t wlen)
@@ -278,17 +265,17 @@ int ssl_conv_bssplit(const char *in, char *out, size_t len, char *why, size_t wl
 	int i;
 
 	if (!n)
-		return fail(why, wlen, "empty");
+		return ssl_fail(why, wlen, "empty");
 	if (split_dirs(in, n, &dp))
-		return fail(why, wlen, "at most three lists (read,write,trim)");
+		return ssl_fail(why, wlen, "at most three lists (read,write,trim)");
 	if (!dp.n[0] && !dp.n[1] && !dp.n[2])
-		return fail(why, wlen, "no block size");
+		return ssl_fail(why, wlen, "no block size");
 	for (i = 0; i < 3; i++)
 		if (bssplit_dir(dp.p[i], dp.n[i], i, d[i], sizeof(d[i]), why, wlen))
 			return -1;
 	sb_init(&o, out, len);
 	join_dirs(&o, d);
-	return o.over ? fail(why, wlen, "too long") : 0;
+	return o.over ? ssl_fail(why, wlen, "too long") : 0;
 }
 
 /* ---- bsrange, bs=a,b,c, blockalign ------------------------------------ */
@@ -303,9 +290,9 @@ int ssl_conv_bsrange(const char *in, int from_bs, uint64_t def_bs, char *out,
 	int i;
 
 	if (!n)
-		return fail(why, wlen, "empty");
+		return ssl_fail(why, wlen, "empty");
 	if (split_dirs(in, n, &dp))
-		return fail(why, wlen, "at most three values (read,write,trim)");
+		return ssl_fail(why, wlen, "at most three values (read,write,trim)");
 	for (i = 0; i < 3; i++) {
 		const char *s = dp.p[i], *sep;
 		uint64_t lo = def_bs, hi = def_bs;
@@ -318,7 +305,7 @@ int ssl_conv_bsrange(const char *in, int from_bs, uint64_t def_bs, char *out,
 			if (sep ? part_size(s, (size_t)(sep - s), &lo) ||
 				  part_size(sep + 1, k - (size_t)(sep - s) - 1, &hi) :
 				  part_size(s, k, &lo))
-				return fail(why, wlen, from_bs ?
+				return ssl_fail(why, wlen, from_bs ?
 					    "'%.*s' is not a size (bytes, or with k/m/g suffix)" :
 					    "'%.*s' is not a range min-max of sizes",
 					    (int)k, s);
@@ -329,13 +316,13 @@ int ssl_conv_bsrange(const char *in, int from_bs, uint64_t def_bs, char *out,
 		    block_size_ok(hi, "block size", why, wlen))
 			return -1;
 		if (lo > hi)
-			return fail(why, wlen, "%s range %" PRIu64 "-%" PRIu64
+			return ssl_fail(why, wlen, "%s range %" PRIu64 "-%" PRIu64
 				    ": min is above max", dir_label[i], lo, hi);
 		snprintf(d[i], sizeof(d[i]), "%" PRIu64 "-%" PRIu64, lo, hi);
 	}
 	sb_init(&o, out, len);
 	sb_add(&o, "%s,%s,%s", d[0], d[1], d[2]);
-	return o.over ? fail(why, wlen, "too long") : 0;
+	return o.over ? ssl_fail(why, wlen, "too long") : 0;
 }
 
 int ssl_conv_blockalign(const char *in, uint64_t *out, char *why, size_t wlen)
@@ -346,24 +333,24 @@ int ssl_conv_blockalign(const char *in, uint64_t *out, char *why, size_t wlen)
 	uint64_t v = 0, x;
 
 	if (!n || split_dirs(in, n, &dp))
-		return fail(why, wlen, "not a size (bytes, or with k/m/g suffix)");
+		return ssl_fail(why, wlen, "not a size (bytes, or with k/m/g suffix)");
 	for (i = 0; i < 3; i++) {
 		if (!dp.n[i])
 			continue;
 		if (part_size(dp.p[i], dp.n[i], &x))
-			return fail(why, wlen, "'%.*s' is not a size (bytes, or with "
+			return ssl_fail(why, wlen, "'%.*s' is not a size (bytes, or with "
 				    "k/m/g suffix)", (int)dp.n[i], dp.p[i]);
 		if (have && x != v)
-			return fail(why, wlen, "one alignment for all directions only");
+			return ssl_fail(why, wlen, "one alignment for all directions only");
 		v = x;
 		have = 1;
 	}
 	if (!have)
-		return fail(why, wlen, "no value");
+		return ssl_fail(why, wlen, "no value");
 	if (v % SECTOR)
-		return fail(why, wlen, "%" PRIu64 " is not a multiple of 512 bytes", v);
+		return ssl_fail(why, wlen, "%" PRIu64 " is not a multiple of 512 bytes", v);
 	if (v > MAX_BS)
-		return fail(why, wlen, "%" PRIu64 " is above 16MiB", v);
+		return ssl_fail(why, wlen, "%" PRIu64 " is above 16MiB", v);
 	*out = v;
 	return 0;
 }
@@ -382,7 +369,7 @@ static int zoned_dir(const char *s, size_t n, int dir, int absolute, char *out,
 
 	sb_init(&o, out, len);
 	if (!n)
-		return fail(why, wlen, "no zones for %s", dir_label[dir]);
+		return ssl_fail(why, wlen, "no zones for %s", dir_label[dir]);
 	while (i < n) {
 		const char *e = s + i, *colon = memchr(e, ':', n - i), *slash;
 		size_t elen = colon ? (size_t)(colon - e) : n - i;
@@ -390,22 +377,22 @@ static int zoned_dir(const char *s, size_t n, int dir, int absolute, char *out,
 		char abuf[32], sbuf[32];
 
 		if (++nr > SSL_ZONES_MAX)
-			return fail(why, wlen, "more than %d zones for %s", SSL_ZONES_MAX,
+			return ssl_fail(why, wlen, "more than %d zones for %s", SSL_ZONES_MAX,
 				    dir_label[dir]);
 		slash = memchr(e, '/', elen);
 		if (!slash || parse_fixed(e, (size_t)(slash - e), 6, &a) || a > 100 * MICRO)
-			return fail(why, wlen, "zone '%.*s': want access%%/%s, the access "
+			return ssl_fail(why, wlen, "zone '%.*s': want access%%/%s, the access "
 				    "a percentage 0..100", (int)elen, e,
 				    absolute ? "size" : "size%");
 		if (absolute) {
 			if (part_size(slash + 1, (size_t)(e + elen - slash - 1), &sz) || !sz)
-				return fail(why, wlen, "zone '%.*s': the size is not a "
+				return ssl_fail(why, wlen, "zone '%.*s': the size is not a "
 					    "size (bytes, or with k/m/g suffix)", (int)elen, e);
 			snprintf(sbuf, sizeof(sbuf), "%" PRIu64, sz);
 		} else {
 			if (parse_fixed(slash + 1, (size_t)(e + elen - slash - 1), 6, &sz) ||
 			    sz > 100 * MICRO)
-				return fail(why, wlen, "zone '%.*s': the size must be a "
+				return ssl_fail(why, wlen, "zone '%.*s': the size must be a "
 					    "percentage 0..100", (int)elen, e);
 			ssum += sz;
 			fmt_fixed(sbuf, sizeof(sbuf), sz, 6);
@@ -415,19 +402,19 @@ static int zoned_dir(const char *s, size_t n, int dir, int absolute, char *out,
 		sb_add(&o, "%s%s/%s", nr > 1 ? ":" : "", abuf, sbuf);
 		i += elen + (colon ? 1 : 0);
 		if (colon && i == n)
-			return fail(why, wlen, "empty zone in the %s list", dir_label[dir]);
+			return ssl_fail(why, wlen, "empty zone in the %s list", dir_label[dir]);
 	}
 	if (asum != 100 * MICRO) {
 		char t[32];
 
 		fmt_fixed(t, sizeof(t), asum, 6);
-		return fail(why, wlen, "the %s access percentages add up to %s, not 100",
+		return ssl_fail(why, wlen, "the %s access percentages add up to %s, not 100",
 			    dir_label[dir], t);
 	}
 	if (ssum > 100 * MICRO)
-		return fail(why, wlen, "the %s zone sizes add up to more than 100%%",
+		return ssl_fail(why, wlen, "the %s zone sizes add up to more than 100%%",
 			    dir_label[dir]);
-	return o.over ? fail(why, wlen, "too long") : 0;
+	return o.over ? ssl_fail(why, wlen, "too long") : 0;
 }
 
 int ssl_conv_distribution(const char *in, char *out, size_t len, char *why, size_t wlen)
@@ -446,59 +433,60 @@ int ssl_conv_distribution(const char *in, char *out, size_t len, char *why, size
 		pl = n - tl - 1;
 	}
 	if (copy_part(in, tl, type, sizeof(type)))
-		return fail(why, wlen, "unknown distribution (random, zipf, pareto, "
+		return ssl_fail(why, wlen, "unknown distribution (random, zipf, pareto, "
 			    "normal, zoned or zoned_abs)");
 	sb_init(&o, out, len);
 	if (!strcmp(type, "random")) {
 		if (colon)
-			return fail(why, wlen, "random takes no value");
+			return ssl_fail(why, wlen, "random takes no value");
 		sb_add(&o, "random");
 		return 0;
 	}
 	if (!strcmp(type, "zipf") || !strcmp(type, "pareto") || !strcmp(type, "normal")) {
 		if (p && memchr(p, ':', pl))
-			return fail(why, wlen, "a center (second value) is not supported: "
+			return ssl_fail(why, wlen, "a center (second value) is not supported: "
 				    "see --random_scatter");
 		if (!p) {
 			if (!strcmp(type, "normal"))
-				return fail(why, wlen, "normal needs a deviation, e.g. normal:10");
+				return ssl_fail(why, wlen,
+						"normal needs a deviation, e.g. normal:10");
 			/* fio's defaults */
 			v = !strcmp(type, "zipf") ? 1100000 : 200000;
 		} else if (parse_fixed(p, pl, 6, &v)) {
-			return fail(why, wlen, "'%.*s' is not a decimal number (at most 6 "
+			return ssl_fail(why, wlen, "'%.*s' is not a decimal number (at most 6 "
 				    "decimals)", (int)pl, p);
 		}
 		if (!strcmp(type, "zipf") && (!v || v == MICRO))
-			return fail(why, wlen, "the zipf theta must be above 0 and not 1");
+			return ssl_fail(why, wlen, "the zipf theta must be above 0 and not 1");
 		if (!strcmp(type, "pareto") && (!v || v >= MICRO))
-			return fail(why, wlen, "the pareto power must be in (0, 1)");
+			return ssl_fail(why, wlen, "the pareto power must be in (0, 1)");
 		if (!strcmp(type, "normal") && (!v || v >= 100 * MICRO))
-			return fail(why, wlen, "the normal deviation must be in (0, 100) "
+			return ssl_fail(why, wlen, "the normal deviation must be in (0, 100) "
 				    "percent of the span");
 		fmt_fixed(num, sizeof(num), v, 6);
 		sb_add(&o, "%s:%s", type, num);
-		return o.over ? fail(why, wlen, "too long") : 0;
+		return o.over ? ssl_fail(why, wlen, "too long") : 0;
 	}
 	if (!strcmp(type, "zoned") || !strcmp(type, "zoned_abs")) {
 		int absolute = type[5] == '_';
 		struct dirparts dp;
 
 		if (!p || !pl)
-			return fail(why, wlen, "%s needs zones, e.g. %s", type, absolute ?
+			return ssl_fail(why, wlen, "%s needs zones, e.g. %s", type, absolute ?
 				    "zoned_abs:60/20g:40/100g" : "zoned:60/10:30/20:10/70");
 		if (split_dirs(p, pl, &dp))
-			return fail(why, wlen, "at most three lists (read,write,trim)");
+			return ssl_fail(why, wlen, "at most three lists (read,write,trim)");
 		for (i = 0; i < 3; i++)
 			if (zoned_dir(dp.p[i], dp.n[i], i, absolute, d[i], sizeof(d[i]),
 				      why, wlen))
 				return -1;
 		sb_add(&o, "%s:", type);
 		join_dirs(&o, d);
-		return o.over ? fail(why, wlen, "too long") : 0;
+		return o.over ? ssl_fail(why, wlen, "too long") : 0;
 	}
 	if (!strcmp(type, "sequence"))
-		return fail(why, wlen, "the sequence distribution is not supported");
-	return fail(why, wlen, "unknown distribution (random, zipf, pareto, normal, "
+		return ssl_fail(why, wlen, "the sequence distribution is not supported");
+	return ssl_fail(why, wlen, "unknown distribution (random, zipf, pareto, normal, "
 		    "zoned or zoned_abs)");
 }
 
@@ -512,16 +500,17 @@ int ssl_conv_span(const char *in, char *out, size_t len, char *why, size_t wlen)
 
 	if (n && in[n - 1] == '%') {
 		if (parse_fixed(in, n - 1, 4, &v))
-			return fail(why, wlen, "not a percentage (at most 4 decimals, "
+			return ssl_fail(why, wlen, "not a percentage (at most 4 decimals, "
 				    "e.g. 12.5%%)");
 		if (!v || v > 100 * 10000)
-			return fail(why, wlen, "the percentage must be above 0 and at most 100");
+			return ssl_fail(why, wlen,
+					"the percentage must be above 0 and at most 100");
 		fmt_fixed(num, sizeof(num), v, 4);
 		snprintf(out, len, "%s%%", num);
 		return 0;
 	}
 	if (ssl_parse_size(in, &v))
-		return fail(why, wlen, "not a size (bytes, or with k/m/g/t suffix, "
+		return ssl_fail(why, wlen, "not a size (bytes, or with k/m/g/t suffix, "
 			    "or a percentage P%%)");
 	snprintf(out, len, "%" PRIu64, v);
 	return 0;
@@ -550,34 +539,34 @@ int ssl_conv_rate(const char *in, int bw, char *out, size_t len, char *why, size
 	int i, any = 0;
 
 	if (!n)
-		return fail(why, wlen, "empty (leave the option out for no cap)");
+		return ssl_fail(why, wlen, "empty (leave the option out for no cap)");
 	if (split_dirs(in, n, &dp))
-		return fail(why, wlen, "at most three values (read,write,trim)");
+		return ssl_fail(why, wlen, "at most three values (read,write,trim)");
 	for (i = 0; i < 3; i++) {
 		d[i][0] = '\0';
 		if (!dp.n[i])
 			continue;
 		if (copy_part(dp.p[i], dp.n[i], tmp, sizeof(tmp)) ||
 		    (bw ? ssl_parse_size(tmp, &v) : ssl_parse_u64(tmp, &v)))
-			return fail(why, wlen, bw ? "'%.*s' is not a bandwidth (bytes per "
+			return ssl_fail(why, wlen, bw ? "'%.*s' is not a bandwidth (bytes per "
 				    "second, or with k/m/g suffix, base 1024)" :
 				    "'%.*s' is not a whole number of I/Os per second",
 				    (int)dp.n[i], dp.p[i]);
 		if (!v)
-			return fail(why, wlen, "a %srate of 0 would never issue (leave "
+			return ssl_fail(why, wlen, "a %srate of 0 would never issue (leave "
 				    "the field empty for no cap)", dir_word(in, n, i));
 		if (v > max)
-			return fail(why, wlen, "the %srate %" PRIu64 " is above the "
+			return ssl_fail(why, wlen, "the %srate %" PRIu64 " is above the "
 				    "module's largest, %" PRIu64 " %s", dir_word(in, n, i),
 				    v, max, unit);
 		snprintf(d[i], sizeof(d[i]), "%" PRIu64, v);
 		any = 1;
 	}
 	if (!any)
-		return fail(why, wlen, "no rate in any direction");
+		return ssl_fail(why, wlen, "no rate in any direction");
 	sb_init(&o, out, len);
 	join_dirs(&o, d);
-	return o.over ? fail(why, wlen, "too long") : 0;
+	return o.over ? ssl_fail(why, wlen, "too long") : 0;
 }
 
 /* ---- buffer_pattern (fio's lib/pattern.c) ----------------------------- */
@@ -671,22 +660,22 @@ int ssl_conv_pattern(const char *in, char *out, size_t len, char *why, size_t wl
 	struct sbuf o;
 
 	if (!n)
-		return fail(why, wlen, "empty");
+		return ssl_fail(why, wlen, "empty");
 	while (p < end) {
 		unsigned int filled = 0, room = SSL_PATTERN_MAX - total;
 		const char *q;
 
 		if (*p == '|' && p > in) {	/* optional separator */
 			if (++p == end || *p == '|')
-				return fail(why, wlen, "empty element after '|'");
+				return ssl_fail(why, wlen, "empty element after '|'");
 		}
 		if (*p == '"') {
 			q = memchr(p + 1, '"', (size_t)(end - p - 1));
 			if (!q)
-				return fail(why, wlen, "unterminated \"string\"");
+				return ssl_fail(why, wlen, "unterminated \"string\"");
 			filled = (unsigned int)(q - p - 1);
 			if (!filled)
-				return fail(why, wlen, "empty \"\" string");
+				return ssl_fail(why, wlen, "empty \"\" string");
 			if (filled > room)
 				goto too_long;
 			memcpy(pat + total, p + 1, filled);
@@ -698,13 +687,13 @@ int ssl_conv_pattern(const char *in, char *out, size_t len, char *why, size_t wl
 
 			q = memchr(p + 1, '\'', (size_t)(end - p - 1));
 			if (!q)
-				return fail(why, wlen, "unterminated 'file name'");
+				return ssl_fail(why, wlen, "unterminated 'file name'");
 			if (copy_part(p + 1, (size_t)(q - p - 1), file, sizeof(file)) || !file[0])
-				return fail(why, wlen, "bad 'file name'");
+				return ssl_fail(why, wlen, "bad 'file name'");
 			/* a regular file: a FIFO or a device could block or never end */
 			fd = ssl_open_regular(file, SSL_INPUT_MAX_BYTES);
 			if (fd < 0)
-				return fail(why, wlen, "'%s': %s (fio reads a pattern from "
+				return ssl_fail(why, wlen, "'%s': %s (fio reads a pattern from "
 					    "a file named in single quotes)", file,
 					    ssl_strerror(fd));
 			do {	/* as fio: what fits, the rest is not read */
@@ -714,12 +703,12 @@ int ssl_conv_pattern(const char *in, char *out, size_t len, char *why, size_t wl
 			} while ((r > 0 && filled < room) || (r < 0 && errno == EINTR));
 			close(fd);
 			if (r < 0)
-				return fail(why, wlen, "'%s': %s", file, strerror(errno));
+				return ssl_fail(why, wlen, "'%s': %s", file, strerror(errno));
 			if (!filled)
-				return fail(why, wlen, "'%s' is empty", file);
+				return ssl_fail(why, wlen, "'%s' is empty", file);
 			p = q + 1;
 		} else if (*p == '%') {
-			return fail(why, wlen, "formats such as %%o are not supported");
+			return ssl_fail(why, wlen, "formats such as %%o are not supported");
 		} else {
 			int full = 0;
 
@@ -727,7 +716,7 @@ int ssl_conv_pattern(const char *in, char *out, size_t len, char *why, size_t wl
 			if (!q) {
 				if (full)
 					goto too_long;
-				return fail(why, wlen, "'%.*s' is not 0x hex, a decimal int, "
+				return ssl_fail(why, wlen, "'%.*s' is not 0x hex, a decimal int, "
 					    "a \"string\" or a 'file'", (int)(end - p), p);
 			}
 			p = q;
@@ -740,10 +729,10 @@ int ssl_conv_pattern(const char *in, char *out, size_t len, char *why, size_t wl
 	sb_add(&o, "0x");
 	for (k = 0; k < total; k++)
 		sb_add(&o, "%02x", pat[k]);
-	return o.over ? fail(why, wlen, "too long") : 0;
+	return o.over ? ssl_fail(why, wlen, "too long") : 0;
 
 too_long:
-	return fail(why, wlen, "longer than %d bytes", SSL_PATTERN_MAX);
+	return ssl_fail(why, wlen, "longer than %d bytes", SSL_PATTERN_MAX);
 }
 
 /* ---- file_service_type ------------------------------------------------ */
@@ -766,14 +755,14 @@ int ssl_conv_fst(const char *in, char *out, size_t len, char *why, size_t wlen)
 	if (i == sizeof(names) / sizeof(names[0])) {
 		if (!strcmp(type, "zipf") || !strcmp(type, "pareto") ||
 		    !strcmp(type, "normal") || !strcmp(type, "gauss"))
-			return fail(why, wlen, "the %s file service type is not supported "
+			return ssl_fail(why, wlen, "the %s file service type is not supported "
 				    "(roundrobin, random or sequential)", type);
 		goto bad;
 	}
 	if (colon) {
 		if (copy_part(colon + 1, n - tl - 1, num, sizeof(num)) ||
 		    ssl_parse_u64(num, &v) || !v || v > UINT32_MAX)
-			return fail(why, wlen, "the number of I/Os before switching must "
+			return ssl_fail(why, wlen, "the number of I/Os before switching must "
 				    "be an integer 1..%u", UINT32_MAX);
 		snprintf(out, len, "%s:%" PRIu64, names[i], v);
 	} else {
@@ -781,7 +770,7 @@ int ssl_conv_fst(const char *in, char *out, size_t len, char *why, size_t wlen)
 	}
 	return 0;
 bad:
-	return fail(why, wlen, "must be roundrobin, random or sequential, optionally "
+	return ssl_fail(why, wlen, "must be roundrobin, random or sequential, optionally "
 		    "with :N");
 }
 
@@ -809,20 +798,20 @@ int ssl_split_filenames(const char *in, char **devs, int max, char *why, size_t 
 			free(d);
 			for (k = 0; k < nr; k++)
 				free(devs[k]);
-			return fail(why, wlen, "an empty device name in the list");
+			return ssl_fail(why, wlen, "an empty device name in the list");
 		}
 		if (nr == max) {
 			free(d);
 			for (k = 0; k < nr; k++)
 				free(devs[k]);
-			return fail(why, wlen, "more than %d devices", max);
+			return ssl_fail(why, wlen, "more than %d devices", max);
 		}
 		devs[nr++] = d;
 	}
 	for (k = 0; k < nr; k++)
 		for (j = 0; j < k; j++)
 			if (!strcmp(devs[k], devs[j])) {
-				fail(why, wlen, "%s is listed twice", devs[k]);
+				ssl_fail(why, wlen, "%s is listed twice", devs[k]);
 				for (k = 0; k < nr; k++)
 					free(devs[k]);
 				return -1;
@@ -831,5 +820,5 @@ int ssl_split_filenames(const char *in, char **devs, int max, char *why, size_t 
 oom:
 	for (k = 0; k < nr; k++)
 		free(devs[k]);
-	return fail(why, wlen, "out of memory");
+	return ssl_fail(why, wlen, "out of memory");
 }

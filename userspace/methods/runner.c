@@ -19,7 +19,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cmd/builtin.h"
 #include "core/configfs.h"
 #include "device/device.h"
 #include "fio/jobfile.h"
@@ -179,10 +178,6 @@ void av_free(struct ssl_argv *a)
 	a->n = a->nown = 0;
 }
 
-/*
- * Run `ssdload ARGS` (this binary) with its stdout into @out_path (NULL:
- * ours).  Returns its exit status, 128+N if a signal ended it, or -1.
- */
 /* Start `ssdload @a` with its stdout into @out_path: 0, or -1 after a message. */
 static int run_start(struct ssl_argv *a, const char *out_path, pid_t *pid)
 {
@@ -232,6 +227,10 @@ static int run_status(int status)
 	return WEXITSTATUS(status);
 }
 
+/*
+ * Run `ssdload ARGS` (this binary) with its stdout into @out_path (NULL:
+ * ours).  Returns its exit status, 128+N if a signal ended it, or -1.
+ */
 int ssl_run_spawn(struct ssl_argv *a, const char *out_path)
 {
 	int status;

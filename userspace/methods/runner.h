@@ -89,8 +89,9 @@ int ssl_pass_add(const char *cmd, struct ssl_pass *p, const char *name, const ch
 void ssl_pass_free(struct ssl_pass *p);
 
 /*
- * What the methodology commands (sweep, curve) share: the options every
- * one takes, those passed on to its runs, and the output directory.
+ * What the methodology commands (sweep, curve, scale) share: the options
+ * every one takes, those passed on to its runs, and the output directory
+ * (its files and the result document: methods/method.h).
  */
 enum {
 	SSL_M_FILENAME = 1000, SSL_M_OUTPUT_DIR, SSL_M_OUTPUT_FORMAT, SSL_M_NO_REPORT,
