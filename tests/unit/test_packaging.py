@@ -8,6 +8,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 
 import pytest
 
@@ -99,7 +100,9 @@ def test_make_install_into_a_prefix(repo, tmp_path):
     assert r.returncode == 0, r.stdout + r.stderr
     for f in ("bin/ssdload", "share/man/man1/ssdload.1",
               "share/bash-completion/completions/ssdload",
-              "share/ssdload/ssdload-report.py", "share/ssdload/profiles/sql.fio"):
+              "share/ssdload/ssdload-report.py", "share/ssdload/profiles/sql.fio",
+              "share/ssdload/report/ssdload_report/__init__.py",
+              "share/ssdload/report/ssdload_report/render.py"):
         assert (prefix / f).is_file(), f
     assert os.access(str(prefix / "bin" / "ssdload"), os.X_OK)
     env = {k: v for k, v in os.environ.items() if not k.startswith("SSDLOAD_")}
@@ -110,6 +113,10 @@ def test_make_install_into_a_prefix(repo, tmp_path):
     p = subprocess.run([str(prefix / "bin" / "ssdload"), "report", "--help"],
                        capture_output=True, text=True, env=env)
     assert p.returncode == 0
+    # the installed renderer finds its package beside it (no result here: 2)
+    p = subprocess.run([sys.executable, str(prefix / "share" / "ssdload" / "ssdload-report.py"),
+                        str(tmp_path)], capture_output=True, text=True, env=env)
+    assert p.returncode == 2 and "no result to render" in p.stderr, p.stderr
     # DESTDIR: staged, then removed again by uninstall
     stage = tmp_path / "stage"
     for target in ("install", "uninstall"):
