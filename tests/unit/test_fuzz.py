@@ -43,6 +43,7 @@ TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))
 SAN = os.path.join(TOP, "userspace", "san", "ssdload")
 SCRIPT = os.path.join(TOP, "userspace", "ssdload-report.py")
 BUDGET = float(os.environ.get("SSDLOAD_FUZZ_SECONDS", "70"))
+MIN_CASES = 10
 SEED = int(os.environ.get("SSDLOAD_FUZZ_SEED", "25"))
 CASES = int(os.environ.get("SSDLOAD_FUZZ_CASES", "0"))
 TIMEOUT = 5		# CPU seconds of one case
@@ -109,8 +110,12 @@ class Stats:
         self.deadline = deadline
 
     def more(self):
-        """Another case: within the time budget, or below SSDLOAD_FUZZ_CASES."""
-        return self.cases < CASES if CASES else time.monotonic() < self.deadline
+        """Another case: within the time budget, or below SSDLOAD_FUZZ_CASES.
+        A budget spent before MIN_CASES cases (a busy host: the renderer's
+        start alone can take seconds) still runs that many."""
+        if CASES:
+            return self.cases < CASES
+        return self.cases < MIN_CASES or time.monotonic() < self.deadline
 
     def bad(self, kind, what):
         if kind == "hang":
