@@ -24,7 +24,7 @@
 #include "device/device.h"
 #include "fio/jobfile.h"
 #include "core/options.h"
-#include "pts/pts.h"
+#include "methods/render.h"
 #include "methods/runner.h"
 #include "core/util.h"
 #include "uapi/ssdload.h"
@@ -179,10 +179,6 @@ void av_free(struct ssl_argv *a)
 	a->n = a->nown = 0;
 }
 
-/*
- * Run `ssdload ARGS` (this binary) with its stdout into @out_path (NULL:
- * ours).  Returns its exit status, 128+N if a signal ended it, or -1.
- */
 /* Start `ssdload @a` with its stdout into @out_path: 0, or -1 after a message. */
 static int run_start(struct ssl_argv *a, const char *out_path, pid_t *pid)
 {
@@ -232,6 +228,10 @@ static int run_status(int status)
 	return WEXITSTATUS(status);
 }
 
+/*
+ * Run `ssdload ARGS` (this binary) with its stdout into @out_path (NULL:
+ * ours).  Returns its exit status, 128+N if a signal ended it, or -1.
+ */
 int ssl_run_spawn(struct ssl_argv *a, const char *out_path)
 {
 	int status;
@@ -776,7 +776,7 @@ void ssl_method_argv(const struct ssl_method *m, struct ssl_argv *a, const char 
 void ssl_method_output(const struct ssl_method *m, json_object *doc,
 		       void (*table)(const void *ctx), const void *ctx)
 {
-	if (!m->no_report && pts_render_report(m->dir, 1))
+	if (!m->no_report && ssl_render_report(m->dir, 1))
 		ssl_err("%s: the report was not rendered (ssdload report %s)", m->cmd, m->dir);
 	if (m->json_out)
 		printf("%s\n", json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |

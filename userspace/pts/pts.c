@@ -19,7 +19,6 @@
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -42,12 +41,11 @@
 #include "device/guard.h"
 #include "core/options.h"
 #include "pts/pts.h"
+#include "methods/render.h"
 #include "methods/runner.h"
 #include "pts/ss.h"
 #include "core/util.h"
 #include "uapi/ssdload.h"
-
-extern char **environ;
 
 #define PTS_FORMAT		"ssdload-pts"
 #define PTS_FORMAT_VERSION	1
@@ -2508,52 +2506,6 @@ static int do_demand(struct pts_ctx *c)
 	return 0;
 }
 
-/* ---- the report ---- */
-
-int pts_report_script(char *buf, size_t len)
-{
-	return ssl_data_path("SSDLOAD_REPORT", "ssdload-report.py", R_OK, buf, len);
-}
-
-int pts_render_report(const char *dir, int quiet)
-{
-	const char *py = getenv("SSDLOAD_PYTHON");
-	char script[PATH_MAX];
-	posix_spawn_file_actions_t fa;
-	const char *argv[4];
-	int status, r;
-	pid_t pid;
-
-	if (pts_report_script(script, sizeof(script))) {
-		ssl_err("report: the renderer ssdload-report.py is not installed (set "
-			"SSDLOAD_REPORT to its path)");
-		return -1;
-	}
-	if (!py || !*py)
-		py = "/usr/bin/python3";
-	argv[0] = py;
-	argv[1] = script;
-	argv[2] = dir;
-	argv[3] = NULL;
-	posix_spawn_file_actions_init(&fa);
-	if (quiet)
-		posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
-	fflush(stdout);
-	fflush(stderr);
-	r = posix_spawn(&pid, py, &fa, NULL, (char *const *)argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	if (r) {
-		ssl_err("report: cannot run %s: %s", py, strerror(r));
-		return -1;
-	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	if (WIFSIGNALED(status))
-		return SSL_EXIT_SIGNAL(WTERMSIG(status));
-	return WEXITSTATUS(status);
-}
-
 /* ---- the text summary ---- */
 
 static void print_summary(const struct pts_ctx *c)
@@ -3561,7 +3513,7 @@ int pts_run(const char *test, int argc, const char **argv)
 	if (st == PTS_EXIT_FAILED)
 		goto out;
 report:
-	if (!c->no_report && pts_render_report(c->dir, 1))
+	if (!c->no_report && ssl_render_report(c->dir, 1))
 		ssl_err("pts: the report was not rendered; the data is in %s/%s (render it "
 			"with ssdload report %s)", c->dir, PTS_JSON, c->dir);
 	print_summary(c);
