@@ -25,8 +25,8 @@
 
 #include "cmd/builtin.h"
 #include "core/options.h"
-#include "pts/pts.h"
 #include "fio/report.h"
+#include "methods/render.h"
 #include "methods/runner.h"
 #include "core/util.h"
 
@@ -837,7 +837,7 @@ static int compare_main(struct cmp_ctx *c)
 			rmdir(c->dir);
 		return CMP_EXIT_FAILED;
 	}
-	if (!c->no_report && pts_render_report(c->dir, 1))
+	if (!c->no_report && ssl_render_report(c->dir, 1))
 		ssl_err("compare: the report was not rendered (ssdload report %s)", c->dir);
 	return compare_table(c) ? CMP_EXIT_FAILED : 0;
 }

@@ -31,7 +31,6 @@
 #include "fio/fioopts.h"
 #include "core/latstudy.h"
 #include "core/options.h"
-#include "pts/pts.h"
 #include "fio/report.h"
 #include "methods/method.h"
 #include "methods/runner.h"

@@ -345,20 +345,18 @@ static int ss_print_json(const char *name, const struct ss_series *s,
 	return 0;
 }
 
-static int pts_ss_check(int argc, const char **argv)
+/*
+ * The options and the FILE of ss-check into @l, *@path and *@json: -1 to
+ * go on, or the exit status (0 after --help).
+ */
+static int ss_args(int argc, const char **argv, struct ssl_ss_limits *l, const char **path,
+		   int *json)
 {
-	struct ss_series s = { 0 };
-	struct ssl_ss_limits l;
-	struct ssl_ss_window w;
 	const struct ssl_opt *opt;
-	const char *val, *path = NULL, *name;
-	json_object *history = NULL;
-	unsigned int steady, evaluated;
-	int i = 1, dashdash = 0, r, json = 0, ret;
-	char verdict[128];
+	const char *val;
+	int i = 1, dashdash = 0, r;
 	uint64_t u;
 
-	ssl_ss_limits_default(&l);
 	while (i < argc) {
 		r = ssl_next_opt(argc, argv, &i, ss_opts, &opt, &val, &dashdash);
 		if (r < 0)
@@ -370,12 +368,12 @@ static int pts_ss_check(int argc, const char **argv)
 		if (r == 3)
 			continue;
 		if (r == 0) {
-			if (path) {
-				ssl_err("pts ss-check: one file only ('%s' and '%s')", path,
+			if (*path) {
+				ssl_err("pts ss-check: one file only ('%s' and '%s')", *path,
 					argv[i - 1]);
 				return PTS_EXIT_USAGE;
 			}
-			path = argv[i - 1];
+			*path = argv[i - 1];
 			continue;
 		}
 		switch (opt->id) {
@@ -384,7 +382,7 @@ static int pts_ss_check(int argc, const char **argv)
 				ssl_err("--window=%s: must be 2 to %d rounds", val, SS_MAX_WINDOW);
 				return PTS_EXIT_USAGE;
 			}
-			l.window = u;
+			l->window = u;
 			break;
 		case SS_MAX_ROUNDS:
 			if (ssl_parse_u64(val, &u) || u < 2 || u > SS_MAX_MAX_ROUNDS) {
@@ -392,26 +390,45 @@ static int pts_ss_check(int argc, const char **argv)
 					SS_MAX_MAX_ROUNDS);
 				return PTS_EXIT_USAGE;
 			}
-			l.max_rounds = u;
+			l->max_rounds = u;
 			break;
 		case SS_RANGE:
 		case SS_SLOPE:
-			if (ss_parse_pct(val, opt->id == SS_RANGE ? &l.range_pct : &l.slope_pct)) {
+			if (ss_parse_pct(val, opt->id == SS_RANGE ? &l->range_pct :
+					 &l->slope_pct)) {
 				ssl_err("--%s=%s: must be a percentage from 0 to 100", opt->name,
 					val);
 				return PTS_EXIT_USAGE;
 			}
 			break;
 		case SS_JSON:
-			if (val && ssl_parse_bool(val, &json)) {
+			if (val && ssl_parse_bool(val, json)) {
 				ssl_err("--json=%s: must be 0 or 1", val);
 				return PTS_EXIT_USAGE;
 			}
 			if (!val)
-				json = 1;
+				*json = 1;
 			break;
 		}
 	}
+	return -1;
+}
+
+static int pts_ss_check(int argc, const char **argv)
+{
+	struct ss_series s = { 0 };
+	struct ssl_ss_limits l;
+	struct ssl_ss_window w;
+	const char *path = NULL, *name;
+	json_object *history = NULL;
+	unsigned int steady, evaluated;
+	int json = 0, ret;
+	char verdict[128];
+
+	ssl_ss_limits_default(&l);
+	ret = ss_args(argc, argv, &l, &path, &json);
+	if (ret >= 0)
+		return ret;
 	if (!path) {
 		ssl_usage(stderr, ss_usage);
 		return PTS_EXIT_USAGE;

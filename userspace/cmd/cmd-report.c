@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cmd/builtin.h"
+#include "methods/render.h"
 #include "pts/pts.h"
 #include "core/util.h"
 
@@ -51,7 +52,7 @@ int cmd_report(int argc, const char **argv)
 	}
 	if (ssl_dir_check("report", argv[1]))
 		return PTS_EXIT_USAGE;
-	r = pts_render_report(argv[1], 0);
+	r = ssl_render_report(argv[1], 0);
 	if (r < 0)
 		return PTS_EXIT_FAILED;
 	if (!r)

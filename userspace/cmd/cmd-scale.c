@@ -34,7 +34,6 @@
 #include "fio/fioopts.h"
 #include "device/guard.h"
 #include "core/options.h"
-#include "pts/pts.h"
 #include "fio/report.h"
 #include "methods/method.h"
 #include "methods/runner.h"

@@ -27,7 +27,6 @@
 #include "device/device.h"
 #include "fio/fioopts.h"
 #include "core/options.h"
-#include "pts/pts.h"
 #include "fio/report.h"
 #include "methods/method.h"
 #include "methods/runner.h"

@@ -23,7 +23,7 @@
 #include "device/device.h"
 #include "fio/jobfile.h"
 #include "core/options.h"
-#include "pts/pts.h"
+#include "methods/render.h"
 #include "methods/runner.h"
 #include "core/util.h"
 #include "uapi/ssdload.h"
@@ -775,7 +775,7 @@ void ssl_method_argv(const struct ssl_method *m, struct ssl_argv *a, const char 
 void ssl_method_output(const struct ssl_method *m, json_object *doc,
 		       void (*table)(const void *ctx), const void *ctx)
 {
-	if (!m->no_report && pts_render_report(m->dir, 1))
+	if (!m->no_report && ssl_render_report(m->dir, 1))
 		ssl_err("%s: the report was not rendered (ssdload report %s)", m->cmd, m->dir);
 	if (m->json_out)
 		printf("%s\n", json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |

@@ -7,8 +7,6 @@
 #ifndef SSDLOAD_CLI_PTS_H
 #define SSDLOAD_CLI_PTS_H
 
-#include <stddef.h>
-
 /* exit status of every pts subcommand */
 #define PTS_EXIT_NOT_STEADY	1	/* steady state not reached */
 #define PTS_EXIT_USAGE		2	/* bad usage or bad input */
@@ -25,14 +23,5 @@ int pts_run(const char *test, int argc, const char **argv);
 
 /* ssdload pts purge: argv[0] is "purge". */
 int pts_purge(int argc, const char **argv);
-
-/* Path of the report renderer (ssdload-report.py) in @buf; 0 or -1. */
-int pts_report_script(char *buf, size_t len);
-
-/*
- * Render DIR/pts.json into DIR/report.html, DIR/plots and CSV tables with
- * the report renderer; returns its exit status (-1: could not run it).
- */
-int pts_render_report(const char *dir, int quiet);
 
 #endif /* SSDLOAD_CLI_PTS_H */
