@@ -21,9 +21,8 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from test_cli import one_error_line, run, fake, samples, geo, fakerun, shim  # noqa: F401
-from test_cli_compare import put
-from test_cli_output import logged_run
+from cli import one_error_line, put, run
+from fakemodule import logged_run
 from test_report import PYTHON, SCRIPT, have_matplotlib
 from test_report_compare import other_drive
 from test_report_curve import done_doc, stopped_doc

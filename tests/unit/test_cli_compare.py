@@ -15,24 +15,11 @@ import subprocess
 
 import pytest
 
-from test_cli import one_error_line, run
+from cli import one_error_line, put, run
 from test_report import have_matplotlib, iops_doc, latency_doc
 from test_report_compare import other_drive, plain_run
 from test_report_curve import done_doc, stopped_doc
 from test_report_sweep import auto_doc
-
-FILES = {"ssdload-curve": "curve.json", "ssdload-sweep": "sweep.json",
-         "ssdload-pts": "pts.json"}
-
-
-def put(tmp_path, name, doc, raw=None):
-    """A run directory @name holding @doc (or @raw text) under its file name."""
-    d = tmp_path / name
-    d.mkdir(parents=True, exist_ok=True)
-    f = d / FILES.get(doc.get("format") if doc else None, "curve.json")
-    f.write_text(raw if raw is not None else json.dumps(doc), encoding="utf-8")
-    return str(d)
-
 
 def put_run(tmp_path, name, doc):
     """A plain run's JSON file @name.json."""

@@ -24,7 +24,7 @@ import tempfile
 
 import pytest
 
-from test_cli import FakeJob, Geometry, lognormal
+from debugfs import FakeJob, Geometry, lognormal
 from test_report import (TOP, Html, data_paths, iops_doc, latency_doc,
                          markers,
                          matplotlib_present,  # noqa: F401 (autouse: skips without matplotlib)

@@ -34,7 +34,7 @@ from fractions import Fraction
 
 import pytest
 
-from test_cli import FakeJob, Geometry, lognormal
+from debugfs import FakeJob, Geometry, lognormal
 from test_report import (PYTHON, SCRIPT, SVG, TOP, Html, have_matplotlib,
                          matplotlib_present,  # noqa: F401 (autouse: skips without matplotlib)
                          read_csv, snapshot, without_matplotlib)
