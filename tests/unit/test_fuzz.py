@@ -16,8 +16,8 @@ take seconds to be scheduled, which is the load's, not the parser's.
 
 The inputs are mutations of valid seeds: tests/jobs/*.fio,
 userspace/profiles/*.fio and the documents the other unit tests build
-(the fake debugfs jobs of lib/debugfs.py, test_report's pts.json
-documents).
+(the fake debugfs jobs of lib/debugfs.py, the pts.json documents of
+lib/pts_docs.py).
 
 SSDLOAD_FUZZ_SECONDS (default 70) is the time budget of all the parsers
 together, split evenly; SSDLOAD_FUZZ_SEED (default 25) seeds every
@@ -41,6 +41,7 @@ import time
 import pytest
 
 import debugfs
+import pts_docs
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SAN = os.path.join(TOP, "userspace", "san", "ssdload")
@@ -323,10 +324,9 @@ def fuzz_report(rng, st, tmp):
         import matplotlib			# pylint: disable=import-outside-toplevel,unused-import
     except ImportError:
         pytest.skip("no matplotlib for the renderer (apt install python3-matplotlib)")
-    import test_report				# pylint: disable=import-outside-toplevel
     from test_report_run import report_module	# pylint: disable=import-outside-toplevel
     mod = report_module()
-    docs = [(n, f()) for n, f in sorted(test_report.DOCS.items())]
+    docs = [(n, f()) for n, f in sorted(pts_docs.DOCS.items())]
     old = signal.signal(signal.SIGALRM, alarm)
     old_prof = signal.signal(signal.SIGPROF, alarm)
     try:
