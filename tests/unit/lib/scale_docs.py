@@ -4,11 +4,7 @@ four drives with RAID-0 and RAID-10 at two depths, two drives and a given
 array, and an interrupted run; the plots each report shows, and
 render_scale().
 """
-import json
-import os
-import subprocess
-
-from report import PYTHON, SCRIPT
+from report import render_file
 
 ALL_PLOTS = ["scale_iops.svg", "scale_factor.svg", "scale_latency.svg"]
 
@@ -99,10 +95,4 @@ SCALE_PLOTS = {k: ALL_PLOTS for k in SCALE_DOCS}
 
 def render_scale(d, doc=None, raw=None):
     """Write @doc (or @raw, text) to d/scale.json and run the renderer."""
-    os.makedirs(str(d), exist_ok=True)
-    if raw is None:
-        raw = json.dumps(doc, indent=1)
-    with open(os.path.join(str(d), "scale.json"), "w", encoding="utf-8") as f:
-        f.write(raw)
-    return subprocess.run([PYTHON, SCRIPT, str(d)], capture_output=True, text=True,
-                          timeout=120)
+    return render_file(d, "scale.json", doc, raw)

@@ -5,11 +5,7 @@ workers_list of two counts, a 70/30 read/write sweep, a sweep whose points
 have no interval samples and an interrupted one; the plots each report
 shows, and render_sweep().
 """
-import json
-import os
-import subprocess
-
-from report import PYTHON, SCRIPT
+from report import render_file
 
 MS, S = 1000000, 1000000000
 AUTO_QDS = [1, 2, 4, 8, 16, 32, 64, 128, 256]
@@ -142,10 +138,4 @@ SWEEP_PLOTS["no-series"] = ALL_PLOTS[:3]
 
 def render_sweep(d, doc=None, raw=None):
     """Write @doc (or @raw, text) to d/sweep.json and run the renderer."""
-    os.makedirs(str(d), exist_ok=True)
-    if raw is None:
-        raw = json.dumps(doc, indent=1)
-    with open(os.path.join(str(d), "sweep.json"), "w", encoding="utf-8") as f:
-        f.write(raw)
-    return subprocess.run([PYTHON, SCRIPT, str(d)], capture_output=True, text=True,
-                          timeout=120)
+    return render_file(d, "sweep.json", doc, raw)
