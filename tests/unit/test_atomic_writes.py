@@ -21,14 +21,13 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from test_cli import one_error_line, run, fake, samples, geo, fakerun, shim  # noqa: F401
-from test_cli_compare import put
-from test_cli_output import logged_run
-from test_report import PYTHON, SCRIPT, have_matplotlib
-from test_report_compare import other_drive
-from test_report_curve import done_doc, stopped_doc
-from test_report_run import jsonplus
-from test_report_sweep import auto_doc
+from cli import one_error_line, put, run
+from compare_docs import other_drive
+from curve_docs import done_doc, stopped_doc
+from fakemodule import logged_run
+from report import PYTHON, SCRIPT, have_matplotlib
+from run_docs import jsonplus
+from sweep_docs import auto_doc
 
 VICTIM = "precious: not a report\n"
 needs_matplotlib = pytest.mark.skipif(not have_matplotlib(),

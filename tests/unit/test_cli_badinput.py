@@ -21,7 +21,8 @@ import subprocess
 
 import pytest
 
-from test_cli import FakeJob, FakeRateJob, Geometry, lognormal, one_error_line, run
+from cli import one_error_line
+from debugfs import FakeJob, FakeRateJob, Geometry, lognormal
 
 TIMEOUT = 20
 
@@ -229,7 +230,7 @@ def test_series_workers_above_the_module_limit(cli, repo, tmp_path):
     path = os.path.join(rj.dir, "series")
     data = bytearray(open(path, "rb").read())
     # the header: magic u32, version u16, header_size u16, record_size u32,
-    # nr_workers u32 (test_cli's SERIES_HDR)
+    # nr_workers u32 (SERIES_HDR of lib/debugfs.py)
     struct.pack_into("=I", data, 12, 20000000)
     write(path, bytes(data))
     p = run_t(cli, "show", rj.name, env=rj.env)

@@ -4,7 +4,7 @@ and labels.
 
 The inputs are the documents of the report tests (curve.json, sweep.json,
 pts.json) written into run directories, a second drive's made to differ
-(test_report_compare.other_drive), and plain runs' JSON written by
+(lib/compare_docs.py's other_drive), and plain runs' JSON written by
 `ssdload show --output-format=json` from fake debugfs jobs.  Every refusal
 is exit status 2 with one line naming what is wrong, and leaves no output
 directory behind.
@@ -15,23 +15,12 @@ import subprocess
 
 import pytest
 
-from test_cli import one_error_line, run
-from test_report import have_matplotlib, iops_doc, latency_doc
-from test_report_compare import other_drive, plain_run
-from test_report_curve import done_doc, stopped_doc
-from test_report_sweep import auto_doc
-
-FILES = {"ssdload-curve": "curve.json", "ssdload-sweep": "sweep.json",
-         "ssdload-pts": "pts.json"}
-
-
-def put(tmp_path, name, doc, raw=None):
-    """A run directory @name holding @doc (or @raw text) under its file name."""
-    d = tmp_path / name
-    d.mkdir(parents=True, exist_ok=True)
-    f = d / FILES.get(doc.get("format") if doc else None, "curve.json")
-    f.write_text(raw if raw is not None else json.dumps(doc), encoding="utf-8")
-    return str(d)
+from cli import one_error_line, put, run
+from compare_docs import other_drive, plain_run
+from curve_docs import done_doc, stopped_doc
+from pts_docs import iops_doc, latency_doc
+from report import have_matplotlib
+from sweep_docs import auto_doc
 
 
 def put_run(tmp_path, name, doc):

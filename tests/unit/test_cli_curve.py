@@ -12,7 +12,7 @@ in the guest (tests/e2e/test_curve.py).
 
 import pytest
 
-from test_cli import one_error_line, run
+from cli import one_error_line, run
 
 
 def curve(cli, tmp_path, *args):

@@ -22,7 +22,7 @@ import subprocess
 
 import pytest
 
-from test_cli import run
+from cli import run
 
 SIZE = 64 << 20
 

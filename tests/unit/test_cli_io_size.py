@@ -14,7 +14,7 @@ import subprocess
 
 import pytest
 
-from test_cli import one_error_line, run
+from cli import one_error_line, run
 
 
 def parse_only(cli, *args):

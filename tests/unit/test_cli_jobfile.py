@@ -9,13 +9,7 @@ import os
 
 import pytest
 
-from test_cli import one_error_line, run
-
-
-def jobfile(tmp_path, text, name="job.fio"):
-    p = tmp_path / name
-    p.write_text(text)
-    return str(p)
+from cli import jobfile, one_error_line, run
 
 
 def parse(cli, *args, env=None):

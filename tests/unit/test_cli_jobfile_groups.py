@@ -7,7 +7,7 @@ ssdload runs the jobs between two stonewalls as one set, started together
 in one group, and the next set once they have ended.  `--parse-only`
 shows each job's place (its set and fio's groupid) before its attributes;
 the refusals are one line naming FILE:LINE, before anything is created.
-The runs themselves are played here by fake modules (test_cli's
+The runs themselves are played here by fake modules (lib/fakemodule.py's
 FakeModule) on a fake configfs: the order of the sets, one document
 (JSON entries in file order, fio's groupid and job_start; the text report
 with one "Run status group" per group), the exit status and Ctrl-C.
@@ -21,9 +21,9 @@ import time
 
 import pytest
 
-from test_cli import (FAKE_ATTRS, FIRST_VALUES, FakeJob, FakeModule, geo,  # noqa: F401
-                      lognormal, one_error_line, run, shim)
-from test_cli_jobfile import jobfile
+from cli import jobfile, one_error_line, run
+from debugfs import FakeJob, lognormal
+from fakemodule import FAKE_ATTRS, FIRST_VALUES, FakeModule
 
 PLACE = re.compile(r"^# \[(?P<section>[^\]]+)\]: set (?P<set>\d+) of (?P<sets>\d+), "
                    r"groupid (?P<gid>\d+)$")

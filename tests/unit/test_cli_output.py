@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """fio's output options without a kernel: --output-format lists, json+ and
---output=FILE, on the fake debugfs job of test_cli.py (a known random
-sample) and the fake module of its FakeRun.
+--output=FILE, on the fake debugfs job of lib/debugfs.py (a known random
+sample) and the fake module of lib/fakemodule.py (FakeRun).
 
 json+ is checked against fio's own consumer: fio_jsonplus_clat2csv (from
 Debian's fio package) turns the bins into a CSV whose cumulative
@@ -11,7 +11,6 @@ the I/O count.
 """
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -22,8 +21,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(
                                 "e2e", "lib"))
 import fiotools  # noqa: E402
 
-from test_cli import (FakeJob, lognormal, one_error_line, run, parse_only,  # noqa: F401
-                      fake, samples, geo, fakerun, shim, report_count)
+from cli import one_error_line, parse_only, run
+from fakemodule import logged_run, report_count
 
 
 def show(cli, fake, fmt, *extra):
@@ -187,8 +186,6 @@ def test_kb_base_values(cli, tmp_path):
 # --------------------------------------------------------------------------
 # fio's logs (write_*_log) from the time series, on the fake module
 
-from test_cli import FakeRateJob, FAKE_ATTRS  # noqa: E402
-
 FIO_PLAT_BITS, FIO_PLAT_NR = 6, 29 * 64
 
 
@@ -207,24 +204,6 @@ def bucket_value(geo, i):
     lower = sub if group == 0 else (geo.sub + sub) << (group - 1)
     width = 1 if group == 0 else 1 << (group - 1)
     return lower + width // 2
-
-
-def logged_run(fakerun, geo, tmp_path, *args):
-    r = fakerun(runtime=0.3, attrs=FAKE_ATTRS + ("log_interval_ms", "log_hist"))
-    rj = FakeRateJob(geo, str(tmp_path / "series-src"), name=r.name)
-    shutil.copy(os.path.join(rj.dir, "series"), str(tmp_path / "dbg" / r.name / "series"))
-    summary = tmp_path / "dbg" / r.name / "summary"
-    text = re.sub(r"(?m)^ramp_ns=\d+$", "ramp_ns=0", summary.read_text())  # the series' ramp
-    summary.write_text(text + "log_interval_ms=250\nlog_hist=1\nseries_records=%d\n"
-                       % (2 * rj.nint))
-    cwd = os.getcwd()
-    os.chdir(str(tmp_path))
-    try:
-        r.start(*args)
-        rc, out, err = r.finish()
-    finally:
-        os.chdir(cwd)
-    return rj, rc, out, err
 
 
 def read_log(path):

@@ -12,7 +12,7 @@ import re
 
 import pytest
 
-from test_cli import one_error_line, run
+from cli import one_error_line, run
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 

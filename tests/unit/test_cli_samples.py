@@ -20,7 +20,8 @@ import subprocess
 
 import pytest
 
-from test_cli import FakeJob, SERIES_HDR, SERIES_REC, run, geo  # noqa: F401
+from cli import run
+from debugfs import SERIES_HDR, SERIES_REC, FakeJob
 
 INTERVAL_NS = 500_000_000          # fio's default bw_avg_time/iops_avg_time
 RAMP_NS = 600_000_000              # interval 0 in the ramp, interval 1 across its end

@@ -13,7 +13,7 @@ guest (tests/e2e/test_scale.py).
 
 import pytest
 
-from test_cli import one_error_line, run
+from cli import one_error_line, run
 
 DEVS = "--devices=/dev/unit-a,/dev/unit-b"
 

@@ -2,8 +2,8 @@
 """Steps in the ssdload CLI without a kernel module.
 
 --step/--steps/--loops are checked through --parse-only (what would be
-written under steps/N), and against the fake configfs of test_cli.py (its
-LD_PRELOAD shim and FakeModule); the per-step report is checked with
+written under steps/N), and against the fake configfs of lib/fakemodule.py
+(its LD_PRELOAD shim and FakeModule); the per-step report is checked with
 `ssdload show` on a fake debugfs job whose binary `steps` file is built
 here from known samples (layout from uapi/ssdload.h), every expected value
 computed in Python from those samples.
@@ -18,9 +18,9 @@ import struct
 
 import pytest
 
-from test_cli import (FAKE_ATTRS, FakeJob, check_lat, exact_percentile, lognormal,
-                      one_error_line, parse_only, run)
-from test_cli import fakerun, geo, shim  # noqa: F401  (fixtures)
+from cli import one_error_line, parse_only, run
+from debugfs import FakeJob, check_lat, exact_percentile, lognormal
+from fakemodule import FAKE_ATTRS
 
 STEP_ATTRS = ("rw", "rwmixread", "bs", "bssplit", "iodepth", "rate_iops", "rate",
               "runtime_ms", "ramp_ms", "number_ios", "idle_ms", "numjobs")

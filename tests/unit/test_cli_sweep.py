@@ -12,7 +12,7 @@ directory behind.  The sweep itself runs in the guest
 
 import pytest
 
-from test_cli import one_error_line, run
+from cli import one_error_line, run
 
 
 def sweep(cli, tmp_path, *args):

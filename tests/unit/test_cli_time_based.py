@@ -15,7 +15,7 @@ import subprocess
 
 import pytest
 
-from test_cli import one_error_line, run
+from cli import one_error_line, run
 
 SPAN_IOS = 16			# 64 KiB in 4 KiB blocks
 

@@ -16,7 +16,8 @@ take seconds to be scheduled, which is the load's, not the parser's.
 
 The inputs are mutations of valid seeds: tests/jobs/*.fio,
 userspace/profiles/*.fio and the documents the other unit tests build
-(test_cli's fake debugfs jobs, test_report's pts.json documents).
+(the fake debugfs jobs of lib/debugfs.py, the pts.json documents of
+lib/pts_docs.py).
 
 SSDLOAD_FUZZ_SECONDS (default 70) is the time budget of all the parsers
 together, split evenly; SSDLOAD_FUZZ_SEED (default 25) seeds every
@@ -38,6 +39,9 @@ import sys
 import time
 
 import pytest
+
+import debugfs
+import pts_docs
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SAN = os.path.join(TOP, "userspace", "san", "ssdload")
@@ -220,13 +224,12 @@ def fuzz_ss_check(rng, st, tmp):
 
 
 def debugfs_seeds(tmp):
-    """Fake debugfs jobs of test_cli (a plain one, a rated one with a series)."""
-    import test_cli				# pylint: disable=import-outside-toplevel
-    geo = test_cli.Geometry(TOP)
+    """Fake debugfs jobs of lib/debugfs.py (a plain one, a rated one with a series)."""
+    geo = debugfs.Geometry(TOP)
     root = os.path.join(tmp, "seeds")
-    test_cli.FakeJob(geo, root, "plain", *((test_cli.lognormal(1, 2000, 180000, 0.6),
-                                            test_cli.lognormal(2, 600, 25000, 1.2))))
-    test_cli.FakeRateJob(geo, root, "rated", nint=4)
+    debugfs.FakeJob(geo, root, "plain", *((debugfs.lognormal(1, 2000, 180000, 0.6),
+                                           debugfs.lognormal(2, 600, 25000, 1.2))))
+    debugfs.FakeRateJob(geo, root, "rated", nint=4)
     seeds = {}
     for job in ("plain", "rated"):
         d = os.path.join(root, job)
@@ -326,10 +329,9 @@ def fuzz_report(rng, st, tmp):
         import matplotlib			# pylint: disable=import-outside-toplevel,unused-import
     except ImportError:
         pytest.skip("no matplotlib for the renderer (apt install python3-matplotlib)")
-    import test_report				# pylint: disable=import-outside-toplevel
     from test_report_run import report_module	# pylint: disable=import-outside-toplevel
     mod = report_module()
-    docs = [(n, f()) for n, f in sorted(test_report.DOCS.items())]
+    docs = [(n, f()) for n, f in sorted(pts_docs.DOCS.items())]
     old = signal.signal(signal.SIGALRM, alarm)
     old_prof = signal.signal(signal.SIGPROF, alarm)
     try:

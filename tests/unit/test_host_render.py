@@ -24,7 +24,8 @@ sys.path.insert(0, os.path.join(REPO, 'tests', 'e2e', 'lib'))
 
 import bridge		# noqa: E402
 import pts_report	# noqa: E402
-from test_report import have_matplotlib, throughput_doc	# noqa: E402
+from pts_docs import throughput_doc	# noqa: E402
+from report import have_matplotlib	# noqa: E402
 
 TEST = 'tests/e2e/test_pts.py::test_dirth_scaled'
 PLOTS = ['a.svg', 'b.svg']

@@ -19,7 +19,7 @@ import subprocess
 
 import pytest
 
-from test_cli import run
+from cli import run
 
 JOBS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "jobs")
 FRAGMENTS = ("common.fio",)		# included by the others, not jobs of their own

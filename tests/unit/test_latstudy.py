@@ -2,7 +2,7 @@
 """Latency studies: --latency-table, --latency-below and --latency-check.
 
 `ssdload show` reads a fake debugfs job built from a known lognormal
-sample (test_cli.FakeJob); every expectation is computed here from the
+sample (lib/debugfs.py's FakeJob); every expectation is computed here from the
 sample itself and the bucket geometry of uapi/ssdload.h, never copied
 from the program: the exact sample percentile must lie in the bucket the
 table names, the I/Os beyond it and below a bound are counted in the
@@ -15,12 +15,8 @@ from fractions import Fraction
 
 import pytest
 
-from test_cli import FakeJob, Geometry, lognormal, one_error_line, run
-
-
-@pytest.fixture(scope="module")
-def geo(repo):
-    return Geometry(repo)
+from cli import one_error_line, run
+from debugfs import FakeJob, lognormal
 
 
 @pytest.fixture(scope="module")

@@ -12,7 +12,8 @@ import sys
 
 import pytest
 
-from test_report import PYTHON, SCRIPT, wsat_doc, iops_doc, render
+from pts_docs import iops_doc, render, wsat_doc
+from report import PYTHON, SCRIPT
 
 
 def refused(d, doc, key):

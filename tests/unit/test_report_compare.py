@@ -2,146 +2,34 @@
 """userspace/ssdload-report.py: the report of an `ssdload compare`.
 
 compare.json (format "ssdload-compare", format_version 1) embeds each
-compared run's document whole.  The documents here are those of the other
-report tests (curve.json of test_report_curve.py, sweep.json of
-test_report_sweep.py, pts.json of test_report.py), made to differ (a
-second drive with its own model, slower), and plain runs' JSON written by
-`ssdload show --output-format=json` from the fake debugfs jobs of
-test_cli.py (the real output, two latency distributions).  The tests check
-every kind's plots (the runs overlaid: a line, a bar or a percentile curve
-per run), report.html (it parses, refers only to files that exist, the
-runs table, the side-by-side table holds the documents' values),
+compared run's document whole.  The documents (lib/compare_docs.py) are
+those of the other report tests (curve.json of lib/curve_docs.py,
+sweep.json of lib/sweep_docs.py, pts.json of lib/pts_docs.py), made to
+differ (a second drive with its own model, slower), and plain runs' JSON
+written by `ssdload show --output-format=json` from the fake debugfs jobs
+of lib/debugfs.py (the real output, two latency distributions).  The tests
+check every kind's plots (the runs overlaid: a line, a bar or a percentile
+curve per run), report.html (it parses, refers only to files that exist,
+the runs table, the side-by-side table holds the documents' values),
 compare.csv (a row per run and point), the refusal of malformed documents
 (exit 2, one line naming the bad key) and that two renderings are
 byte-identical.
 """
 import copy
-import functools
 import json
 import os
-import subprocess
-import tempfile
 
 import pytest
 
-from test_cli import FakeJob, Geometry, lognormal
-from test_report import (TOP, Html, data_paths, iops_doc, latency_doc,
-                         markers,
-                         matplotlib_present,  # noqa: F401 (autouse: skips without matplotlib)
-                         hir_doc, read_csv, snapshot, without_matplotlib, wsat_doc)
-from test_report_curve import done_doc, render_file, stopped_doc
-from test_report_sweep import auto_doc, interrupted_doc, workers_doc
-
-CLI = os.path.join(TOP, "userspace", "ssdload")
-
-
-# --------------------------------------------------------------------------
-# the compared documents
-
-def other_drive(doc, model="Other SSD 2TB", slower=1.5):
-    """@doc as a second drive measured it: another model and serial, its
-    IOPS / @slower and its latencies x @slower, everywhere in the document."""
-    def walk(x, key=""):
-        if key in ("percentiles", "intended_percentiles") and x:
-            return {k: None if v is None else v * slower for k, v in x.items()} \
-                if isinstance(x, dict) else [[p, ns * slower] for p, ns in x]
-        if isinstance(x, dict):
-            return {k: walk(v, k) for k, v in x.items()}
-        if isinstance(x, list):
-            return [walk(v, key) for v in x]
-        if isinstance(x, bool) or not isinstance(x, (int, float)):
-            return x
-        if "iops" in key or key in ("bw_bytes", "max_iops"):
-            return x / slower
-        if key.endswith("_ns") and key != "runtime_ns":
-            return x * slower
-        return x
-    out = walk(copy.deepcopy(doc))
-    if isinstance(out.get("device"), dict):
-        out["device"].update(model=model, serial="0ther")
-    return out
-
-
-@functools.lru_cache(maxsize=None)
-def _plain_run(seed, median_ns):
-    """The JSON of `ssdload show` of a fake job: reads around @median_ns,
-    writes 6 times faster (the real output of the CLI)."""
-    r = subprocess.run(["make", "-s", "-C", os.path.join(TOP, "userspace")],
-                       capture_output=True, text=True, check=False)
-    assert r.returncode == 0, r.stderr
-    root = tempfile.mkdtemp(prefix="ssdload-compare-")
-    FakeJob(Geometry(TOP), root, "job%d" % seed, lognormal(seed, 20000, median_ns, 0.6),
-            lognormal(seed + 1, 6000, median_ns / 6, 1.1))
-    p = subprocess.run([CLI, "show", "job%d" % seed, "--output-format=json"],
-                       capture_output=True, text=True, check=False,
-                       env=dict(os.environ, SSDLOAD_DEBUGFS=root,
-                                SSDLOAD_CONFIGFS="/nonexistent/ssdload-unit"))
-    assert p.returncode == 0, p.stderr
-    return p.stdout
-
-
-def plain_run(seed=1, median_ns=180000):
-    return json.loads(_plain_run(seed, median_ns))
-
-
-def compare(kind, docs, labels=None, test=None):
-    """compare.json of @docs, as `ssdload compare` writes it."""
-    labels = labels or ["Drive %c" % (ord("A") + i) for i in range(len(docs))]
-    return {"format": "ssdload-compare", "format_version": 1, "ssdload_version": "0.9",
-            "command": "ssdload compare " + " ".join("run%d" % i for i in range(len(docs))),
-            "created": "2026-12-07T08:00:00Z", "kind": kind, "test": test,
-            "runs": [{"label": label, "source": "/data/run%d/%s.json" % (i, kind),
-                      "document": d} for i, (label, d) in enumerate(zip(labels, docs))]}
-
-
-def curves():
-    return compare("curve", [done_doc(), other_drive(stopped_doc())])
-
-
-def sweeps():
-    """The automatic rule against two worker lines, and an interrupted sweep."""
-    return compare("sweep", [auto_doc(), other_drive(workers_doc()),
-                             other_drive(interrupted_doc(), model="Third")])
-
-
-def runs():
-    return compare("run", [plain_run(1, 180000), plain_run(3, 90000)], ["gen4", "gen5"])
-
-
-def pts_iops():
-    return compare("pts", [iops_doc(), other_drive(iops_doc())], test="iops")
-
-
-def pts_latency():
-    return compare("pts", [latency_doc(), other_drive(latency_doc())], test="latency")
-
-
-def pts_wsat():
-    return compare("pts", [wsat_doc(), other_drive(wsat_doc())], test="wsat")
-
-
-def pts_hir():
-    return compare("pts", [hir_doc(), other_drive(hir_doc())], test="hir")
-
-
-COMPARE_DOCS = {"curve": curves, "sweep": sweeps, "run": runs, "pts-iops": pts_iops,
-                "pts-latency": pts_latency, "pts-wsat": pts_wsat, "pts-hir": pts_hir}
-COMPARE_PLOTS = {"curve": ["compare_response.svg", "compare_exceedance.svg"],
-                 "sweep": ["compare_iops.svg", "compare_latency.svg"],
-                 "run": ["compare_iops.svg", "compare_latency.svg", "compare_exceedance.svg"],
-                 "pts-iops": ["compare_pts.svg"], "pts-latency": ["compare_pts.svg"],
-                 "pts-wsat": ["compare_pts.svg"], "pts-hir": []}
-# the comparisons with a run that did not end normally (the orange banner)
-COMPARE_BANNERS = ("sweep",)
+from compare_docs import (COMPARE_DOCS, COMPARE_PLOTS, curves, pts_hir, pts_iops, pts_wsat,
+                          render_compare, runs, sweeps)
+from curve_docs import done_doc
+from report import Html, _set, data_paths, markers, read_csv, snapshot, without_matplotlib
+from report import matplotlib_present  # noqa: F401 (autouse: skips without matplotlib)
 
 
 # --------------------------------------------------------------------------
 # helpers
-
-def render_compare(d, doc=None, raw=None):
-    """Write @doc (or @raw, text) to d/compare.json and run the renderer."""
-    return render_file(d, "compare.json", doc, raw)
-
 
 def rendered(tmp_path, name, doc=None):
     d = tmp_path / name
@@ -296,7 +184,7 @@ def test_deterministic(tmp_path, name):
 def test_other_results_win(tmp_path):
     """A directory with a curve.json is the curve's: compare.json is the
     last in the order of precedence."""
-    from test_report_curve import render_curve		# pylint: disable=import-outside-toplevel
+    from curve_docs import render_curve		# pylint: disable=import-outside-toplevel
     d = rendered(tmp_path, "both", curves())
     assert render_curve(d, done_doc()).returncode == 0
     assert "Iorate curve" in (d / "report.html").read_text()
@@ -306,18 +194,6 @@ def test_other_results_win(tmp_path):
 
 # --------------------------------------------------------------------------
 # bad input
-
-def _set(path, v):
-    def change(doc):
-        x = doc
-        for k in path[:-1]:
-            x = x[k]
-        if v is ...:
-            del x[path[-1]]
-        else:
-            x[path[-1]] = v
-    return change
-
 
 BAD = [
     ("format", _set(["format"], "ssdload-curve"),

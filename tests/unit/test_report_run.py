@@ -3,12 +3,13 @@
 
 DIR/run.json is the JSON of `ssdload run --output-format=json+` (fio's
 schema, no "format"), with the top-level latency_study of --latency-table,
---latency-below and --latency-check.  The documents here are the real
-output of the CLI: `ssdload show` of fake debugfs jobs built from known
-lognormal samples (test_cli.FakeJob: 20,000 reads around 180 us, 6,000
-writes around 25 us), with the job options `ssdload run` writes for the
-options given; several entries come from numjobs=2 (fio's clones) or from
-two jobs' entries in one document (as fio writes several jobs).
+--latency-below and --latency-check.  The documents (lib/run_docs.py) are
+the real output of the CLI: `ssdload show` of fake debugfs jobs built from
+known lognormal samples (lib/debugfs.py's FakeJob: 20,000 reads around
+180 us, 6,000 writes around 25 us), with the job options `ssdload run`
+writes for the options given; several entries come from numjobs=2 (fio's
+clones) or from two jobs' entries in one document (as fio writes several
+jobs).
 
 Every expectation is computed here from the JSON, never read back from
 the renderer: the histogram's steps are the bins counted into 1/20
@@ -21,117 +22,27 @@ refused with exit 2 and one line; the report loads in headless Chromium
 with no error and every image shown.
 """
 import copy
-import functools
 import importlib.util
 import json
 import math
 import os
 import re
 import subprocess
-import tempfile
 import xml.etree.ElementTree as ET
 from fractions import Fraction
 
 import pytest
 
-from test_cli import FakeJob, Geometry, lognormal
-from test_report import (PYTHON, SCRIPT, SVG, TOP, Html, have_matplotlib,
-                         matplotlib_present,  # noqa: F401 (autouse: skips without matplotlib)
-                         read_csv, snapshot, without_matplotlib)
-from test_report_curve import render_file
-from test_report_sweep import _set
-
-CLI = os.path.join(TOP, "userspace", "ssdload")
-PLOTS = ["run_exceedance.svg", "run_histogram.svg"]
-OPTIONS = {"filename": "/dev/nvme0n1", "rw": "randrw", "rwmixread": "70", "bs": "4k",
-           "iodepth": "1", "runtime": "60s"}
-TABLE = ["--latency-table", "--latency-below=100us,1ms",
-         "--latency-check=p99.95<500us,read:mean<1ms,p50<400us,p99.9999<1s"]
-PASSING = ["--latency-table=50:99:99.9", "--latency-check=p99<2ms,read:mean<1ms"]
-
-
-# --------------------------------------------------------------------------
-# the documents: the CLI's own output
-
-@functools.lru_cache(maxsize=None)
-def _show(fmt, args, extra=(), seed=11, name="s3700"):
-    r = subprocess.run(["make", "-s", "-C", os.path.join(TOP, "userspace")],
-                       capture_output=True, text=True, check=False)
-    assert r.returncode == 0, r.stderr
-    root = tempfile.mkdtemp(prefix="ssdload-run-report-")
-    FakeJob(Geometry(TOP), root, name, lognormal(seed, 20000, 180000, 0.6),
-            lognormal(seed + 1, 6000, 25000, 1.2), extra=extra)
-    p = subprocess.run([CLI, "show", name, "--output-format=" + fmt] + list(args),
-                       capture_output=True, text=True, check=False,
-                       env=dict(os.environ, SSDLOAD_DEBUGFS=root,
-                                SSDLOAD_CONFIGFS="/nonexistent/ssdload-unit"))
-    assert p.returncode in (0, 1), p.stderr		# 1: a latency check failed
-    return p.stdout
-
-
-def show(fmt="json+", args=(), **kw):
-    """The JSON document of `ssdload show`, with run's job options."""
-    doc = json.loads(_show(fmt, tuple(args), **kw))
-    for j in doc["jobs"]:
-        j["job options"].update(OPTIONS)
-    return doc
-
-
-def jsonplus():
-    """json+ and the whole study: the check fails (p99.95 and p99.9999)."""
-    return show("json+", TABLE)
-
-
-def passing():
-    return show("json+", PASSING)
-
-
-def plain():
-    """json without bins, with the study."""
-    return show("json", TABLE)
-
-
-def bare():
-    """json+ and no latency option: no latency_study."""
-    return show("json+")
-
-
-def clones():
-    """numjobs=2 without group_reporting: two entries without percentiles
-    nor bins; the study is the whole run's."""
-    return show("json+", TABLE, extra=("numjobs=2",))
-
-
-def two_jobs():
-    """Two jobs' entries in one document, each with its own bins."""
-    a, b = show("json+"), show("json+", seed=21, name="other")
-    a["jobs"] += b["jobs"]
-    return a
-
-
-def intended():
-    """A rate-controlled run: its latency from the intended time too (the
-    clat bins at 1.5 times the latency)."""
-    doc = bare()
-    for d in ("read", "write"):
-        x = doc["jobs"][0][d]
-        lat = copy.deepcopy(x["clat_ns"])
-        lat["bins"] = {str(int(k) * 3 // 2): n for k, n in lat["bins"].items()}
-        lat["percentile"] = {k: v * 3 // 2 for k, v in lat["percentile"].items()}
-        x["lat_from_intended_ns"] = lat
-    return doc
-
-
-DOCS = {"jsonplus": jsonplus, "passing": passing, "plain": plain, "bare": bare,
-        "clones": clones, "two-jobs": two_jobs, "intended": intended}
+import devtools as tb
+from report import (PYTHON, SCRIPT, SVG, Html, _set, have_matplotlib, read_csv, snapshot,
+                    without_matplotlib)
+from report import matplotlib_present  # noqa: F401 (autouse: skips without matplotlib)
+from run_docs import (CLI, DOCS, PLOTS, bare, clones, intended, jsonplus, passing, plain,
+                      render_run, show, two_jobs)
 
 
 # --------------------------------------------------------------------------
 # helpers
-
-def render_run(d, doc=None, raw=None):
-    return render_file(d, "run.json", doc, raw)
-
 
 def rendered(tmp_path, name, doc=None):
     d = tmp_path / name
@@ -531,7 +442,7 @@ def test_state_not_done(tmp_path):
 def test_precedence(tmp_path):
     """run.json is the last: a directory with compare.json is the
     comparison's, and rendering it drops the run's files."""
-    from test_report_compare import render_compare, runs	# pylint: disable=C0415
+    from compare_docs import render_compare, runs	# pylint: disable=C0415
     d = rendered(tmp_path, "both", jsonplus())
     assert (d / "latency.csv").exists()
     p = render_compare(d, runs())
@@ -664,11 +575,10 @@ def test_malformed_run_is_refused(tmp_path, name, fault, needle):
 
 
 # --------------------------------------------------------------------------
-# in a real browser (test_report_browser's headless Chromium)
+# in a real browser (headless Chromium, lib/devtools.py)
 
 @pytest.fixture(scope="module")
 def chromium(tmp_path_factory):
-    import test_report_browser as tb		# pylint: disable=import-outside-toplevel
     if not os.access(tb.CHROMIUM, os.X_OK):
         pytest.skip("no chromium (%s): apt install chromium" % tb.CHROMIUM)
     if not have_matplotlib():

@@ -1,0 +1,61 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Running the ssdload CLI without a kernel module, and the files it reads.
+
+run() points $SSDLOAD_CONFIGFS and $SSDLOAD_DEBUGFS at paths that do not
+exist, unless the test passes its own fake trees (lib/debugfs.py,
+lib/fakemodule.py) in @env.
+"""
+import json
+import os
+import subprocess
+
+
+def run(cli, *args, env=None, **kw):
+    e = dict(os.environ)
+    e.setdefault("SSDLOAD_CONFIGFS", "/nonexistent/ssdload-unit/configfs")
+    e.setdefault("SSDLOAD_DEBUGFS", "/nonexistent/ssdload-unit/debugfs")
+    e.update(env or {})
+    kw.setdefault("stdout", subprocess.PIPE)
+    return subprocess.run([cli] + list(args), stderr=subprocess.PIPE, text=True,
+                          env=e, timeout=60, **kw)
+
+
+def one_error_line(p, *needles):
+    assert p.returncode != 0, "exit 0; stdout %r" % p.stdout
+    lines = [l for l in p.stderr.splitlines() if l.strip()]
+    assert len(lines) == 1, "expected one error line, got %r" % p.stderr
+    assert lines[0].startswith("ssdload: "), lines[0]
+    for n in needles:
+        assert n.lower() in lines[0].lower(), "%r does not mention %r" % (lines[0], n)
+    return lines[0]
+
+
+def parse_only(cli, *args, env=None):
+    p = run(cli, "run", "--filename=/dev/unit-test", "--parse-only", *args, env=env)
+    assert p.returncode == 0, p.stderr
+    return dict(l.split("=", 1) for l in p.stdout.splitlines())
+
+
+def show_json(cli, fake, *extra):
+    p = run(cli, "show", fake.name, "--output-format=json", *extra, env=fake.env)
+    assert p.returncode == 0, p.stderr
+    return json.loads(p.stdout)
+
+
+def jobfile(tmp_path, text, name="job.fio"):
+    p = tmp_path / name
+    p.write_text(text)
+    return str(p)
+
+
+FILES = {"ssdload-curve": "curve.json", "ssdload-sweep": "sweep.json",
+         "ssdload-pts": "pts.json"}
+
+
+def put(tmp_path, name, doc, raw=None):
+    """A run directory @name holding @doc (or @raw text) under its file name."""
+    d = tmp_path / name
+    d.mkdir(parents=True, exist_ok=True)
+    f = d / FILES.get(doc.get("format") if doc else None, "curve.json")
+    f.write_text(raw if raw is not None else json.dumps(doc), encoding="utf-8")
+    return str(d)
