@@ -1155,7 +1155,7 @@ int pts_purge(int argc, const char **argv)
 	struct pts_ctx ctx, *c = &ctx;
 	const char *resume = NULL;
 	enum ssl_purge used = SSL_PURGE_NONE;
-	char detail[256] = "", sz[32], tmp[] = "/tmp/ssdload-purge-XXXXXX";
+	char detail[256] = "", sz[32], tmp[PATH_MAX];
 	uint64_t t0;
 	int fd, r, st = 0;
 
@@ -1193,8 +1193,13 @@ int pts_purge(int argc, const char **argv)
 	close(fd);
 	if (used == SSL_PURGE_OVERWRITE) {
 		json_object *rec = json_object_new_object();
-		int tfd = mkstemp(tmp);
+		const char *dir = getenv("TMPDIR");
+		int tfd;
 
+		/* the overwrite pass's record: in $TMPDIR, as fio's and mktemp's */
+		snprintf(tmp, sizeof(tmp), "%s/ssdload-purge-XXXXXX",
+			 dir && *dir ? dir : "/tmp");
+		tfd = mkstemp(tmp);
 		if (tfd < 0) {
 			ssl_err("pts purge: mkstemp: %s", strerror(errno));
 			json_object_put(rec);
