@@ -329,7 +329,7 @@ def fuzz_report(rng, st, tmp):
         import matplotlib			# pylint: disable=import-outside-toplevel,unused-import
     except ImportError:
         pytest.skip("no matplotlib for the renderer (apt install python3-matplotlib)")
-    from test_report_run import report_module	# pylint: disable=import-outside-toplevel
+    from report import report_module	# pylint: disable=import-outside-toplevel
     mod = report_module()
     docs = [(n, f()) for n, f in sorted(pts_docs.DOCS.items())]
     old = signal.signal(signal.SIGALRM, alarm)

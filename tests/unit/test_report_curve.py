@@ -15,7 +15,6 @@ bad key), the order of precedence pts.json > sweep.json > curve.json, and
 that two renderings are byte-identical.
 """
 import copy
-import importlib.util
 import json
 import math
 import os
@@ -27,7 +26,7 @@ import pytest
 
 from curve_docs import (CURVE_DOCS, CURVE_PLOTS, PCTS, done_doc, pct_list, render_curve,
                         running_doc)
-from report import (PYTHON, SCRIPT, SVG, Html, _set, data_paths, markers, read_csv, snapshot,
+from report import (PYTHON, SCRIPT, report_module, SVG, Html, _set, data_paths, markers, read_csv, snapshot,
                     without_matplotlib)
 from report import matplotlib_present  # noqa: F401 (autouse: skips without matplotlib)
 
@@ -151,14 +150,6 @@ def checked(tmp_path, name):
     check_csv(d, doc)
     check_plots(d, doc)
     return doc, d, text, h
-
-
-def report_module():
-    """ssdload-report.py as a module (its top level imports no matplotlib)."""
-    spec = importlib.util.spec_from_file_location("ssdload_report", SCRIPT)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
 
 
 # --------------------------------------------------------------------------

@@ -22,7 +22,6 @@ refused with exit 2 and one line; the report loads in headless Chromium
 with no error and every image shown.
 """
 import copy
-import importlib.util
 import json
 import math
 import os
@@ -34,7 +33,7 @@ from fractions import Fraction
 import pytest
 
 import devtools as tb
-from report import (PYTHON, SCRIPT, SVG, Html, _set, have_matplotlib, read_csv, snapshot,
+from report import (PYTHON, report_module, SVG, Html, _set, have_matplotlib, read_csv, snapshot,
                     without_matplotlib)
 from report import matplotlib_present  # noqa: F401 (autouse: skips without matplotlib)
 from run_docs import (CLI, DOCS, PLOTS, bare, clones, intended, jsonplus, passing, plain,
@@ -49,13 +48,6 @@ def rendered(tmp_path, name, doc=None):
     p = render_run(d, doc if doc is not None else DOCS[name]())
     assert (p.returncode, p.stdout, p.stderr) == (0, "", "")
     return d
-
-
-def report_module():
-    spec = importlib.util.spec_from_file_location("ssdload_report", SCRIPT)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
 
 
 def check_page(d, csvs):

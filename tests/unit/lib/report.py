@@ -8,6 +8,7 @@ skipped without it, but for its tests marked @without_matplotlib.
 """
 import csv
 import functools
+import importlib.util
 import json
 import os
 import re
@@ -25,6 +26,15 @@ SVG = "{http://www.w3.org/2000/svg}"
 
 
 @functools.lru_cache(maxsize=None)
+def report_module():
+    """ssdload-report.py loaded as a module (its top level imports no
+    matplotlib), for the tests that call its functions directly."""
+    spec = importlib.util.spec_from_file_location("ssdload_report", SCRIPT)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
 def have_matplotlib():
     try:
         r = subprocess.run([PYTHON, "-c", "import matplotlib, mpl_toolkits.mplot3d"],
