@@ -54,7 +54,20 @@ def test_latency_truth(nullb_cfg, jobs, c, iodepth):
 
     p50 = h.percentile(50)
     hi = env.p50_slop() * c
-    assert c <= p50 <= hi, "p50 %d ns outside [%d, %d]" % (p50, c, hi)
+    blk_mean = d["read_ticks"] * 1e6 / d["read_ios"]
+
+    def late_timer():
+        # The block layer times each request from allocation to completion,
+        # without ssdload's submit and reap: when its own mean is past the
+        # bound too, the device's hrtimer fired late (a guest whose vCPU
+        # the host did not run), not ssdload's clock.
+        if blk_mean > hi:
+            return ("the block layer's own mean is %d ns, past %d ns: the timer "
+                    "device completed late" % (blk_mean, hi))
+        return None
+    with hostload.guard(late_timer):
+        assert p50 <= hi, "p50 %d ns outside [%d, %d]" % (p50, c, hi)
+    assert c <= p50, "p50 %d ns outside [%d, %d]" % (p50, c, hi)
 
     # The block layer times each request from allocation to completion, inside
     # ssdload's submit_bio .. bi_end_io window: ssdload's mean may exceed it by
@@ -62,7 +75,6 @@ def test_latency_truth(nullb_cfg, jobs, c, iodepth):
     # 6.8+ can put the block layer's start slightly earlier, hence 2%).
     # On the debug kernel KASAN + lockdep lengthen that path: one CI run
     # measured 107 us over the block layer's mean at QD 16 on a 1 ms device.
-    blk_mean = d["read_ticks"] * 1e6 / d["read_ios"]
     mean = s["read_lat_mean_ns"]
     slack = (0.2 if env.debug_kernel() else 0.1) * c
     assert 0.98 * blk_mean <= mean <= blk_mean + slack, \
