@@ -304,6 +304,8 @@ def _sample_kthreads(base, running, interval=0.05, timeout=30):
             except OSError:
                 continue
             f = st[st.rindex(")") + 2:].split()
+            if comm == "kthreadd" and int(f[6]) & 0x00200000:
+                continue    # forked by kthreadd, not yet named: look again
             if not comm.startswith("ssdload") or not int(f[6]) & 0x00200000:  # PF_KTHREAD
                 other.add(pid)
                 continue
