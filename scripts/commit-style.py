@@ -67,7 +67,7 @@ def check_message(msg):
         problems.append("subject ends with a full stop")
     if len(lines) < 2 or lines[1].strip():
         problems.append("no blank line after the subject")
-    body = [ln for ln in lines[2:]]
+    body = lines[2:]
     while body and not body[-1].strip():
         body.pop()
     text = [ln for ln in body if ln.strip() and not re.match(r"^[A-Za-z-]+: .*<.*@.*>$", ln)]
