@@ -395,7 +395,8 @@ def test_step_numjobs(slow_dev, jobs):
         iops = rd["ios"] / (r["runtime_ns"] / 1e9)
         inflight = iops * _mean(rd) / 1e9
         want = r["numjobs"] * r["iodepth"]
-        assert (1 - 2 * env.little_tolerance()) * want <= inflight <= 1.02 * want, \
+        lo = 1 - min(0.4, 2 * env.little_tolerance())
+        assert lo * want <= inflight <= 1.02 * want, \
             (r["step"], inflight, want)
     # the records wholly inside a step (the steps are timed: step N runs
     # from (N - 1) x 400 ms; a record is tagged with the step it closed in)
