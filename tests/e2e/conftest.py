@@ -405,3 +405,10 @@ def pts_nvme():
     """The second emulated NVMe (256 MiB, serial ssdload-pts) for the PTS
     tests, which purge and fill it: $SSDLOAD_NVME_PTS."""
     return _nvme_dev("SSDLOAD_NVME_PTS")
+
+
+@pytest.fixture
+def nvme_subsys():
+    """Namespace 1 of the emulated two-controller NVM subsystem (16 MiB,
+    serial ssdload-subsys; stock kernels only): $SSDLOAD_NVME_SUBSYS."""
+    return _nvme_dev("SSDLOAD_NVME_SUBSYS")

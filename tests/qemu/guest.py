@@ -88,6 +88,38 @@ NVME_DRIVES = (('nvme.img', NVME_SIZE, 'ssdload0', 'SSDLOAD_NVME'),
 	       ('nvme-pts.img', NVME_PTS_SIZE, 'ssdload-pts', 'SSDLOAD_NVME_PTS')) + tuple(
 	(f'nvme-scale{i}.img', NVME_SCALE_SIZE, f'ssdload-scale{i}', f'SSDLOAD_NVME_SCALE{i}')
 	for i in range(4))
+# ---- NVMe subsystem with two controllers (issue 25, the scope of Sanitize) ----
+# tests/e2e/test_nvme_subsys.py: one NVM subsystem (nvme-subsys) with two
+# controllers, a 16 MiB namespace shared by both (nsid 1) and an 8 MiB one
+# attached to the second controller only (nsid 2), so that the first
+# controller sees fewer namespaces than the subsystem holds.  Attached only
+# on the stock kernels (the test is marked stock, tests/e2e/conftest.py):
+# the other guests' devices are unchanged.  Found by serial, as
+# $SSDLOAD_NVME_SUBSYS (the shared namespace).
+NVME_SUBSYS_KERNELS = os.environ.get('SSDLOAD_STOCK_KERNELS', '6.1').split()
+NVME_SUBSYS_SERIAL = 'ssdload-subsys'
+NVME_SUBSYS_NS = (('nvme-subsys-ns1.img', 16 << 20), ('nvme-subsys-ns2.img', 8 << 20))
+
+
+def nvme_subsys(label):
+	"""(images [(name, size)], 'serial=VAR' pair, qemu args(out)) of the
+	two-controller subsystem for a guest of this label, or None."""
+	if label not in NVME_SUBSYS_KERNELS:
+		return None
+
+	def args(out):
+		a = ['-device', f'nvme-subsys,id=ssubsys,nqn={NVME_SUBSYS_SERIAL}']
+		for c in range(2):	# both before the namespaces, which attach to them
+			a += ['-device', f'nvme,id=sctrl{c},serial={NVME_SUBSYS_SERIAL},'
+					 f'subsys=ssubsys']
+		for i, (img, _) in enumerate(NVME_SUBSYS_NS):
+			a += ['-drive', f'file={out}/{img},if=none,format=raw,id=sns{i}',
+			      '-device', f'nvme-ns,drive=sns{i},nsid={i + 1},bus=sctrl{i},'
+					 f'shared={"on" if i == 0 else "off"}']
+		return a
+	return NVME_SUBSYS_NS, f'{NVME_SUBSYS_SERIAL}=SSDLOAD_NVME_SUBSYS', args
+# ---- end of the NVMe subsystem ----
+
 # Host env vars handed through to the guest command as they are.
 PASSTHROUGH_PREFIXES = ('SSDLOAD_TEST_', 'PYTEST_ADDOPTS')
 TOOLS = ('qemu-system-x86_64', 'rsync', 'make')
@@ -701,11 +733,12 @@ def _watch(proc, out, timeout, boot_timeout, stderr_path):
 				return 'kvm-error'
 
 
-def _boot(qemu, out, timeout, boot_timeout, stream, shell, nvme):
-	"""One qemu run; a GuestResult (without accel and attempt data)."""
-	_clean(out, BOOT_FILES)
+def _boot(qemu, out, timeout, boot_timeout, stream, shell, nvme, images=()):
+	"""One qemu run; a GuestResult (without accel and attempt data).
+	images: more (file, size) to create in out for it and remove after."""
+	_clean(out, BOOT_FILES + tuple(i[0] for i in images))
 	if nvme:
-		for img, size, _, _ in NVME_DRIVES:
+		for img, size in [d[:2] for d in NVME_DRIVES] + list(images):
 			with open(os.path.join(out, img), 'wb') as f:
 				f.truncate(size)
 	stderr_path = os.path.join(out, 'qemu-stderr.log')
@@ -722,7 +755,7 @@ def _boot(qemu, out, timeout, boot_timeout, stream, shell, nvme):
 		if proc.poll() is None:
 			proc.kill()
 			proc.wait()
-		_clean(out, [d[0] for d in NVME_DRIVES])
+		_clean(out, [d[0] for d in NVME_DRIVES] + [i[0] for i in images])
 	duration = time.monotonic() - start
 	rc = None
 	try:
@@ -771,6 +804,7 @@ def run_guest(kinfo, command: Optional[List[str]], out: str, timeout: int = DEFA
 	if boot_timeout is None:
 		boot_timeout = boot_timeout_for(kinfo['LABEL'])
 	boot_timeout = min(boot_timeout, timeout)
+	subsys = nvme_subsys(kinfo['LABEL']) if nvme else None
 
 	genv = {
 		'PATH': '/usr/local/sbin:/usr/sbin:/usr/bin:/sbin:/bin',
@@ -801,7 +835,8 @@ def run_guest(kinfo, command: Optional[List[str]], out: str, timeout: int = DEFA
 	with open(os.path.join(out, 'guest.conf'), 'w') as f:
 		for k, v in (('OUT', out), ('MODDIR', moddir), ('TMPFS_DIRS', ' '.join(tmpfs)),
 			     ('TMPDIR_GUEST', genv['TMPDIR']),
-			     ('NVME_SERIALS', ' '.join(f'{d[2]}={d[3]}' for d in NVME_DRIVES)
+			     ('NVME_SERIALS', ' '.join([f'{d[2]}={d[3]}' for d in NVME_DRIVES] +
+						       ([subsys[1]] if subsys else []))
 			      if nvme else ''),
 			     ('SHELL_MODE', '1' if shell else '0')):
 			f.write(f'{k}={shlex.quote(v)}\n')
@@ -834,13 +869,16 @@ def run_guest(kinfo, command: Optional[List[str]], out: str, timeout: int = DEFA
 			for i, (img, _, serial, _) in enumerate(NVME_DRIVES):
 				qemu += ['-drive', f'file={out}/{img},if=none,format=raw,id=n{i}',
 					 '-device', f'nvme,serial={serial},drive=n{i}']
+		if subsys:
+			qemu += subsys[2](out)
 		return qemu
 
 	retry_reason = None
 	for attempt in (1, 2):
 		log(f'booting {kinfo["KVER"]} ({kinfo["LABEL"]}) under {accel.name.upper()} '
 		    f'({accel.reason}), output in {out}')
-		res = _boot(qemu_cmd(accel), out, timeout, boot_timeout, stream, shell, nvme)
+		res = _boot(qemu_cmd(accel), out, timeout, boot_timeout, stream, shell, nvme,
+			    subsys[0] if subsys else ())
 		res.accel, res.attempts, res.retry_reason = accel.name, attempt, retry_reason
 		if res.rc is not None or res.started or attempt == 2:
 			break

@@ -108,6 +108,7 @@ m --bind "/host$MODDIR" "/host/lib/modules/$kver"
 nvme_by_serial() {
 	for b in /host/sys/block/nvme*; do
 		[ -e "$b" ] || continue
+		case ${b##*/} in nvme*c*n*) continue ;; esac	# a hidden multipath path
 		d=$(readlink -f "$b")
 		while [ "$d" != /host/sys ] && [ -n "$d" ] && [ ! -f "$d/serial" ]; do
 			d=${d%/*}

@@ -1335,6 +1335,11 @@ static void plan_scope(const struct ssl_dev *d, int fd, int sanitize, char *buf,
 	else
 		fmt(buf, len, "scope: namespace %u (%s) only", (unsigned int)d->nsid,
 		    d->name);
+	/* what a Sanitize would have reached, and this format leaves */
+	if (r.nctrl > 1 || r.nns > 1)
+		list_add(buf, len, "not the rest of subsystem %s (%u controller%s, "
+			 "namespaces %s)", r.subsys, r.nctrl, r.nctrl == 1 ? "" : "s",
+			 r.ns);
 }
 
 static const char *sanact_name(enum nvme_sanitize_sanact act)
@@ -1352,7 +1357,9 @@ static void plan_auto(const struct ssl_dev *d, int fd, char *buf, size_t len)
 	const char *no = NULL;
 
 	if (d->is_nvme && !d->is_partition) {
-		if (!sanitize_action(d, 0, &act)) {
+		if (sanitize_action(d, 0, &act)) {
+			no = "the controller supports none";
+		} else {
 			no = nvme_refusal(d, fd, 1, 0, why, sizeof(why));
 			if (!no) {
 				plan_scope(d, fd, 1, scope, sizeof(scope));

@@ -878,6 +878,7 @@ static int pts_dry_run(struct pts_ctx *c, int fd)
 /* The refusals every writing command makes before any write; the fd or -1. */
 static int pts_gate(struct pts_ctx *c)
 {
+	char plan[1600];
 	int fd;
 
 	if (!c->filename) {
@@ -897,6 +898,16 @@ static int pts_gate(struct pts_ctx *c)
 		return -1;
 	if ((c->doc && resume_identity(c)) ||
 	    ssl_guard(&c->dev, fd, c->force, c->dry_run)) {
+		close(fd);
+		return -1;
+	}
+	/*
+	 * a purge the device would refuse (a Sanitize beyond the namespace, a
+	 * method it lacks) is a refusal too, before any write; the dry run
+	 * prints the plan
+	 */
+	if (!c->dry_run && !(c->doc && phase_done(c, "purge")) &&
+	    ssl_dev_purge_plan(&c->dev, fd, c->purge, plan, sizeof(plan))) {
 		close(fd);
 		return -1;
 	}
