@@ -35,9 +35,9 @@ int ssdload_store_invalid(struct ssdload_job *job,
  * (@parse_ret).  @st is the step whose attribute it is, NULL for the
  * job's.
  */
-int ssdload_store_check(struct ssdload_job *job,
-			const struct ssdload_step *st, const char *attr,
-			const char *page, int parse_ret)
+static int ssdload_store_check(struct ssdload_job *job,
+			       const struct ssdload_step *st, const char *attr,
+			       const char *page, int parse_ret)
 {
 	char step[24] = "";
 

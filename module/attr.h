@@ -42,9 +42,6 @@ struct ssdload_attr {
 int ssdload_store_invalid(struct ssdload_job *job,
 			  const struct ssdload_step *st, const char *attr,
 			  const char *page, int ret);
-int ssdload_store_check(struct ssdload_job *job,
-			const struct ssdload_step *st, const char *attr,
-			const char *page, int parse_ret);
 ssize_t ssdload_store(struct ssdload_job *job, struct ssdload_step *st,
 		      const struct ssdload_attr *a, void *dst,
 		      const char *page, size_t count);
