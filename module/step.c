@@ -12,11 +12,11 @@
  * (as an idle step, for its ramp and runtime, or at once when only
  * number_ios ends it: its I/Os and rates are shared by the K).  An
  * attribute that was never written (or was written an empty line)
- * inherits the job's value.  Like the job's own attributes, every store,
- * mkdir and rmdir... of a step is refused with -EBUSY while the job is
- * armed, running or stopping (rmdir cannot be refused: the run works on
- * the copy it compiled at enable, so removing a step changes only the
- * next run).
+ * inherits the job's value.  Like the job's own attributes (attr.c), every
+ * store and mkdir of a step is refused with -EBUSY while the job is
+ * armed, running or stopping.  rmdir cannot be refused, but the run works
+ * on the copy it compiled at enable, so removing a step changes only the
+ * next run.
  *
  * At enable plan.c compiles the steps (or, without steps, the job
  * itself) into phases (struct ssdload_phase), each checked as a job is.
