@@ -4,6 +4,7 @@
  * attributes and the steps'.
  */
 #include <linux/kernel.h>
+#include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/sysfs.h>
 
@@ -29,14 +30,14 @@ int ssdload_store_invalid(struct ssdload_job *job,
 }
 
 /*
- * The common check of a store, with job->lock held: refuse while a run
- * is set up (-EBUSY), then log and return the error of parsing @page
+ * The check of a store, with job->lock held: refuse while a run is set
+ * up (-EBUSY), then log and return the error of parsing @page
  * (@parse_ret).  @st is the step whose attribute it is, NULL for the
  * job's.
  */
-int ssdload_store_check(struct ssdload_job *job,
-			const struct ssdload_step *st, const char *attr,
-			const char *page, int parse_ret)
+static int ssdload_store_check(struct ssdload_job *job,
+			       const struct ssdload_step *st, const char *attr,
+			       const char *page, int parse_ret)
 {
 	char step[24] = "";
 
@@ -57,67 +58,97 @@ int ssdload_store_check(struct ssdload_job *job,
 
 /*
  * The end of a store that passed ssdload_store_check(), job->lock held:
- * the @n values of @v go into @val, and a step (@st) marks its override
- * @field as set; with @inherit, the step clears the mark instead and
- * @val is kept.
+ * @val goes to @dst as @a says, and a step (@st) marks its override as
+ * set.  Without @val (a blank line), the step clears the mark instead
+ * and keeps @dst, but an owned object is replaced by NULL.
  */
-static void ssdload_store_assign(struct ssdload_step *st, u32 field,
-				 bool inherit, u64 *val, const u64 *v,
-				 unsigned int n)
+static void ssdload_store_apply(struct ssdload_step *st,
+				const struct ssdload_attr *a, void *dst,
+				void **val)
 {
-	if (st && inherit)
-		st->set &= ~BIT(field);
+	if (st && !*val)
+		st->set &= ~BIT(a->field);
 	else if (st)
-		st->set |= BIT(field);
-	if (!inherit)
-		memcpy(val, v, n * sizeof(*v));
+		st->set |= BIT(a->field);
+	if (a->owned)
+		swap(*(void **)dst, *val);	/* the caller frees the old */
+	else if (*val && a->apply)
+		a->apply(dst, *val);
+	else if (*val)
+		memcpy(dst, *val, a->size);
 }
 
 /*
- * Store the number in @page into *@val: a numeric attribute of @job, or
- * of its step @st.  A step's empty line clears its override instead (the
- * step inherits the job's value).
+ * Store the line written to @page into @dst: attribute @a of @job, or of
+ * its step @st.  A step's blank line clears its override instead (the
+ * step inherits the job's value), and so does a job's for an owned
+ * object (none).  Returns @count, or the errno, logged.
  */
-ssize_t ssdload_num_store(struct ssdload_job *job, struct ssdload_step *st,
-			  const struct ssdload_num *num, u64 *val,
-			  const char *page, size_t count)
+ssize_t ssdload_store(struct ssdload_job *job, struct ssdload_step *st,
+		      const struct ssdload_attr *a, void *dst,
+		      const char *page, size_t count)
 {
-	bool inherit = st && ssdload_blank(page);
-	u64 v = 0;
+	bool none = (st || a->owned) && ssdload_blank(page);
+	u64 small[8] = {};		/* a value up to a group name */
+	void *val = NULL;
 	int ret = 0;
 
-	if (!inherit)
-		ret = ssdload_parse_u64(page, num->min, num->max, num->align,
-					&v);
+	if (!none) {
+		val = small;
+		if (a->owned || a->size > sizeof(small))
+			val = kzalloc(a->size, GFP_KERNEL);
+		if (!val)
+			return -ENOMEM;
+		ret = a->parse(a, page, val);
+	}
 	mutex_lock(&job->lock);
-	ret = ssdload_store_check(job, st, num->name, page, ret);
+	ret = ssdload_store_check(job, st, a->name, page, ret);
 	if (!ret)
-		ssdload_store_assign(st, num->field, inherit, val, &v, 1);
+		ssdload_store_apply(st, a, dst, &val);
 	mutex_unlock(&job->lock);
+	if (val != small)
+		kfree(val);
 	return ret ? ret : count;
 }
 
-/*
- * Store the per-direction rates in @page (up to num->max each) into
- * @val[SSDLOAD_DIR_NR]: rate_iops or rate of @job, or of its step @st.
- * A job's blank line removes every cap; a step's inherits the job's, and
- * its "0" makes the step uncapped where the job is capped.
- */
-ssize_t ssdload_rate_store(struct ssdload_job *job, struct ssdload_step *st,
-			   const struct ssdload_num *num, u64 *val,
-			   const char *page, size_t count)
+int ssdload_attr_parse_u64(const struct ssdload_attr *a, const char *page,
+			   void *val)
 {
-	bool inherit = st && ssdload_blank(page);
-	u64 v[SSDLOAD_DIR_NR] = {};
-	int ret = 0;
+	return ssdload_parse_u64(page, a->min, a->max, a->align, val);
+}
 
-	if (!inherit && !(st && sysfs_streq(page, "0")))
-		ret = ssdload_parse_rate(page, num->max, v);
-	mutex_lock(&job->lock);
-	ret = ssdload_store_check(job, st, num->name, page, ret);
-	if (!ret)
-		ssdload_store_assign(st, num->field, inherit, val, v,
-				     SSDLOAD_DIR_NR);
-	mutex_unlock(&job->lock);
-	return ret ? ret : count;
+int ssdload_attr_parse_rate(const struct ssdload_attr *a, const char *page,
+			    void *val)
+{
+	return ssdload_parse_rate(page, a->max, val);
+}
+
+/* A step's rate: also "0", uncapped where the job is capped. */
+int ssdload_attr_parse_step_rate(const struct ssdload_attr *a,
+				 const char *page, void *val)
+{
+	if (sysfs_streq(page, "0"))
+		return 0;
+	return ssdload_parse_rate(page, a->max, val);
+}
+
+/* An enum: its name in a->names, kept in a u32 or a u64 (a->size). */
+int ssdload_attr_parse_enum(const struct ssdload_attr *a, const char *page,
+			    void *val)
+{
+	u32 v = 0;
+	int ret;
+
+	ret = ssdload_parse_enum(page, a->names, &v);
+	if (a->size == sizeof(u64))
+		*(u64 *)val = v;
+	else
+		*(u32 *)val = v;
+	return ret;
+}
+
+int ssdload_attr_parse_bssplit(const struct ssdload_attr *a,
+			       const char *page, void *val)
+{
+	return ssdload_parse_bssplit(page, val);
 }

@@ -3,14 +3,14 @@
  * ssdload: the store of configfs attributes, shared by the job's
  * attributes (configfs.c) and the steps' (step.c).
  *
- * Every store parses the value before taking job->lock, then, with the
- * lock held, is refused with -EBUSY while a run is set up (armed,
- * running or stopping), or with the parse error, each logged naming the
- * job, the step and the attribute (ssdload_store_check()).  Numeric
- * attributes are one line each (null_blk style): SSDLOAD_NUM_ATTR and
- * SSDLOAD_RATE_ATTR for a job, SSDLOAD_STEP_NUM_ATTR and
- * SSDLOAD_STEP_RATE_ATTR for a step, stored by ssdload_num_store() and
- * ssdload_rate_store().
+ * Every store goes through ssdload_store(): it parses the value before
+ * taking job->lock, then, with the lock held, is refused with -EBUSY
+ * while a run is set up (armed, running or stopping), or with the parse
+ * error, each logged naming the job, the step and the attribute; else it
+ * keeps the value.  What differs between attributes is in their struct
+ * ssdload_attr: how to parse, how to keep.  Numeric attributes are one
+ * line each (null_blk style): SSDLOAD_NUM_ATTR and SSDLOAD_RATE_ATTR for
+ * a job, SSDLOAD_STEP_NUM_ATTR and SSDLOAD_STEP_RATE_ATTR for a step.
  */
 #ifndef _SSDLOAD_ATTR_H
 #define _SSDLOAD_ATTR_H
@@ -18,34 +18,55 @@
 #include "ssdload.h"
 
 /*
- * A numeric attribute: MIN..MAX, a multiple of ALIGN (0 = any); a rate
- * list: up to MAX in each direction.
+ * One attribute, for ssdload_store().  @parse reads the written line into
+ * @val, a zeroed temporary of @size bytes, before job->lock is taken;
+ * @apply puts it into the job or step (@dst) with the lock held, once
+ * the store is allowed (NULL: copy the @size bytes to @dst).  With
+ * @owned, @val is allocated and kept: it replaces the pointer at @dst,
+ * whose old object is freed.
  */
-struct ssdload_num {
+struct ssdload_attr {
 	const char *name;		/* the attribute, for the log */
-	u64 min, max, align;
 	u32 field;			/* a step's: enum ssdload_step_field */
+	bool owned;
+	size_t size;
+	int (*parse)(const struct ssdload_attr *a, const char *page,
+		     void *val);
+	void (*apply)(void *dst, const void *val);
+	u64 min, max, align;		/* a number's range (align 0 = any);
+					 * a rate's cap in each direction
+					 */
+	const struct ssdload_enum *names;	/* an enum's */
 };
 
 int ssdload_store_invalid(struct ssdload_job *job,
 			  const struct ssdload_step *st, const char *attr,
 			  const char *page, int ret);
-int ssdload_store_check(struct ssdload_job *job,
-			const struct ssdload_step *st, const char *attr,
-			const char *page, int parse_ret);
-ssize_t ssdload_num_store(struct ssdload_job *job, struct ssdload_step *st,
-			  const struct ssdload_num *num, u64 *val,
-			  const char *page, size_t count);
-ssize_t ssdload_rate_store(struct ssdload_job *job, struct ssdload_step *st,
-			   const struct ssdload_num *num, u64 *val,
-			   const char *page, size_t count);
+ssize_t ssdload_store(struct ssdload_job *job, struct ssdload_step *st,
+		      const struct ssdload_attr *a, void *dst,
+		      const char *page, size_t count);
+
+/* The parse callbacks of the kinds a job and a step share. */
+int ssdload_attr_parse_u64(const struct ssdload_attr *a, const char *page,
+			   void *val);
+int ssdload_attr_parse_rate(const struct ssdload_attr *a, const char *page,
+			    void *val);
+int ssdload_attr_parse_step_rate(const struct ssdload_attr *a,
+				 const char *page, void *val);
+int ssdload_attr_parse_enum(const struct ssdload_attr *a, const char *page,
+			    void *val);
+int ssdload_attr_parse_bssplit(const struct ssdload_attr *a,
+			       const char *page, void *val);
 
 static inline struct ssdload_step *to_step(struct config_item *item)
 {
 	return container_of(item, struct ssdload_step, item);
 }
 
-/* A job's numeric attribute: show, store and the configfs attribute. */
+/*
+ * A job's numeric attribute: show, store and the configfs attribute.
+ * MIN..MAX, a multiple of ALIGN (0 = any).
+ */
 #define SSDLOAD_NUM_ATTR(NAME, MIN, MAX, ALIGN)				\
 static ssize_t ssdload_job_##NAME##_show(struct config_item *item,	\
 					 char *page)			\
@@ -56,13 +77,15 @@ static ssize_t ssdload_job_##NAME##_show(struct config_item *item,	\
 static ssize_t ssdload_job_##NAME##_store(struct config_item *item,	\
 					  const char *page, size_t count) \
 {									\
-	static const struct ssdload_num num = {				\
-		.name = #NAME, .min = MIN, .max = MAX, .align = ALIGN,	\
+	static const struct ssdload_attr a = {				\
+		.name = #NAME, .size = sizeof(u64),			\
+		.parse = ssdload_attr_parse_u64,			\
+		.min = MIN, .max = MAX, .align = ALIGN,			\
 	};								\
 	struct ssdload_job *job = to_job(item);				\
 									\
-	return ssdload_num_store(job, NULL, &num, &job->cfg.NAME,	\
-				 page, count);				\
+	BUILD_BUG_ON(sizeof(job->cfg.NAME) != sizeof(u64));		\
+	return ssdload_store(job, NULL, &a, &job->cfg.NAME, page, count); \
 }									\
 CONFIGFS_ATTR(ssdload_job_, NAME)
 
@@ -84,20 +107,22 @@ static ssize_t ssdload_step_##NAME##_show(struct config_item *item,	\
 static ssize_t ssdload_step_##NAME##_store(struct config_item *item,	\
 					   const char *page, size_t count) \
 {									\
-	static const struct ssdload_num num = {				\
-		.name = #NAME, .min = MIN, .max = MAX, .align = ALIGN,	\
-		.field = FIELD,						\
+	static const struct ssdload_attr a = {				\
+		.name = #NAME, .field = FIELD, .size = sizeof(u64),	\
+		.parse = ssdload_attr_parse_u64,			\
+		.min = MIN, .max = MAX, .align = ALIGN,			\
 	};								\
 	struct ssdload_step *st = to_step(item);			\
 									\
-	return ssdload_num_store(st->job, st, &num, &st->v.NAME,	\
-				 page, count);				\
+	BUILD_BUG_ON(sizeof(st->v.NAME) != sizeof(u64));		\
+	return ssdload_store(st->job, st, &a, &st->v.NAME, page, count); \
 }									\
 CONFIGFS_ATTR(ssdload_step_, NAME)
 
 /*
- * rate_iops and rate of a job: fio's per-direction lists, job-wide (the
- * workers share them).  The blank string removes every cap.
+ * rate_iops and rate of a job: fio's per-direction lists, up to MAX in
+ * each direction, job-wide (the workers share them).  The blank string
+ * removes every cap.
  */
 #define SSDLOAD_RATE_ATTR(NAME, MAX)					\
 static ssize_t ssdload_job_##NAME##_show(struct config_item *item,	\
@@ -109,13 +134,14 @@ static ssize_t ssdload_job_##NAME##_show(struct config_item *item,	\
 static ssize_t ssdload_job_##NAME##_store(struct config_item *item,	\
 					  const char *page, size_t count) \
 {									\
-	static const struct ssdload_num num = {				\
-		.name = #NAME, .max = MAX,				\
+	static const struct ssdload_attr a = {				\
+		.name = #NAME, .size = sizeof(u64) * SSDLOAD_DIR_NR,	\
+		.parse = ssdload_attr_parse_rate, .max = MAX,		\
 	};								\
 	struct ssdload_job *job = to_job(item);				\
 									\
-	return ssdload_rate_store(job, NULL, &num, job->cfg.NAME,	\
-				  page, count);				\
+	BUILD_BUG_ON(sizeof(job->cfg.NAME) != sizeof(u64) * SSDLOAD_DIR_NR); \
+	return ssdload_store(job, NULL, &a, job->cfg.NAME, page, count); \
 }									\
 CONFIGFS_ATTR(ssdload_job_, NAME)
 
@@ -139,13 +165,15 @@ static ssize_t ssdload_step_##NAME##_show(struct config_item *item,	\
 static ssize_t ssdload_step_##NAME##_store(struct config_item *item,	\
 					   const char *page, size_t count) \
 {									\
-	static const struct ssdload_num num = {				\
-		.name = #NAME, .max = MAX, .field = FIELD,		\
+	static const struct ssdload_attr a = {				\
+		.name = #NAME, .field = FIELD,				\
+		.size = sizeof(u64) * SSDLOAD_DIR_NR,			\
+		.parse = ssdload_attr_parse_step_rate, .max = MAX,	\
 	};								\
 	struct ssdload_step *st = to_step(item);			\
 									\
-	return ssdload_rate_store(st->job, st, &num, st->v.NAME,	\
-				  page, count);				\
+	BUILD_BUG_ON(sizeof(st->v.NAME) != sizeof(u64) * SSDLOAD_DIR_NR); \
+	return ssdload_store(st->job, st, &a, st->v.NAME, page, count);	\
 }									\
 CONFIGFS_ATTR(ssdload_step_, NAME)
 

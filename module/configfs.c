@@ -43,6 +43,20 @@ SSDLOAD_NUM_ATTR(log_interval_ms, 0, SSDLOAD_MAX_MS, 0);
 SSDLOAD_NUM_ATTR(log_hist, 0, 1, 0);
 SSDLOAD_NUM_ATTR(shared, 0, 1, 0);
 
+/* The value of offset or size, as written. */
+struct ssdload_span_val {
+	u64 bytes, ppm;
+	bool pct;
+};
+
+static int ssdload_span_parse(const struct ssdload_attr *a, const char *page,
+			      void *val)
+{
+	struct ssdload_span_val *v = val;
+
+	return ssdload_parse_bytes_or_pct(page, &v->bytes, &v->ppm, &v->pct);
+}
+
 /*
  * offset and size: bytes, or a percentage of each device (fio's "25%").
  * show prints what was set.
@@ -60,24 +74,27 @@ static ssize_t ssdload_job_##NAME##_show(struct config_item *item,	\
 			  ppm % 10000);					\
 }									\
 									\
+static void ssdload_job_##NAME##_apply(void *dst, const void *val)	\
+{									\
+	const struct ssdload_span_val *v = val;				\
+	struct ssdload_cfg *cfg = dst;					\
+									\
+	cfg->NAME = v->bytes;						\
+	cfg->NAME##_ppm = v->ppm;					\
+	cfg->NAME##_pct = v->pct;					\
+}									\
+									\
 static ssize_t ssdload_job_##NAME##_store(struct config_item *item,	\
 					  const char *page, size_t count) \
 {									\
+	static const struct ssdload_attr a = {				\
+		.name = #NAME, .size = sizeof(struct ssdload_span_val),	\
+		.parse = ssdload_span_parse,				\
+		.apply = ssdload_job_##NAME##_apply,			\
+	};								\
 	struct ssdload_job *job = to_job(item);				\
-	u64 bytes = 0, ppm = 0;						\
-	bool pct = false;						\
-	int ret;							\
 									\
-	ret = ssdload_parse_bytes_or_pct(page, &bytes, &ppm, &pct);	\
-	mutex_lock(&job->lock);					\
-	ret = ssdload_store_check(job, NULL, #NAME, page, ret);		\
-	if (!ret) {							\
-		job->cfg.NAME = bytes;					\
-		job->cfg.NAME##_ppm = ppm;				\
-		job->cfg.NAME##_pct = pct;				\
-	}								\
-	mutex_unlock(&job->lock);					\
-	return ret ? ret : count;					\
+	return ssdload_store(job, NULL, &a, &job->cfg, page, count);	\
 }									\
 CONFIGFS_ATTR(ssdload_job_, NAME)
 
@@ -86,7 +103,8 @@ SSDLOAD_SPAN_ATTR(size);
 
 /*
  * A string attribute parsed into an allocated object of @TYPE by @PARSE
- * (the empty string clears it: NULL) and printed by @SHOW.
+ * (a struct ssdload_attr parse callback; the empty string clears it:
+ * NULL) and printed by @SHOW.
  */
 #define SSDLOAD_SPEC_ATTR(NAME, FIELD, TYPE, PARSE, SHOW)		\
 static ssize_t ssdload_job_##NAME##_show(struct config_item *item,	\
@@ -105,23 +123,13 @@ static ssize_t ssdload_job_##NAME##_show(struct config_item *item,	\
 static ssize_t ssdload_job_##NAME##_store(struct config_item *item,	\
 					  const char *page, size_t count) \
 {									\
+	static const struct ssdload_attr a = {				\
+		.name = #NAME, .owned = true, .size = sizeof(TYPE),	\
+		.parse = PARSE,						\
+	};								\
 	struct ssdload_job *job = to_job(item);				\
-	TYPE *spec = NULL;						\
-	int ret = 0;							\
 									\
-	if (!ssdload_blank(page)) {					\
-		spec = kzalloc(sizeof(*spec), GFP_KERNEL);		\
-		if (!spec)						\
-			return -ENOMEM;					\
-		ret = PARSE(page, spec);				\
-	}								\
-	mutex_lock(&job->lock);					\
-	ret = ssdload_store_check(job, NULL, #NAME, page, ret);		\
-	if (!ret)							\
-		swap(job->cfg.FIELD, spec);				\
-	mutex_unlock(&job->lock);					\
-	kfree(spec);							\
-	return ret ? ret : count;					\
+	return ssdload_store(job, NULL, &a, &job->cfg.FIELD, page, count); \
 }									\
 CONFIGFS_ATTR(ssdload_job_, NAME)
 
@@ -135,12 +143,24 @@ static ssize_t ssdload_bsrange_show(const struct ssdload_bsspec *s, char *page)
 	return ssdload_bsspec_show(s, true, page);
 }
 
+static int ssdload_bsrange_parse(const struct ssdload_attr *a,
+				 const char *page, void *val)
+{
+	return ssdload_parse_bsrange(page, val);
+}
+
+static int ssdload_dist_parse(const struct ssdload_attr *a, const char *page,
+			      void *val)
+{
+	return ssdload_parse_distribution(page, val);
+}
+
 SSDLOAD_SPEC_ATTR(bssplit, bssplit, struct ssdload_bsspec,
-		  ssdload_parse_bssplit, ssdload_bssplit_show);
+		  ssdload_attr_parse_bssplit, ssdload_bssplit_show);
 SSDLOAD_SPEC_ATTR(bsrange, bsrange, struct ssdload_bsspec,
-		  ssdload_parse_bsrange, ssdload_bsrange_show);
+		  ssdload_bsrange_parse, ssdload_bsrange_show);
 SSDLOAD_SPEC_ATTR(random_distribution, dist, struct ssdload_distspec,
-		  ssdload_parse_distribution, ssdload_distspec_show);
+		  ssdload_dist_parse, ssdload_distspec_show);
 
 static ssize_t ssdload_job_buffer_pattern_show(struct config_item *item,
 					       char *page)
@@ -155,27 +175,40 @@ static ssize_t ssdload_job_buffer_pattern_show(struct config_item *item,
 	return len;
 }
 
+/* buffer_pattern as parsed: its bytes and their number. */
+struct ssdload_pattern_val {
+	u8 pat[SSDLOAD_PATTERN_MAX];
+	u32 len;
+};
+
+static int ssdload_pattern_parse(const struct ssdload_attr *a,
+				 const char *page, void *val)
+{
+	struct ssdload_pattern_val *v = val;
+
+	return ssdload_parse_pattern(page, v->pat, &v->len);
+}
+
+static void ssdload_pattern_apply(void *dst, const void *val)
+{
+	const struct ssdload_pattern_val *v = val;
+	struct ssdload_cfg *cfg = dst;
+
+	memcpy(cfg->pattern, v->pat, v->len);
+	cfg->pattern_len = v->len;
+}
+
 static ssize_t ssdload_job_buffer_pattern_store(struct config_item *item,
 						const char *page, size_t count)
 {
+	static const struct ssdload_attr a = {
+		.name = "buffer_pattern",
+		.size = sizeof(struct ssdload_pattern_val),
+		.parse = ssdload_pattern_parse, .apply = ssdload_pattern_apply,
+	};
 	struct ssdload_job *job = to_job(item);
-	u32 len = 0;
-	u8 *pat;
-	int ret;
 
-	pat = kzalloc(SSDLOAD_PATTERN_MAX, GFP_KERNEL);
-	if (!pat)
-		return -ENOMEM;
-	ret = ssdload_parse_pattern(page, pat, &len);
-	mutex_lock(&job->lock);
-	ret = ssdload_store_check(job, NULL, "buffer_pattern", page, ret);
-	if (!ret) {
-		memcpy(job->cfg.pattern, pat, len);
-		job->cfg.pattern_len = len;
-	}
-	mutex_unlock(&job->lock);
-	kfree(pat);
-	return ret ? ret : count;
+	return ssdload_store(job, NULL, &a, &job->cfg, page, count);
 }
 CONFIGFS_ATTR(ssdload_job_, buffer_pattern);
 
@@ -190,23 +223,40 @@ static ssize_t ssdload_job_file_service_type_show(struct config_item *item,
 	return sysfs_emit(page, "%s:%u\n", name, cfg->fst_n);
 }
 
+/* file_service_type as parsed: the policy and its I/Os per switch. */
+struct ssdload_fst_val {
+	u32 fst, n;
+};
+
+static int ssdload_fst_parse(const struct ssdload_attr *a, const char *page,
+			     void *val)
+{
+	struct ssdload_fst_val *v = val;
+
+	return ssdload_parse_fst(page, &v->fst, &v->n);
+}
+
+static void ssdload_fst_apply(void *dst, const void *val)
+{
+	const struct ssdload_fst_val *v = val;
+	struct ssdload_cfg *cfg = dst;
+
+	cfg->fst = v->fst;
+	cfg->fst_n = v->n;
+}
+
 static ssize_t ssdload_job_file_service_type_store(struct config_item *item,
 						   const char *page,
 						   size_t count)
 {
+	static const struct ssdload_attr a = {
+		.name = "file_service_type",
+		.size = sizeof(struct ssdload_fst_val),
+		.parse = ssdload_fst_parse, .apply = ssdload_fst_apply,
+	};
 	struct ssdload_job *job = to_job(item);
-	u32 fst = 0, n = 0;
-	int ret;
 
-	ret = ssdload_parse_fst(page, &fst, &n);
-	mutex_lock(&job->lock);
-	ret = ssdload_store_check(job, NULL, "file_service_type", page, ret);
-	if (!ret) {
-		job->cfg.fst = fst;
-		job->cfg.fst_n = n;
-	}
-	mutex_unlock(&job->lock);
-	return ret ? ret : count;
+	return ssdload_store(job, NULL, &a, &job->cfg, page, count);
 }
 CONFIGFS_ATTR(ssdload_job_, file_service_type);
 
@@ -226,29 +276,35 @@ static ssize_t ssdload_job_##NAME##_show(struct config_item *item,	\
 static ssize_t ssdload_job_##NAME##_store(struct config_item *item,	\
 					  const char *page, size_t count) \
 {									\
+	static const struct ssdload_attr a = {				\
+		.name = #NAME,						\
+		.size = sizeof_field(struct ssdload_cfg, NAME),		\
+		.parse = ssdload_attr_parse_enum, .names = TABLE,	\
+	};								\
 	struct ssdload_job *job = to_job(item);				\
-	u32 val = 0;							\
-	int ret;							\
 									\
-	ret = ssdload_parse_enum(page, TABLE, &val);			\
-	mutex_lock(&job->lock);					\
-	ret = ssdload_store_check(job, NULL, #NAME, page, ret);		\
-	if (!ret)							\
-		job->cfg.NAME = val;					\
-	mutex_unlock(&job->lock);					\
-	return ret ? ret : count;					\
+	return ssdload_store(job, NULL, &a, &job->cfg.NAME, page, count); \
 }									\
 CONFIGFS_ATTR(ssdload_job_, NAME)
 
 SSDLOAD_ENUM_ATTR(rw, ssdload_rw_names);
 SSDLOAD_ENUM_ATTR(rate_process, ssdload_rate_process_names);
 
-/* Every device of a fio list "a:b" ("\\:" escapes a colon) is absolute. */
-static int ssdload_check_path_list(const char *p)
+/*
+ * filename: a block device, or fio's list "a:b" ("\\:" escapes a colon)
+ * of up to SSDLOAD_MAX_DEVS, each absolute.
+ */
+static int ssdload_filename_parse(const struct ssdload_attr *a,
+				  const char *page, void *val)
 {
 	unsigned int n = 1;
+	const char *p;
+	int ret;
 
-	for (; *p; p++) {
+	ret = ssdload_parse_path(page, val, a->size);
+	if (ret)
+		return ret;
+	for (p = val; *p; p++) {
 		if (*p == '\\' && p[1] == ':') {
 			p++;
 		} else if (*p == ':') {
@@ -267,23 +323,14 @@ static ssize_t ssdload_job_filename_show(struct config_item *item, char *page)
 static ssize_t ssdload_job_filename_store(struct config_item *item,
 					  const char *page, size_t count)
 {
+	static const struct ssdload_attr a = {
+		.name = "filename",
+		.size = sizeof_field(struct ssdload_job, filename),
+		.parse = ssdload_filename_parse,
+	};
 	struct ssdload_job *job = to_job(item);
-	char *path;
-	int ret;
 
-	path = kmalloc(PATH_MAX, GFP_KERNEL);
-	if (!path)
-		return -ENOMEM;
-	ret = ssdload_parse_path(page, path, PATH_MAX);
-	if (!ret)
-		ret = ssdload_check_path_list(path);
-	mutex_lock(&job->lock);
-	ret = ssdload_store_check(job, NULL, "filename", page, ret);
-	if (!ret)
-		strscpy(job->filename, path, sizeof(job->filename));
-	mutex_unlock(&job->lock);
-	kfree(path);
-	return ret ? ret : count;
+	return ssdload_store(job, NULL, &a, job->filename, page, count);
 }
 CONFIGFS_ATTR(ssdload_job_, filename);
 
@@ -294,23 +341,27 @@ static ssize_t ssdload_job_cpus_allowed_show(struct config_item *item,
 			  cpumask_pr_args(to_job(item)->cpus));
 }
 
+static int ssdload_cpus_parse(const struct ssdload_attr *a, const char *page,
+			      void *val)
+{
+	return ssdload_parse_cpulist(page, val);
+}
+
+static void ssdload_cpus_apply(void *dst, const void *val)
+{
+	cpumask_copy(dst, val);
+}
+
 static ssize_t ssdload_job_cpus_allowed_store(struct config_item *item,
 					      const char *page, size_t count)
 {
+	static const struct ssdload_attr a = {
+		.name = "cpus_allowed", .size = sizeof(struct cpumask),
+		.parse = ssdload_cpus_parse, .apply = ssdload_cpus_apply,
+	};
 	struct ssdload_job *job = to_job(item);
-	cpumask_var_t mask;
-	int ret;
 
-	if (!zalloc_cpumask_var(&mask, GFP_KERNEL))
-		return -ENOMEM;
-	ret = ssdload_parse_cpulist(page, mask);
-	mutex_lock(&job->lock);
-	ret = ssdload_store_check(job, NULL, "cpus_allowed", page, ret);
-	if (!ret)
-		cpumask_copy(job->cpus, mask);
-	mutex_unlock(&job->lock);
-	free_cpumask_var(mask);
-	return ret ? ret : count;
+	return ssdload_store(job, NULL, &a, job->cpus, page, count);
 }
 CONFIGFS_ATTR(ssdload_job_, cpus_allowed);
 
@@ -325,20 +376,22 @@ static ssize_t ssdload_job_group_show(struct config_item *item, char *page)
 	return len;
 }
 
+static int ssdload_group_parse(const struct ssdload_attr *a, const char *page,
+			       void *val)
+{
+	return ssdload_parse_group(page, val, a->size);
+}
+
 static ssize_t ssdload_job_group_store(struct config_item *item,
 				       const char *page, size_t count)
 {
+	static const struct ssdload_attr a = {
+		.name = "group", .size = sizeof_field(struct ssdload_job, group),
+		.parse = ssdload_group_parse,
+	};
 	struct ssdload_job *job = to_job(item);
-	char group[SSDLOAD_GROUP_LEN];
-	int ret;
 
-	ret = ssdload_parse_group(page, group, sizeof(group));
-	mutex_lock(&job->lock);
-	ret = ssdload_store_check(job, NULL, "group", page, ret);
-	if (!ret)
-		strscpy(job->group, group, sizeof(job->group));
-	mutex_unlock(&job->lock);
-	return ret ? ret : count;
+	return ssdload_store(job, NULL, &a, job->group, page, count);
 }
 CONFIGFS_ATTR(ssdload_job_, group);
 

@@ -12,11 +12,11 @@
  * (as an idle step, for its ramp and runtime, or at once when only
  * number_ios ends it: its I/Os and rates are shared by the K).  An
  * attribute that was never written (or was written an empty line)
- * inherits the job's value.  Like the job's own attributes, every store,
- * mkdir and rmdir... of a step is refused with -EBUSY while the job is
- * armed, running or stopping (rmdir cannot be refused: the run works on
- * the copy it compiled at enable, so removing a step changes only the
- * next run).
+ * inherits the job's value.  Like the job's own attributes (attr.c), every
+ * store and mkdir of a step is refused with -EBUSY while the job is
+ * armed, running or stopping.  rmdir cannot be refused, but the run works
+ * on the copy it compiled at enable, so removing a step changes only the
+ * next run.
  *
  * At enable plan.c compiles the steps (or, without steps, the job
  * itself) into phases (struct ssdload_phase), each checked as a job is.
@@ -77,23 +77,14 @@ static ssize_t ssdload_step_rw_show(struct config_item *item, char *page)
 static ssize_t ssdload_step_rw_store(struct config_item *item,
 				     const char *page, size_t count)
 {
+	static const struct ssdload_attr a = {
+		.name = "rw", .field = SSDLOAD_STEP_RW,
+		.size = sizeof_field(struct ssdload_step, v.rw),
+		.parse = ssdload_attr_parse_enum, .names = ssdload_rw_names,
+	};
 	struct ssdload_step *st = to_step(item);
-	bool blank = ssdload_blank(page);
-	u32 val = 0;
-	int ret = 0;
 
-	if (!blank)
-		ret = ssdload_parse_enum(page, ssdload_rw_names, &val);
-	mutex_lock(&st->job->lock);
-	ret = ssdload_store_check(st->job, st, "rw", page, ret);
-	if (!ret && blank) {
-		st->set &= ~BIT(SSDLOAD_STEP_RW);
-	} else if (!ret) {
-		st->v.rw = val;
-		st->set |= BIT(SSDLOAD_STEP_RW);
-	}
-	mutex_unlock(&st->job->lock);
-	return ret ? ret : count;
+	return ssdload_store(st->job, st, &a, &st->v.rw, page, count);
 }
 CONFIGFS_ATTR(ssdload_step_, rw);
 
@@ -116,29 +107,14 @@ static ssize_t ssdload_step_bssplit_show(struct config_item *item,
 static ssize_t ssdload_step_bssplit_store(struct config_item *item,
 					  const char *page, size_t count)
 {
+	static const struct ssdload_attr a = {
+		.name = "bssplit", .field = SSDLOAD_STEP_BSSPLIT,
+		.owned = true, .size = sizeof(struct ssdload_bsspec),
+		.parse = ssdload_attr_parse_bssplit,
+	};
 	struct ssdload_step *st = to_step(item);
-	bool blank = ssdload_blank(page);
-	struct ssdload_bsspec *spec = NULL;
-	int ret = 0;
 
-	if (!blank) {
-		spec = kzalloc(sizeof(*spec), GFP_KERNEL);
-		if (!spec)
-			return -ENOMEM;
-		ret = ssdload_parse_bssplit(page, spec);
-	}
-	mutex_lock(&st->job->lock);
-	ret = ssdload_store_check(st->job, st, "bssplit", page, ret);
-	if (!ret) {
-		swap(st->v.bssplit, spec);
-		if (blank)
-			st->set &= ~BIT(SSDLOAD_STEP_BSSPLIT);
-		else
-			st->set |= BIT(SSDLOAD_STEP_BSSPLIT);
-	}
-	mutex_unlock(&st->job->lock);
-	kfree(spec);
-	return ret ? ret : count;
+	return ssdload_store(st->job, st, &a, &st->v.bssplit, page, count);
 }
 CONFIGFS_ATTR(ssdload_step_, bssplit);
 
