@@ -148,7 +148,7 @@ static int pc_pass(const struct ssl_pc_target *t, const char *what, const struct
 	json_object *rec;
 	int st;
 
-	snprintf(rel, sizeof(rel), "precondition-%s.json", what);
+	snprintf(rel, sizeof(rel), "precondition-%s%s.json", t->tag ? t->tag : "", what);
 	if (ssl_dir_path(t->cmd, t->dir, rel, out, sizeof(out)))
 		return 1;
 	av_add(&a, "ssdload");

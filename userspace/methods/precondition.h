@@ -25,7 +25,6 @@
 
 #include <json-c/json.h>
 
-#include "methods/runner.h"
 
 #define SSL_PC_SEQ_BS		131072	/* fill, seq128k, WIPC: SEQ 128KiB writes */
 #define SSL_PC_RND_BS		4096	/* random, WDPC: RND 4KiB writes */
@@ -35,6 +34,8 @@
 #define SSL_PC_ROUND_MS		60000	/* pts: a WDPC round, the spec's minute */
 #define SSL_PC_MAX_ROUNDS	25	/* pts: the WDPC's round limit */
 #define SSL_PC_JSON		"precondition.json"
+
+struct ssl_argv;
 
 enum ssl_pc_mode { SSL_PC_NONE, SSL_PC_FILL, SSL_PC_RANDOM, SSL_PC_SEQ128K, SSL_PC_PTS };
 
@@ -89,7 +90,8 @@ struct ssl_pc_target {
 	const char *cmd;	/* messages and job names ("sweep") */
 	const char *filename;
 	const char *eta;	/* the runs' --eta */
-	const char *dir;	/* the runs' JSON: DIR/precondition-*.json */
+	const char *dir;	/* the runs' JSON: DIR/precondition-TAGWHAT.json */
+	const char *tag;	/* "" or the device's ("d2-") */
 	uint64_t span;		/* the bytes it covers: the whole device */
 	ssl_pc_steady_fn steady;	/* pts mode: the steady-state rule */
 };
