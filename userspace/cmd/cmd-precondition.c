@@ -70,7 +70,7 @@ int ssl_method_guard(const struct ssl_method *m, const char *const *devs, unsign
 
 	if (m->pc.mode == SSL_PC_NONE) {
 		if (m->dry_run)
-			fprintf(stderr, "%s: --dry-run: no --precondition: nothing would be "
+			fprintf(stderr, "ssdload: %s: --dry-run: no --precondition: nothing would be "
 				"written before the measurement\n", m->cmd);
 		return m->dry_run ? 1 : 0;
 	}
@@ -84,7 +84,7 @@ int ssl_method_guard(const struct ssl_method *m, const char *const *devs, unsign
 			continue;
 		bytes = ssl_precond_promised(&m->pc, cap);
 		ssl_size_str(sz, sizeof(sz), bytes);
-		fprintf(stderr, "%s: --dry-run: --precondition=%s would write %s (%" PRIu64
+		fprintf(stderr, "ssdload: %s: --dry-run: --precondition=%s would write %s (%" PRIu64
 			" bytes)%s to %s\n", m->cmd, mode, sz, bytes,
 			m->pc.mode == SSL_PC_PTS ? " and its WDPC rounds" : "", devs[i]);
 	}
@@ -93,7 +93,7 @@ int ssl_method_guard(const struct ssl_method *m, const char *const *devs, unsign
 		return -1;
 	}
 	if (m->dry_run)
-		fprintf(stderr, "%s: --dry-run: nothing was written\n", m->cmd);
+		fprintf(stderr, "ssdload: %s: --dry-run: nothing was written\n", m->cmd);
 	return m->dry_run ? 1 : 0;
 }
 

@@ -20,8 +20,9 @@
 	"  --precondition=MODE   before the measurement, write the whole device (needs", \
 	"                        --allow_write): none (default), fill (one SEQ 128KiB", \
 	"                        pass), seq128k:N (N such passes), random:N (N passes", \
-	"                        of RND 4KiB writes), pts[:TIME] (pts's WIPC, then its", \
-	"                        WDPC: rounds of TIME, default 1m, to steady state)", \
+	"                        of RND 4KiB writes), pts[:TIME[:N]] (pts's WIPC,", \
+	"                        then its WDPC: rounds of TIME, default 1m, to steady", \
+	"                        state, at most N rounds, 5 to 25, default 25)", \
 	"  --section=P%|SIZE     measure only the device's first P% or SIZE (fio's", \
 	"                        size=), after a --precondition of the whole device"
 #define SSL_PRECOND_GUARD_USAGE \

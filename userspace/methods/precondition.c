@@ -22,6 +22,30 @@ static const char *const pc_names[] = {
 	[SSL_PC_SEQ128K] = "seq128k", [SSL_PC_PTS] = "pts",
 };
 
+/* pts[:TIME[:N]]: the WDPC's round time and round limit */
+static int pts_mode(const char *cmd, const char *val, const char *colon,
+		    struct ssl_precond *pc)
+{
+	char t[32];
+	const char *n = colon ? strchr(colon + 1, ':') : NULL;
+	size_t len = n ? (size_t)(n - colon - 1) : colon ? strlen(colon + 1) : 0;
+
+	if (!colon)
+		return 0;
+	if (len >= sizeof(t)) {
+		ssl_err("%s: --precondition=%s: the round time is too long", cmd, val);
+		return -1;
+	}
+	memcpy(t, colon + 1, len);
+	t[len] = 0;
+	if (ssl_time_opt(cmd, "precondition", t, 100, &pc->round_ms))
+		return -1;
+	if (n && ssl_uint_opt(cmd, "precondition", n + 1, SSL_PC_MIN_ROUNDS, SSL_PC_MAX_ROUNDS,
+			      &pc->max_rounds))
+		return -1;
+	return 0;
+}
+
 int ssl_precond_parse(const char *cmd, const char *val, struct ssl_precond *pc)
 {
 	const char *colon = strchr(val, ':');
@@ -37,6 +61,7 @@ int ssl_precond_parse(const char *cmd, const char *val, struct ssl_precond *pc)
 	pc->mode = m;
 	pc->passes = 1;
 	pc->round_ms = SSL_PC_ROUND_MS;
+	pc->max_rounds = SSL_PC_MAX_ROUNDS;
 	switch (pc->mode) {
 	case SSL_PC_NONE:
 	case SSL_PC_FILL:
@@ -54,13 +79,11 @@ int ssl_precond_parse(const char *cmd, const char *val, struct ssl_precond *pc)
 				    &pc->passes);
 	case SSL_PC_PTS:
 		pc->passes = SSL_PC_WIPC_LOOPS;
-		if (colon && ssl_time_opt(cmd, "precondition", colon + 1, 100, &pc->round_ms))
-			return -1;
-		return 0;
+		return pts_mode(cmd, val, colon, pc);
 	}
 bad:
 	ssl_err("%s: --precondition=%s: must be none, fill, random:N, seq128k:N (N passes, "
-		"1 to %d) or pts[:ROUND_TIME]", cmd, val, SSL_PC_MAX_PASSES);
+		"1 to %d) or pts[:ROUND_TIME[:MAX_ROUNDS]]", cmd, val, SSL_PC_MAX_PASSES);
 	return -1;
 }
 
@@ -68,6 +91,8 @@ void ssl_precond_str(const struct ssl_precond *pc, char *buf, size_t len)
 {
 	if (pc->mode == SSL_PC_RANDOM || pc->mode == SSL_PC_SEQ128K)
 		snprintf(buf, len, "%s:%u", pc_names[pc->mode], pc->passes);
+	else if (pc->mode == SSL_PC_PTS && pc->max_rounds != SSL_PC_MAX_ROUNDS)
+		snprintf(buf, len, "pts:%" PRIu64 "ms:%u", pc->round_ms, pc->max_rounds);
 	else if (pc->mode == SSL_PC_PTS && pc->round_ms != SSL_PC_ROUND_MS)
 		snprintf(buf, len, "pts:%" PRIu64 "ms", pc->round_ms);
 	else
@@ -203,6 +228,7 @@ static int pc_wdpc(const struct ssl_pc_target *t, const struct ssl_precond *pc,
 	};
 	json_object *wd = json_object_new_object(), *ys = json_object_new_array();
 	double y[SSL_PC_MAX_ROUNDS];
+	unsigned int max = pc->max_rounds;
 	bool steady = false;
 	unsigned int r;
 	char what[32];
@@ -210,10 +236,11 @@ static int pc_wdpc(const struct ssl_pc_target *t, const struct ssl_precond *pc,
 
 	jset(rec, "wdpc", wd);
 	jset(wd, "round_ms", json_object_new_int64((int64_t)pc->round_ms));
+	jset(wd, "max_rounds", json_object_new_int((int)max));
 	jset(wd, "iops", ys);
-	for (r = 1; r <= SSL_PC_MAX_ROUNDS && !steady; r++) {
-		fprintf(stderr, "%s: precondition: WDPC round %u of at most %d (RND 4KiB "
-			"writes, %" PRIu64 " ms)\n", t->cmd, r, SSL_PC_MAX_ROUNDS, pc->round_ms);
+	for (r = 1; r <= max && !steady; r++) {
+		fprintf(stderr, "%s: precondition: WDPC round %u of at most %u (RND 4KiB "
+			"writes, %" PRIu64 " ms)\n", t->cmd, r, max, pc->round_ms);
 		snprintf(what, sizeof(what), "wdpc-%u", r);
 		w.seed = 0x5d5 + r;
 		st = pc_pass(t, what, &w, arr, written, &y[r - 1]);
@@ -226,8 +253,8 @@ static int pc_wdpc(const struct ssl_pc_target *t, const struct ssl_precond *pc,
 	jset(wd, "rounds", json_object_new_int((int)json_object_array_length(ys)));
 	jset(wd, "steady", json_object_new_boolean(steady));
 	if (!st && !steady)
-		fprintf(stderr, "%s: precondition: the WDPC did not reach steady state in %d "
-			"rounds\n", t->cmd, SSL_PC_MAX_ROUNDS);
+		fprintf(stderr, "%s: precondition: the WDPC did not reach steady state in %u "
+			"rounds\n", t->cmd, max);
 	return st;
 }
 
@@ -271,11 +298,12 @@ int ssl_precond_run(const struct ssl_pc_target *t, const struct ssl_precond *pc,
 	return st;
 }
 
-int ssl_section_span(const char *val, char *out, size_t len)
+int ssl_section_span(const char *val, char *out, size_t len, char *why, size_t wlen)
 {
-	char why[128];
+	size_t n = strlen(val);
 
-	if (!*val || (val[0] < '0' || val[0] > '9'))
-		return -1;
-	return ssl_conv_span(val, out, len, why, sizeof(why));
+	/* a percentage is a span; a size too, else it names a profile's section */
+	if (n && val[n - 1] == '%')
+		return ssl_conv_span(val, out, len, why, wlen) ? -1 : 0;
+	return ssl_conv_span(val, out, len, why, wlen) ? 1 : 0;
 }

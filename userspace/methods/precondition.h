@@ -11,9 +11,10 @@
  *   fill        one sequential pass of 128KiB writes over the span
  *   seq128k:N   N such passes
  *   random:N    N passes of random 4KiB writes (AnandTech's two)
- *   pts[:TIME]  pts's WIPC (two sequential 128KiB passes), then its WDPC:
- *               rounds of TIME (default 1 minute) of random 4KiB writes
- *               until the steady-state rule holds (at most 25 rounds)
+ *   pts[:TIME[:N]]  pts's WIPC (two sequential 128KiB passes), then its
+ *               WDPC: rounds of TIME (default 1 minute) of random 4KiB
+ *               writes until the steady-state rule holds, at most N
+ *               rounds (5 to 25, default the spec's 25)
  * Every pass is at queue depth 32 on one worker.
  */
 #ifndef SSDLOAD_PRECONDITION_H
@@ -32,7 +33,8 @@
 #define SSL_PC_WIPC_LOOPS	2	/* pts: the WIPC is twice the span */
 #define SSL_PC_MAX_PASSES	16	/* N of random:N, seq128k:N */
 #define SSL_PC_ROUND_MS		60000	/* pts: a WDPC round, the spec's minute */
-#define SSL_PC_MAX_ROUNDS	25	/* pts: the WDPC's round limit */
+#define SSL_PC_MAX_ROUNDS	25	/* pts: the WDPC's round limit ... */
+#define SSL_PC_MIN_ROUNDS	5	/* ... at least one steady-state window */
 #define SSL_PC_JSON		"precondition.json"
 
 struct ssl_argv;
@@ -43,11 +45,12 @@ struct ssl_precond {
 	enum ssl_pc_mode mode;
 	unsigned int passes;	/* fill 1, random:N and seq128k:N N, pts the WIPC's 2 */
 	uint64_t round_ms;	/* pts: a WDPC round */
+	unsigned int max_rounds;	/* pts: the WDPC's round limit */
 };
 
 /* --precondition=@val of command @cmd into @pc; 0, or -1 after a message */
 int ssl_precond_parse(const char *cmd, const char *val, struct ssl_precond *pc);
-/* "none", "fill", "random:2", "seq128k:3", "pts" or "pts:5s" into @buf */
+/* "none", "fill", "random:2", "seq128k:3", "pts" or "pts:5000ms:10" into @buf */
 void ssl_precond_str(const struct ssl_precond *pc, char *buf, size_t len);
 /* the bytes that @pc writes over @span (pts: its WIPC; the WDPC's are measured) */
 uint64_t ssl_precond_promised(const struct ssl_precond *pc, uint64_t span);
@@ -108,8 +111,9 @@ int ssl_precond_run(const struct ssl_pc_target *t, const struct ssl_precond *pc,
 /*
  * --section=@val: the measurement's span, a percentage of the device
  * ("25%") or a size (fio's size=), into @out as `ssdload run --size`
- * takes it; 0, or -1 if @val is neither (then it is a profile's section).
+ * takes it: 0; 1 if @val is neither (then it names a profile's section);
+ * -1 a percentage out of range (why in @why).
  */
-int ssl_section_span(const char *val, char *out, size_t len);
+int ssl_section_span(const char *val, char *out, size_t len, char *why, size_t wlen);
 
 #endif /* SSDLOAD_PRECONDITION_H */

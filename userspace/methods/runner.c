@@ -591,6 +591,7 @@ int ssl_make_outdir(const char *cmd, char *dir, size_t len, const char *json, bo
 static int ssl_method_opt(struct ssl_method *m, int id, const char *name, const char *val)
 {
 	unsigned int fmt;
+	char why[128];
 
 	switch (id) {
 	case SSL_M_FILENAME:
@@ -624,8 +625,14 @@ static int ssl_method_opt(struct ssl_method *m, int id, const char *name, const 
 		return ssl_time_opt(m->cmd, name, val, 100, &m->runtime_ms);
 	case SSL_M_PASS:
 		/* --section=25%|SIZE is the measurement's span; else a profile's */
-		if (!strcmp(name, "section") && !ssl_section_span(val, m->span, sizeof(m->span)))
-			return 0;
+		if (!strcmp(name, "section")) {
+			int r = ssl_section_span(val, m->span, sizeof(m->span), why, sizeof(why));
+
+			if (r < 0)
+				ssl_err("%s: --section=%s: %s", m->cmd, val, why);
+			if (r <= 0)
+				return r;
+		}
 		return ssl_pass_add(m->cmd, &m->pass, name, val);
 	case SSL_M_PRECOND:
 		return ssl_precond_parse(m->cmd, val, &m->pc);
