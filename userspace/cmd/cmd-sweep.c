@@ -571,7 +571,7 @@ static int sweep_main(void *ctx)
 	struct ssl_dev dev;
 	json_object *run = NULL, *job;
 	const char *state;
-	int st;
+	int st, pst;
 
 	if (plan_points(c))
 		return SWEEP_EXIT_USAGE;
@@ -594,7 +594,8 @@ static int sweep_main(void *ctx)
 	    ssl_method_path(&c->m, run_path, sizeof(run_path), "run.json"))
 		return SWEEP_EXIT_FAILED;
 	ssl_run_catch_signals();
-	st = ssl_method_precondition(&c->m, c->doc, SWEEP_JSON, &c->m.filename, 1);
+	pst = ssl_method_precondition(&c->m, c->doc, SWEEP_JSON, &c->m.filename, 1);
+	st = pst;
 	if (!st) {
 		sweep_argv(c, &a, false);
 		st = ssl_run_spawn(&a, run_path);
@@ -617,7 +618,10 @@ static int sweep_main(void *ctx)
 	if (ssl_method_finish(&c->m, c->doc, SWEEP_JSON, state))
 		return SWEEP_EXIT_FAILED;
 	if (!job) {
-		ssl_err("sweep: the run left no results in %s (exit status %d)", run_path, st);
+		/* a failed preconditioning said why */
+		if (!pst)
+			ssl_err("sweep: the run left no results in %s (exit status %d)", run_path,
+				st);
 		return st > 128 ? st : SWEEP_EXIT_FAILED;
 	}
 	ssl_method_output(&c->m, c->doc, print_table, c);
