@@ -162,11 +162,15 @@ static const char *const pc_usage[] = {
 	"(mode, bytes written, time, each pass) goes to DIR/precondition.json.",
 	"",
 	"  --filename=DEV        the device (all of it is written)",
-	"  --precondition=MODE   fill, seq128k:N, random:N or pts[:TIME] (see",
+	"  --precondition=MODE   fill, seq128k:N, random:N or pts[:TIME[:N]] (see",
 	"                        ssdload sweep --help)",
 	"  --allow_write         required: the device's data is destroyed",
 	SSL_PRECOND_GUARD_USAGE,
-	SSL_METHOD_USAGE_OUTPUT("precondition"),
+	"  --output-dir=DIR      where the record goes (default",
+	"                        precondition-YYYYmmdd-HHMMSS)",
+	"  --output-format=FMT   normal (default; where the record is) or json (the",
+	"                        record on stdout)",
+	"  --eta=WHEN            the passes' progress line: auto, always, never",
 	"",
 	"Exit status: 0 done, 1 a pass failed, 2 bad usage or a refusal (nothing was",
 	"written), 128+N after signal N.",
@@ -177,7 +181,6 @@ static const struct ssl_opt pc_opts[] = {
 	{ "filename",		SSL_ARG_REQUIRED, SSL_M_FILENAME },
 	{ "output-dir",		SSL_ARG_REQUIRED, SSL_M_OUTPUT_DIR },
 	{ "output-format",	SSL_ARG_REQUIRED, SSL_M_OUTPUT_FORMAT },
-	{ "no-report",		SSL_ARG_FLAG, SSL_M_NO_REPORT },
 	{ "eta",		SSL_ARG_REQUIRED, SSL_M_ETA },
 	{ "allow_write",	SSL_ARG_FLAG, SSL_M_PASS },
 	{ "precondition",	SSL_ARG_REQUIRED, SSL_M_PRECOND },
@@ -235,7 +238,7 @@ static int pc_main(void *ctx)
 	if (ssl_method_finish(m, doc, SSL_PC_JSON, ssl_run_sig || st > 128 ? "interrupted" :
 			      st ? "failed" : "done"))
 		st = st ? st : 1;
-	m->no_report = true;	/* the record is the JSON; a method's report shows it */
+	m->no_report = true;	/* the record is the JSON; a method's report shows its own */
 	ssl_method_output(m, doc, pc_table, m);
 	json_object_put(doc);
 	return ssl_method_status(st, 1);
