@@ -22,6 +22,21 @@ static const char *const pc_names[] = {
 	[SSL_PC_SEQ128K] = "seq128k", [SSL_PC_PTS] = "pts",
 };
 
+/* N of --precondition=@val in @s: @what, from @lo to @hi; 0 or -1 */
+static int pc_uint(const char *cmd, const char *val, const char *s, const char *what,
+		   unsigned int lo, unsigned int hi, unsigned int *out)
+{
+	uint64_t u;
+
+	if (ssl_parse_u64(s, &u) || u < lo || u > hi) {
+		ssl_err("%s: --precondition=%s: %s must be an integer from %u to %u", cmd, val,
+			what, lo, hi);
+		return -1;
+	}
+	*out = (unsigned int)u;
+	return 0;
+}
+
 /* pts[:TIME[:N]]: the WDPC's round time and round limit */
 static int pts_mode(const char *cmd, const char *val, const char *colon,
 		    struct ssl_precond *pc)
@@ -38,11 +53,15 @@ static int pts_mode(const char *cmd, const char *val, const char *colon,
 	}
 	memcpy(t, colon + 1, len);
 	t[len] = 0;
-	if (ssl_time_opt(cmd, "precondition", t, 100, &pc->round_ms))
+	if (ssl_parse_time_ms(t, 1000, &pc->round_ms) || pc->round_ms < 100 ||
+	    pc->round_ms > 7 * 24 * 3600000ULL) {
+		ssl_err("%s: --precondition=%s: the round time must be from 100ms to 7 days "
+			"(bare number = s, or ms/s/m/h)", cmd, val);
 		return -1;
-	if (n && ssl_uint_opt(cmd, "precondition", n + 1, SSL_PC_MIN_ROUNDS, SSL_PC_MAX_ROUNDS,
-			      &pc->max_rounds))
-		return -1;
+	}
+	if (n)
+		return pc_uint(cmd, val, n + 1, "the round limit", SSL_PC_MIN_ROUNDS,
+			       SSL_PC_MAX_ROUNDS, &pc->max_rounds);
 	return 0;
 }
 
@@ -75,8 +94,8 @@ int ssl_precond_parse(const char *cmd, const char *val, struct ssl_precond *pc)
 				pc_names[m]);
 			return -1;
 		}
-		return ssl_uint_opt(cmd, "precondition", colon + 1, 1, SSL_PC_MAX_PASSES,
-				    &pc->passes);
+		return pc_uint(cmd, val, colon + 1, "the passes", 1, SSL_PC_MAX_PASSES,
+			       &pc->passes);
 	case SSL_PC_PTS:
 		pc->passes = SSL_PC_WIPC_LOOPS;
 		return pts_mode(cmd, val, colon, pc);
