@@ -25,6 +25,7 @@ static const struct cmd_struct commands[] = {
 	{ "pts",  cmd_pts,  "SNIA PTS tests: iops, throughput, latency, wsat; purge; ss-check" },
 	{ "sweep", cmd_sweep, "queue-depth x worker sweep as the steps of one job, with its report" },
 	{ "scale", cmd_scale, "a workload on 1, 2, 4... drives and md RAID arrays: the scaling table" },
+	{ "precondition", cmd_precondition, "write a whole device as --precondition=MODE says, before a method" },
 	{ "curve", cmd_curve, "vdbench iorate curve: max, then open loop at fractions of it, with its report" },
 	{ "profiles", cmd_profiles, "list the shipped workload profiles (four corners, SQL, Oracle, VDI)" },
 	{ "compare", cmd_compare, "runs of different drives or kernels side by side, curves overlaid" },

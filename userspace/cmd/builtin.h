@@ -19,5 +19,6 @@ int cmd_scale(int argc, const char **argv);
 int cmd_curve(int argc, const char **argv);
 int cmd_compare(int argc, const char **argv);
 int cmd_profiles(int argc, const char **argv);
+int cmd_precondition(int argc, const char **argv);
 
 #endif /* SSDLOAD_CLI_BUILTIN_H */

@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "cmd/builtin.h"
+#include "cmd/precond.h"
 #include "device/device.h"
 #include "fio/fioopts.h"
 #include "core/latstudy.h"
@@ -64,7 +65,8 @@ static const char *const curve_usage[] = {
 	"",
 	"  --filename=DEV        the device (writes need --allow_write)",
 	"  --curve=P,...         percentages of the maximum, increasing, above 0, up",
-	"                        to 1000 (default vdbench's 10,50,70,80,90,100)",
+	"                        to 1000 (default vdbench's 10,50,70,80,90,100);",
+	"                        --points=P,... is the same (e.g. 10,20,...,100,110,120)",
 	"  --max-iops=N          take N I/Os per second as the maximum: no max run",
 	"  --stopcurve=LAT       stop the curve after a point whose mean latency",
 	"                        (submit to completion) is above LAT (bare = ms, or",
@@ -81,11 +83,14 @@ static const char *const curve_usage[] = {
 	"  --rate_process=P      poisson (default, vdbench's exponential arrivals)",
 	"                        or linear",
 	SSL_METHOD_USAGE_TIMES("30s", "2m"),
+	SSL_PRECOND_USAGE,
+	SSL_PRECOND_GUARD_USAGE,
 	SSL_METHOD_USAGE_OUTPUT("curve"),
 	"Passed to every run as they are (see ssdload run --help): --rw (default",
 	"randread; read, write, trim or a read/write mix), --bs (default 4k),",
 	"--bssplit, --rwmixread, --rwmixwrite, --size, --offset, --randseed,",
-	"--random_distribution, --cpus_allowed, --hipri, --allow_write, --section.",
+	"--random_distribution, --cpus_allowed, --hipri, --allow_write,",
+	"--section=NAME (a profile's section).",
 	"",
 	"Exit status: 0 done (also when a bound stopped the curve), 1 a run failed,",
 	"2 bad usage or a refusal (nothing ran), 128+N after signal N (what was",
@@ -100,6 +105,7 @@ enum {
 
 static const struct ssl_opt curve_opts[] = {
 	{ "curve",		SSL_ARG_REQUIRED, C_CURVE },
+	{ "points",		SSL_ARG_REQUIRED, C_CURVE },
 	{ "max-iops",		SSL_ARG_REQUIRED, C_MAX_IOPS },
 	{ "stopcurve",		SSL_ARG_REQUIRED, C_STOP },
 	{ "stopcurve-intended",	SSL_ARG_REQUIRED, C_STOP_INTENDED },
@@ -107,6 +113,7 @@ static const struct ssl_opt curve_opts[] = {
 	{ "numjobs",		SSL_ARG_REQUIRED, C_NUMJOBS },
 	{ "rate_process",	SSL_ARG_REQUIRED, C_RATE_PROCESS },
 	SSL_METHOD_OPTS,
+	SSL_METHOD_GUARD_OPTS,
 	{ NULL, 0, 0 },
 };
 
@@ -126,7 +133,7 @@ struct curve_ctx {
 /* ---- options ---- */
 
 /* --curve: increasing percentages in (0, 1000] */
-static int parse_curve(struct curve_ctx *c, const char *val)
+static int parse_curve(struct curve_ctx *c, const char *name, const char *val)
 {
 	const char *s = val;
 	char *end;
@@ -139,17 +146,17 @@ static int parse_curve(struct curve_ctx *c, const char *val)
 		v = strtod(s, &end);
 		if (end == s || (*end && *end != ',') || errno || !(v > 0) ||
 		    v > CURVE_MAX_PCT) {
-			ssl_err("curve: --curve=%s: a list of percentages above 0, at most "
-				"%.0f (10,50,100,120)", val, CURVE_MAX_PCT);
+			ssl_err("curve: --%s=%s: a list of percentages above 0, at most "
+				"%.0f (10,50,100,120)", name, val, CURVE_MAX_PCT);
 			return -1;
 		}
 		if (c->npct && v <= c->pct[c->npct - 1]) {
-			ssl_err("curve: --curve=%s: the percentages must increase (%g after %g)",
-				val, v, c->pct[c->npct - 1]);
+			ssl_err("curve: --%s=%s: the percentages must increase (%g after %g)",
+				name, val, v, c->pct[c->npct - 1]);
 			return -1;
 		}
 		if (c->npct == CURVE_MAX_POINTS) {
-			ssl_err("curve: --curve=%s: more than %d points", val, CURVE_MAX_POINTS);
+			ssl_err("curve: --%s=%s: more than %d points", name, val, CURVE_MAX_POINTS);
 			return -1;
 		}
 		c->pct[c->npct++] = v;
@@ -225,7 +232,7 @@ static int curve_parse(void *ctx, int argc, const char **argv)
 				    &val)) == 1) {
 		switch (opt->id) {
 		case C_CURVE:
-			if (parse_curve(c, val))
+			if (parse_curve(c, opt->name, val))
 				return -1;
 			break;
 		case C_MAX_IOPS:
@@ -747,6 +754,9 @@ static int curve_main(void *ctx)
 	char why[160];
 	int st = 0, k;
 
+	st = ssl_method_guard(&c->m, &c->m.filename, 1);
+	if (st)
+		return st > 0 ? 0 : CURVE_EXIT_USAGE;
 	if (ssl_make_outdir("curve", c->m.dir, sizeof(c->m.dir), CURVE_JSON, &c->m.made_dir))
 		return CURVE_EXIT_USAGE;
 	/* the run's own checks first, at the highest rate: a refusal leaves nothing */
@@ -763,7 +773,8 @@ static int curve_main(void *ctx)
 	if (ssl_method_save(&c->m, c->doc, CURVE_JSON))
 		return CURVE_EXIT_FAILED;
 	ssl_run_catch_signals();
-	if (!(c->max_given > 0)) {
+	st = ssl_method_precondition(&c->m, c->doc, CURVE_JSON, &c->m.filename, 1);
+	if (!st && !(c->max_given > 0)) {
 		st = run_point(c, -1);
 		if (!st && !(jnum(c->doc, "max_iops", 0) >= 1)) {
 			ssl_err("curve: the max run did no I/O: no curve to run");

@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "cmd/builtin.h"
+#include "cmd/precond.h"
 #include "device/device.h"
 #include "fio/fioopts.h"
 #include "device/guard.h"
@@ -72,23 +73,26 @@ static const char *const scale_usage[] = {
 	"                        run on each and take it down again; needs",
 	"                        --allow_write (the drives' data is destroyed)",
 	"  --raid-chunk=SIZE     the arrays' chunk (default 512k)",
-	"  --force               --raid: build the arrays even on drives that hold a",
+	"  --force               --raid, --precondition: write even drives that hold a",
 	"                        filesystem, partition table, LVM, RAID or swap signature",
-	"  --dry-run             print the drives (--raid: their identity and",
-	"                        signatures) and the arrays it would build, then exit 0",
-	"                        having run and written nothing",
+	"  --dry-run             print the drives (--raid, --precondition: their",
+	"                        identity and signatures, what would be written) and",
+	"                        the arrays it would build, then exit 0 having run",
+	"                        and written nothing",
 	"  --targets=DEV,...     existing arrays (or other devices) to run on too;",
 	"                        their members (holders in sysfs) set their depth",
 	"  --qd-list=N,...       depths per drive (default: the profile's",
 	"                        numjobs x iodepth, else 32); over 64 splits into",
 	"                        workers of at most 64",
 	SSL_METHOD_USAGE_TIMES("1m", "3m"),
+	SSL_PRECOND_USAGE,
+	"                        (each drive of --devices in turn, before any point)",
 	SSL_METHOD_USAGE_OUTPUT("scale"),
 	"Passed to the runs as they are (see ssdload run --help): --rw (default",
 	"randread), --bs (default 4k), --bssplit, --rwmixread, --rwmixwrite, --size,",
 	"--offset, --randseed, --random_distribution, --cpus_allowed, --hipri,",
 	"--allow_write, --profile=NAME (a shipped workload, see ssdload profiles)",
-	"and --section.",
+	"and --section=NAME (its section).",
 	"",
 	"Exit status: 0 done, 1 a run failed, 2 bad usage or a refusal (nothing",
 	"ran), 128+N after signal N (what was measured is kept).",
@@ -1058,10 +1062,14 @@ static int scale_main(void *ctx)
 	struct scale_ctx *c = ctx;
 	char path[PATH_MAX];
 	unsigned int q, k, idx = 0;
-	int worst = 0;
+	int worst = 0, pst;
 	const char *state;
 
 	if (plan(c))
+		return SCALE_EXIT_USAGE;
+	c->m.force = c->force;
+	c->m.dry_run = c->dry_run;
+	if (c->m.pc.mode != SSL_PC_NONE && ssl_method_guard(&c->m, c->dev, c->ndev) < 0)
 		return SCALE_EXIT_USAGE;
 	if (c->dry_run)
 		return scale_dry_run(c);
@@ -1081,7 +1089,9 @@ static int scale_main(void *ctx)
 	if (ssl_method_save(&c->m, c->doc, SCALE_JSON))
 		return SCALE_EXIT_FAILED;
 	ssl_run_catch_signals();
-	for (k = 0; k < c->nt && !ssl_run_sig; k++) {
+	pst = ssl_method_precondition(&c->m, c->doc, SCALE_JSON, c->dev, c->ndev);
+	worst = pst;
+	for (k = 0; k < c->nt && !ssl_run_sig && !pst; k++) {
 		struct scale_target *t = &c->t[k];
 
 		if (t->kind == T_RAID && raid_up(c, t)) {

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "cmd/builtin.h"
+#include "cmd/precond.h"
 #include "device/device.h"
 #include "fio/fioopts.h"
 #include "core/options.h"
@@ -66,12 +67,14 @@ static const char *const sweep_usage[] = {
 	"  --log_interval_ms=N   time series interval (default 1000; 0 = none)",
 	"  --knee=F              the knee: the smallest QD reaching F x the line's",
 	"                        highest IOPS (default 0.95)",
+	SSL_PRECOND_USAGE,
+	SSL_PRECOND_GUARD_USAGE,
 	SSL_METHOD_USAGE_OUTPUT("sweep"),
 	"Passed to the run as they are (see ssdload run --help): --rw (default",
 	"randread), --bs (default 4k), --bssplit, --rwmixread, --rwmixwrite, --size,",
 	"--offset, --randseed, --random_distribution, --cpus_allowed, --hipri,",
 	"--allow_write, --profile=NAME (a shipped workload, see ssdload profiles;",
-	"the sweep sets its depths and workers) and --section.",
+	"the sweep sets its depths and workers) and --section=NAME (its section).",
 	"",
 	"Exit status: 0 done, 1 the run failed, 2 bad usage or a refusal (nothing",
 	"ran), 128+N after signal N (what was measured is kept).",
@@ -89,6 +92,7 @@ static const struct ssl_opt sweep_opts[] = {
 	{ "log_interval_ms",	SSL_ARG_REQUIRED, S_LOG_MS },
 	{ "knee",		SSL_ARG_REQUIRED, S_KNEE },
 	SSL_METHOD_OPTS,
+	SSL_METHOD_GUARD_OPTS,
 	{ NULL, 0, 0 },
 };
 
@@ -567,10 +571,14 @@ static int sweep_main(void *ctx)
 	struct ssl_dev dev;
 	json_object *run = NULL, *job;
 	const char *state;
-	int st;
+	int st, pst;
 
-	if (plan_points(c) ||
-	    ssl_make_outdir("sweep", c->m.dir, sizeof(c->m.dir), SWEEP_JSON, &c->m.made_dir))
+	if (plan_points(c))
+		return SWEEP_EXIT_USAGE;
+	st = ssl_method_guard(&c->m, &c->m.filename, 1);
+	if (st)
+		return st > 0 ? 0 : SWEEP_EXIT_USAGE;
+	if (ssl_make_outdir("sweep", c->m.dir, sizeof(c->m.dir), SWEEP_JSON, &c->m.made_dir))
 		return SWEEP_EXIT_USAGE;
 	if (write_steps(c))
 		goto refused;
@@ -586,10 +594,14 @@ static int sweep_main(void *ctx)
 	    ssl_method_path(&c->m, run_path, sizeof(run_path), "run.json"))
 		return SWEEP_EXIT_FAILED;
 	ssl_run_catch_signals();
-	sweep_argv(c, &a, false);
-	st = ssl_run_spawn(&a, run_path);
-	av_free(&a);
-	run = ssl_json_read(run_path, SSL_JSON_MAX_BYTES, NULL);
+	pst = ssl_method_precondition(&c->m, c->doc, SWEEP_JSON, &c->m.filename, 1);
+	st = pst;
+	if (!st) {
+		sweep_argv(c, &a, false);
+		st = ssl_run_spawn(&a, run_path);
+		av_free(&a);
+		run = ssl_json_read(run_path, SSL_JSON_MAX_BYTES, NULL);
+	}
 	job = run ? run_job0(run) : NULL;
 	if (job && !fill_points(c, job)) {
 		settings_from_run(c, job);
@@ -606,7 +618,10 @@ static int sweep_main(void *ctx)
 	if (ssl_method_finish(&c->m, c->doc, SWEEP_JSON, state))
 		return SWEEP_EXIT_FAILED;
 	if (!job) {
-		ssl_err("sweep: the run left no results in %s (exit status %d)", run_path, st);
+		/* a failed preconditioning said why */
+		if (!pst)
+			ssl_err("sweep: the run left no results in %s (exit status %d)", run_path,
+				st);
 		return st > 128 ? st : SWEEP_EXIT_FAILED;
 	}
 	ssl_method_output(&c->m, c->doc, print_table, c);

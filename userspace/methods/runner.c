@@ -591,6 +591,7 @@ int ssl_make_outdir(const char *cmd, char *dir, size_t len, const char *json, bo
 static int ssl_method_opt(struct ssl_method *m, int id, const char *name, const char *val)
 {
 	unsigned int fmt;
+	char why[128];
 
 	switch (id) {
 	case SSL_M_FILENAME:
@@ -623,7 +624,27 @@ static int ssl_method_opt(struct ssl_method *m, int id, const char *name, const 
 	case SSL_M_RUNTIME:
 		return ssl_time_opt(m->cmd, name, val, 100, &m->runtime_ms);
 	case SSL_M_PASS:
+		/* --section=25%|SIZE is the measurement's span; else a profile's */
+		if (!strcmp(name, "section")) {
+			int r = ssl_section_span(val, m->span, sizeof(m->span), why, sizeof(why));
+
+			if (r < 0)
+				ssl_err("%s: --section=%s: %s", m->cmd, val, why);
+			if (r <= 0)
+				return r;
+		}
 		return ssl_pass_add(m->cmd, &m->pass, name, val);
+	case SSL_M_PRECOND:
+		return ssl_precond_parse(m->cmd, val, &m->pc);
+	case SSL_M_FORCE:
+	case SSL_M_DRY_RUN:
+		if (val && ssl_parse_bool(val, id == SSL_M_FORCE ? &m->force : &m->dry_run)) {
+			ssl_err("%s: --%s=%s: must be 0 or 1", m->cmd, name, val);
+			return -1;
+		}
+		if (!val)
+			*(id == SSL_M_FORCE ? &m->force : &m->dry_run) = 1;
+		return 0;
 	}
 	ssl_err("%s: --%s: not an option of %s", m->cmd, name, m->cmd);
 	return -1;
@@ -738,6 +759,17 @@ out_free:
 	return r;
 }
 
+/* an option of @p starting with @prefix ("--size=") */
+static bool pass_has(const struct ssl_pass *p, const char *prefix)
+{
+	unsigned int i;
+
+	for (i = 0; i < p->n; i++)
+		if (!strncmp(p->v[i], prefix, strlen(prefix)))
+			return true;
+	return false;
+}
+
 int ssl_method_check(struct ssl_method *m)
 {
 	if (method_profile(m))
@@ -749,6 +781,16 @@ int ssl_method_check(struct ssl_method *m)
 	if (m->pass.writes && !m->pass.allow_write) {
 		ssl_err("%s: --rw=%s writes to %s: give --allow_write (its data is "
 			"destroyed); nothing ran", m->cmd, m->pass.writes, m->filename);
+		return -1;
+	}
+	if (m->pc.mode != SSL_PC_NONE && !m->pass.allow_write) {
+		ssl_err("%s: --precondition writes to the whole of %s: give --allow_write "
+			"(its data is destroyed); nothing ran", m->cmd, m->filename);
+		return -1;
+	}
+	if (m->span[0] && (pass_has(&m->pass, "--size=") || pass_has(&m->pass, "--offset="))) {
+		ssl_err("%s: --section=%s is the measurement's span from the device's start: "
+			"give neither --size nor --offset with it", m->cmd, m->span);
 		return -1;
 	}
 	return 0;
@@ -770,6 +812,8 @@ void ssl_method_argv(const struct ssl_method *m, struct ssl_argv *a, const char 
 		av_add(a, "--bs=4k");
 	for (i = 0; i < m->pass.n; i++)
 		av_add(a, m->pass.v[i]);
+	if (m->span[0])
+		av_addf(a, "--size=%s", m->span);
 }
 
 void ssl_method_output(const struct ssl_method *m, json_object *doc,

@@ -17,6 +17,7 @@
 #include <json-c/json.h>
 
 #include "core/options.h"
+#include "methods/precondition.h"
 
 #define SSL_MAX_ARGS	112	/* arguments of one `ssdload run` */
 
@@ -95,7 +96,8 @@ void ssl_pass_free(struct ssl_pass *p);
  */
 enum {
 	SSL_M_FILENAME = 1000, SSL_M_OUTPUT_DIR, SSL_M_OUTPUT_FORMAT, SSL_M_NO_REPORT,
-	SSL_M_ETA, SSL_M_RAMP, SSL_M_RUNTIME, SSL_M_PASS,
+	SSL_M_ETA, SSL_M_RAMP, SSL_M_RUNTIME, SSL_M_PASS, SSL_M_PRECOND, SSL_M_FORCE,
+	SSL_M_DRY_RUN,
 };
 
 #define SSL_METHOD_OPTS \
@@ -121,7 +123,13 @@ enum {
 	{ "hipri",		SSL_ARG_FLAG, SSL_M_PASS }, \
 	{ "allow_write",	SSL_ARG_FLAG, SSL_M_PASS }, \
 	{ "profile",		SSL_ARG_REQUIRED, SSL_M_PASS }, \
-	{ "section",		SSL_ARG_REQUIRED, SSL_M_PASS }
+	{ "section",		SSL_ARG_REQUIRED, SSL_M_PASS }, \
+	{ "precondition",	SSL_ARG_REQUIRED, SSL_M_PRECOND }
+
+/* --force, --dry-run: the guard of --precondition (scale has its own) */
+#define SSL_METHOD_GUARD_OPTS \
+	{ "force",		SSL_ARG_FLAG, SSL_M_FORCE }, \
+	{ "dry-run",		SSL_ARG_FLAG, SSL_M_DRY_RUN }
 
 struct ssl_method {
 	const char *cmd;		/* "sweep": messages and the directory's name */
@@ -131,6 +139,9 @@ struct ssl_method {
 	uint64_t ramp_ms, runtime_ms;	/* per point: --ramp_time, --runtime */
 	char dir[PATH_MAX];
 	struct ssl_pass pass;
+	struct ssl_precond pc;		/* --precondition (mode none: not given) */
+	char span[48];			/* --section=25%|SIZE: the run's --size, or "" */
+	int force, dry_run;		/* the guard's --force, --dry-run */
 	const char *command;		/* the command line, for the record */
 	int dashdash;
 };

@@ -23,11 +23,10 @@
 #include "core/configfs.h"
 #include "core/util.h"
 #include "device/device.h"
+#include "methods/precondition.h"
 #include "methods/runner.h"
 #include "pts/common.h"
 #include "pts/ss.h"
-
-#define PTS_WIPC_QD		32	/* the WIPC's queue depth */
 
 const char *const pts_metric_key[] = {
 	[PTS_IOPS] = "iops", [PTS_BW] = "bw_bytes", [PTS_LAT_MEAN] = "lat_mean_ns",
@@ -244,35 +243,25 @@ json_object *phase_done(const struct pts_ctx *c, const char *key)
 	return p && jget(p, "duration_ms") ? p : NULL;
 }
 
-/* One sequential write pass (or @loops) of @bs writes over @bytes from 0. */
+/*
+ * One sequential write pass (or @loops) of @bs writes over @bytes from 0:
+ * the shared write pass of methods/precondition.c.
+ */
 int seq_fill(struct pts_ctx *c, const char *what, unsigned int bs, uint64_t bytes,
 	     unsigned int loops, const char *out, json_object *rec)
 {
+	struct ssl_wpass w = {
+		.bs = bs, .iodepth = SSL_PC_QD, .loops = loops, .bytes = bytes,
+	};
 	struct ssl_argv a = { 0 };
 	char name[128];
-	uint64_t t0 = ssl_now_ms();
-	json_object *run, *job;
 	int st;
 
 	job_name(name, sizeof(name), c, what);
 	av_common(c, &a, name);
-	av_add(&a, "--rw=write");
-	av_addf(&a, "--bs=%u", bs);
-	av_addf(&a, "--iodepth=%u", PTS_WIPC_QD);
-	av_addf(&a, "--size=%llu", (unsigned long long)bytes);
-	if (loops > 1)
-		av_addf(&a, "--loops=%u", loops);
-	st = spawn_read(&a, out, what, &run);
-	if (st)
-		return st;
-	job = run_job0(run);
-	jset(rec, "bytes", json_object_new_int64((int64_t)jnum(jget(job, "write"),
-								 "io_bytes", 0)));
-	jset(rec, "bs", json_object_new_int((int)bs));
-	jset(rec, "iodepth", json_object_new_int(PTS_WIPC_QD));
-	jset(rec, "duration_ms", json_object_new_int64((int64_t)(ssl_now_ms() - t0)));
-	json_object_put(run);
-	return 0;
+	ssl_wpass_argv(&a, &w);
+	st = ssl_wpass_run(&a, out, &w, rec, NULL);
+	return st < 0 ? PTS_EXIT_FAILED : spawn_status(st, what);
 }
 
 /*

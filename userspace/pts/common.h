@@ -25,14 +25,15 @@
 #include <json-c/json.h>
 
 #include "device/device.h"
+#include "methods/precondition.h"
 #include "methods/runner.h"
 #include "pts/pts.h"
 #include "pts/ss.h"
 
 #define PTS_JSON		"pts.json"
 #define PTS_SPEC_POINT_MS	60000	/* every test's point: one minute */
-#define PTS_WIPC_BS		131072	/* WIPC: SEQ 128KiB writes ... */
-#define PTS_WIPC_LOOPS		2	/* ... twice the user capacity */
+#define PTS_WIPC_BS		SSL_PC_SEQ_BS	/* WIPC: SEQ 128KiB writes ... */
+#define PTS_WIPC_LOOPS		SSL_PC_WIPC_LOOPS	/* ... twice the user capacity */
 #define PTS_WSAT_DURATION_MS	(24ULL * 3600 * 1000)	/* WSAT: 24 hours ... */
 #define PTS_WSAT_WRITE_LIMIT	4	/* ... or 4x the user capacity written */
 #define PTS_WSAT_SEG_SAMPLES	30	/* samples per `ssdload run` (a segment) */

@@ -158,6 +158,18 @@ COMMAND_FIELDS = {
     "device": obj({"path": string(), "model": string(), "serial": string(),
                    "firmware": string(), "capacity_bytes": N}, null=False),
 }
+# --precondition's record (sweep, curve, scale): the mode, what it wrote
+# (the promise, the bytes the runs wrote), its time, each device's passes
+PRECONDITION = obj({
+    "mode": string(null=False), "bytes_promised": N, "bytes_written": N, "duration_ms": N,
+    "complete": boolean,
+    "devices": array(obj({"path": string(), "span_bytes": N, "bytes_promised": N,
+                          "bytes_written": N, "duration_ms": N, "complete": boolean,
+                          "passes": array(obj({"what": string(), "bytes": N})),
+                          "wdpc": obj({"rounds": N, "steady": boolean})}, null=False)),
+}, required=("mode",))
+COMMAND_FIELDS["precondition"] = PRECONDITION
+COMMAND_FIELDS["section"] = string()
 COMMAND_REQUIRED = ("format", "format_version", "state", "device", "settings", "points")
 WORKLOAD_SETTINGS = {
     "filename": string(), "rw": string(), "bs": num(minimum=1, integer=True),
@@ -774,6 +786,27 @@ class CommandReport(Report):
         block, then from SPLIT on, the fourth."""
         return []
 
+    def precondition_rows(self):
+        """[(key, value)] of --precondition and --section, where the command
+        took them (none: "none")."""
+        doc, rows = self.doc, []
+        if "precondition" in doc:
+            pc = doc["precondition"]
+            if pc is None:
+                rows.append(("Preconditioning", "none"))
+            else:
+                wdpc = [x["wdpc"] for x in pc.get("devices") or [] if x.get("wdpc")]
+                rows.append(("Preconditioning", "%s: %s written in %s%s%s" % (
+                    pc["mode"], fmt_bytes(pc.get("bytes_written")), fmt_ms(pc.get("duration_ms")),
+                    "".join(", WDPC %s rounds, %s" % (text(w.get("rounds")),
+                                                       "steady" if w.get("steady") else
+                                                       "not steady") for w in wdpc),
+                    "" if pc.get("complete", True) else " (not complete)")))
+        if "section" in doc:
+            rows.append(("Section measured", "first %s of the device" % doc["section"]
+                         if doc["section"] else "whole span"))
+        return rows
+
     def header_block(self):
         doc, d = self.doc, self.doc["device"]
         dev = [("Model", text(d.get("model"))), ("Serial", text(d.get("serial"))),
@@ -783,6 +816,7 @@ class CommandReport(Report):
                ("Finished", text(doc.get("finished"))),
                ("Points", str(len(self.run.all_points()))),
                ("ssdload", text(doc.get("ssdload_version")))]
+        dev += self.precondition_rows()
         sett = self.settings_rows()
         tags = [] if self.run.quiet else \
             ['<span class="tag warn">%s</span>' % esc(doc["state"].upper())]

@@ -58,6 +58,7 @@ CURVE_DOC = obj({
 
 
 DIRECTIONS = ("read", "write")
+MBPS_CHART_BS = 65536	# from this block size on, the response curve plots MB/s
 
 
 def fmt_pct_label(pct):
@@ -88,6 +89,17 @@ class Curve(CommandResult):
         return [d for d in DIRECTIONS
                 if any(get(p, d, "percentiles") for p in self.all_points())]
 
+    def mbps_chart(self):
+        """True when the response curve plots MB/s (a block size of 64 KiB
+        or more, as StorageReview's charts of its 64K workloads)."""
+        return (self.settings.get("bs") or 0) >= MBPS_CHART_BS
+
+    def chart_x(self, p):
+        """A point's x on the response curve: its IOPS, or its MB/s."""
+        if not self.mbps_chart():
+            return p["iops"]
+        return None if p.get("bw_bytes") is None else p["bw_bytes"] / 1e6
+
     def stop_line(self):
         """The early stop and the points not run, in words; "" if neither."""
         out = []
@@ -112,12 +124,16 @@ class CurvePlotter(Plotter):
             [(p, colors[i % len(colors)]) for i, p in enumerate(cv.points)]
 
     def response(self):
-        """Mean latency (ms) against achieved IOPS: submission to completion
-        and from the intended time, the max point apart, the stop bounds."""
+        """Mean latency (ms) against achieved IOPS (MB/s for a block size of
+        64 KiB or more, as StorageReview plots them): submission to
+        completion and from the intended time, the max point apart, the
+        stop bounds."""
         cv, s = self.run, self.run.settings
         colors = self.colors()
-        fig, ax = self.figure("Response Time Curve: %s" % mpl_text(cv.workload()))
-        xs = [p["iops"] for p in cv.points]
+        mbps = cv.mbps_chart()
+        fig, ax = self.figure("Response Time Curve%s: %s" % (" (MB/s)" if mbps else "",
+                                                              mpl_text(cv.workload())))
+        xs = [cv.chart_x(p) for p in cv.points]
         resp = [ms(p.get("lat_mean_ns")) for p in cv.points]
         intended = [ms(get(p, "intended", "lat_mean_ns")) for p in cv.points]
         # the intended points named only where apart from resp's
@@ -127,7 +143,7 @@ class CurvePlotter(Plotter):
                 (resp, resp, "o", colors[0], "resp: submission to completion"),
                 (intended, apart, "s", colors[1], "intended: from the intended send time")):
             if any(y is not None for y in ys):
-                ax.plot(xs, [nan(y) for y in ys], marker=marker, markersize=4, color=c,
+                ax.plot([nan(x) for x in xs], [nan(y) for y in ys], marker=marker, markersize=4, color=c,
                         label=what)
                 self.label_points(ax, [(x, y, p["label"]) for x, y, p in
                                        zip(xs, names, cv.points)], c)
@@ -135,16 +151,18 @@ class CurvePlotter(Plotter):
         if cv.max:
             y = ms(cv.max.get("lat_mean_ns"))
             allv.append(y)
-            ax.plot([cv.max["iops"]], [nan(y)], linestyle="none", marker="*", markersize=13,
-                    color=self.MAX_COLOR, label="max: the workload at its maximum")
-            self.label_points(ax, [(cv.max["iops"], y, cv.max["label"])], self.MAX_COLOR)
+            ax.plot([nan(cv.chart_x(cv.max))], [nan(y)], linestyle="none", marker="*",
+                    markersize=13, color=self.MAX_COLOR,
+                    label="max: the workload at its maximum")
+            self.label_points(ax, [(cv.chart_x(cv.max), y, cv.max["label"])], self.MAX_COLOR)
         for key, c, what in (("stopcurve_ns", colors[0], "resp"),
                              ("stopcurve_intended_ns", colors[1], "intended")):
             if s.get(key) is not None:
                 allv.append(ms(s[key]))
                 ax.axhline(ms(s[key]), color=c, linestyle="--", linewidth=1,
                            label="stop bound, %s: %s" % (what, fmt_ms_value(s[key])))
-        self.load_axes(ax, allv, "achieved IOPS", "mean latency (ms)", zero=True)
+        self.load_axes(ax, allv, "achieved MB/s" if mbps else "achieved IOPS",
+                       "mean latency (ms)", zero=True)
         self.save(fig, "curve_response.svg")
 
     def target(self):
