@@ -113,6 +113,16 @@ static void t_identify(void)
 	put_w(id, 83, 0);
 	ssl_ata_id_parse(id, &o);
 	CHECK(!o.wc_supported && !o.sec_supported && o.sanitize);
+	/* serial, words 10-19: "  AB12" padded with blanks, byte-swapped */
+	memcpy(id + 20, "  BA21                ", 20);
+	{
+		char str[21];
+
+		ssl_ata_id_string(id, 10, 10, str, sizeof(str));
+		CHECK(!strcmp(str, "AB12"));
+		ssl_ata_id_string(id, 10, 10, str, 6);
+		CHECK(!strcmp(str, "AB"));
+	}
 	/* crypto without the sanitize bit: not supported */
 	put_w(id, 59, 0x8000);
 	ssl_ata_id_parse(id, &o);
@@ -146,6 +156,11 @@ static void t_return(void)
 	d[8] = 0x0a;		/* no 09h descriptor */
 	CHECK(ssl_ata_return(d, sizeof(d), &tf, &status, &error, &full) == -1);
 	CHECK(ssl_ata_return(f, 4, &tf, &status, &error, &full) == -1);
+	/* fixed sense of another condition (ILLEGAL REQUEST, invalid opcode) */
+	f[2] = 0x05;
+	f[12] = 0x20;
+	f[13] = 0;
+	CHECK(ssl_ata_return(f, sizeof(f), &tf, &status, &error, &full) == -1);
 }
 
 /* MODE SENSE(10): header, one 8-byte block descriptor, page 01h, page 08h */

@@ -124,7 +124,8 @@ static void ata_tf(struct ssl_ata_tf *tf, uint8_t cmd, uint16_t feature,
 	tf->device = 0x40;	/* LBA mode */
 }
 
-static int ata_identify(int fd, struct ssl_ata_id *id, struct sg_res *r)
+/* IDENTIFY DEVICE, decoded into @id and, when @raw, its 512 bytes there */
+static int ata_identify(int fd, struct ssl_ata_id *id, struct sg_res *r, uint8_t *raw)
 {
 	struct ssl_ata_tf tf, out;
 	uint8_t buf[512];
@@ -149,6 +150,8 @@ static int ata_identify(int fd, struct ssl_ata_id *id, struct sg_res *r)
 		}
 	}
 	ssl_ata_id_parse(buf, id);
+	if (raw)
+		memcpy(raw, buf, sizeof(buf));
 	return 0;
 }
 
@@ -192,17 +195,51 @@ static void ata_facts(struct ssl_dev *d, const struct ssl_ata_id *id)
 		d->can_security_erase = 1;
 }
 
+/* The unit serial number (VPD page 80h, as the kernel read it) into d->serial. */
+static void vpd_serial(struct ssl_dev *d)
+{
+	char path[160];
+	uint8_t buf[260];
+	size_t n, len;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/class/block/%s/device/vpd_pg80", d->disk);
+	f = fopen(path, "rbe");
+	if (!f)
+		return;
+	n = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	if (n < 4 || buf[1] != 0x80)
+		return;
+	len = (size_t)buf[2] << 8 | buf[3];
+	if (len > n - 4)
+		len = n - 4;
+	while (len && (buf[4 + len - 1] == ' ' || !buf[4 + len - 1]))
+		len--;
+	n = 4;
+	while (len && buf[n] == ' ') {
+		n++;
+		len--;
+	}
+	snprintf(d->serial, sizeof(d->serial), "%.*s", (int)len, (const char *)buf + n);
+}
+
 void ssl_sg_facts(struct ssl_dev *d, int fd)
 {
-	uint8_t buf[256], chg[256];
+	uint8_t buf[256], chg[256], raw[512];
 	struct ssl_ata_id id;
 	struct sg_res r;
 	int wce;
 
-	if (!ata_identify(fd, &id, &r)) {
+	if (!ata_identify(fd, &id, &r, raw)) {
 		ata_facts(d, &id);
+		/* the drive's own strings (sysfs has none for a libata disk) */
+		ssl_ata_id_string(raw, 10, 10, d->serial, sizeof(d->serial));
+		ssl_ata_id_string(raw, 23, 4, d->firmware, sizeof(d->firmware));
+		ssl_ata_id_string(raw, 27, 20, d->model, sizeof(d->model));
 		return;
 	}
+	vpd_serial(d);
 	if (caching_sense(fd, 0, buf, sizeof(buf), &r))
 		return;
 	wce = ssl_caching_wce(buf, sizeof(buf));
@@ -244,7 +281,7 @@ static void reread_wc(struct ssl_dev *d, int fd)
 
 	d->wc = SSL_WC_UNKNOWN;
 	if (d->bus == SSL_BUS_ATA) {
-		if (!ata_identify(fd, &id, &r))
+		if (!ata_identify(fd, &id, &r, NULL))
 			d->wc = id.wc_enabled ? SSL_WC_ENABLED : SSL_WC_DISABLED;
 	} else if (!caching_sense(fd, 0, buf, sizeof(buf), &r)) {
 		wce = ssl_caching_wce(buf, sizeof(buf));
@@ -463,7 +500,7 @@ static int ata_security_erase(struct ssl_dev *d, int fd, char *detail, size_t le
 	if (sec_cmd(d, fd, SSL_ATA_SEC_ERASE_PREP, CMD_TIMEOUT_S, "SECURITY ERASE PREPARE") ||
 	    sec_cmd(d, fd, SSL_ATA_SEC_ERASE_UNIT, tmo, "SECURITY ERASE UNIT"))
 		goto out_disable;
-	if (ata_identify(fd, &id, &r) || id.sec_enabled)
+	if (ata_identify(fd, &id, &r, NULL) || id.sec_enabled)
 		goto out_disable;
 	snprintf(detail, len, "ATA Security Erase (normal), %.1f s",
 		 (ssl_now_ms() - t0) / 1000.0);
@@ -589,21 +626,23 @@ int ssl_sg_plan(const struct ssl_dev *d, enum ssl_purge method, char *buf,
 	int ata = d->bus == SSL_BUS_ATA;
 	int san = !ssl_sg_refusal(d, SSL_PURGE_SANITIZE);
 	int sec = !ssl_sg_refusal(d, SSL_PURGE_SECERASE);
+	const char *first, *then;
 
-	if (method == SSL_PURGE_AUTO && ata && !san && !sec)
-		return 1;
-	if (method == SSL_PURGE_AUTO)
-		snprintf(buf, len, "%s%s%s; scope: the whole disk %s",
-			 !san ? "" : ata ? (d->can_sanitize_block ? "ATA Sanitize BLOCK ERASE EXT" :
-					    "ATA Sanitize CRYPTO SCRAMBLE EXT") :
-			 "SCSI SANITIZE (block erase, else cryptographic erase)",
-			 san ? ", else " : "", ata ? (sec ? "ATA Security Erase" : "nothing") :
-			 "SCSI FORMAT UNIT", d->path);
-	else
-		snprintf(buf, len, "%s; scope: the whole disk %s",
-			 method == SSL_PURGE_SECERASE ? "ATA Security Erase (temporary user "
-			 "password \"" SEC_PASSWORD "\")" :
-			 method == SSL_PURGE_FORMAT ? "SCSI FORMAT UNIT" :
-			 ata ? "ATA Sanitize" : "SCSI SANITIZE", d->path);
+	if (method == SSL_PURGE_AUTO) {
+		if (ata && !san && !sec)
+			return 1;
+		first = !san ? NULL : !ata ? "SCSI SANITIZE (block erase, else cryptographic "
+			"erase)" : d->can_sanitize_block ? "ATA Sanitize BLOCK ERASE EXT" :
+			"ATA Sanitize CRYPTO SCRAMBLE EXT";
+		then = !ata ? "SCSI FORMAT UNIT" : sec ? "ATA Security Erase" : NULL;
+		snprintf(buf, len, "%s%s%s; scope: the whole disk %s", first ? first : "",
+			 first && then ? ", else " : "", then ? then : "", d->path);
+		return 0;
+	}
+	snprintf(buf, len, "%s; scope: the whole disk %s",
+		 method == SSL_PURGE_SECERASE ? "ATA Security Erase (temporary user "
+		 "password \"" SEC_PASSWORD "\")" :
+		 method == SSL_PURGE_FORMAT ? "SCSI FORMAT UNIT" :
+		 ata ? "ATA Sanitize" : "SCSI SANITIZE", d->path);
 	return 0;
 }

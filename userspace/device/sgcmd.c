@@ -89,6 +89,25 @@ void ssl_ata_id_parse(const uint8_t id[512], struct ssl_ata_id *o)
 	}
 }
 
+void ssl_ata_id_string(const uint8_t id[512], unsigned int word,
+		       unsigned int nwords, char *dst, size_t len)
+{
+	size_t n = 0, i;
+
+	if (!len)
+		return;
+	for (i = 0; i < nwords && word + i < 256 && n + 2 < len; i++) {
+		dst[n++] = (char)id[2 * (word + i) + 1];
+		dst[n++] = (char)id[2 * (word + i)];
+	}
+	dst[n] = '\0';
+	while (n && (dst[n - 1] == ' ' || dst[n - 1] == '\0'))
+		dst[--n] = '\0';
+	for (i = 0; dst[i] == ' '; i++)
+		;
+	memmove(dst, dst + i, n - i + 1);
+}
+
 int ssl_ata_return(const uint8_t *sense, size_t len, struct ssl_ata_tf *tf,
 		   uint8_t *status, uint8_t *error, int *full)
 {
@@ -112,7 +131,14 @@ int ssl_ata_return(const uint8_t *sense, size_t len, struct ssl_ata_tf *tf,
 		return 0;
 	}
 	if ((sense[0] & 0x7f) == 0x70 || (sense[0] & 0x7f) == 0x71) {
-		if (len < 12)
+		/*
+		 * The registers are in INFORMATION for the conditions a
+		 * translation reports (no sense, RECOVERED ERROR with ASC/ASCQ
+		 * 00h/1Dh ATA PASS-THROUGH INFORMATION AVAILABLE, ABORTED
+		 * COMMAND); not for a refusal such as ILLEGAL REQUEST.
+		 */
+		if (len < 14 || !((sense[2] & 0xf) == 0 || (sense[2] & 0xf) == 1 ||
+				  (sense[2] & 0xf) == 0xb))
 			return -1;
 		/* SAT-3 fixed format: INFORMATION = error, status, device, count */
 		*error = sense[3];

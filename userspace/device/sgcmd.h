@@ -64,10 +64,18 @@ struct ssl_ata_id {
 void ssl_ata_id_parse(const uint8_t id[512], struct ssl_ata_id *out);
 
 /*
+ * The ATA string of @nwords words from word @word of @id (two characters
+ * a word, the first in the high byte) into @dst, blanks trimmed.
+ */
+void ssl_ata_id_string(const uint8_t id[512], unsigned int word,
+		       unsigned int nwords, char *dst, size_t len);
+
+/*
  * The registers after an ATA PASS-THROUGH with CK_COND, from @sense
  * (@len bytes): descriptor format (ATA Status Return descriptor 09h),
- * *@full = 1; or fixed format (SAT-3: count bits 15:8 and LBA bits 47:24
- * are not there and read 0), *@full = 0.  @status: the ATA status
+ * *@full = 1; or fixed format with sense key NO SENSE, RECOVERED ERROR
+ * or ABORTED COMMAND (SAT-3: count bits 15:8 and LBA bits 47:24 are not
+ * there and read 0), *@full = 0.  @status: the ATA status
  * register, @error the error register.  0, or -1 when @sense holds
  * neither.
  */
