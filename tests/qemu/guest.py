@@ -681,6 +681,45 @@ BOOT_FILES = ('rc', 'dmesg.txt', 'init-error', 'console.log', 'nvme.img', 'nvme-
 	      'nvme-scale0.img', 'nvme-scale1.img', 'nvme-scale2.img', 'nvme-scale3.img',
 	      'nvme.env', 'junit-e2e.xml', 'reruns.txt',
 	      'booted', 'started', 'qemu-stderr.log')
+
+# ---- SATA and SAS disks (issue 27) ---------------------------------------
+# One small ide-hd on an AHCI controller and one scsi-hd on virtio-scsi:
+# the write cache and purge paths through SG_IO (tests/e2e/test_sgio.py).
+# On SG_KERNELS only: the code under test is the CLI's, the drivers are
+# stock (ahci, virtio_scsi, sd_mod: modules the test loads from the chroot,
+# as init.sh loads nvme).  The guest finds them by serial
+# ($SSDLOAD_SG_SERIALS).
+SG_KERNELS = ('6.12',)
+SG_SIZE = 16 << 20
+SG_DRIVES = (('sata.img', 'ssdload-sata', 'SSDLOAD_SATA'),
+	     ('sas.img', 'ssdload-sas', 'SSDLOAD_SAS'))
+BOOT_FILES += tuple(d[0] for d in SG_DRIVES)
+
+
+def sg_wanted(label):
+	"""Whether a guest of this label gets the SATA and SAS disks."""
+	return label in SG_KERNELS and os.environ.get('SSDLOAD_GUEST_SG', '1') != '0'
+
+
+def sg_images(out):
+	"""Create the (sparse) SATA and SAS images in out."""
+	for img, _, _ in SG_DRIVES:
+		with open(os.path.join(out, img), 'wb') as f:
+			f.truncate(SG_SIZE)
+
+
+def sg_qemu_args(out):
+	"""qemu arguments of the SATA (AHCI) and SAS (virtio-scsi) disks."""
+	(sata, sata_serial, _), (sas, sas_serial, _) = SG_DRIVES
+	return ['-device', 'ahci,id=sgahci',
+		'-drive', f'file={out}/{sata},if=none,format=raw,id=sgata',
+		'-device', f'ide-hd,drive=sgata,bus=sgahci.0,serial={sata_serial}',
+		'-device', 'virtio-scsi-pci,id=sgvscsi',
+		'-drive', f'file={out}/{sas},if=none,format=raw,id=sgsas',
+		'-device', f'scsi-hd,drive=sgsas,bus=sgvscsi.0,serial={sas_serial}']
+# ---- end of SATA and SAS disks -------------------------------------------
+
+
 # The first boot's logs, kept under these names when it is retried.
 FIRST_BOOT_LOGS = {'console.log': 'console.boot1.log',
 		   'qemu-stderr.log': 'qemu-stderr.boot1.log',
@@ -733,14 +772,17 @@ def _watch(proc, out, timeout, boot_timeout, stderr_path):
 				return 'kvm-error'
 
 
-def _boot(qemu, out, timeout, boot_timeout, stream, shell, nvme, images=()):
+def _boot(qemu, out, timeout, boot_timeout, stream, shell, nvme, images=(), sg=False):
 	"""One qemu run; a GuestResult (without accel and attempt data).
-	images: more (file, size) to create in out for it and remove after."""
+	images: more (file, size) to create in out for it and remove after;
+	sg: attach the SATA and SAS disks (SG_DRIVES)."""
 	_clean(out, BOOT_FILES + tuple(i[0] for i in images))
 	if nvme:
 		for img, size in [d[:2] for d in NVME_DRIVES] + list(images):
 			with open(os.path.join(out, img), 'wb') as f:
 				f.truncate(size)
+	if sg:
+		sg_images(out)
 	stderr_path = os.path.join(out, 'qemu-stderr.log')
 	start = time.monotonic()
 	stopped = None
@@ -755,7 +797,8 @@ def _boot(qemu, out, timeout, boot_timeout, stream, shell, nvme, images=()):
 		if proc.poll() is None:
 			proc.kill()
 			proc.wait()
-		_clean(out, [d[0] for d in NVME_DRIVES] + [i[0] for i in images])
+		_clean(out, [d[0] for d in NVME_DRIVES] + [i[0] for i in images]
+		       + [d[0] for d in SG_DRIVES])
 	duration = time.monotonic() - start
 	rc = None
 	try:
@@ -819,6 +862,9 @@ def run_guest(kinfo, command: Optional[List[str]], out: str, timeout: int = DEFA
 		# and the workload profiles of --profile (not beside that copy)
 		'SSDLOAD_PROFILES': os.path.join(REPO, 'userspace', 'profiles'),
 	}
+	sg = sg_wanted(kinfo['LABEL'])
+	if sg:
+		genv['SSDLOAD_SG_SERIALS'] = ' '.join(f'{d[1]}={d[2]}' for d in SG_DRIVES)
 	for k, v in os.environ.items():
 		if k.startswith(PASSTHROUGH_PREFIXES):
 			genv[k] = v
@@ -871,6 +917,8 @@ def run_guest(kinfo, command: Optional[List[str]], out: str, timeout: int = DEFA
 					 '-device', f'nvme,serial={serial},drive=n{i}']
 		if subsys:
 			qemu += subsys[2](out)
+		if sg:
+			qemu += sg_qemu_args(out)
 		return qemu
 
 	retry_reason = None
@@ -878,7 +926,7 @@ def run_guest(kinfo, command: Optional[List[str]], out: str, timeout: int = DEFA
 		log(f'booting {kinfo["KVER"]} ({kinfo["LABEL"]}) under {accel.name.upper()} '
 		    f'({accel.reason}), output in {out}')
 		res = _boot(qemu_cmd(accel), out, timeout, boot_timeout, stream, shell, nvme,
-			    subsys[0] if subsys else ())
+			    subsys[0] if subsys else (), sg)
 		res.accel, res.attempts, res.retry_reason = accel.name, attempt, retry_reason
 		if res.rc is not None or res.started or attempt == 2:
 			break

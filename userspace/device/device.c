@@ -24,6 +24,7 @@
 #include <libnvme.h>
 
 #include "device/device.h"
+#include "device/sg.h"
 #include "core/util.h"
 
 /* Format NVM with a user data erase can take minutes on a large device */
@@ -62,6 +63,7 @@ static const char *const purge_names[] = {
 	[SSL_PURGE_DISCARD]	= "discard",
 	[SSL_PURGE_OVERWRITE]	= "overwrite",
 	[SSL_PURGE_NONE]	= "none",
+	[SSL_PURGE_SECERASE]	= "security-erase",
 };
 
 const char *ssl_wc_name(enum ssl_wc wc)
@@ -91,6 +93,30 @@ int ssl_purge_parse(const char *s, enum ssl_purge *p)
 		}
 	}
 	return -1;
+}
+
+int ssl_purge_conformant(enum ssl_purge used, const char **why)
+{
+	switch (used) {
+	case SSL_PURGE_SANITIZE:
+	case SSL_PURGE_FORMAT:
+	case SSL_PURGE_SECERASE:
+		return 1;
+	case SSL_PURGE_SECDISCARD:
+	case SSL_PURGE_DISCARD:
+		*why = "a discard is not a purge: the drive may keep the data and its "
+		       "mapping state (the specification asks for Sanitize, Format or "
+		       "Security Erase)";
+		return 0;
+	case SSL_PURGE_OVERWRITE:
+		*why = "an overwrite is not a purge: it leaves the drive full, not fresh "
+		       "out of the box (the specification asks for Sanitize, Format or "
+		       "Security Erase)";
+		return 0;
+	default:
+		*why = "the device was not purged";
+		return 0;
+	}
 }
 
 /* ---- small helpers ---- */
@@ -334,6 +360,7 @@ static void nvme_facts(struct ssl_dev *d, int fd)
 		goto out_free;
 
 	d->is_nvme = 1;
+	d->bus = SSL_BUS_NVME;
 	d->nsid = nsid;
 	id_str(d->model, sizeof(d->model), ctrl->mn, sizeof(ctrl->mn));
 	id_str(d->serial, sizeof(d->serial), ctrl->sn, sizeof(ctrl->sn));
@@ -893,12 +920,17 @@ int ssl_dev_probe(const char *path, struct ssl_dev *d)
 	else
 		fmt(d->name, sizeof(d->name), "%s", base_name(path));
 	d->is_partition = is_part;
+	fmt(d->disk, sizeof(d->disk), "%s", have_sysfs ? base_name(disk_dir) : d->name);
 
 	/* only an NVMe disk gets NVMe ioctls: nvme<ctrl>n<ns> */
 	if (have_sysfs && !strncmp(base_name(disk_dir), "nvme", 4))
 		nvme_facts(d, fd);
 	if (have_sysfs)
 		sysfs_facts(d, disk_dir);
+	/* a SCSI disk (SATA behind libata, SAS): ATA or SCSI commands */
+	fmt(real, sizeof(real), "%s/device/scsi_disk", disk_dir);
+	if (have_sysfs && !d->is_nvme && path_exists(real))
+		ssl_sg_facts(d, fd);
 	close(fd);
 	return 0;
 
@@ -1120,9 +1152,11 @@ int ssl_dev_set_write_cache(struct ssl_dev *d, int on)
 	__u32 result = 0;
 	int fd, r;
 
+	if (d->bus == SSL_BUS_ATA || d->bus == SSL_BUS_SCSI)
+		return ssl_sg_set_write_cache(d, on);
 	if (!d->is_nvme) {
-		ssl_err("%s: not an NVMe namespace: ssdload sets the write cache "
-			"of NVMe devices only", d->path);
+		ssl_err("%s: neither NVMe nor a SCSI or ATA disk: ssdload cannot set "
+			"its write cache", d->path);
 		return -1;
 	}
 	if (d->vwc_present != 1) {
@@ -1202,6 +1236,13 @@ static int purge_auto(struct ssl_dev *d, int fd, enum ssl_purge *used,
 				d->path, no ? no : "the controller refused it");
 		}
 	}
+	if ((d->bus == SSL_BUS_ATA || d->bus == SSL_BUS_SCSI) && !d->is_partition) {
+		r = ssl_sg_purge(d, fd, SSL_PURGE_AUTO, used, detail, len);
+		if (r <= 0)
+			return r;
+		ssl_err("%s: no purge command: trying a discard or an overwrite, "
+			"which the record marks as not conformant", d->path);
+	}
 	if (d->can_secdiscard) {
 		r = blk_discard(d, fd, 1, detail, len);
 		if (r <= 0) {
@@ -1231,6 +1272,18 @@ static int purge_refused(const struct ssl_dev *d, int fd, enum ssl_purge method,
 	const char *no = NULL;
 	char why[640];
 
+	if (method == SSL_PURGE_SECERASE && d->bus != SSL_BUS_ATA)
+		no = "it is not an ATA drive (Security Erase is an ATA command)";
+	else if ((d->bus == SSL_BUS_ATA || d->bus == SSL_BUS_SCSI) &&
+		 (method == SSL_PURGE_SANITIZE || method == SSL_PURGE_FORMAT ||
+		  method == SSL_PURGE_SECERASE))
+		no = ssl_sg_refusal(d, method);
+	else
+		goto nvme;
+	if (no)
+		ssl_err("%s: cannot %s: %s", d->path, ssl_purge_name(method), no);
+	return no ? -1 : 0;
+nvme:
 	switch (method) {
 	case SSL_PURGE_SANITIZE:
 		no = nvme_refusal(d, fd, 1, d->force_scope, why, sizeof(why));
@@ -1269,6 +1322,11 @@ int ssl_dev_purge(struct ssl_dev *d, int fd, enum ssl_purge method,
 	fmt(detail, len, "%s", "");
 	if (purge_refused(d, fd, method, &act))
 		return -1;
+	if (d->bus == SSL_BUS_ATA || d->bus == SSL_BUS_SCSI) {
+		if (method == SSL_PURGE_SANITIZE || method == SSL_PURGE_FORMAT ||
+		    method == SSL_PURGE_SECERASE)
+			return ssl_sg_purge(d, fd, method, used, detail, len) ? -1 : 0;
+	}
 	switch (method) {
 	case SSL_PURGE_NONE:
 		fmt(detail, len, "none: the device was not purged");
@@ -1300,6 +1358,8 @@ int ssl_dev_purge(struct ssl_dev *d, int fd, enum ssl_purge method,
 			return -1;
 		*used = method;
 		return 0;
+	case SSL_PURGE_SECERASE:	/* ATA only: handled above */
+		break;
 	}
 	ssl_err("%s: unknown purge method %d", d->path, (int)method);
 	return -1;
@@ -1376,6 +1436,9 @@ static void plan_auto(const struct ssl_dev *d, int fd, char *buf, size_t len)
 			return;
 		}
 	}
+	if ((d->bus == SSL_BUS_ATA || d->bus == SSL_BUS_SCSI) && !d->is_partition &&
+	    !ssl_sg_plan(d, SSL_PURGE_AUTO, buf, len))
+		return;
 	if (d->can_secdiscard)
 		fmt(buf, len, "BLKSECDISCARD, else %s, over %llu bytes; scope: the "
 		    "whole device %s", d->can_discard ? "BLKDISCARD" :
@@ -1397,6 +1460,10 @@ int ssl_dev_purge_plan(const struct ssl_dev *d, int fd, enum ssl_purge method,
 
 	if (purge_refused(d, fd, method, &act))
 		return -1;
+	if ((d->bus == SSL_BUS_ATA || d->bus == SSL_BUS_SCSI) &&
+	    (method == SSL_PURGE_SANITIZE || method == SSL_PURGE_FORMAT ||
+	     method == SSL_PURGE_SECERASE))
+		return ssl_sg_plan(d, method, buf, len) ? -1 : 0;
 	switch (method) {
 	case SSL_PURGE_NONE:
 		fmt(buf, len, "none: the device is not purged");
@@ -1422,6 +1489,8 @@ int ssl_dev_purge_plan(const struct ssl_dev *d, int fd, enum ssl_purge method,
 		    method == SSL_PURGE_SECDISCARD ? "BLKSECDISCARD" : "BLKDISCARD",
 		    (unsigned long long)d->capacity_bytes, d->path);
 		return 0;
+	case SSL_PURGE_SECERASE:	/* ATA only: handled above */
+		break;
 	}
 	ssl_err("%s: unknown purge method %d", d->path, (int)method);
 	return -1;

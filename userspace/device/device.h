@@ -26,18 +26,37 @@ const char *ssl_wc_name(enum ssl_wc wc);
 
 enum ssl_purge {
 	SSL_PURGE_AUTO, SSL_PURGE_SANITIZE, SSL_PURGE_FORMAT, SSL_PURGE_SECDISCARD,
-	SSL_PURGE_DISCARD, SSL_PURGE_OVERWRITE, SSL_PURGE_NONE,
+	SSL_PURGE_DISCARD, SSL_PURGE_OVERWRITE, SSL_PURGE_NONE, SSL_PURGE_SECERASE,
 };
-/* "auto" "sanitize" "format" "secdiscard" "discard" "overwrite" "none" */
+/*
+ * "auto" "sanitize" "format" "secdiscard" "discard" "overwrite" "none"
+ * "security-erase"
+ */
 const char *ssl_purge_name(enum ssl_purge p);
 /* 0, or -1 (nothing printed) when @s names no method */
 int ssl_purge_parse(const char *s, enum ssl_purge *p);
+/*
+ * Whether the purge @used is one of the specification's (a device
+ * command that erases every block: Sanitize, Format NVM / FORMAT UNIT,
+ * ATA Security Erase): 1, or 0 with the reason in *@why.
+ */
+int ssl_purge_conformant(enum ssl_purge used, const char **why);
+
+/* How the device is reached: NVMe admin commands, or SCSI commands (SG_IO) */
+enum ssl_bus { SSL_BUS_OTHER, SSL_BUS_NVME, SSL_BUS_ATA, SSL_BUS_SCSI };
 
 struct ssl_dev {
 	char path[256];		/* as given, e.g. /dev/nvme0n1 */
 	char name[64];		/* kernel name, e.g. nvme0n1 (/sys/dev/block/MAJ:MIN) */
 	unsigned int dev_major, dev_minor;	/* the device number */
+	char disk[64];		/* the whole disk's kernel name (= name unless a partition) */
 	int is_nvme;		/* NVMe namespace answering identify */
+	/*
+	 * SSL_BUS_ATA: a SCSI disk answering ATA IDENTIFY DEVICE through ATA
+	 * PASS-THROUGH(16) (libata, a SAT bridge); SSL_BUS_SCSI: another
+	 * SCSI disk (SAS, virtio-scsi) with a caching mode page.
+	 */
+	enum ssl_bus bus;
 	int is_partition;	/* /sys/dev/block/MAJ:MIN/partition exists */
 	uint64_t capacity_bytes;	/* BLKGETSIZE64 */
 	unsigned int logical_block_size, physical_block_size;	/* BLKSSZGET, BLKPBSZGET */
@@ -48,15 +67,23 @@ struct ssl_dev {
 	char model[41], serial[21], firmware[9];
 	uint32_t nsid;		/* 0 if not NVMe */
 	int lbaf_index, lbaf_data_bytes, lbaf_metadata_bytes;	/* current LBA format; -1 if not NVMe */
-	int vwc_present;	/* 1/0; -1 unknown (not NVMe) */
+	int vwc_present;	/* 1/0 (NVMe VWC; ATA word 82 bit 5; SCSI WCE changeable); -1 unknown */
 	/*
 	 * Current write cache state: NVMe Get Features VWC; else the
 	 * block layer's queue/write_cache ("write back" -> enabled, "write
 	 * through" -> disabled for a SCSI disk, else absent).
 	 */
 	enum ssl_wc wc;
-	int can_format;		/* OACS bit 1 (Format NVM supported) */
-	int can_sanitize_block, can_sanitize_crypto, can_sanitize_overwrite;	/* SANICAP bits */
+	int can_format;		/* OACS bit 1 (Format NVM supported); SCSI: 1 (FORMAT UNIT) */
+	/*
+	 * NVMe SANICAP bits; ATA IDENTIFY word 59; SCSI: -1 (unknown: no
+	 * page tells, SANITIZE is tried)
+	 */
+	int can_sanitize_block, can_sanitize_crypto, can_sanitize_overwrite;
+	/* ATA Security feature set: 1 usable, 0 absent; why it is not usable */
+	int can_security_erase;
+	char security_why[96];
+	unsigned int security_erase_min;	/* IDENTIFY word 89 (minutes), 0 unknown */
 	int can_discard;	/* queue/discard_max_bytes > 0 */
 	/*
 	 * 0: no (NVMe namespaces never offer it); -1: unknown, as no sysfs
@@ -91,8 +118,10 @@ void ssl_dev_health(const struct ssl_dev *d, struct ssl_health *h);
 
 /*
  * Set the volatile write cache on (1) or off (0): NVMe Set Features VWC
- * (not saved: the controller's power-on default is kept).  Non-NVMe or no
- * VWC: -1 with a message naming why.  Re-reads d->wc.
+ * (not saved: the controller's power-on default is kept); ATA SET
+ * FEATURES 02h/82h; SCSI MODE SELECT(10) of the caching page's WCE (not
+ * saved, SP=0).  Another device or no write cache: -1 with a message
+ * naming why.  Re-reads d->wc.
  */
 int ssl_dev_set_write_cache(struct ssl_dev *d, int on);
 

@@ -274,7 +274,8 @@ int do_purge(struct pts_ctx *c, int *fd)
 	enum ssl_purge used = SSL_PURGE_NONE;
 	char detail[256] = "", out[PATH_MAX];
 	uint64_t t0 = ssl_now_ms();
-	int st;
+	const char *why = NULL;
+	int st, ok;
 
 	if (phase_done(c, "purge"))
 		return 0;
@@ -297,13 +298,18 @@ int do_purge(struct pts_ctx *c, int *fd)
 		snprintf(detail, sizeof(detail), "one sequential 128KiB write pass over %llu bytes",
 			 (unsigned long long)c->dev.capacity_bytes);
 	}
+	ok = ssl_purge_conformant(used, &why);
 	jset(p, "method", json_object_new_string(ssl_purge_name(used)));
 	jset(p, "detail", json_object_new_string(detail));
-	jset(p, "conformant", json_object_new_boolean(used != SSL_PURGE_NONE));
+	jset(p, "conformant", json_object_new_boolean(ok));
+	if (!ok)
+		jset(p, "not_conformant_why", json_object_new_string(why));
 	jset(p, "duration_ms", json_object_new_int64((int64_t)(ssl_now_ms() - t0)));
 	jset(c->doc, "purge", p);
 	if (used == SSL_PURGE_NONE)
 		deviation(c, "purge: none (--purge=none): the device was not purged");
+	else if (!ok)
+		deviation(c, "purge: %s: %s", ssl_purge_name(used), why);
 	return pts_save(c) ? PTS_EXIT_FAILED : 0;
 }
 

@@ -220,8 +220,9 @@ static const char *const pts_test_usage[] = {
 	"                        exit 0 having written nothing",
 	"  --output-dir=DIR      where results go (default pts-TEST-YYYYmmdd-HHMMSS)",
 	"  --resume=DIR          continue the test of DIR after its last finished round",
-	"  --purge=METHOD        auto (default), sanitize, format, secdiscard, discard,",
-	"                        overwrite or none (none: the run is not conformant)",
+	"  --purge=METHOD        auto (default), sanitize, format, security-erase (ATA),",
+	"                        secdiscard, discard, overwrite or none (only sanitize,",
+	"                        format and security-erase are conformant purges)",
 	"  --write-cache=MODE    off (default: Enterprise runs with the volatile write",
 	"                        cache disabled), on, or leave",
 	"  --threads=N           thread count TC (default per test; workers beyond the",
@@ -1151,9 +1152,12 @@ static const char *const pts_purge_usage[] = {
 	"",
 	"Purge DEV as a test does before its preconditioning, and say how: on NVMe",
 	"Sanitize (block erase, else crypto erase) where the controller supports it,",
-	"else Format NVM with user data erase; elsewhere BLKSECDISCARD, BLKDISCARD, or",
-	"one sequential write pass.  --purge=METHOD asks for one of sanitize, format,",
-	"secdiscard, discard or overwrite (refused where DEV lacks it).",
+	"else Format NVM with user data erase; on a SATA drive ATA Sanitize, else ATA",
+	"Security Erase; on a SCSI/SAS disk SANITIZE, else FORMAT UNIT; elsewhere",
+	"BLKSECDISCARD, BLKDISCARD, or one sequential write pass, which are not",
+	"conformant purges (the output says so).  --purge=METHOD asks for one of",
+	"sanitize, format, security-erase, secdiscard, discard or overwrite (refused",
+	"where DEV lacks it).",
 	"",
 	"DEV's identity and signatures are printed first; a DEV holding a filesystem,",
 	"partition table, LVM, RAID or swap signature is refused (exit status 2)",
@@ -1166,6 +1170,7 @@ int pts_purge(int argc, const char **argv)
 	struct pts_ctx ctx, *c = &ctx;
 	const char *resume = NULL;
 	enum ssl_purge used = SSL_PURGE_NONE;
+	const char *why = NULL;
 	char detail[256] = "", sz[32], tmp[PATH_MAX];
 	uint64_t t0;
 	int fd, r, st = 0;
@@ -1234,6 +1239,10 @@ int pts_purge(int argc, const char **argv)
 	       *c->dev.firmware ? c->dev.firmware : "unknown", sz);
 	printf("method: %s\n", ssl_purge_name(used));
 	printf("detail: %s\n", detail);
+	if (ssl_purge_conformant(used, &why))
+		printf("conformant: yes\n");
+	else
+		printf("conformant: no (%s)\n", why);
 	printf("duration: %.3f s\n", (ssl_now_ms() - t0) / 1000.0);
 	return 0;
 }

@@ -164,7 +164,7 @@ def doc_checker(point):
                              "unit": string(), "tc": N, "qd": N}),
         }, null=False),
         "purge": obj({"method": string(), "detail": string(), "duration_ms": N,
-                      "conformant": boolean}),
+                      "conformant": boolean, "not_conformant_why": string()}),
         "wipc": obj({"bytes": N, "bs": N, "duration_ms": N}),
         "wdpc": obj({"rounds": N, "duration_ms": N}),
         "health_before": HEALTH, "health_after": HEALTH,

@@ -100,7 +100,9 @@ class PtsReport(Report):
                                            fmt_ms(wdpc.get("duration_ms")))
         pre = [("Purge", NA if not purge else "%s%s" % (
                    text(purge.get("method")),
-                   " (not conformant)" if purge.get("conformant") is False else "")),
+                   "" if purge.get("conformant") is not False else
+                   " (not conformant: %s)" % text(purge.get("not_conformant_why"))
+                   if purge.get("not_conformant_why") else " (not conformant)")),
                ("Purge detail", text(get(purge, "detail"))),
                ("Purge duration", fmt_ms(get(purge, "duration_ms"))),
                ("WIPC", "not run" if wipc is None and "wipc" in doc and doc["state"] == "complete"
