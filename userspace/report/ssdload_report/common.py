@@ -390,9 +390,10 @@ class Plotter:
         return self.plt.rcParams["axes.prop_cycle"].by_key()["color"]
 
     @staticmethod
-    def legend(ax):
-        """The legend beside @ax, on its right."""
-        ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5))
+    def legend(ax, title=None):
+        """The legend beside @ax, on its right (under @title if given)."""
+        kw = {"title": title, "title_fontsize": 7} if title else {}
+        ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5), **kw)
 
     def load_axes(self, ax, values, xlabel, ylabel, zero=False):
         """The axes of a load curve, latency (@values) against IOPS: a log y
