@@ -7,7 +7,7 @@ import json
 import os
 import stat
 
-from .common import BadInput, anything, array, fail, obj, string
+from .common import BadInput, anything, array, fail, num, obj, string
 from .pts import DEMAND_DOC, DEMAND_TESTS, DOC, FORMAT, FORMAT_VERSION
 from .sweep import SWEEP_DOC, SWEEP_FORMAT, SWEEP_FORMAT_VERSION
 from .curve import CURVE_DOC, CURVE_FORMAT, CURVE_FORMAT_VERSION
@@ -24,6 +24,7 @@ COMPARE_MAX_RUNS = 16
 COMPARE_FIELDS = obj({
     "format": string(null=False), "format_version": anything, "ssdload_version": string(),
     "command": string(), "created": string(), "kind": string(null=False), "test": string(),
+    "percentiles": array(num(null=False, minimum=0, maximum=100)),
     "runs": array(obj({"label": string(null=False), "source": string(),
                        "document": anything}, required=("label", "source", "document"),
                       null=False), null=False),
