@@ -206,17 +206,8 @@ class PtsPlotter(Plotter):
             if dirs and m in dirs:
                 label += " (%s)" % dirs[m]
             bar = ax.bar(xs, [0 if y is None else y for y in ys], width * 0.92, label=label)
-            for rect, y in zip(bar, ys):
-                ax.annotate(fmt_value(y), (rect.get_x() + rect.get_width() / 2,
-                                           rect.get_height()),
-                            ha="center", va="bottom", fontsize=6.5,
-                            xytext=(0, 2), textcoords="offset points")
-        ax.set_xticks(range(len(bss)))
-        ax.set_xticklabels([fmt_bs(b) for b in bss])
-        ax.set_xlim(-0.6, len(bss) - 0.4)
-        ax.set_xlabel("block size")
-        ax.set_ylabel(ylabel)
-        ax.margins(y=0.12)
+            self.label_bars(ax, bar, ys)
+        self.bar_axes(ax, [fmt_bs(b) for b in bss], "block size", ylabel)
         self.legend(ax, "R/W mix %")
         self.save(fig, name)
 
