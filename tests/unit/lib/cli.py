@@ -53,6 +53,24 @@ def stop_leaving(cli, tmp_path, name, state, delay):
     return p, time.monotonic() - start, job
 
 
+def usage_lists(cli, cmd, options):
+    """`ssdload @cmd --help` exits 0 and names each of @options; `ssdload
+    --help` names @cmd."""
+    p = run(cli, cmd, "--help")
+    assert p.returncode == 0
+    for o in options:
+        assert o in p.stdout, o
+    assert cmd in run(cli, "--help").stdout
+    return p
+
+
+def refused_leaving_nothing(p, out, *needles):
+    """@p refused (exit 2) in one line naming @needles, no @out left."""
+    assert p.returncode == 2, p.stderr
+    one_error_line(p, *needles)
+    assert not out.exists()
+
+
 def parse_only(cli, *args, env=None):
     p = run(cli, "run", "--filename=/dev/unit-test", "--parse-only", *args, env=env)
     assert p.returncode == 0, p.stderr
