@@ -3,7 +3,8 @@
 """ssdload-report.py DIR: the report of an `ssdload pts TEST` run, of an
 `ssdload sweep` (queue-depth sweep), of an `ssdload curve` (iorate curve),
 of an `ssdload compare` (runs side by side), of an `ssdload scale` (drive
-and RAID scaling) or of the latency study of a plain `ssdload run`.
+and RAID scaling), of an `ssdload latency-grid` (QD 1 latency grid) or of
+the latency study of a plain `ssdload run`.
 
 Reads DIR/pts.json alone (format "ssdload-pts", format_version 1, see
 Documentation/pts.rst), or when DIR has no pts.json, DIR/sweep.json alone
@@ -11,8 +12,10 @@ Documentation/pts.rst), or when DIR has no pts.json, DIR/sweep.json alone
 DIR/curve.json alone (format "ssdload-curve", format_version 1: below),
 or when DIR has none of them, DIR/compare.json alone (format
 "ssdload-compare", format_version 1: below), or DIR/scale.json alone
-(format "ssdload-scale", format_version 1: below), or last DIR/run.json
-alone (a plain run's JSON: below).
+(format "ssdload-scale", format_version 1: below), or
+DIR/latency-grid.json alone (format "ssdload-latency-grid",
+format_version 1: below), or last DIR/run.json alone (a plain run's
+JSON: below).
 From pts.json it writes into DIR:
 
   report.html       self-contained page (inline CSS, no JavaScript) laid out
@@ -137,6 +140,16 @@ it writes:
   scale.csv         a row per point: target,kind,drives,qd_per_drive,...,
                     scaling,efficiency,md_*, then read_*/write_*/trim_*
 
+From latency-grid.json (cells: one per block size and R/W mix, each a
+step of one run at QD 1; Documentation/latency.rst) it writes:
+
+  report.html       the header block (block sizes, mixes, percentiles),
+                    the chart, the cells' average, maximum and percentiles
+  plots/latency_grid.svg    average and maximum completion latency per
+                    cell, side by side
+  latency-grid.csv  a row per cell: step,bs,mix,rw,ios,read_pct,iops,
+                    bw_bytes,lat_mean_ns,lat_max_ns, then lat_pN_ns
+
 From run.json (a plain run's JSON, fio's schema with no "format": `ssdload
 run --output-format=json+ --latency-table ... --output=DIR/run.json`; its
 job entries, json+'s clat_ns/lat_ns bins where present, the top-level
@@ -170,11 +183,13 @@ an empty cell where the JSON has null.  The page shows them in MB/s
 
 A running, interrupted or failed run renders what it has.  Unknown (null)
 values print as "n/a"; nothing is invented.  The output depends on
-pts.json (sweep.json, curve.json, compare.json, scale.json, run.json) alone: two
+pts.json (sweep.json, curve.json, compare.json, scale.json,
+latency-grid.json, run.json) alone: two
 renderings of the same file are byte-identical.
 
 Exit status: 0 rendered; 2 bad usage or a missing or invalid pts.json,
-sweep.json, curve.json, compare.json, scale.json or run.json (one line on stderr,
+sweep.json, curve.json, compare.json, scale.json, latency-grid.json or
+run.json (one line on stderr,
 naming the bad key); 3 the rendering failed (matplotlib missing, a write
 error).  ssdload runs this script for `ssdload report DIR` and at the end
 of `ssdload pts TEST` (userspace/pts/pts.c, pts_render_report()).

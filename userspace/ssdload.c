@@ -27,9 +27,10 @@ static const struct cmd_struct commands[] = {
 	{ "scale", cmd_scale, "a workload on 1, 2, 4... drives and md RAID arrays: the scaling table" },
 	{ "precondition", cmd_precondition, "write a whole device as --precondition=MODE says, before a method" },
 	{ "curve", cmd_curve, "vdbench iorate curve: max, then open loop at fractions of it, with its report" },
+	{ "latency-grid", cmd_latency_grid, "QD 1 latency of block sizes x R/W mixes (S3700 review), with its report" },
 	{ "profiles", cmd_profiles, "list the shipped workload profiles (four corners, SQL, Oracle, VDI)" },
 	{ "compare", cmd_compare, "runs of different drives or kernels side by side, curves overlaid" },
-	{ "report", cmd_report, "render the HTML report of a pts, sweep, curve, compare, scale or plain run from its JSON" },
+	{ "report", cmd_report, "render the HTML report of a pts, sweep, curve, compare, scale, latency grid or plain run from its JSON" },
 };
 
 static const char *const main_usage[] = {
@@ -49,11 +50,14 @@ static const char *const main_usage_tail[] = {
 
 static void print_usage(FILE *f)
 {
-	size_t i;
+	size_t i, w = 0;
 
+	for (i = 0; i < ARRAY_SIZE(commands); i++)
+		if (strlen(commands[i].cmd) > w)
+			w = strlen(commands[i].cmd);
 	ssl_usage(f, main_usage);
 	for (i = 0; i < ARRAY_SIZE(commands); i++)
-		fprintf(f, "   %-8s %s\n", commands[i].cmd, commands[i].help);
+		fprintf(f, "   %-*s %s\n", (int)w, commands[i].cmd, commands[i].help);
 	ssl_usage(f, main_usage_tail);
 }
 

@@ -19,6 +19,9 @@ import pytest
 
 import ssdload_env as env
 
+# the CLI's runs need ssdload.ko: load it here, not rely on an earlier file
+pytestmark = pytest.mark.usefixtures("ssdload")
+
 REQUIRED_DIR_KEYS = ("io_bytes", "bw_bytes", "iops", "runtime", "total_ios", "short_ios",
                      "drop_ios", "clat_ns", "lat_ns")
 REQUIRED_LAT_KEYS = ("min", "max", "mean", "stddev", "N", "percentile")

@@ -186,6 +186,35 @@ def test_plain_runs_table(cli, tmp_path):
     assert doc["kind"] == "run" and doc["runs"][1]["document"] == docs[1]
 
 
+def lat_str(v):
+    """A latency in the table's words: 12.34us, 1.20ms."""
+    return "%.2f%s" % ((v / 1e6, "ms") if v >= 1e6 else (v / 1e3, "us"))
+
+
+def test_plain_runs_max_and_percentiles(cli, tmp_path):
+    """Plain runs: the maximum always, and the percentiles of --percentiles
+    (one the runs did not record: -), in compare.json too."""
+    docs = [plain_run(1, 180000), plain_run(3, 90000)]
+    p = compare(cli, tmp_path, "--percentiles=50:99.99:99.999",
+                put_run(tmp_path, "a", docs[0]), put_run(tmp_path, "b", docs[1]))
+    assert p.returncode == 0, p.stderr
+    t = table(p)
+    for d in ("read", "write"):
+        cl = [x["jobs"][0][d]["clat_ns"] for x in docs]
+        assert t["%s clat max" % d] == [lat_str(c["max"]) for c in cl]
+        assert t["%s clat p50" % d] == [lat_str(c["percentile"]["50.000000"]) for c in cl]
+        assert t["%s clat p99.99" % d] == [lat_str(c["percentile"]["99.990000"])
+                                           for c in cl]
+        assert t["%s clat p99.999" % d] == ["-", "-"]
+        assert "%s clat p99" % d not in t
+    doc = json.loads((tmp_path / "out" / "compare.json").read_text())
+    assert doc["percentiles"] == [50, 99.99, 99.999]
+    p = compare(cli, tmp_path, "--percentiles=101", put_run(tmp_path, "a", docs[0]),
+                put_run(tmp_path, "b", docs[1]))
+    assert p.returncode == 2
+    one_error_line(p, "--percentiles=101")
+
+
 def test_sweeps_and_pts_tables(cli, tmp_path):
     p = compare(cli, tmp_path, put(tmp_path, "s1", auto_doc()),
                 put(tmp_path, "s2", other_drive(auto_doc())))

@@ -3,14 +3,12 @@
 ssdload start GROUP, armed jobs in list and stop, and a grouped run on
 the fake module (lib/fakemodule.py).
 """
-import os
 import signal
-import threading
 import time
 
 import pytest
 
-from cli import one_error_line, parse_only, run
+from cli import one_error_line, parse_only, run, stop_leaving
 from fakemodule import FAKE_ATTRS, report_count
 
 
@@ -80,22 +78,9 @@ def test_list_shows_armed(cli, tmp_path):
 
 def test_stop_armed_job_waits(cli, tmp_path):
     """ssdload stop on an armed job waits until it left armed."""
-    job = tmp_path / "cfs" / "jobs" / "armedstop"
-    job.mkdir(parents=True)
-    (job / "enable").write_text("1\n")
-    (job / "state").write_text("armed\n")
-
-    def later():
-        time.sleep(0.4)
-        (tmp_path / "state").write_text("stopped\n")
-        os.replace(tmp_path / "state", job / "state")
-    t = threading.Thread(target=later)
-    start = time.monotonic()
-    t.start()
-    p = run(cli, "stop", "armedstop", env={"SSDLOAD_CONFIGFS": str(tmp_path / "cfs")})
-    t.join()
+    p, took, _ = stop_leaving(cli, tmp_path, "armedstop", "armed", 0.4)
     assert p.returncode == 0, p.stderr
-    assert time.monotonic() - start >= 0.4
+    assert took >= 0.4
 
 
 def test_fake_run_group_waits_for_start(fakerun, cli, tmp_path):

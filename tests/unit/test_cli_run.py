@@ -9,12 +9,11 @@ import os
 import re
 import signal
 import subprocess
-import threading
 import time
 
 import pytest
 
-from cli import one_error_line, run
+from cli import one_error_line, stop_leaving
 from fakemodule import FAKE_ATTRS, report_count
 
 
@@ -225,20 +224,7 @@ def test_fake_run_no_eta_without_tty(fakerun, eta):
 
 def test_stop_waits_while_stopping(cli, tmp_path):
     """ssdload stop returns only once the job is neither running nor stopping."""
-    job = tmp_path / "cfs" / "jobs" / "draining"
-    job.mkdir(parents=True)
-    (job / "enable").write_text("1\n")
-    (job / "state").write_text("stopping\n")
-
-    def later():
-        time.sleep(0.6)
-        (tmp_path / "state").write_text("stopped\n")
-        os.replace(tmp_path / "state", job / "state")
-    t = threading.Thread(target=later)
-    start = time.monotonic()
-    t.start()
-    p = run(cli, "stop", "draining", env={"SSDLOAD_CONFIGFS": str(tmp_path / "cfs")})
-    t.join()
+    p, took, job = stop_leaving(cli, tmp_path, "draining", "stopping", 0.6)
     assert p.returncode == 0, p.stderr
-    assert time.monotonic() - start >= 0.6
+    assert took >= 0.6
     assert (job / "enable").read_text().startswith("0")

@@ -17,6 +17,7 @@ int cmd_report(int argc, const char **argv);
 int cmd_sweep(int argc, const char **argv);
 int cmd_scale(int argc, const char **argv);
 int cmd_curve(int argc, const char **argv);
+int cmd_latency_grid(int argc, const char **argv);
 int cmd_compare(int argc, const char **argv);
 int cmd_profiles(int argc, const char **argv);
 int cmd_precondition(int argc, const char **argv);

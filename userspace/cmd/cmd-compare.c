@@ -42,7 +42,8 @@
 #define CMP_EXIT_USAGE		2	/* bad usage or input: nothing written */
 
 static const char *const compare_usage[] = {
-	"usage: ssdload compare [--output-dir=DIR] [--label=L1,L2,...] [--no-report] RUN1 RUN2 ...",
+	"usage: ssdload compare [--output-dir=DIR] [--label=L1,L2,...] [--percentiles=LIST]",
+	"                       [--no-report] RUN1 RUN2 ...",
 	"",
 	"Put 2 to 16 runs of different drives or kernels side by side: a table of",
 	"each run's headline figures on stdout, DIR/compare.json (every input whole),",
@@ -57,6 +58,9 @@ static const char *const compare_usage[] = {
 	"                        refused if it exists and is not empty)",
 	"  --label=L1,L2,...     the runs' names, one per RUN in order (default: the",
 	"                        device model, else the RUN's name; made unique)",
+	"  --percentiles=LIST    plain runs: the completion latency percentiles shown,",
+	"                        as fio's percentile_list (default 99:99.9; a",
+	"                        percentile the run did not record shows as -)",
 	"  --no-report           do not render report.html (ssdload report DIR does)",
 	"",
 	"Exit status: 0 done, 1 a file could not be written, 2 bad usage or input",
@@ -64,12 +68,15 @@ static const char *const compare_usage[] = {
 	NULL,
 };
 
-enum { O_OUTPUT_DIR, O_LABEL, O_NO_REPORT };
+enum { O_OUTPUT_DIR, O_LABEL, O_NO_REPORT, O_PERCENTILES };
+
+#define CMP_MAX_PCT		16	/* --percentiles */
 
 static const struct ssl_opt compare_opts[] = {
 	{ "output-dir",	SSL_ARG_REQUIRED, O_OUTPUT_DIR },
 	{ "label",	SSL_ARG_REQUIRED, O_LABEL },
 	{ "no-report",	SSL_ARG_FLAG, O_NO_REPORT },
+	{ "percentiles", SSL_ARG_REQUIRED, O_PERCENTILES },
 	{ NULL, 0, 0 },
 };
 
@@ -102,6 +109,8 @@ struct cmp_ctx {
 	char dir[PATH_MAX];
 	bool no_report, made_dir;
 	const char *labels;		/* --label, or NULL */
+	double pct[CMP_MAX_PCT];	/* --percentiles of plain runs */
+	int npct;
 	unsigned int n;
 	struct cmp_run run[CMP_MAX_RUNS];
 	char *command;
@@ -491,17 +500,25 @@ static const char *const run_dirs[] = { "read", "write", "trim" };
 /* the job options shown, where a run has them */
 static const char *const run_opts[] = { "filename", "rw", "bs", "iodepth", "numjobs" };
 
-static void run_rows(struct cmp_table *t, json_object *doc, unsigned int k)
+/* the largest of @v and @key of @o */
+static double max_of(double v, json_object *o, const char *key)
 {
-	json_object *jobs = jget(doc, "jobs"), *job0 = run_job0(doc);
-	json_object *opts = jget(job0, "job options");
+	return jnum(o, key, 0) > v ? jnum(o, key, 0) : v;
+}
+
+static void run_rows(struct cmp_table *t, const struct cmp_ctx *c, unsigned int k)
+{
+	json_object *doc = c->run[k].doc, *jobs = jget(doc, "jobs");
+	json_object *opts = jget(run_job0(doc), "job options");
 	size_t d, j;
+	char key[32];
+	int i;
 
 	for (d = 0; d < ARRAY_SIZE(run_opts); d++)
 		if (*jstring(opts, run_opts[d]))
 			set_str(row_of(t, "%s", run_opts[d]), k, jstring(opts, run_opts[d]));
 	for (d = 0; d < ARRAY_SIZE(run_dirs); d++) {
-		double iops = 0, bw = 0, ios = 0, sum = 0, p99 = 0, p999 = 0;
+		double iops = 0, bw = 0, ios = 0, sum = 0, max = 0, pv[CMP_MAX_PCT] = { 0 };
 
 		for (j = 0; j < json_object_array_length(jobs); j++) {
 			json_object *x = jget(json_object_array_get_idx(jobs, j), run_dirs[d]);
@@ -512,19 +529,21 @@ static void run_rows(struct cmp_table *t, json_object *doc, unsigned int k)
 			bw += jnum(x, "bw_bytes", 0);
 			ios += n;
 			sum += n * jnum(cl, "mean", 0);
+			max = max_of(max, cl, "max");
 			/* several entries (clones): the highest that has them */
-			if (jnum(pc, "99.000000", 0) > p99)
-				p99 = jnum(pc, "99.000000", 0);
-			if (jnum(pc, "99.900000", 0) > p999)
-				p999 = jnum(pc, "99.900000", 0);
+			for (i = 0; i < c->npct; i++) {
+				snprintf(key, sizeof(key), "%f", c->pct[i]);
+				pv[i] = max_of(pv[i], pc, key);
+			}
 		}
 		if (!(ios > 0))
 			continue;
 		set_num(row_of(t, "%s IOPS", run_dirs[d]), k, "%.0f", iops);
 		set_num(row_of(t, "%s MiB/s", run_dirs[d]), k, "%.1f", bw / 1048576.0);
 		set_ns(row_of(t, "%s clat mean", run_dirs[d]), k, sum / ios);
-		set_ns(row_of(t, "%s clat p99", run_dirs[d]), k, p99);
-		set_ns(row_of(t, "%s clat p99.9", run_dirs[d]), k, p999);
+		set_ns(row_of(t, "%s clat max", run_dirs[d]), k, max);
+		for (i = 0; i < c->npct; i++)
+			set_ns(row_of(t, "%s clat p%g", run_dirs[d], c->pct[i]), k, pv[i]);
 	}
 }
 
@@ -672,15 +691,17 @@ static void print_table(const struct cmp_ctx *c, const struct cmp_table *t)
 static int compare_table(const struct cmp_ctx *c)
 {
 	static void (*const rows[])(struct cmp_table *, json_object *, unsigned int) = {
-		[K_RUN] = run_rows, [K_SWEEP] = sweep_rows, [K_CURVE] = curve_rows,
-		[K_PTS] = pts_rows,
+		[K_SWEEP] = sweep_rows, [K_CURVE] = curve_rows, [K_PTS] = pts_rows,
 	};
 	const struct cmp_run *r0 = &c->run[0];
 	struct cmp_table t = { 0 };
 	unsigned int k;
 
 	for (k = 0; k < c->n; k++)
-		rows[r0->kind](&t, c->run[k].doc, k);
+		if (r0->kind == K_RUN)
+			run_rows(&t, c, k);
+		else
+			rows[r0->kind](&t, c->run[k].doc, k);
 	if (t.oom) {
 		free(t.rows);
 		ssl_err("compare: out of memory");
@@ -698,7 +719,8 @@ static int compare_table(const struct cmp_ctx *c)
 		printf("resp: submit to completion; int.: from the intended send time\n");
 	if (r0->kind == K_RUN)
 		printf("clat: completion latency; with several job entries the IOPS and MiB/s "
-		       "are summed, the mean weighted by I/Os, the percentiles the highest\n");
+		       "are summed, the mean weighted by I/Os, the maximum and the percentiles "
+		       "the highest\n");
 	printf("results: %s/%s\n", c->dir, CMP_JSON);
 	free(t.rows);
 	return 0;
@@ -720,6 +742,14 @@ static json_object *compare_doc(const struct cmp_ctx *c)
 	jset(doc, "created", jnow());
 	jset(doc, "kind", json_object_new_string(kind_name[r0->kind]));
 	jset(doc, "test", r0->kind == K_PTS ? json_object_new_string(r0->test) : NULL);
+	if (r0->kind == K_RUN) {
+		json_object *p = json_object_new_array();
+		int i;
+
+		for (i = 0; i < c->npct; i++)
+			json_object_array_add(p, json_object_new_double(c->pct[i]));
+		jset(doc, "percentiles", p);
+	}
 	for (k = 0; k < c->n; k++) {
 		const struct cmp_run *r = &c->run[k];
 		json_object *o = json_object_new_object();
@@ -798,6 +828,15 @@ static int compare_parse(struct cmp_ctx *c, int argc, const char **argv)
 		case O_NO_REPORT:
 			c->no_report = !val || strcmp(val, "0");
 			break;
+		case O_PERCENTILES:
+			if (ssl_parse_percentiles(val, c->pct, CMP_MAX_PCT, &c->npct) ||
+			    !c->npct) {
+				ssl_err("compare: --percentiles=%s: give 1 to %d percentiles above "
+					"0, at most 100, as fio's percentile_list (99:99.9)", val,
+					CMP_MAX_PCT);
+				return -1;
+			}
+			break;
 		}
 	}
 	if (c->n < CMP_MIN_RUNS) {
@@ -852,6 +891,9 @@ int cmd_compare(int argc, const char **argv)
 		ssl_err("compare: out of memory");
 		return CMP_EXIT_FAILED;
 	}
+	c->pct[0] = 99;			/* the default --percentiles */
+	c->pct[1] = 99.9;
+	c->npct = 2;
 	r = compare_parse(c, argc, argv);
 	if (r) {
 		free(c);

@@ -403,11 +403,7 @@ static json_object *curve_dir(json_object *x, bool is_read, struct curve_sums *s
 
 	if (!x || n <= 0)
 		return NULL;
-	o = json_object_new_object();
-	jset(o, "ios", json_object_new_int64((int64_t)n));
-	jset(o, "iops", json_object_new_double(jnum(x, "iops", 0)));
-	jset(o, "bw_bytes", json_object_new_double(jnum(x, "bw_bytes", 0)));
-	jset(o, "lat_mean_ns", json_object_new_double(mean));
+	o = run_dir_head(x);
 	jset(o, "lat_stddev_ns", json_object_new_double(sd));
 	jset(o, "lat_max_ns", json_object_new_int64((int64_t)jnum(clat, "max", 0)));
 	jset(o, "percentiles", pct_list(clat));

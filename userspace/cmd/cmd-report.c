@@ -2,7 +2,8 @@
 /*
  * ssdload report DIR: render DIR/pts.json (a pts run), DIR/sweep.json (a
  * sweep), DIR/curve.json (an iorate curve), DIR/compare.json (a comparison),
- * DIR/scale.json (drive and RAID scaling) or DIR/run.json (a plain run's
+ * DIR/scale.json (drive and RAID scaling), DIR/latency-grid.json (the QD 1
+ * latency grid) or DIR/run.json (a plain run's
  * latency study) into DIR/report.html, its
  * SVG plots (DIR/plots/) and CSV tables, from the JSON alone, with the
  * matplotlib renderer ssdload-report.py.
@@ -19,12 +20,13 @@ static const char *const report_usage[] = {
 	"usage: ssdload report DIR",
 	"",
 	"Render the report of the pts run, the sweep, the curve, the comparison,",
-	"the scaling run or the plain run in DIR from DIR/pts.json, sweep.json,",
-	"curve.json, compare.json, scale.json or run.json alone (the first found):",
+	"the scaling run, the latency grid or the plain run in DIR from",
+	"DIR/pts.json, sweep.json, curve.json, compare.json, scale.json,",
+	"latency-grid.json or run.json alone (the first found):",
 	"DIR/report.html with its SVG plots in DIR/plots/, and CSV tables next to",
 	"the JSON (pts: rounds.csv, points.csv, measurement.csv; sweep: sweep.csv,",
 	"sweep-series.csv; curve: curve.csv; compare: compare.csv; scale:",
-	"scale.csv; run: run.csv,",
+	"scale.csv; latency grid: latency-grid.csv; run: run.csv,",
 	"latency.csv, latency-below.csv, latency-check.csv, run-bins.csv).",
 	"run.json is what 'ssdload run --output-format=json+ --output=DIR/run.json'",
 	"writes (json without the + works: no bins), with --latency-table,",

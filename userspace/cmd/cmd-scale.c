@@ -585,65 +585,6 @@ static void run_argv(struct scale_ctx *c, struct ssl_argv *a, const char *name,
 		av_add(a, "--parse-only");
 }
 
-/* bins of @clat merged into @bins (key: ns as text -> count) */
-static void merge_bins(json_object *bins, json_object *clat)
-{
-	json_object *b = jget(clat, "bins");
-
-	if (!b || !json_object_is_type(b, json_type_object))
-		return;
-	json_object_object_foreach(b, k, v) {
-		json_object *have = jget(bins, k);
-		int64_t n = json_object_get_int64(v) + (have ? json_object_get_int64(have) : 0);
-
-		jset(bins, k, json_object_new_int64(n));
-	}
-}
-
-struct bin {
-	uint64_t ns, n;
-};
-
-static int bin_cmp(const void *a, const void *b)
-{
-	const struct bin *x = a, *y = b;
-
-	return x->ns < y->ns ? -1 : x->ns > y->ns;
-}
-
-/* The @pct percentile of merged @bins: the value of the bucket it lies in. */
-static json_object *bins_pct(json_object *bins, double pct)
-{
-	size_t n = 0, i, cap = (size_t)json_object_object_length(bins);
-	struct bin *v;
-	uint64_t total = 0, need, seen = 0;
-	json_object *out = NULL;
-
-	if (!cap)
-		return NULL;
-	v = calloc(cap, sizeof(*v));
-	if (!v)
-		return NULL;
-	json_object_object_foreach(bins, k, x) {
-		v[n].ns = strtoull(k, NULL, 10);
-		v[n].n = (uint64_t)json_object_get_int64(x);
-		total += v[n++].n;
-	}
-	qsort(v, n, sizeof(*v), bin_cmp);
-	need = (uint64_t)ceil(pct / 100.0 * (double)total);
-	if (!need)
-		need = 1;
-	for (i = 0; i < n; i++) {
-		seen += v[i].n;
-		if (seen >= need) {
-			out = json_object_new_int64((int64_t)v[i].ns);
-			break;
-		}
-	}
-	free(v);
-	return out;
-}
-
 /*
  * One direction of a point, summed over the runs' jobs @job[0..@n-1]:
  * NULL if none did I/O in it.  *@ios, *@iops, *@bw and *@lsum add up.
@@ -669,8 +610,8 @@ static json_object *point_dir(json_object **job, unsigned int n, const char *d,
 		dsum += jnum(clat, "mean", 0) * k;
 		if (jnum(clat, "max", 0) > dmax)
 			dmax = jnum(clat, "max", 0);
-		merge_bins(bins, clat);
-		merge_bins(all_bins, clat);
+		ssl_bins_merge(bins, clat);
+		ssl_bins_merge(all_bins, clat);
 	}
 	if (dios <= 0) {
 		json_object_put(bins);
@@ -683,9 +624,9 @@ static json_object *point_dir(json_object **job, unsigned int n, const char *d,
 	jset(o, "bw_bytes", json_object_new_double(dbw));
 	jset(o, "lat_mean_ns", json_object_new_double(dsum / dios));
 	jset(o, "lat_max_ns", json_object_new_int64((int64_t)dmax));
-	jset(o, "lat_p50_ns", bins_pct(bins, 50));
-	jset(o, "lat_p99_ns", bins_pct(bins, 99));
-	jset(o, "lat_p99_9_ns", bins_pct(bins, 99.9));
+	jset(o, "lat_p50_ns", ssl_bins_pct(bins, 50));
+	jset(o, "lat_p99_ns", ssl_bins_pct(bins, 99));
+	jset(o, "lat_p99_9_ns", ssl_bins_pct(bins, 99.9));
 	jset(o, "iops_per_run", per);
 	json_object_put(bins);
 	*ios += dios;
@@ -747,8 +688,8 @@ static json_object *point_result(const struct scale_target *t, unsigned int qd,
 	jset(o, "bw_bytes", ios > 0 ? json_object_new_double(bw) : NULL);
 	jset(o, "lat_mean_ns", ios > 0 ? json_object_new_double(lsum / ios) : NULL);
 	jset(o, "lat_max_ns", ios > 0 ? json_object_new_int64((int64_t)lmax) : NULL);
-	jset(o, "lat_p99_ns", bins_pct(bins, 99));
-	jset(o, "lat_p99_9_ns", bins_pct(bins, 99.9));
+	jset(o, "lat_p99_ns", ssl_bins_pct(bins, 99));
+	jset(o, "lat_p99_9_ns", ssl_bins_pct(bins, 99.9));
 	json_object_put(bins);
 	for (i = 0; i < n; i++)
 		if (run[i])

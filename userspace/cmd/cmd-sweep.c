@@ -231,44 +231,30 @@ static int plan_points(struct sweep_ctx *c)
 
 /* ---- the run ---- */
 
-static int write_steps(const struct sweep_ctx *c)
+static void sweep_steps(const void *ctx, FILE *f)
 {
-	struct ssl_atomic a;
-	char path[PATH_MAX];
+	const struct sweep_ctx *c = ctx;
 	unsigned int i;
-	FILE *f;
 
-	if (ssl_method_path(&c->m, path, sizeof(path), "steps.txt"))
-		return -1;
-	f = ssl_atomic_open(&a, path);
-	if (!f)
-		return -1;
 	fprintf(f, "# ssdload sweep: one step per point (total QD = numjobs x iodepth)\n");
 	for (i = 0; i < c->np; i++)
 		fprintf(f, "numjobs=%u iodepth=%u	# QD %u\n", c->pt[i].workers,
 			c->pt[i].qd / c->pt[i].workers, c->pt[i].qd);
-	return ssl_atomic_commit(&a);
 }
 
-/* The `ssdload run` of the sweep (@parse_only: only check its options). */
-static void sweep_argv(const struct sweep_ctx *c, struct ssl_argv *a, bool parse_only)
+/* The options of the sweep's `ssdload run`. */
+static void sweep_argv(const void *ctx, struct ssl_argv *a)
 {
-	char name[32];
+	const struct sweep_ctx *c = ctx;
 
-	snprintf(name, sizeof(name), "sweep-%ld", (long)getpid());
-	ssl_method_argv(&c->m, a, name);
 	av_addf(a, "--numjobs=%u", c->max_workers);
 	av_add(a, "--group_reporting");
 	av_addf(a, "--ramp_time=%" PRIu64 "ms", c->m.ramp_ms);
 	av_addf(a, "--runtime=%" PRIu64 "ms", c->m.runtime_ms);
 	if (c->log_ms)
 		av_addf(a, "--log_interval_ms=%u", c->log_ms);
-	av_addf(a, "--steps=%s/steps.txt", c->m.dir);
 	av_add(a, "--percentile_list=50:99:99.9");
 	av_add(a, "--output-format=json");
-	av_addf(a, "--eta=%s", c->m.eta);
-	if (parse_only)
-		av_add(a, "--parse-only");
 }
 
 /* ---- sweep.json ---- */
@@ -290,11 +276,7 @@ static json_object *point_dir(json_object *x, double *ios, double *iops, double 
 
 	if (!x || n <= 0)
 		return NULL;
-	o = json_object_new_object();
-	jset(o, "ios", json_object_new_int64((int64_t)n));
-	jset(o, "iops", json_object_new_double(jnum(x, "iops", 0)));
-	jset(o, "bw_bytes", json_object_new_double(jnum(x, "bw_bytes", 0)));
-	jset(o, "lat_mean_ns", json_object_new_double(mean));
+	o = run_dir_head(x);
 	jset(o, "lat_max_ns", json_object_new_int64((int64_t)jnum(clat, "max", 0)));
 	jset(o, "lat_p50_ns", jpct(x, "50.000000"));
 	jset(o, "lat_p99_ns", jpct(x, "99.000000"));
@@ -445,18 +427,9 @@ static void fill_knees(struct sweep_ctx *c)
 	jset(c->doc, "knees", arr);
 }
 
-static json_object *juint_array(const unsigned int *v, unsigned int n)
+static json_object *new_doc(void *ctx, const struct ssl_dev *d)
 {
-	json_object *a = json_object_new_array();
-	unsigned int i;
-
-	for (i = 0; i < n; i++)
-		json_object_array_add(a, json_object_new_int((int)v[i]));
-	return a;
-}
-
-static void new_doc(struct sweep_ctx *c, const struct ssl_dev *d)
-{
+	struct sweep_ctx *c = ctx;
 	json_object *s = json_object_new_object();
 
 	c->doc = ssl_method_doc(&c->m, SWEEP_FORMAT, SWEEP_FORMAT_VERSION, d);
@@ -473,6 +446,7 @@ static void new_doc(struct sweep_ctx *c, const struct ssl_dev *d)
 	jset(c->doc, "points", json_object_new_array());
 	jset(c->doc, "knees", json_object_new_array());
 	jset(c->doc, "run_json", json_object_new_string("run.json"));
+	return c->doc;
 }
 
 /* settings.rw, bs and rwmixread: what the run's first step ran with */
@@ -563,76 +537,50 @@ static void free_ctx(struct sweep_ctx *c)
 		json_object_put(c->doc);
 }
 
+/* the run's steps into the points, the run's settings and the knees */
+static void sweep_fill(void *ctx, json_object *doc, json_object *job)
+{
+	struct sweep_ctx *c = ctx;
+
+	(void)doc;			/* c->doc */
+	if (fill_points(c, job))
+		return;
+	settings_from_run(c, job);
+	fill_knees(c);
+}
+
+/* --precondition: the guard before anything is made, the passes before the run */
+static int sweep_guard(void *ctx)
+{
+	struct sweep_ctx *c = ctx;
+
+	return ssl_method_guard(&c->m, &c->m.filename, 1);
+}
+
+static int sweep_precondition(void *ctx, json_object *doc)
+{
+	struct sweep_ctx *c = ctx;
+
+	return ssl_method_precondition(&c->m, doc, SWEEP_JSON, &c->m.filename, 1);
+}
+
+static const struct ssl_step_method sweep_ops = {
+	.json = SWEEP_JSON, .steps = sweep_steps, .argv = sweep_argv, .doc = new_doc,
+	.fill = sweep_fill, .table = print_table, .guard = sweep_guard,
+	.precondition = sweep_precondition,
+};
+
 static int sweep_main(void *ctx)
 {
 	struct sweep_ctx *c = ctx;
-	char run_path[PATH_MAX];
-	struct ssl_argv a = { 0 };
-	struct ssl_dev dev;
-	json_object *run = NULL, *job;
-	const char *state;
-	int st, pst;
+	json_object *doc;
+	int r;
 
 	if (plan_points(c))
 		return SWEEP_EXIT_USAGE;
-	st = ssl_method_guard(&c->m, &c->m.filename, 1);
-	if (st)
-		return st > 0 ? 0 : SWEEP_EXIT_USAGE;
-	if (ssl_make_outdir("sweep", c->m.dir, sizeof(c->m.dir), SWEEP_JSON, &c->m.made_dir))
-		return SWEEP_EXIT_USAGE;
-	if (write_steps(c))
-		goto refused;
-	/* the run's own checks first: a refusal leaves nothing behind */
-	sweep_argv(c, &a, true);
-	if (ssl_method_trial(&c->m, &a))
-		goto refused;
-	memset(&dev, 0, sizeof(dev));
-	if (ssl_dev_probe(c->m.filename, &dev))
-		goto refused;
-	new_doc(c, &dev);
-	if (ssl_method_save(&c->m, c->doc, SWEEP_JSON) ||
-	    ssl_method_path(&c->m, run_path, sizeof(run_path), "run.json"))
-		return SWEEP_EXIT_FAILED;
-	ssl_run_catch_signals();
-	pst = ssl_method_precondition(&c->m, c->doc, SWEEP_JSON, &c->m.filename, 1);
-	st = pst;
-	if (!st) {
-		sweep_argv(c, &a, false);
-		st = ssl_run_spawn(&a, run_path);
-		av_free(&a);
-		run = ssl_json_read(run_path, SSL_JSON_MAX_BYTES, NULL);
-	}
-	job = run ? run_job0(run) : NULL;
-	if (job && !fill_points(c, job)) {
-		settings_from_run(c, job);
-		fill_knees(c);
-	}
-	if (ssl_run_sig || (st > 128 && job))
-		state = "interrupted";
-	else if (st || !job)
-		state = "failed";
-	else
-		state = "done";
-	if (run)
-		json_object_put(run);
-	if (ssl_method_finish(&c->m, c->doc, SWEEP_JSON, state))
-		return SWEEP_EXIT_FAILED;
-	if (!job) {
-		/* a failed preconditioning said why */
-		if (!pst)
-			ssl_err("sweep: the run left no results in %s (exit status %d)", run_path,
-				st);
-		return st > 128 ? st : SWEEP_EXIT_FAILED;
-	}
-	ssl_method_output(&c->m, c->doc, print_table, c);
-	return ssl_method_status(st, SWEEP_EXIT_FAILED);
-
-refused:
-	if (!ssl_method_path(&c->m, run_path, sizeof(run_path), "steps.txt"))
-		unlink(run_path);
-	if (c->m.made_dir)
-		rmdir(c->m.dir);
-	return SWEEP_EXIT_USAGE;
+	r = ssl_method_run_steps(&c->m, &sweep_ops, c, &doc);
+	c->doc = doc;
+	return r;
 }
 
 int cmd_sweep(int argc, const char **argv)

@@ -98,45 +98,87 @@ static void parse_optional(const struct ssl_kvlist *kv, struct ssl_summary *s)
 	opt_u64(kv, "series_records", &s->series_records);
 }
 
+/* a uint64_t key "<prefix>_<suffix>", or with .opt a struct ssl_opt_u64 */
+struct kv_field {
+	const char *suffix;
+	size_t off;
+	int opt;
+};
+
+/*
+ * Each "<prefix>_<suffix>" key of @f[@n] into element @idx of the array
+ * at @base + off (idx 0 for a scalar field); the index of the first key
+ * missing or malformed, @n when there is none.
+ */
+static size_t kv_fields(const struct ssl_kvlist *kv, const char *prefix,
+			const struct kv_field *f, size_t n, void *base, unsigned int idx)
+{
+	size_t i, first = n;
+	char key[64];
+
+	for (i = 0; i < n; i++) {
+		char *p = (char *)base + f[i].off;
+		int bad;
+
+		snprintf(key, sizeof(key), "%s_%s", prefix, f[i].suffix);
+		if (f[i].opt) {
+			struct ssl_opt_u64 *o = (struct ssl_opt_u64 *)p + idx;
+
+			opt_u64(kv, key, o);
+			bad = !o->have;
+		} else {
+			bad = ssl_kv_u64(kv, key, (uint64_t *)p + idx);
+		}
+		if (bad && first == n)
+			first = i;
+	}
+	return first;
+}
+
+/* <prefix>_lat_sum_ns and <prefix>_lat_sumsq_ns2: 1 when both parse */
+static int parse_sums(const struct ssl_kvlist *kv, const char *prefix, uint64_t *sum,
+		      long double *sumsq)
+{
+	const char *v;
+	char key[64];
+	int have;
+
+	snprintf(key, sizeof(key), "%s_lat_sum_ns", prefix);
+	have = !ssl_kv_u64(kv, key, sum);
+	snprintf(key, sizeof(key), "%s_lat_sumsq_ns2", prefix);
+	v = ssl_kv_get(kv, key);
+	return v && !parse_u128_ld(v, sumsq) && have;
+}
+
+#define RATE_FIELD(suffix, field) { suffix, offsetof(struct ssl_rate_stats, field), 0 }
+
 /* <dir>_rate_iops ... <dir>_behind_bytes (rate control) */
 static void parse_rate(const struct ssl_kvlist *kv, const char *dir,
 		       struct ssl_rate_stats *r)
 {
-	static const struct {
-		const char *suffix;
-		size_t off;
-	} fields[] = {
-		{ "rate_iops", offsetof(struct ssl_rate_stats, iops) },
-		{ "rate_bps", offsetof(struct ssl_rate_stats, bps) },
-		{ "intended_ios", offsetof(struct ssl_rate_stats, ios) },
-		{ "intended_lat_min_ns", offsetof(struct ssl_rate_stats, lat_min_ns) },
-		{ "intended_lat_mean_ns", offsetof(struct ssl_rate_stats, lat_mean_ns) },
-		{ "intended_lat_max_ns", offsetof(struct ssl_rate_stats, lat_max_ns) },
-		{ "intended_lat_stddev_ns", offsetof(struct ssl_rate_stats, lat_stddev_ns) },
-		{ "late_ios", offsetof(struct ssl_rate_stats, late_ios) },
-		{ "behind_ns", offsetof(struct ssl_rate_stats, behind_ns) },
-		{ "behind_ios", offsetof(struct ssl_rate_stats, behind_ios) },
-		{ "behind_bytes", offsetof(struct ssl_rate_stats, behind_bytes) },
+	static const struct kv_field fields[] = {
+		RATE_FIELD("rate_iops", iops),
+		RATE_FIELD("rate_bps", bps),
+		RATE_FIELD("intended_ios", ios),
+		RATE_FIELD("intended_lat_min_ns", lat_min_ns),
+		RATE_FIELD("intended_lat_mean_ns", lat_mean_ns),
+		RATE_FIELD("intended_lat_max_ns", lat_max_ns),
+		RATE_FIELD("intended_lat_stddev_ns", lat_stddev_ns),
+		RATE_FIELD("late_ios", late_ios),
+		RATE_FIELD("behind_ns", behind_ns),
+		RATE_FIELD("behind_ios", behind_ios),
+		RATE_FIELD("behind_bytes", behind_bytes),
 	};
-	const char *v;
 	char key[64];
-	size_t i;
 
 	memset(r, 0, sizeof(*r));
 	snprintf(key, sizeof(key), "%s_rate_iops", dir);
 	if (!ssl_kv_get(kv, key))
 		return;			/* a module without rate control */
 	r->have = 1;
-	for (i = 0; i < ARRAY_SIZE(fields); i++) {
-		snprintf(key, sizeof(key), "%s_%s", dir, fields[i].suffix);
-		ssl_kv_u64(kv, key, (uint64_t *)((char *)r + fields[i].off));
-	}
-	snprintf(key, sizeof(key), "%s_intended_lat_sum_ns", dir);
-	r->have_sums = !ssl_kv_u64(kv, key, &r->lat_sum_ns);
-	snprintf(key, sizeof(key), "%s_intended_lat_sumsq_ns2", dir);
-	v = ssl_kv_get(kv, key);
-	if (!v || parse_u128_ld(v, &r->lat_sumsq_ns2))
-		r->have_sums = 0;
+	kv_fields(kv, dir, fields, ARRAY_SIZE(fields), r, 0);
+	snprintf(key, sizeof(key), "%s_intended", dir);
+	r->have_sums = parse_sums(kv, key, &r->lat_sum_ns, &r->lat_sumsq_ns2);
 }
 
 int results_dir_rated(const struct ssl_summary *s, int d)
@@ -149,10 +191,19 @@ int results_dir_rated(const struct ssl_summary *s, int d)
 	return r->ios || !s->dir[d].ios;
 }
 
+#define DEV_FIELD(field) { #field, offsetof(struct ssl_device, field), 0 }
+
 /* devices=N and devI_*; 0 or -1 (out of memory, @err set) */
 static int parse_devices(const struct ssl_kvlist *kv, struct ssl_summary *s,
 			 char *err, size_t errlen)
 {
+	static const struct kv_field span[] = {
+		DEV_FIELD(span_start), DEV_FIELD(span_bytes),
+	};
+	static const struct kv_field per_dir[] = {	/* devI_<dir>_* */
+		DEV_FIELD(ios), DEV_FIELD(bytes), DEV_FIELD(errors), DEV_FIELD(done),
+		DEV_FIELD(lat_sum_ns),
+	};
 	uint64_t n;
 	unsigned int i, d;
 	const char *v;
@@ -177,21 +228,11 @@ static int parse_devices(const struct ssl_kvlist *kv, struct ssl_summary *s,
 		dv->name = strdup(v ? v : "?");
 		if (!dv->name)
 			goto oom;
-		snprintf(key, sizeof(key), "dev%u_span_start", i);
-		ssl_kv_u64(kv, key, &dv->span_start);
-		snprintf(key, sizeof(key), "dev%u_span_bytes", i);
-		ssl_kv_u64(kv, key, &dv->span_bytes);
+		snprintf(key, sizeof(key), "dev%u", i);
+		kv_fields(kv, key, span, ARRAY_SIZE(span), dv, 0);
 		for (d = 0; d < SSDLOAD_DIR_NR; d++) {
-			snprintf(key, sizeof(key), "dev%u_%s_ios", i, dir_names[d]);
-			ssl_kv_u64(kv, key, &dv->ios[d]);
-			snprintf(key, sizeof(key), "dev%u_%s_bytes", i, dir_names[d]);
-			ssl_kv_u64(kv, key, &dv->bytes[d]);
-			snprintf(key, sizeof(key), "dev%u_%s_errors", i, dir_names[d]);
-			ssl_kv_u64(kv, key, &dv->errors[d]);
-			snprintf(key, sizeof(key), "dev%u_%s_done", i, dir_names[d]);
-			ssl_kv_u64(kv, key, &dv->done[d]);
-			snprintf(key, sizeof(key), "dev%u_%s_lat_sum_ns", i, dir_names[d]);
-			ssl_kv_u64(kv, key, &dv->lat_sum_ns[d]);
+			snprintf(key, sizeof(key), "dev%u_%s", i, dir_names[d]);
+			kv_fields(kv, key, per_dir, ARRAY_SIZE(per_dir), dv, d);
 		}
 	}
 	return 0;
@@ -200,57 +241,55 @@ oom:
 	return -1;
 }
 
+#define DIR_FIELD(field) { #field, offsetof(struct ssl_dir_stats, field), 0 }
+
 /* the summary's read_*, write_* and trim_* keys; -1 with @err set */
 static int parse_dirs(const struct ssl_kvlist *kv, struct ssl_summary *s, char *err,
 		      size_t errlen)
 {
-	static const struct {
-		const char *suffix;
-		size_t off;
-	} fields[] = {
-		{ "ios", offsetof(struct ssl_dir_stats, ios) },
-		{ "bytes", offsetof(struct ssl_dir_stats, bytes) },
-		{ "errors", offsetof(struct ssl_dir_stats, errors) },
-		{ "lat_min_ns", offsetof(struct ssl_dir_stats, lat_min_ns) },
-		{ "lat_mean_ns", offsetof(struct ssl_dir_stats, lat_mean_ns) },
-		{ "lat_max_ns", offsetof(struct ssl_dir_stats, lat_max_ns) },
-		{ "lat_stddev_ns", offsetof(struct ssl_dir_stats, lat_stddev_ns) },
+	static const struct kv_field fields[] = {
+		DIR_FIELD(ios), DIR_FIELD(bytes),	/* required but for trims */
+		DIR_FIELD(errors), DIR_FIELD(lat_min_ns), DIR_FIELD(lat_mean_ns),
+		DIR_FIELD(lat_max_ns), DIR_FIELD(lat_stddev_ns),
 	};
-	const char *v;
-	unsigned int d, i;
+	unsigned int d;
 	char key[64];
+	size_t bad;
 
 	for (d = 0; d < SSDLOAD_DIR_NR; d++) {
 		struct ssl_dir_stats *ds = &s->dir[d];
 
-		for (i = 0; i < ARRAY_SIZE(fields); i++) {
-			snprintf(key, sizeof(key), "%s_%s", dir_names[d],
-				 fields[i].suffix);
-			if (ssl_kv_u64(kv, key, (uint64_t *)((char *)ds + fields[i].off))
-			    && i < 2 && d != SSDLOAD_DIR_TRIM) {
-				snprintf(err, errlen, "summary: missing or bad %s", key);
-				return -1;
-			}
+		bad = kv_fields(kv, dir_names[d], fields, ARRAY_SIZE(fields), ds, 0);
+		if (bad < 2 && d != SSDLOAD_DIR_TRIM) {
+			snprintf(err, errlen, "summary: missing or bad %s_%s", dir_names[d],
+				 fields[bad].suffix);
+			return -1;
 		}
 		if (d == SSDLOAD_DIR_TRIM) {	/* a module without trims has no keys */
 			snprintf(key, sizeof(key), "%s_ios", dir_names[d]);
 			s->have_trim = ssl_kv_get(kv, key) != NULL;
 		}
-		snprintf(key, sizeof(key), "%s_lat_sum_ns", dir_names[d]);
-		ds->have_sums = !ssl_kv_u64(kv, key, &ds->lat_sum_ns);
-		snprintf(key, sizeof(key), "%s_lat_sumsq_ns2", dir_names[d]);
-		v = ssl_kv_get(kv, key);
-		if (!v || parse_u128_ld(v, &ds->lat_sumsq_ns2))
-			ds->have_sums = 0;
+		ds->have_sums = parse_sums(kv, dir_names[d], &ds->lat_sum_ns,
+					   &ds->lat_sumsq_ns2);
 		parse_rate(kv, dir_names[d], &ds->rate);
 	}
 	return 0;
 }
 
+#define WORKER_FIELD(field, opt) { #field, offsetof(struct ssl_worker, field), opt }
+
 /* worker @i's keys (worker<i>_*); -1 with @err set when out of memory */
 static int parse_worker(const struct ssl_kvlist *kv, unsigned int i, struct ssl_worker *w,
 			char *err, size_t errlen)
 {
+	static const struct kv_field scalar[] = {
+		WORKER_FIELD(cpu_ns, 1), WORKER_FIELD(ctx, 1), WORKER_FIELD(pid, 1),
+	};
+	static const struct kv_field per_dir[] = {	/* worker<i>_<dir>_* */
+		WORKER_FIELD(ios, 0), WORKER_FIELD(errors, 0), WORKER_FIELD(bytes, 1),
+		WORKER_FIELD(lat_min_ns, 1), WORKER_FIELD(lat_max_ns, 1),
+		WORKER_FIELD(lat_sum_ns, 1),
+	};
 	const char *v;
 	unsigned int d;
 	uint64_t u;
@@ -259,27 +298,13 @@ static int parse_worker(const struct ssl_kvlist *kv, unsigned int i, struct ssl_
 	snprintf(key, sizeof(key), "worker%u_cpu", i);
 	w->cpu = ssl_kv_u64(kv, key, &u) ? -1 : (long)u;
 	for (d = 0; d < SSDLOAD_DIR_NR; d++) {
-		snprintf(key, sizeof(key), "worker%u_%s_ios", i, dir_names[d]);
-		ssl_kv_u64(kv, key, &w->ios[d]);
-		snprintf(key, sizeof(key), "worker%u_%s_errors", i, dir_names[d]);
-		ssl_kv_u64(kv, key, &w->errors[d]);
-		snprintf(key, sizeof(key), "worker%u_%s_bytes", i, dir_names[d]);
-		opt_u64(kv, key, &w->bytes[d]);
-		snprintf(key, sizeof(key), "worker%u_%s_lat_min_ns", i, dir_names[d]);
-		opt_u64(kv, key, &w->lat_min_ns[d]);
-		snprintf(key, sizeof(key), "worker%u_%s_lat_max_ns", i, dir_names[d]);
-		opt_u64(kv, key, &w->lat_max_ns[d]);
-		snprintf(key, sizeof(key), "worker%u_%s_lat_sum_ns", i, dir_names[d]);
-		opt_u64(kv, key, &w->lat_sum_ns[d]);
+		snprintf(key, sizeof(key), "worker%u_%s", i, dir_names[d]);
+		kv_fields(kv, key, per_dir, ARRAY_SIZE(per_dir), w, d);
 	}
-	snprintf(key, sizeof(key), "worker%u_cpu_ns", i);
-	opt_u64(kv, key, &w->cpu_ns);
-	snprintf(key, sizeof(key), "worker%u_ctx", i);
-	opt_u64(kv, key, &w->ctx);
+	snprintf(key, sizeof(key), "worker%u", i);
+	kv_fields(kv, key, scalar, ARRAY_SIZE(scalar), w, 0);
 	snprintf(key, sizeof(key), "worker%u_iodepth_level", i);
 	opt_map(kv, key, &w->depth);
-	snprintf(key, sizeof(key), "worker%u_pid", i);
-	opt_u64(kv, key, &w->pid);
 	snprintf(key, sizeof(key), "worker%u_ran_on", i);
 	v = ssl_kv_get(kv, key);
 	w->ran_on = v ? strdup(v) : NULL;
@@ -365,6 +390,15 @@ void results_free_summary(struct ssl_summary *s)
 	s->nr_dev = 0;
 }
 
+/* a file shorter than its header @need: -1 with @err set */
+static int short_file(size_t len, size_t need, char *err, size_t errlen)
+{
+	if (len >= need)
+		return 0;
+	snprintf(err, errlen, "short file (%zu bytes, header is %zu)", len, need);
+	return -1;
+}
+
 int results_parse_hist(const void *buf, size_t len, int dir, struct ssl_hist *h,
 		       char *err, size_t errlen)
 {
@@ -372,11 +406,8 @@ int results_parse_hist(const void *buf, size_t len, int dir, struct ssl_hist *h,
 	size_t need;
 
 	memset(h, 0, sizeof(*h));
-	if (len < sizeof(*hdr)) {
-		snprintf(err, errlen, "short file (%zu bytes, header is %zu)",
-			 len, sizeof(*hdr));
+	if (short_file(len, sizeof(*hdr), err, errlen))
 		return -1;
-	}
 	if (hdr->magic != SSDLOAD_HIST_MAGIC) {
 		snprintf(err, errlen, "bad magic 0x%08x (want 0x%08x)",
 			 hdr->magic, SSDLOAD_HIST_MAGIC);
@@ -444,6 +475,20 @@ static int read_dbg(const char *job, const char *file, char **buf, size_t *len)
 	return err;
 }
 
+/* A histogram geometry other than this CLI's: -1 with @err set. */
+static int check_geometry(uint32_t sub_bits, uint32_t max_shift, uint32_t buckets,
+			  char *err, size_t errlen)
+{
+	if (sub_bits == SSDLOAD_HIST_SUB_BITS && max_shift == SSDLOAD_HIST_MAX_SHIFT &&
+	    buckets == SSDLOAD_HIST_BUCKETS)
+		return 0;
+	snprintf(err, errlen,
+		 "histogram geometry sub_bits=%u max_shift=%u buckets=%u differs from this CLI's %u/%u/%u",
+		 sub_bits, max_shift, buckets, SSDLOAD_HIST_SUB_BITS, SSDLOAD_HIST_MAX_SHIFT,
+		 SSDLOAD_HIST_BUCKETS);
+	return -1;
+}
+
 /*
  * The framing shared by the series and steps files: a header of
  * header_size bytes, nr records of record_size bytes, then hist_bytes of
@@ -455,6 +500,9 @@ struct bin_frame {
 	size_t header_size, min_header;
 	size_t record_size, min_record;
 	uint64_t nr, hist_bytes;
+	int hist;			/* histograms follow: check their geometry */
+	uint32_t sub_bits, max_shift, buckets;
+	uint32_t nr_workers;
 };
 
 static int check_frame(const struct bin_frame *b, size_t len, char *err, size_t errlen)
@@ -487,21 +535,14 @@ static int check_frame(const struct bin_frame *b, size_t len, char *err, size_t 
 			 (unsigned long long)b->hist_bytes);
 		return -1;
 	}
+	if (b->hist && check_geometry(b->sub_bits, b->max_shift, b->buckets, err, errlen))
+		return -1;
+	if (b->nr_workers > SSDLOAD_MAX_WORKERS) {
+		snprintf(err, errlen, "%u workers, more than %u", b->nr_workers,
+			 SSDLOAD_MAX_WORKERS);
+		return -1;
+	}
 	return 0;
-}
-
-/* A histogram geometry other than this CLI's: -1 with @err set. */
-static int check_geometry(uint32_t sub_bits, uint32_t max_shift, uint32_t buckets,
-			  char *err, size_t errlen)
-{
-	if (sub_bits == SSDLOAD_HIST_SUB_BITS && max_shift == SSDLOAD_HIST_MAX_SHIFT &&
-	    buckets == SSDLOAD_HIST_BUCKETS)
-		return 0;
-	snprintf(err, errlen,
-		 "histogram geometry sub_bits=%u max_shift=%u buckets=%u differs from this CLI's %u/%u/%u",
-		 sub_bits, max_shift, buckets, SSDLOAD_HIST_SUB_BITS, SSDLOAD_HIST_MAX_SHIFT,
-		 SSDLOAD_HIST_BUCKETS);
-	return -1;
 }
 
 /*
@@ -596,11 +637,8 @@ int results_parse_series(const void *buf, size_t len, struct ssl_series *s,
 	size_t i;
 
 	memset(s, 0, sizeof(*s));
-	if (len < sizeof(*hdr)) {
-		snprintf(err, errlen, "short file (%zu bytes, header is %zu)",
-			 len, sizeof(*hdr));
+	if (short_file(len, sizeof(*hdr), err, errlen))
 		return -1;
-	}
 	frame = (struct bin_frame){
 		.magic = hdr->magic, .want_magic = SSDLOAD_SERIES_MAGIC,
 		.version = hdr->version, .want_version = SSDLOAD_SERIES_VERSION,
@@ -608,16 +646,12 @@ int results_parse_series(const void *buf, size_t len, struct ssl_series *s,
 		.record_size = hdr->record_size,
 		.min_record = sizeof(struct ssdload_series_rec),
 		.nr = hdr->nr_records, .hist_bytes = hdr->hist_bytes,
+		.hist = !!hdr->log_hist, .sub_bits = hdr->hist_sub_bits,
+		.max_shift = hdr->hist_max_shift, .buckets = hdr->hist_buckets,
+		.nr_workers = hdr->nr_workers,
 	};
-	if (check_frame(&frame, len, err, errlen) ||
-	    (hdr->log_hist && check_geometry(hdr->hist_sub_bits, hdr->hist_max_shift,
-					     hdr->hist_buckets, err, errlen)))
+	if (check_frame(&frame, len, err, errlen))
 		return -1;
-	if (hdr->nr_workers > SSDLOAD_MAX_WORKERS) {
-		snprintf(err, errlen, "%u workers, more than %u", hdr->nr_workers,
-			 SSDLOAD_MAX_WORKERS);
-		return -1;
-	}
 	recs = hdr->nr_records;
 	s->blob = malloc(len ? len : 1);
 	s->rec = calloc(recs ? (size_t)recs : 1, sizeof(*s->rec));
@@ -665,11 +699,8 @@ int results_parse_steps(const void *buf, size_t len, struct ssl_steps *s,
 	int d;
 
 	memset(s, 0, sizeof(*s));
-	if (len < sizeof(*hdr)) {
-		snprintf(err, errlen, "short file (%zu bytes, header is %zu)",
-			 len, sizeof(*hdr));
+	if (short_file(len, sizeof(*hdr), err, errlen))
 		return -1;
-	}
 	frame = (struct bin_frame){
 		.magic = hdr->magic, .want_magic = SSDLOAD_STEPS_MAGIC,
 		.version = hdr->version, .want_version = SSDLOAD_STEPS_VERSION,
@@ -678,16 +709,12 @@ int results_parse_steps(const void *buf, size_t len, struct ssl_steps *s,
 		/* a module before step numjobs: records end before it */
 		.min_record = offsetof(struct ssdload_steps_rec, numjobs),
 		.nr = hdr->nr_steps, .hist_bytes = hdr->hist_bytes,
+		.hist = !!hdr->hist_bytes, .sub_bits = hdr->hist_sub_bits,
+		.max_shift = hdr->hist_max_shift, .buckets = hdr->hist_buckets,
+		.nr_workers = hdr->nr_workers,
 	};
-	if (check_frame(&frame, len, err, errlen) ||
-	    (hdr->hist_bytes && check_geometry(hdr->hist_sub_bits, hdr->hist_max_shift,
-					       hdr->hist_buckets, err, errlen)))
+	if (check_frame(&frame, len, err, errlen))
 		return -1;
-	if (hdr->nr_workers > SSDLOAD_MAX_WORKERS) {
-		snprintf(err, errlen, "%u workers, more than %u", hdr->nr_workers,
-			 SSDLOAD_MAX_WORKERS);
-		return -1;
-	}
 	n = hdr->nr_steps;
 	s->step = calloc(n ? (size_t)n : 1, sizeof(*s->step));
 	s->counts = malloc(hdr->hist_bytes ? (size_t)hdr->hist_bytes : 1);

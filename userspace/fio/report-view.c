@@ -50,25 +50,30 @@ static void lat_view(const struct ssl_report *r, const struct ssl_hist *h,
 	}
 }
 
+/* the latency from the intended send time of @rs, in the shape lat_view() reads */
+static void rate_as_dir(const struct ssl_rate_stats *rs, struct ssl_dir_stats *ds)
+{
+	memset(ds, 0, sizeof(*ds));
+	ds->ios = rs->ios;
+	ds->lat_min_ns = rs->lat_min_ns;
+	ds->lat_mean_ns = rs->lat_mean_ns;
+	ds->lat_max_ns = rs->lat_max_ns;
+	ds->lat_stddev_ns = rs->lat_stddev_ns;
+	ds->lat_sum_ns = rs->lat_sum_ns;
+	ds->lat_sumsq_ns2 = rs->lat_sumsq_ns2;
+	ds->have_sums = rs->have_sums;
+}
+
 /*
  * The latency from the intended send time of a rate-controlled direction,
  * as a view: hist_intended_<dir>, or the summary's intended_* figures.
  */
 static void intended_view(const struct ssl_report *r, int d, struct dir_view *v)
 {
-	const struct ssl_rate_stats *rs = &r->sum->dir[d].rate;
 	struct ssl_dir_stats ds;
 
 	memset(v, 0, sizeof(*v));
-	memset(&ds, 0, sizeof(ds));
-	ds.ios = rs->ios;
-	ds.lat_min_ns = rs->lat_min_ns;
-	ds.lat_mean_ns = rs->lat_mean_ns;
-	ds.lat_max_ns = rs->lat_max_ns;
-	ds.lat_stddev_ns = rs->lat_stddev_ns;
-	ds.lat_sum_ns = rs->lat_sum_ns;
-	ds.lat_sumsq_ns2 = rs->lat_sumsq_ns2;
-	ds.have_sums = rs->have_sums;
+	rate_as_dir(&r->sum->dir[d].rate, &ds);
 	lat_view(r, r->ihist ? &r->ihist[d] : NULL, &ds, v);
 }
 
@@ -82,17 +87,21 @@ static void view_rates(struct dir_view *v, uint64_t rt)
 	v->runtime_ms = (rt + 500000) / 1000000;
 }
 
-static void dir_view(const struct ssl_report *r, int d, struct dir_view *v)
+/* @v of the I/O of @ds (and its histogram @h) over @rt ns */
+static void io_view(const struct ssl_report *r, const struct ssl_hist *h,
+		    const struct ssl_dir_stats *ds, uint64_t rt, struct dir_view *v)
 {
-	const struct ssl_dir_stats *ds = &r->sum->dir[d];
-	uint64_t rt = r->sum->runtime_ns;
-
 	memset(v, 0, sizeof(*v));
 	v->ios = ds->ios;
 	v->bytes = ds->bytes;
 	v->errors = ds->errors;
-	lat_view(r, &r->hist[d], ds, v);
+	lat_view(r, h, ds, v);
 	view_rates(v, rt);
+}
+
+static void dir_view(const struct ssl_report *r, int d, struct dir_view *v)
+{
+	io_view(r, &r->hist[d], &r->sum->dir[d], r->sum->runtime_ns, v);
 }
 
 /* ------------------------------------------------------------------ */
@@ -111,9 +120,12 @@ static int step_dir_rated(const struct ssdload_steps_rec *rec, int d)
 	return rec->dir[d].intended_ios || !rec->dir[d].ios;
 }
 
-/* a histogram of a step as an ssl_hist (the header's figures from the record) */
-static void step_hist(struct ssl_hist *h, const uint64_t *counts, uint64_t min,
-		      uint64_t max, uint64_t sum, uint64_t sumsq_hi, uint64_t sumsq_lo)
+/*
+ * A histogram of a step as an ssl_hist, the header's figures from the
+ * step's @ds and its sum of squares (0 where the step keeps none).
+ */
+static void step_hist(struct ssl_hist *h, const uint64_t *counts,
+		      const struct ssl_dir_stats *ds, uint64_t sumsq_hi, uint64_t sumsq_lo)
 {
 	if (!counts)
 		return;
@@ -121,9 +133,9 @@ static void step_hist(struct ssl_hist *h, const uint64_t *counts, uint64_t min,
 	h->counts = (uint64_t *)counts;
 	h->hdr.nr_buckets = SSDLOAD_HIST_BUCKETS;
 	h->hdr.samples = ssl_hist_total(counts, SSDLOAD_HIST_BUCKETS);
-	h->hdr.min_ns = min;
-	h->hdr.max_ns = max;
-	h->hdr.sum_ns = sum;
+	h->hdr.min_ns = ds->lat_min_ns;
+	h->hdr.max_ns = ds->lat_max_ns;
+	h->hdr.sum_ns = ds->lat_sum_ns;
 	h->hdr.sumsq_hi = sumsq_hi;
 	h->hdr.sumsq_lo = sumsq_lo;
 }
@@ -134,7 +146,6 @@ void rep_step_dir_view(const struct ssl_report *r, const struct ssl_step *st, in
 	const struct ssdload_steps_rec *rec = &st->rec;
 	const struct ssdload_steps_dir *x = &rec->dir[d];
 	struct dir_view *v = &sd->v;
-	uint64_t rt = rec->runtime_ns;
 
 	memset(sd, 0, sizeof(*sd));
 	sd->ds.ios = x->ios;
@@ -145,13 +156,8 @@ void rep_step_dir_view(const struct ssl_report *r, const struct ssl_step *st, in
 	sd->ds.lat_sum_ns = x->lat_sum_ns;
 	sd->ds.lat_sumsq_ns2 = ssl_u128_to_ld(x->lat_sumsq_hi, x->lat_sumsq_lo);
 	sd->ds.have_sums = 1;
-	step_hist(&sd->h, st->hist[d], x->lat_min_ns, x->lat_max_ns, x->lat_sum_ns,
-		  x->lat_sumsq_hi, x->lat_sumsq_lo);
-	v->ios = x->ios;
-	v->bytes = x->bytes;
-	v->errors = x->errors;
-	lat_view(r, &sd->h, &sd->ds, v);
-	view_rates(v, rt);
+	step_hist(&sd->h, st->hist[d], &sd->ds, x->lat_sumsq_hi, x->lat_sumsq_lo);
+	io_view(r, &sd->h, &sd->ds, rec->runtime_ns, v);
 	if (!step_dir_rated(rec, d))
 		return;
 	/* the step keeps no sum of squares nor lag of its intended times */
@@ -164,12 +170,10 @@ void rep_step_dir_view(const struct ssl_report *r, const struct ssl_step *st, in
 	sd->rate.lat_max_ns = x->intended_lat_max_ns;
 	sd->rate.lat_sum_ns = x->intended_lat_sum_ns;
 	sd->rate.late_ios = x->late_ios;
-	sd->ids.ios = x->intended_ios;
-	sd->ids.lat_min_ns = x->intended_lat_min_ns;
-	sd->ids.lat_max_ns = x->intended_lat_max_ns;
+	rate_as_dir(&sd->rate, &sd->ids);
+	/* no sum of squares: the mean stands in for the sums */
 	sd->ids.lat_mean_ns = (uint64_t)ssl_mean(x->intended_lat_sum_ns, x->intended_ios);
-	step_hist(&sd->ih, st->ihist[d], x->intended_lat_min_ns, x->intended_lat_max_ns,
-		  x->intended_lat_sum_ns, 0, 0);
+	step_hist(&sd->ih, st->ihist[d], &sd->ids, 0, 0);
 	lat_view(r, &sd->ih, &sd->ids, &sd->iv);
 	sd->iv.no_stddev = 1;
 	v->rate = &sd->rate;

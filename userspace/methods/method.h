@@ -1,14 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the methodology commands sweep, curve and scale share beyond
- * runner.h's struct ssl_method: the files of their output directory,
- * their result document's saves and its end, the trial run that refuses
- * before anything runs, and the lines of usage each of them prints.
+ * What the methodology commands sweep, curve, scale and latency-grid
+ * share beyond runner.h's struct ssl_method: the files of their output
+ * directory, their result document's saves and its end, the trial run
+ * that refuses before anything runs, the merged latency bins of fio's
+ * json+, and the lines of usage each of them prints.
  */
 #ifndef SSDLOAD_METHOD_H
 #define SSDLOAD_METHOD_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include <json-c/json.h>
 
@@ -36,6 +38,59 @@ int ssl_method_trial(const struct ssl_method *m, struct ssl_argv *a);
  * after signal N, a run's 128+N, @failed for any other failure, else 0.
  */
 int ssl_method_status(int st, int failed);
+
+/*
+ * fio's json+ "bins" (ns as text -> count) of latency object @clat added
+ * into @bins, to merge directions or runs
+ */
+void ssl_bins_merge(json_object *bins, json_object *clat);
+
+/* The @pct percentile of merged @bins (the value of its bucket), or NULL */
+json_object *ssl_bins_pct(json_object *bins, double pct);
+
+struct ssl_dev;
+
+/*
+ * A method run as the steps of one `ssdload run` (sweep, latency-grid):
+ * its hooks, each given the command's @ctx.
+ */
+struct ssl_step_method {
+	const char *json;		/* the result document: "sweep.json" */
+	/* the lines of DIR/steps.txt, one a step */
+	void (*steps)(const void *ctx, FILE *f);
+	/* the run's options after ssl_method_argv()'s, before --steps */
+	void (*argv)(const void *ctx, struct ssl_argv *a);
+	/* after the run's trial, before anything is written: 0, or -1 refused */
+	int (*check)(void *ctx, const struct ssl_dev *d);
+	/* a new result document of device @d */
+	json_object *(*doc)(void *ctx, const struct ssl_dev *d);
+	/* the results of the run's job into @doc */
+	void (*fill)(void *ctx, json_object *doc, json_object *job);
+	/* the table printed at the end */
+	void (*table)(const void *ctx);
+	/*
+	 * optional, before the output directory is made: 0 go on, > 0 done
+	 * (a dry run said what it would do), < 0 refused
+	 */
+	int (*guard)(void *ctx);
+	/*
+	 * optional, once @doc is saved and before the run: 0, or the exit
+	 * status of a preconditioning that failed (it said why; no run)
+	 */
+	int (*precondition)(void *ctx, json_object *doc);
+};
+
+/*
+ * Run @ops's method: its guard, the output directory and its steps.txt,
+ * the run's trial, the device probed, the document saved, its
+ * preconditioning, the run into run.json,
+ * its results, the document finished ("done", "interrupted" or "failed")
+ * and the output; *@doc holds the document (the caller puts it).  The
+ * exit status: 2 refused (nothing ran), 1 failed, 128+N after signal N,
+ * else 0.
+ */
+int ssl_method_run_steps(struct ssl_method *m, const struct ssl_step_method *ops,
+			 void *ctx, json_object **doc);
 
 /* usage lines: the measured time of each point, defaults @ramp and @runtime */
 #define SSL_METHOD_USAGE_TIMES(ramp, runtime) \

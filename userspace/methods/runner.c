@@ -375,6 +375,27 @@ json_object *run_job0(json_object *run)
 	return json_object_array_get_idx(jobs, 0);
 }
 
+json_object *run_dir_head(json_object *x)
+{
+	json_object *o = json_object_new_object();
+
+	jset(o, "ios", json_object_new_int64((int64_t)jnum(x, "total_ios", 0)));
+	jset(o, "iops", json_object_new_double(jnum(x, "iops", 0)));
+	jset(o, "bw_bytes", json_object_new_double(jnum(x, "bw_bytes", 0)));
+	jset(o, "lat_mean_ns", json_object_new_double(jnum(jget(x, "clat_ns"), "mean", 0)));
+	return o;
+}
+
+json_object *juint_array(const unsigned int *v, unsigned int n)
+{
+	json_object *a = json_object_new_array();
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		json_object_array_add(a, json_object_new_int((int)v[i]));
+	return a;
+}
+
 
 json_object *jstr_or_null(const char *s)
 {
@@ -396,13 +417,15 @@ int ssl_uint_opt(const char *cmd, const char *name, const char *val, unsigned in
 	return 0;
 }
 
-/*
- * A list N,N,... of 1 to @hi, each once, at most @max_n of them (@out
- * holds that many), sorted high to low (@order < 0), low to high (> 0)
- * or kept as given.  0, or -1 after a message.
- */
 int ssl_uint_list(const char *cmd, const char *name, const char *val, unsigned int hi,
 		  unsigned int max_n, int order, unsigned int *out, unsigned int *n)
+{
+	return ssl_uint_list_from(cmd, name, val, 1, hi, max_n, order, out, n);
+}
+
+int ssl_uint_list_from(const char *cmd, const char *name, const char *val, unsigned int lo,
+		       unsigned int hi, unsigned int max_n, int order, unsigned int *out,
+		       unsigned int *n)
 {
 	char buf[512], *tok, *save = NULL;
 	unsigned int k = 0, i, j, t;
@@ -415,9 +438,9 @@ int ssl_uint_list(const char *cmd, const char *name, const char *val, unsigned i
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		uint64_t u;
 
-		if (ssl_parse_u64(tok, &u) || u < 1 || u > hi) {
-			ssl_err("%s: --%s=%s: '%s' is not an integer from 1 to %u", cmd, name,
-				val, tok, hi);
+		if (ssl_parse_u64(tok, &u) || u < lo || u > hi) {
+			ssl_err("%s: --%s=%s: '%s' is not an integer from %u to %u", cmd, name,
+				val, tok, lo, hi);
 			return -1;
 		}
 		if (k == max_n) {

@@ -60,8 +60,16 @@ extern uint64_t ssl_run_group_start_ms;
 /* Options: messages start with "@cmd: --@name=@val: " */
 int ssl_uint_opt(const char *cmd, const char *name, const char *val, unsigned int lo,
 		 unsigned int hi, unsigned int *out);
+/*
+ * A list N,N,... of @lo (ssl_uint_list: 1) to @hi, each once, at most
+ * @max_n of them (@out holds that many), sorted high to low (@order < 0),
+ * low to high (> 0) or kept as given.  0, or -1 after a message.
+ */
 int ssl_uint_list(const char *cmd, const char *name, const char *val, unsigned int hi,
 		  unsigned int max_n, int order, unsigned int *out, unsigned int *n);
+int ssl_uint_list_from(const char *cmd, const char *name, const char *val, unsigned int lo,
+		       unsigned int hi, unsigned int max_n, int order, unsigned int *out,
+		       unsigned int *n);
 
 /* --eta=auto|always|never, for the child runs' progress line */
 int ssl_eta_opt(const char *cmd, const char *val);
@@ -202,5 +210,13 @@ json_object *jnow(void);
 int json_save(json_object *o, const char *path);
 json_object *ssl_read_run(const char *path);
 json_object *run_job0(json_object *run);
+/*
+ * The head of a point's direction from direction @x of a run's job
+ * (jobs[0].read, a step's write...): a new object of its ios, iops,
+ * bw_bytes and lat_mean_ns (completion latency, ns).
+ */
+json_object *run_dir_head(json_object *x);
+/* @v[0..@n-1] as a JSON array of integers */
+json_object *juint_array(const unsigned int *v, unsigned int n);
 
 #endif

@@ -132,6 +132,19 @@ def overrun_evidence(what, over_ns, lat_max_ns, device_ns):
         % (what, over_ns / 1e6, device_ns / 1e6, lat_max_ns / 1e6)
 
 
+def tail_evidence(what, mean_ns, p_ns, lat_max_ns, device_ns):
+    """Evidence that a mean (@mean_ns) above a high percentile (@p_ns, p99)
+    on a fixed-latency device of @device_ns is the host's doing: the I/Os
+    beyond the percentile pull the mean up only when they are far slower
+    than the device, so the slowest (@lat_max_ns) must have taken at least
+    10 times the device's latency (the host fired its timer late).  None
+    otherwise."""
+    if mean_ns <= p_ns or lat_max_ns < 10 * device_ns:
+        return None
+    return "%s: mean %.0f us above p99 %.0f us; its slowest I/O on a %.0f us device took " \
+        "%.1f ms" % (what, mean_ns / 1e3, p_ns / 1e3, device_ns / 1e3, lat_max_ns / 1e6)
+
+
 def series_intervals(series, d="read", step=None):
     """(ios, latency sum ns, length ns) per interval of a debugfs series
     (ssdload_env.Series), the workers' records of one index summed; with

@@ -8,6 +8,8 @@ lib/fakemodule.py) in @env.
 import json
 import os
 import subprocess
+import threading
+import time
 
 
 def run(cli, *args, env=None, **kw):
@@ -28,6 +30,45 @@ def one_error_line(p, *needles):
     for n in needles:
         assert n.lower() in lines[0].lower(), "%r does not mention %r" % (lines[0], n)
     return lines[0]
+
+
+def stop_leaving(cli, tmp_path, name, state, delay):
+    """ssdload stop on the enabled job @name of a fake configfs, in @state
+    until it turns "stopped" after @delay seconds; the process, the seconds
+    stop took and the job's directory."""
+    job = tmp_path / "cfs" / "jobs" / name
+    job.mkdir(parents=True)
+    (job / "enable").write_text("1\n")
+    (job / "state").write_text(state + "\n")
+
+    def later():
+        time.sleep(delay)
+        (tmp_path / "state").write_text("stopped\n")
+        os.replace(tmp_path / "state", job / "state")
+    t = threading.Thread(target=later)
+    start = time.monotonic()
+    t.start()
+    p = run(cli, "stop", name, env={"SSDLOAD_CONFIGFS": str(tmp_path / "cfs")})
+    t.join()
+    return p, time.monotonic() - start, job
+
+
+def usage_lists(cli, cmd, options):
+    """`ssdload @cmd --help` exits 0 and names each of @options; `ssdload
+    --help` names @cmd."""
+    p = run(cli, cmd, "--help")
+    assert p.returncode == 0
+    for o in options:
+        assert o in p.stdout, o
+    assert cmd in run(cli, "--help").stdout
+    return p
+
+
+def refused_leaving_nothing(p, out, *needles):
+    """@p refused (exit 2) in one line naming @needles, no @out left."""
+    assert p.returncode == 2, p.stderr
+    one_error_line(p, *needles)
+    assert not out.exists()
 
 
 def parse_only(cli, *args, env=None):

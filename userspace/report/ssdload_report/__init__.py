@@ -15,6 +15,7 @@ only those listed before it:
   curve.py       curve.json: an iorate curve
   run.py         run.json: a plain run and its latency study
   scale.py       scale.json: drive and RAID scaling
+  latgrid.py     latency-grid.json: the QD 1 latency grid
   documents.py   which checker reads which result file; compare.json's
                  check of the documents it holds; load()
   compare.py     compare.json: runs of one kind side by side

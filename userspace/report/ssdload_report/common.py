@@ -30,12 +30,12 @@ PLOTS = ("ss_convergence.svg", "ss_window.svg", "iops_2d.svg", "iops_3d.svg",
          "curve_histogram.svg", "compare_response.svg", "compare_exceedance.svg",
          "compare_iops.svg", "compare_latency.svg", "compare_pts.svg",
          "run_exceedance.svg", "run_histogram.svg", "scale_iops.svg", "scale_factor.svg",
-         "scale_latency.svg")
+         "scale_latency.svg", "latency_grid.svg")
 CSVS = ("rounds.csv", "points.csv", "measurement.csv", "series.csv", "wait_states.csv",
         "hir_samples.csv", "demand.csv", "operating_points.csv", "rt_histogram.csv",
         "prewrites.csv", "sweep.csv", "sweep-series.csv", "curve.csv", "compare.csv",
         "run.csv", "latency.csv", "latency-below.csv", "latency-check.csv", "run-bins.csv",
-        "scale.csv")
+        "scale.csv", "latency-grid.csv")
 
 
 class BadInput(Exception):
@@ -402,9 +402,10 @@ class Plotter:
         return self.plt.rcParams["axes.prop_cycle"].by_key()["color"]
 
     @staticmethod
-    def legend(ax):
-        """The legend beside @ax, on its right."""
-        ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5))
+    def legend(ax, title=None):
+        """The legend beside @ax, on its right (under @title if given)."""
+        kw = {"title": title, "title_fontsize": 7} if title else {}
+        ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5), **kw)
 
     def load_axes(self, ax, values, xlabel, ylabel, zero=False):
         """The axes of a load curve, latency (@values) against IOPS: a log y
@@ -427,6 +428,25 @@ class Plotter:
             if x is not None and y is not None:
                 ax.annotate(name, (x, y), xytext=(4, 4), textcoords="offset points",
                             fontsize=6.5, color=color)
+
+    @staticmethod
+    def label_bars(ax, bars, values, fontsize=6.5):
+        """Each bar of @bars labelled above with its value of @values."""
+        for rect, y in zip(bars, values):
+            ax.annotate(fmt_value(y), (rect.get_x() + rect.get_width() / 2, rect.get_height()),
+                        ha="center", va="bottom", fontsize=fontsize, xytext=(0, 2),
+                        textcoords="offset points")
+
+    @staticmethod
+    def bar_axes(ax, labels, xlabel, ylabel, **tick_kw):
+        """The axes of bars in groups: a group per label of @labels (its
+        ticks drawn with @tick_kw), y with room for the bars' labels."""
+        ax.set_xticks(range(len(labels)))
+        ax.set_xticklabels(labels, **tick_kw)
+        ax.set_xlim(-0.6, len(labels) - 0.4)
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel(ylabel)
+        ax.margins(y=0.12)
 
     @staticmethod
     def logscale_ok(values, ratio=50.0):

@@ -79,8 +79,12 @@ class Compare(CommandResult):
                                                                               a[2]))
         return [(name, kind, vals) for name, (kind, vals) in rows.items()]
 
-    @staticmethod
-    def headline_run(res, put):
+    def run_percentiles(self):
+        """The percentiles of plain runs shown: compare --percentiles, else
+        RUN_PERCENTILES."""
+        return self.doc.get("percentiles") or RUN_PERCENTILES
+
+    def headline_run(self, res, put):
         for o in FioRun.OPTIONS:
             if res.opts.get(o) is not None:
                 put(o, "text", res.opts[o])
@@ -88,7 +92,8 @@ class Compare(CommandResult):
             put("%s IOPS" % d, "num", x["iops"])
             put("%s MB/s" % d, "mb", x["bw_bytes"])
             put("%s clat mean (\u00b5s)" % d, "us", x["lat_mean_ns"])
-            for p in RUN_PERCENTILES:
+            put("%s clat max (\u00b5s)" % d, "us", x["lat_max_ns"])
+            for p in self.run_percentiles():
                 put("%s clat p%g (\u00b5s)" % (d, p), "us", pair_percentile(x["percentiles"], p))
 
     @staticmethod
@@ -269,7 +274,7 @@ class ComparePlotter(Plotter):
                           "compare_iops.svg")
         stats = [("mean", lambda x: x["lat_mean_ns"])] + [
             ("p%g" % p, lambda x, p=p: pair_percentile(x["percentiles"], p))
-            for p in RUN_PERCENTILES]
+            for p in self.run.run_percentiles()]
         groups = [(d, what, f) for d in dirs for what, f in stats
                   if any(s.get(d) and f(s[d]) is not None for s in sums)]
         if groups:

@@ -7,12 +7,13 @@ import json
 import os
 import stat
 
-from .common import BadInput, anything, array, fail, obj, string
+from .common import BadInput, anything, array, fail, num, obj, string
 from .pts import DEMAND_DOC, DEMAND_TESTS, DOC, FORMAT, FORMAT_VERSION
 from .sweep import SWEEP_DOC, SWEEP_FORMAT, SWEEP_FORMAT_VERSION
 from .curve import CURVE_DOC, CURVE_FORMAT, CURVE_FORMAT_VERSION
 from .run import RUN_DOC, RUN_FORMAT, RUN_FORMAT_VERSION, run_doc
 from .scale import SCALE_DOC, SCALE_FORMAT, SCALE_FORMAT_VERSION
+from .latgrid import GRID_DOC, GRID_FORMAT, GRID_FORMAT_VERSION
 
 COMPARE_FORMAT, COMPARE_FORMAT_VERSION = "ssdload-compare", 1
 
@@ -24,6 +25,7 @@ COMPARE_MAX_RUNS = 16
 COMPARE_FIELDS = obj({
     "format": string(null=False), "format_version": anything, "ssdload_version": string(),
     "command": string(), "created": string(), "kind": string(null=False), "test": string(),
+    "percentiles": array(num(null=False, minimum=0, maximum=100)),
     "runs": array(obj({"label": string(null=False), "source": string(),
                        "document": anything}, required=("label", "source", "document"),
                       null=False), null=False),
@@ -60,7 +62,8 @@ COMMAND_FORMATS = {SWEEP_FORMAT: (SWEEP_FORMAT_VERSION, SWEEP_DOC),
                    CURVE_FORMAT: (CURVE_FORMAT_VERSION, CURVE_DOC),
                    COMPARE_FORMAT: (COMPARE_FORMAT_VERSION, compare_doc),
                    RUN_FORMAT: (RUN_FORMAT_VERSION, run_doc),
-                   SCALE_FORMAT: (SCALE_FORMAT_VERSION, SCALE_DOC)}
+                   SCALE_FORMAT: (SCALE_FORMAT_VERSION, SCALE_DOC),
+                   GRID_FORMAT: (GRID_FORMAT_VERSION, GRID_DOC)}
 
 
 def _no_constant(name):

@@ -79,7 +79,7 @@ class PtsPlotter(Plotter):
         ax.set_ylabel("%s (%s)" % (METRICS.get(run.metric, ("", "", run.metric))[2],
                                    unit(run.metric)))
         ax.xaxis.set_major_locator(self.ticker.MaxNLocator(integer=True))
-        ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5))
+        self.legend(ax)
         self.save(fig, "ss_convergence.svg")
 
     def ss_window(self):
@@ -116,17 +116,25 @@ class PtsPlotter(Plotter):
         ax.set_ylabel("%s (%s)" % (METRICS.get(run.metric, ("", "", run.metric))[2],
                                    unit(run.metric)))
         ax.xaxis.set_major_locator(self.ticker.FixedLocator(xs))
-        ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5))
+        self.legend(ax)
         self.save(fig, "ss_window.svg")
 
     # ---- iops
 
-    def iops_2d(self):
+    def matrix_figure(self, title, **kw):
+        """The result points of a matrix test, their mixes and block sizes and
+        a figure titled @title; None without points."""
         pts = self.run.result_points()
         if not pts:
-            return
+            return None
         mixes, bss = self.run.axes(pts)
-        fig, ax = self.figure("IOPS vs Block Size (measurement window)")
+        return (pts, mixes, bss) + self.figure(title, **kw)
+
+    def iops_2d(self):
+        fig = self.matrix_figure("IOPS vs Block Size (measurement window)")
+        if not fig:
+            return
+        pts, mixes, bss, fig, ax = fig
         allv = []
         for m in mixes:
             ys = [get(pts.get((m, b)), "iops") for b in bss]
@@ -137,20 +145,18 @@ class PtsPlotter(Plotter):
         if self.logscale_ok(allv):
             self.log_y(ax)
         ax.set_ylabel("IOPS")
-        ax.legend(title="R/W mix %", fontsize=7, title_fontsize=7,
-                  loc="center left", bbox_to_anchor=(1.01, 0.5))
+        self.legend(ax, "R/W mix %")
         self.save(fig, "iops_2d.svg")
 
     def iops_3d(self):
-        pts = self.run.result_points()
-        if not pts:
+        fig = self.matrix_figure("IOPS: R/W mix \u00d7 block size (measurement window)",
+                                 w=8.0, h=5.6, projection="3d")
+        if not fig:
             return
-        mixes, bss = self.run.axes(pts)
+        pts, mixes, bss, fig, ax = fig
         # the viewer looks from +x, -y: the large blocks (x) and the writes (y)
         # with the lowest IOPS stand in front, the tall bars behind them
         mixes = mixes[::-1]
-        fig, ax = self.figure("IOPS: R/W mix \u00d7 block size (measurement window)",
-                              w=8.0, h=5.6, projection="3d")
         colors = self.plt.rcParams["axes.prop_cycle"].by_key()["color"]
         xs, ys, zs, cs = [], [], [], []
         for j, m in enumerate(mixes):
@@ -184,11 +190,10 @@ class PtsPlotter(Plotter):
     def bars(self, name, title, metric, key, ylabel, dirs=None):
         """One group per block size, one bar per R/W mix, of point[@key]
         (or the direction's for mixes in @dirs: {mix: "read"|"write"})."""
-        pts = self.run.result_points()
-        if not pts:
+        fig = self.matrix_figure(title)
+        if not fig:
             return
-        mixes, bss = self.run.axes(pts)
-        fig, ax = self.figure(title)
+        pts, mixes, bss, fig, ax = fig
         width = min(0.8 / max(1, len(mixes)), 0.25)
         for j, m in enumerate(mixes):
             ys = []
@@ -201,19 +206,9 @@ class PtsPlotter(Plotter):
             if dirs and m in dirs:
                 label += " (%s)" % dirs[m]
             bar = ax.bar(xs, [0 if y is None else y for y in ys], width * 0.92, label=label)
-            for rect, y in zip(bar, ys):
-                ax.annotate(fmt_value(y), (rect.get_x() + rect.get_width() / 2,
-                                           rect.get_height()),
-                            ha="center", va="bottom", fontsize=6.5,
-                            xytext=(0, 2), textcoords="offset points")
-        ax.set_xticks(range(len(bss)))
-        ax.set_xticklabels([fmt_bs(b) for b in bss])
-        ax.set_xlim(-0.6, len(bss) - 0.4)
-        ax.set_xlabel("block size")
-        ax.set_ylabel(ylabel)
-        ax.margins(y=0.12)
-        ax.legend(title="R/W mix %", fontsize=7, title_fontsize=7,
-                  loc="center left", bbox_to_anchor=(1.01, 0.5))
+            self.label_bars(ax, bar, ys)
+        self.bar_axes(ax, [fmt_bs(b) for b in bss], "block size", ylabel)
+        self.legend(ax, "R/W mix %")
         self.save(fig, name)
 
     def throughput(self):
@@ -247,7 +242,7 @@ class PtsPlotter(Plotter):
         ax.set_xlabel("percentile")
         self.log_y(ax)
         ax.set_ylabel("completion latency (\u00b5s)")
-        ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5))
+        self.legend(ax)
         self.save(fig, "latency_percentiles.svg")
 
     # ---- hir
@@ -292,6 +287,18 @@ class PtsPlotter(Plotter):
         ax.legend(fontsize=7)
         self.save(fig, name)
 
+    @staticmethod
+    def steady_axes(ax, steady, xlabel, word="steady state", color="black", zero=True):
+        """The steady state's IOPS as a line labelled @word (if known) and the
+        IOPS axes, from 0 if @zero."""
+        if steady is not None:
+            ax.axhline(steady, color=color, linestyle="--", linewidth=1,
+                       label="%s %s" % (word, fmt_value(steady)))
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel("IOPS")
+        if zero:
+            ax.set_ylim(bottom=0)
+
     def hir(self):
         run = self.run
         self.precondition("hir_precondition.svg",
@@ -314,13 +321,8 @@ class PtsPlotter(Plotter):
                         label=label if label else ("return to baseline" if w is wss[0]
                                                    else None), **kw)
         steady = get(run.results, "steady_iops")
-        if steady is not None:
-            ax.axhline(steady, color="black", linestyle="--", linewidth=1,
-                       label="steady state %s" % fmt_value(steady))
-        ax.set_xlabel("time from the first wait state (s)")
-        ax.set_ylabel("IOPS")
-        ax.set_ylim(bottom=0)
-        ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5))
+        self.steady_axes(ax, steady, "time from the first wait state (s)")
+        self.legend(ax)
         self.save(fig, "hir_time.svg")
         fig, ax = self.figure("IOPS vs Wait State")
         done = [w for w in wss if get(w, "access", "iops") is not None and
@@ -331,12 +333,7 @@ class PtsPlotter(Plotter):
         ax.plot(xs, [math.nan if get(w, "baseline", "iops") is None else w["baseline"]["iops"]
                      for w in done], marker="s", color="#7f7f7f",
                 label="return to baseline (mean)")
-        if steady is not None:
-            ax.axhline(steady, color="black", linestyle="--", linewidth=1,
-                       label="steady state %s" % fmt_value(steady))
-        ax.set_xlabel("wait state: idle time between access segments (s)")
-        ax.set_ylabel("IOPS")
-        ax.set_ylim(bottom=0)
+        self.steady_axes(ax, steady, "wait state: idle time between access segments (s)")
         ax.legend(fontsize=7)
         self.save(fig, "hir_wait.svg")
 
@@ -436,7 +433,7 @@ class PtsPlotter(Plotter):
         ax.set_ylabel("IOPS")
         ax.set_ylim(bottom=0)
         ax.xaxis.set_major_locator(self.ticker.MaxNLocator(integer=True))
-        ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5))
+        self.legend(ax)
         self.save(fig, "prewrites.svg")
 
     def demand_variation(self, pts):
@@ -451,8 +448,7 @@ class PtsPlotter(Plotter):
         self.log2_axis(ax, qds, [str(q) for q in qds], "QD (queue depth per thread)")
         ax.set_ylabel("IOPS")
         ax.set_ylim(bottom=0)
-        ax.legend(title="thread count", fontsize=7, title_fontsize=7,
-                  loc="center left", bbox_to_anchor=(1.01, 0.5))
+        self.legend(ax, "thread count")
         self.save(fig, "demand_variation.svg")
 
     def demand_intensity(self, pts):
@@ -493,8 +489,7 @@ class PtsPlotter(Plotter):
         ax.margins(x=0.12)
         ax.set_xlabel("IOPS")
         ax.set_ylabel("average response time (ms)")
-        ax.legend(title="thread count", fontsize=7, title_fontsize=7,
-                  loc="center left", bbox_to_anchor=(1.01, 0.5))
+        self.legend(ax, "thread count")
         self.save(fig, "demand_intensity.svg")
 
     def toio(self, pts):
@@ -545,7 +540,7 @@ class PtsPlotter(Plotter):
         ax.set_xlabel("time (minutes)")
         ax.set_ylabel("IOPS")
         ax.set_ylim(bottom=0)
-        ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5))
+        self.legend(ax)
         self.save(fig, "op_prewrites.svg")
 
     def rt_histogram(self):
@@ -629,7 +624,7 @@ class PtsPlotter(Plotter):
         ax.set_xlabel("time (minutes)")
         ax.set_ylabel("throughput (MB/s)")
         ax.set_ylim(bottom=0)
-        ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5))
+        self.legend(ax)
         self.save(fig, "xsr_bw.svg")
         fig, ax = self.figure("Response Time vs Time")
         for g, xs in by_group():
@@ -643,7 +638,7 @@ class PtsPlotter(Plotter):
         ax.set_yscale("log")
         ax.set_xlabel("time (minutes)")
         ax.set_ylabel("response time (\u00b5s)")
-        ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5))
+        self.legend(ax)
         self.save(fig, "xsr_lat.svg")
 
     # ---- wsat
@@ -663,10 +658,6 @@ class PtsPlotter(Plotter):
             ys = [math.nan if s.get("iops") is None else s["iops"] for s in series]
             ax.plot(xs, ys, marker="o", markersize=2.5, linewidth=0.9, color="#1f77b4",
                     label="IOPS (RND 4KiB 0/100)")
-            if steady is not None:
-                ax.axhline(steady, color="#d62728", linestyle="--", linewidth=1,
-                           label="steady IOPS %s" % fmt_value(steady))
-            ax.set_xlabel(xlabel)
-            ax.set_ylabel("IOPS")
+            self.steady_axes(ax, steady, xlabel, "steady IOPS", "#d62728", zero=False)
             ax.legend(fontsize=7)
             self.save(fig, name)

@@ -13,6 +13,8 @@ from .sweep import SWEEP_FORMAT, Sweep, SweepPlotter, SweepReport, write_sweep_c
 from .curve import CURVE_FORMAT, Curve, CurvePlotter, CurveReport, write_curve_csvs
 from .run import RUN_FORMAT, RunPlotter, RunStudy, RunStudyReport, write_run_csvs
 from .scale import SCALE_FORMAT, Scale, ScalePlotter, ScaleReport, write_scale_csvs
+from .latgrid import (GRID_FORMAT, LatencyGrid, LatencyGridPlotter, LatencyGridReport,
+                      write_grid_csvs)
 from .documents import COMMAND_FORMATS, COMPARE_FORMAT, load
 from .compare import Compare, ComparePlotter, CompareReport, write_compare_csvs
 
@@ -54,6 +56,8 @@ COMMAND_RESULTS = (
     ("compare.json", COMPARE_FORMAT, Compare, ComparePlotter, CompareReport,
      write_compare_csvs),
     ("scale.json", SCALE_FORMAT, Scale, ScalePlotter, ScaleReport, write_scale_csvs),
+    ("latency-grid.json", GRID_FORMAT, LatencyGrid, LatencyGridPlotter, LatencyGridReport,
+     write_grid_csvs),
     ("run.json", RUN_FORMAT, RunStudy, RunPlotter, RunStudyReport, write_run_csvs),
 )
 
@@ -68,7 +72,8 @@ def render_command(outdir, entry):
 
 def render(outdir):
     """Render DIR/pts.json, or when there is none DIR/sweep.json, or
-    DIR/curve.json, or DIR/compare.json, or DIR/scale.json, or DIR/run.json."""
+    DIR/curve.json, or DIR/compare.json, or DIR/scale.json, or
+    DIR/latency-grid.json, or DIR/run.json."""
     check_outdir(outdir)
     pts = os.path.join(outdir, "pts.json")
     if not os.path.exists(pts):
