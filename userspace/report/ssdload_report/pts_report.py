@@ -245,6 +245,38 @@ class PtsReport(Report):
                               self.run.settings.get("art_limit_ns")),
                           tid=tid)
 
+    def cpu_table(self, tid="cpu-utilisation"):
+        """ecw, dirth: the CPU utilisation of each TC (window) and operating point."""
+        rows = []
+
+        def pct(v):
+            return cell(v, fmt_value(v))
+        cpu = self.run.window_cpu()
+        for tc in sorted(cpu, reverse=True):
+            c = cpu[tc]
+            rows.append(["TC %s, QD %s" % (text(tc), ", ".join(
+                str(q) for q in self.run.settings.get("qd_list") or []) or NA),
+                "window (%d rounds)" % c["rounds"], pct(c["usr_pct"]), pct(c["sys_pct"]),
+                pct(None if c["usr_pct"] is None else c["usr_pct"] + c["sys_pct"]),
+                pct(c["host_pct"])])
+        for o in self.run.ops:
+            c = get(o, "measure", "cpu")
+            if not c:
+                continue
+            usr, sys_ = c.get("usr_pct"), c.get("sys_pct")
+            rows.append([fmt_load(c.get("tc"), c.get("qd")), text(o.get("label")),
+                         pct(usr), pct(sys_), pct(None if usr is None or sys_ is None
+                                                   else usr + sys_),
+                         pct(c.get("host_pct"))])
+        if not rows:
+            return ('<p class="note">No CPU figures: the rounds were recorded without '
+                    "them.</p>")
+        return data_table(["load", "measured", "user (%)", "system (%)", "total (%)",
+                           "of the host's CPUs (%)"], rows,
+                          caption="CPU utilisation of the workers (ssdload's kernel threads: "
+                          "their own CPU time, user and system, as % of their run time; "
+                          "the last column as % of all the host's online CPUs)", tid=tid)
+
     def demand_settings(self):
         s, run = self.run.settings, self.run
         pc = self.doc.get("precondition") or {}
@@ -334,6 +366,7 @@ class PtsReport(Report):
                                          "measurement window", "demand-mrt", 1e6))
             self.page("IOPS and ART vs Total OIO",
                       plot_img(run, "toio.svg", "IOPS and ART vs TOIO"))
+            self.page("CPU Utilisation", self.cpu_table())
         if run.ops:
             self.page("Operating Point Pre-Writes",
                       plot_img(run, "op_prewrites.svg", "operating point pre-writes"))
