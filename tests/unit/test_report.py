@@ -735,3 +735,24 @@ def test_shared_output_dir_unaffected_by_other_files(tmp_path):
     (d / "notes.txt").write_text("x")
     rendered(tmp_path, "iops")
     assert (d / "plots" / "mine.svg").exists() and (d / "notes.txt").exists()
+
+
+def test_window_choice_marked(tmp_path):
+    """A window other than the spec's is marked in the header's Rounds row;
+    the spec's is not."""
+    doc = iops_doc(nrounds=8)
+    doc["settings"].update(window=5, window_at="steady", spec_window=5, max_rounds=8,
+                           min_rounds=8)
+    doc["results"]["window_choice"] = {"rounds": 5, "at": "steady", "spec": True,
+                                       "percentiles": "merged histograms"}
+    text, _ = page(rendered(tmp_path / "spec", "iops", doc))
+    assert "8 run, limit 8, at least 8, window 5 where steady state was reached " \
+        "(rounds 4..8)" in text
+    assert "NOT the spec&#x27;s window" not in text and "NOT the spec's window" not in text
+    doc["settings"].update(window=4, window_at="last")
+    doc["results"]["window"] = [5, 8]
+    doc["results"]["window_choice"].update(rounds=4, at="last", spec=False,
+                                           percentiles="highest of the rounds")
+    text, _ = page(rendered(tmp_path / "last", "iops", doc))
+    assert "window 4 at the last rounds run (rounds 5..8): NOT the spec" in text
+    assert "percentiles: the highest of the rounds" in text

@@ -64,9 +64,7 @@ class PtsReport(Report):
                          ("Access", fmt_zones(s.get("random_distribution")))]
             sett += [("Point duration", "%s (spec: %s)" % (fmt_ms(s.get("point_ms")),
                                                            fmt_ms(s.get("spec_point_ms")))),
-                     ("Rounds", "%d run, limit %s, window %s" % (
-                         len(self.run.rounds), text(s.get("max_rounds")),
-                         text(s.get("window")))),
+                     ("Rounds", self.rounds_text()),
                      ("Tracking", self.run.track_label),
                      ("ART limit", fmt_ms_value(s.get("art_limit_ns")))]
         elif self.run.test == "hir":
@@ -78,9 +76,7 @@ class PtsReport(Report):
         else:
             sett += [("Point duration", "%s (spec: %s)" % (fmt_ms(s.get("point_ms")),
                                                            fmt_ms(s.get("spec_point_ms")))),
-                     ("Rounds", "%d run, limit %s, window %s" % (
-                         len(self.run.rounds), text(s.get("max_rounds")),
-                         text(s.get("window")))),
+                     ("Rounds", self.rounds_text()),
                      ("Tracking", self.run.track_label)]
         if self.run.demand:
             pc = doc.get("precondition") or {}
@@ -120,6 +116,28 @@ class PtsReport(Report):
             tags.append('<span class="tag warn">%s</span>' % esc(doc["state"].upper()))
         return header_html((("Device under test", dev), ("Test", test), ("Settings", sett),
                             ("Preconditioning", pre)), tags)
+
+    def rounds_text(self):
+        """The Rounds row: run, limits and which rounds the window averages,
+        marked when not the spec's (5 rounds where steady state is reached)."""
+        s = self.run.settings
+        ch = get(self.run.results, "window_choice") or {}
+        k = ch.get("rounds", s.get("window"))
+        at = ch.get("at", s.get("window_at", "steady"))
+        out = "%d run, limit %s" % (len(self.run.rounds), text(s.get("max_rounds")))
+        if s.get("min_rounds"):
+            out += ", at least %s" % text(s["min_rounds"])
+        out += ", window %s %s" % (text(k), "where steady state was reached"
+                                   if at == "steady" else "at the last rounds run")
+        win = get(self.run.results, "window")
+        if win:
+            out += " (rounds %s..%s)" % (text(win[0]), text(win[1]))
+        if k != s.get("spec_window", 5) or at != "steady":
+            out += ": NOT the spec's window (%s rounds where steady state was reached)" % \
+                text(s.get("spec_window", 5))
+        if ch.get("percentiles") == "highest of the rounds":
+            out += "; percentiles: the highest of the rounds' (no histograms recorded)"
+        return out
 
     # ---- banners and verdict
 
