@@ -756,3 +756,12 @@ def test_window_choice_marked(tmp_path):
     text, _ = page(rendered(tmp_path / "last", "iops", doc))
     assert "window 4 at the last rounds run (rounds 5..8): NOT the spec" in text
     assert "percentiles: the highest of the rounds" in text
+
+
+def test_offset_alignment_in_header(tmp_path):
+    """The header says how random offsets were aligned, and why."""
+    doc = dirth_doc()
+    doc["settings"].update(blockalign=8192, blockalign_by_bs={"8192": 8192},
+                           blockalign_rule="the block size")
+    text, _ = page(rendered(tmp_path, "dirth", doc))
+    assert "Offset alignment" in text and "8,192 B (the block size)" in text

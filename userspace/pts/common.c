@@ -81,7 +81,8 @@ void av_stimulus(const struct pts_ctx *c, struct ssl_argv *a)
 }
 
 /*
- * The writes of a segment: random (aligned to 4KiB) or sequential, of
+ * The writes of a segment: random (aligned to @bs: pts_blockalign(); ECW's
+ * block sizes: 4 KiB) or sequential, of
  * @bs; the options of their `ssdload run`.
  */
 void av_writes(const struct pts_ctx *c, struct ssl_argv *a, const char *name,
@@ -91,7 +92,8 @@ void av_writes(const struct pts_ctx *c, struct ssl_argv *a, const char *name,
 	av_add(a, random ? "--rw=randwrite" : "--rw=write");
 	av_addf(a, "--bs=%u", bs);
 	if (random)
-		av_add(a, "--blockalign=4096");
+		av_addf(a, "--blockalign=%u", c->def->bssplit ? pts_round_blockalign(c) :
+			pts_blockalign(c, bs));
 	av_addf(a, "--numjobs=%u", c->threads);
 	av_addf(a, "--iodepth=%u", c->iodepth);
 	av_addf(a, "--size=%llu", (unsigned long long)c->active_bytes);
@@ -217,6 +219,18 @@ unsigned int rounds_needed(const struct pts_ctx *c)
 	unsigned int n = c->window > SSL_SS_WINDOW ? c->window : SSL_SS_WINDOW;
 
 	return c->min_rounds > n ? c->min_rounds : n;
+}
+
+unsigned int pts_blockalign(const struct pts_ctx *c, unsigned int bs)
+{
+	unsigned int lbs = c->dev.logical_block_size ? c->dev.logical_block_size : 512;
+
+	return bs >= lbs && !(bs % lbs) ? bs : lbs;
+}
+
+unsigned int pts_round_blockalign(const struct pts_ctx *c)
+{
+	return pts_blockalign(c, 4096);
 }
 
 void bs_label(char *buf, size_t len, unsigned int bs)

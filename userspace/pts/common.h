@@ -202,6 +202,18 @@ unsigned int rounds_needed(const struct pts_ctx *c);
 extern const char *const pts_window_at_name[];	/* "steady", "last" */
 json_object *health_json(const struct ssl_health *h);
 json_object *health_now(const struct pts_ctx *c);
+/*
+ * The offset alignment of random I/Os of @bs bytes: @bs, unless the
+ * device's logical block size forbids it (larger, or not a divisor of
+ * @bs): then the logical block size.
+ */
+unsigned int pts_blockalign(const struct pts_ctx *c, unsigned int bs);
+/*
+ * The alignment of a round of iops or latency: one run of every block
+ * size, and the engine aligns a run's offsets once (4 KiB, or the logical
+ * block if larger).
+ */
+unsigned int pts_round_blockalign(const struct pts_ctx *c);
 /* "4K", "0.5K" */
 void bs_label(char *buf, size_t len, unsigned int bs);
 json_object *juints(const unsigned int *v, unsigned int n);

@@ -155,7 +155,8 @@ static void av_demand(const struct pts_ctx *c, struct ssl_argv *a, const char *n
 	av_addf(a, "--rwmixread=%u", c->mix);
 	av_addf(a, "--bs=%u", c->bs[0]);
 	av_stimulus(c, a);
-	av_add(a, "--blockalign=4096");
+	av_addf(a, "--blockalign=%u", c->def->bssplit ? pts_round_blockalign(c) :
+		pts_blockalign(c, c->bs[0]));
 	av_addf(a, "--numjobs=%u", tc);
 	av_addf(a, "--iodepth=%u", qd);
 	av_addf(a, "--size=%llu", (unsigned long long)c->active_bytes);

@@ -66,7 +66,7 @@ static int do_round(struct pts_ctx *c, unsigned int r)
 	av_common(c, &a, name);
 	av_add(&a, t->random ? "--rw=randrw" : "--rw=rw");
 	if (t->random)
-		av_add(&a, "--blockalign=4096");
+		av_addf(&a, "--blockalign=%u", pts_round_blockalign(c));
 	av_addf(&a, "--numjobs=%u", c->threads);
 	av_addf(&a, "--iodepth=%u", c->iodepth);
 	av_addf(&a, "--size=%llu", (unsigned long long)c->active_bytes);

@@ -585,6 +585,42 @@ static json_object *device_json(const struct pts_ctx *c)
 	return o;
 }
 
+/*
+ * The offset alignment of the random I/Os: blockalign (the stimulus's),
+ * blockalign_by_bs (each block size's, as bytes) and blockalign_rule.
+ */
+static void blockalign_json(const struct pts_ctx *c, json_object *o)
+{
+	const struct pts_def *t = c->def;
+	bool round = t->ops == &pts_matrix_ops || t->bssplit;
+	json_object *by = json_object_new_object();
+	unsigned int i, ba;
+	char key[16];
+
+	if (!t->random) {
+		jset(o, "blockalign", NULL);
+		jset(o, "blockalign_by_bs", NULL);
+		jset(o, "blockalign_rule", NULL);
+		json_object_put(by);
+		return;
+	}
+	for (i = 0; i < c->nbs; i++) {
+		snprintf(key, sizeof(key), "%u", c->bs[i]);
+		jset(by, key, json_object_new_int((int)(round ? pts_round_blockalign(c) :
+							 pts_blockalign(c, c->bs[i]))));
+	}
+	ba = round ? pts_round_blockalign(c) : pts_blockalign(c, c->bs[0]);
+	jset(o, "blockalign", json_object_new_int((int)ba));
+	jset(o, "blockalign_by_bs", by);
+	jset(o, "blockalign_rule", json_object_new_string(
+		t->bssplit ? "4 KiB (or the logical block if larger) for all of ECW's block "
+		"sizes: one run of them all" :
+		round ? "4 KiB (or the logical block if larger) for every point: a round is "
+		"one run, whose offsets the engine aligns once (the 0.5 KiB points too)" :
+		ba == c->bs[0] ? "the block size" : "the logical block size (the device's "
+		"logical block forbids the block size)"));
+}
+
 static json_object *settings_json(const struct pts_ctx *c)
 {
 	const struct pts_def *t = c->def;
@@ -605,7 +641,7 @@ static json_object *settings_json(const struct pts_ctx *c)
 	jset(o, "spec_window", json_object_new_int(SSL_SS_WINDOW));
 	jset(o, "range_limit_pct", json_object_new_double(SSL_SS_RANGE_PCT));
 	jset(o, "slope_limit_pct", json_object_new_double(SSL_SS_SLOPE_PCT));
-	jset(o, "blockalign", t->random ? json_object_new_int(4096) : NULL);
+	blockalign_json(c, o);
 	jset(o, "pattern", json_object_new_string(t->random ? "random" : "sequential"));
 	jset(o, "wipc_factor", json_object_new_double(c->wipc_factor));
 	jset(o, "block_sizes", juints(c->bs, c->nbs));

@@ -44,6 +44,10 @@ class PtsReport(Report):
                 ("Active range", "%s, %s of the capacity, offset %s" % (
                     fmt_bytes(rng), fmt_pct(s.get("active_range_pct")),
                     fmt_int(s.get("offset_bytes"))))]
+        if s.get("blockalign") is not None:
+            sett.append(("Offset alignment", "%s B%s" % (
+                fmt_int(s["blockalign"]), " (%s)" % s["blockalign_rule"]
+                if s.get("blockalign_rule") else "")))
         if self.run.test == "wsat":
             sett += [("Sample time", fmt_ms(s.get("sample_ms"))),
                      ("Duration limit", fmt_ms(s.get("duration_ms"))),
