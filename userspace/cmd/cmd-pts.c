@@ -488,8 +488,10 @@ static int pts_window(int argc, const char **argv)
 	const char *dir = NULL;
 	char path[PATH_MAX], err[160];
 	json_object *doc, *set, *res;
+	enum ssl_window_at at = SSL_WINDOW_AT_STEADY;
 	unsigned int k = 0;
-	int i, at = -1;
+	bool at_given = false;
+	int i;
 
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
@@ -499,9 +501,8 @@ static int pts_window(int argc, const char **argv)
 			if (ssl_uint_opt("pts window", "window", argv[i] + 9, 1, 1000, &k))
 				return PTS_EXIT_USAGE;
 		} else if (!strncmp(argv[i], "--window-at=", 12)) {
-			at = !strcmp(argv[i] + 12, "steady") ? SSL_WINDOW_AT_STEADY :
-			     !strcmp(argv[i] + 12, "last") ? SSL_WINDOW_AT_LAST : -2;
-			if (at == -2) {
+			at_given = true;
+			if (ssl_ss_window_at_parse(argv[i] + 12, &at)) {
 				ssl_err("pts window: --window-at=%s: must be steady or last",
 					argv[i] + 12);
 				return PTS_EXIT_USAGE;
@@ -526,10 +527,10 @@ static int pts_window(int argc, const char **argv)
 	set = jget(doc, "settings");
 	if (!k)
 		k = jget(set, "window") ? (unsigned int)jnum(set, "window", 0) : SSL_SS_WINDOW;
-	if (at < 0)
-		at = jget(set, "window_at") && !strcmp(json_object_get_string(jget(set,
-			"window_at")), "last") ? SSL_WINDOW_AT_LAST : SSL_WINDOW_AT_STEADY;
-	res = window_results(doc, k, (enum ssl_window_at)at, err, sizeof(err));
+	/* the run's own window where the options say nothing */
+	if (!at_given && jget(set, "window_at"))
+		ssl_ss_window_at_parse(json_object_get_string(jget(set, "window_at")), &at);
+	res = window_results(doc, k, at, err, sizeof(err));
 	if (!res) {
 		ssl_err("pts window: %s: --window=%u: %s", path, k, err);
 		json_object_put(doc);

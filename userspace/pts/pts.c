@@ -347,11 +347,7 @@ static int parse_rounds(struct pts_ctx *c, const struct ssl_opt *opt, const char
 	case P_WINDOW:
 		return ssl_uint_opt("pts", opt->name, val, 1, 1000, &c->window);
 	case P_WINDOW_AT:
-		if (!strcmp(val, "steady"))
-			c->window_at = SSL_WINDOW_AT_STEADY;
-		else if (!strcmp(val, "last"))
-			c->window_at = SSL_WINDOW_AT_LAST;
-		else {
+		if (ssl_ss_window_at_parse(val, &c->window_at)) {
 			ssl_err("pts: --window-at=%s: must be steady or last", val);
 			return -1;
 		}

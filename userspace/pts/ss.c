@@ -11,6 +11,7 @@
  * centre, and each "<=" allows SSL_SS_EPSILON of the average (see ss.h).
  */
 #include <math.h>
+#include <string.h>
 
 #include "pts/ss.h"
 
@@ -102,5 +103,16 @@ int ssl_ss_window_rounds(unsigned int steady_round, unsigned int rounds_run, uns
 		end = steady_round < k ? k : steady_round;
 	*first = end - k + 1;
 	*last = end;
+	return 0;
+}
+
+int ssl_ss_window_at_parse(const char *s, enum ssl_window_at *at)
+{
+	if (!strcmp(s, "steady"))
+		*at = SSL_WINDOW_AT_STEADY;
+	else if (!strcmp(s, "last"))
+		*at = SSL_WINDOW_AT_LAST;
+	else
+		return -1;
 	return 0;
 }

@@ -89,6 +89,9 @@ enum ssl_window_at {
 	SSL_WINDOW_AT_LAST,	/* the last K rounds run */
 };
 
+/* "steady" or "last" into *@at: 0, or -1 if @s is neither. */
+int ssl_ss_window_at_parse(const char *s, enum ssl_window_at *at);
+
 /*
  * The rounds @first..@last that the results average, of @rounds_run rounds
  * run with steady state reached at round @steady_round (0: not reached),
