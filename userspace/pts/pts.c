@@ -542,6 +542,21 @@ static int pts_parse(struct pts_ctx *c, int argc, const char **argv, const char 
 	return 0;
 }
 
+/* The rounds the results averaged, when not the spec's window. */
+static void summary_window(const struct pts_ctx *c)
+{
+	json_object *res = jget(c->doc, "results"), *ch = jget(res, "window_choice");
+	json_object *win = jget(res, "window");
+
+	if (!ch || !win || json_object_get_boolean(jget(ch, "spec")))
+		return;
+	printf("results: rounds %d..%d averaged (--window=%d --window-at=%s: not the spec's "
+	       "window of %d rounds at steady state)\n",
+	       json_object_get_int(json_object_array_get_idx(win, 0)),
+	       json_object_get_int(json_object_array_get_idx(win, 1)),
+	       json_object_get_int(jget(ch, "rounds")), jstring(ch, "at"), SSL_SS_WINDOW);
+}
+
 /* ---- the test's pts.json ---- */
 
 static json_object *device_json(const struct pts_ctx *c)
@@ -903,6 +918,7 @@ static void print_summary(const struct pts_ctx *c)
 		       jnum(ss, "average", NAN), pts_metric_unit[t->metric],
 		       jnum(ss, "range_pct", NAN), jnum(ss, "slope_excursion_pct", NAN));
 	}
+	summary_window(c);
 	if (!json_object_get_boolean(jget(c->doc, "conformant"))) {
 		json_object *dev = jget(c->doc, "deviations");
 		size_t i;
