@@ -56,8 +56,9 @@ int pts_save(struct pts_ctx *c)
 
 /* ---- running `ssdload run` ---- */
 
-/* The options every run of the test shares. */
-void av_common(const struct pts_ctx *c, struct ssl_argv *a, const char *name)
+/* The options every run of the test shares, its output in @format. */
+static void av_head(const struct pts_ctx *c, struct ssl_argv *a, const char *name,
+		    const char *format)
 {
 	av_add(a, "ssdload");
 	av_add(a, "run");
@@ -67,8 +68,18 @@ void av_common(const struct pts_ctx *c, struct ssl_argv *a, const char *name)
 	/* rounds last their runtime; a pass over the span is not an end */
 	av_add(a, "--time_based");
 	av_addf(a, "--eta=%s", c->eta);
-	av_add(a, "--output-format=json+");
+	av_addf(a, "--output-format=%s", format);
 	av_add(a, "--group_reporting");
+}
+
+void av_common(const struct pts_ctx *c, struct ssl_argv *a, const char *name)
+{
+	av_head(c, a, name, "json");
+}
+
+void av_common_bins(const struct pts_ctx *c, struct ssl_argv *a, const char *name)
+{
+	av_head(c, a, name, "json+");
 }
 
 /* ECW's access pattern: its block sizes and zones (DIRTH: nothing to add) */

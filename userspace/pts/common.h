@@ -222,6 +222,8 @@ unsigned long long max_job_mem(void);
 
 /* running `ssdload run` */
 void av_common(const struct pts_ctx *c, struct ssl_argv *a, const char *name);
+/* av_common() with the exact histograms (json+ bins): the rounds' runs */
+void av_common_bins(const struct pts_ctx *c, struct ssl_argv *a, const char *name);
 void av_writes(const struct pts_ctx *c, struct ssl_argv *a, const char *name,
 	       unsigned int seed, bool random, unsigned int bs);
 void av_stimulus(const struct pts_ctx *c, struct ssl_argv *a);

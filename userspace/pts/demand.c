@@ -150,7 +150,7 @@ static json_object *run_cpu(json_object *job, unsigned int tc, unsigned int qd)
 static void av_demand(const struct pts_ctx *c, struct ssl_argv *a, const char *name,
 		      unsigned int seed, unsigned int tc, unsigned int qd)
 {
-	av_common(c, a, name);
+	av_common_bins(c, a, name);
 	av_add(a, "--rw=randrw");
 	av_addf(a, "--rwmixread=%u", c->mix);
 	av_addf(a, "--bs=%u", c->bs[0]);

@@ -63,7 +63,7 @@ static int do_round(struct pts_ctx *c, unsigned int r)
 	snprintf(rel, sizeof(rel), "r%u", r);
 	job_name(name, sizeof(name), c, rel);
 	snprintf(rel, sizeof(rel), "rounds/round-%03u.json", r);
-	av_common(c, &a, name);
+	av_common_bins(c, &a, name);
 	av_add(&a, t->random ? "--rw=randrw" : "--rw=rw");
 	if (t->random)
 		av_addf(&a, "--blockalign=%u", pts_round_blockalign(c));
