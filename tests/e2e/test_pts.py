@@ -875,6 +875,19 @@ def test_dirth_scaled(ssdload, null_blk, cli, tmp_path, request):  # pylint: dis
     doc = _load(d)
     assert doc["test"] == "dirth" and doc["wipc"] is None
     assert doc["settings"]["rwmixread"] == [65] and doc["settings"]["bssplit"] is None
+    # RND 8 KiB: aligned to 8 KiB (the null_blk's logical block is 512 B)
+    assert doc["settings"]["blockalign"] == 8192
+    assert doc["settings"]["blockalign_rule"] == "the block size"
+    # the CPU utilisation page's figures: one per TC's run, and per operating
+    # point (a 1-worker run of 100 ms points may be charged no tick: >= 0)
+    cpus = [c for r in doc["rounds"] for c in r["cpu"]]
+    cpus += [o["measure"]["cpu"] for o in doc["operating_points"]]
+    assert [c["tc"] for c in doc["rounds"][0]["cpu"]] == [2, 1]
+    for c in cpus:
+        assert c["cpu_ns"] >= 0 and c["usr_pct"] is not None and c["host_pct"] >= 0, c
+        assert c["cpu_ns"] == c["usr_cpu_ns"] + c["sys_cpu_ns"], c
+    assert sum(c["cpu_ns"] for c in cpus) > 0
+    assert doc["results"]["window_choice"]["percentiles"] == "merged histograms"
     res, ops = _check_demand(doc, d, [2, 1], [4, 1], 6, tmp_path)
     for pt in res:
         assert 0.8e6 <= pt["lat_mean_ns"] <= 2e6, pt
