@@ -22,7 +22,7 @@ static const struct cmd_struct commands[] = {
 	{ "show", cmd_show, "print the results of a job" },
 	{ "stop", cmd_stop, "stop a running job" },
 	{ "start", cmd_start, "launch the armed jobs of a group at one instant" },
-	{ "pts",  cmd_pts,  "SNIA PTS tests: iops, throughput, latency, wsat; purge; ss-check" },
+	{ "pts",  cmd_pts,  "SNIA PTS tests: iops, throughput, latency, wsat, hir, xsr, ecw, dirth; purge; ss-check" },
 	{ "sweep", cmd_sweep, "queue-depth x worker sweep as the steps of one job, with its report" },
 	{ "scale", cmd_scale, "a workload on 1, 2, 4... drives and md RAID arrays: the scaling table" },
 	{ "precondition", cmd_precondition, "write a whole device as --precondition=MODE says, before a method" },

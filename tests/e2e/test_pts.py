@@ -236,8 +236,9 @@ def _check_report(request, d, name, plots, expect=(), csv_lines=None):
     _save_artifacts(d, name)		# with the report
 
 
-def _check_verdict(doc, max_rounds, tmp_path):
-    """The verdict agrees with `pts ss-check` on the rounds' tracking values."""
+def _check_verdict(doc, max_rounds, tmp_path, exact=False):
+    """The verdict agrees with `pts ss-check` on the rounds' tracking values
+    (@exact: --rounds=@max_rounds ran them all, steady or not)."""
     rounds = doc["rounds"]
     ss = doc["steady_state"]
     vals = [r["tracking"] for r in rounds]
@@ -248,7 +249,10 @@ def _check_verdict(doc, max_rounds, tmp_path):
     chk = json.loads(p.stdout)
     assert p.returncode == (0 if ss["reached"] else 1), (p.returncode, ss)
     assert chk["steady"] == ss["reached"]
-    if ss["reached"]:
+    if exact:
+        assert len(rounds) == max_rounds
+        assert ss["round"] == chk["steady_round"]
+    elif ss["reached"]:
         assert ss["round"] == len(rounds) == chk["steady_round"]
     else:
         assert len(rounds) == max_rounds
@@ -331,19 +335,30 @@ def test_throughput_scaled(ssdload, pts_nvme, cli, outdir, tmp_path, request):  
 
 
 def test_latency_scaled(ssdload, pts_nvme, cli, outdir, tmp_path, request):  # pylint: disable=unused-argument
+    """--rounds=6 runs all six rounds, steady or not; --window=4 --window-at=last
+    averages rounds 3..6, whose percentiles come from their merged bins."""
     p = _pts("latency", "--filename=" + pts_nvme.path, "--allow_write",
-             "--output-dir=" + outdir, "--point-time=300ms", "--wipc=0.5", "--max-rounds=8",
-             "--no-report", "--eta=never", timeout=600)
+             "--output-dir=" + outdir, "--point-time=300ms", "--wipc=0.5", "--rounds=6",
+             "--window=4", "--window-at=last", "--no-report", "--eta=never", timeout=600)
     _save_artifacts(outdir, "latency")
     assert p.returncode in (0, 1), p.stderr
     doc = _load(outdir)
     assert doc["state"] == "complete"
     assert doc["settings"]["threads"] == 1 and doc["settings"]["iodepth"] == 1
+    assert doc["results"]["window"] == [3, 6]
+    ch = doc["results"]["window_choice"]
+    assert (ch["rounds"], ch["at"], ch["spec"], ch["percentiles"]) == \
+        (4, "last", False, "merged histograms")
+    assert any("measurement window of 4 rounds" in x for x in doc["deviations"])
+    for r in doc["rounds"]:
+        for x in r["points"]:
+            for d in (x["read"], x["write"]):
+                assert sum(d.get("bins", {}).values()) == d["ios"], (r["round"], x)
     for x in doc["results"]["points"]:
         d = x["read"] if x["rwmixread"] else x["write"]
         assert d["lat_mean_ns"] > 0 and d["lat_max_ns"] >= d["lat_mean_ns"]
         assert float(d["percentiles"]["99.990000"]) <= d["lat_max_ns"]
-    _check_verdict(doc, 8, tmp_path)
+    _check_verdict(doc, 6, tmp_path, exact=True)
     _check_report(request, outdir, "latency", ["ss_convergence.svg", "ss_window.svg",
                                                "latency_avg.svg", "latency_max.svg"])
 
@@ -860,6 +875,19 @@ def test_dirth_scaled(ssdload, null_blk, cli, tmp_path, request):  # pylint: dis
     doc = _load(d)
     assert doc["test"] == "dirth" and doc["wipc"] is None
     assert doc["settings"]["rwmixread"] == [65] and doc["settings"]["bssplit"] is None
+    # RND 8 KiB: aligned to 8 KiB (the null_blk's logical block is 512 B)
+    assert doc["settings"]["blockalign"] == 8192
+    assert doc["settings"]["blockalign_rule"] == "the block size"
+    # the CPU utilisation page's figures: one per TC's run, and per operating
+    # point (a 1-worker run of 100 ms points may be charged no tick: >= 0)
+    cpus = [c for r in doc["rounds"] for c in r["cpu"]]
+    cpus += [o["measure"]["cpu"] for o in doc["operating_points"]]
+    assert [c["tc"] for c in doc["rounds"][0]["cpu"]] == [2, 1]
+    for c in cpus:
+        assert c["cpu_ns"] >= 0 and c["usr_pct"] is not None and c["host_pct"] >= 0, c
+        assert c["cpu_ns"] == c["usr_cpu_ns"] + c["sys_cpu_ns"], c
+    assert sum(c["cpu_ns"] for c in cpus) > 0
+    assert doc["results"]["window_choice"]["percentiles"] == "merged histograms"
     res, ops = _check_demand(doc, d, [2, 1], [4, 1], 6, tmp_path)
     for pt in res:
         assert 0.8e6 <= pt["lat_mean_ns"] <= 2e6, pt

@@ -369,6 +369,50 @@ def test_ecw(tmp_path):
     assert read_csv(d / "points.csv")[1][1] == ""		# no one block size
 
 
+def test_demand_cpu_page(tmp_path):
+    """The CPU utilisation page: each TC's CPU averaged over the window's
+    rounds only (round 1 is left out of it here), then each operating point."""
+    doc = dirth_doc()
+    doc["results"]["window"] = [2, 5]
+    doc["rounds"][0]["cpu"] = [dict(c, usr_pct=90.0, sys_pct=90.0, host_pct=90.0)
+                               for c in doc["rounds"][0]["cpu"]]
+    d = rendered(tmp_path, "dirth", doc)
+    text, h = page(d)
+    assert "CPU Utilisation" in text
+    t = h.tables["cpu-utilisation"]
+    hdr = [c["text"] for c in t[0]]
+    assert hdr == ["load", "measured", "user (%)", "system (%)", "total (%)",
+                   "of the host's CPUs (%)"]
+    assert [r[0]["text"] for r in t[1:]] == ["TC 2, QD 4, 1", "TC 1, QD 4, 1", "T2Q4",
+                                              "T1Q4", "T1Q1"]
+    for row, tc in zip(t[1:3], (2, 1)):
+        cs = [c for r in doc["rounds"][1:] for c in r["cpu"] if c["tc"] == tc]
+        assert row[1]["text"] == "window (4 rounds)"
+        for col, key in ((2, "usr_pct"), (3, "sys_pct"), (5, "host_pct")):
+            assert float(row[col]["value"]) == pytest.approx(
+                sum(c[key] for c in cs) / len(cs), rel=1e-12)
+        assert float(row[4]["value"]) == pytest.approx(
+            sum(c["usr_pct"] + c["sys_pct"] for c in cs) / len(cs), rel=1e-12)
+    for row, op in zip(t[3:], doc["operating_points"]):
+        c = op["measure"]["cpu"]
+        assert row[1]["text"] == op["label"]
+        assert float(row[3]["value"]) == c["sys_pct"]
+        assert float(row[5]["value"]) == pytest.approx(c["host_pct"], rel=1e-12)
+
+
+def test_demand_cpu_page_without_figures(tmp_path):
+    """A pts.json from before the CPU figures says so rather than inventing them."""
+    doc = dirth_doc()
+    for r in doc["rounds"]:
+        del r["cpu"]
+    for o in doc["operating_points"]:
+        del o["measure"]["cpu"]
+    d = rendered(tmp_path, "dirth", doc)
+    text, h = page(d)
+    assert "cpu-utilisation" not in h.tables
+    assert "No CPU figures: the rounds were recorded without them." in text
+
+
 def test_demand_skipped_points_and_no_reads(tmp_path):
     """No point under 5 ms: MaxIOPS and MidIOPS skipped (tc, qd null, the
     reason); points without reads: n/a, empty cells, nothing invented."""
@@ -691,3 +735,33 @@ def test_shared_output_dir_unaffected_by_other_files(tmp_path):
     (d / "notes.txt").write_text("x")
     rendered(tmp_path, "iops")
     assert (d / "plots" / "mine.svg").exists() and (d / "notes.txt").exists()
+
+
+def test_window_choice_marked(tmp_path):
+    """A window other than the spec's is marked in the header's Rounds row;
+    the spec's is not."""
+    doc = iops_doc(nrounds=8)
+    doc["settings"].update(window=5, window_at="steady", spec_window=5, max_rounds=8,
+                           min_rounds=8)
+    doc["results"]["window_choice"] = {"rounds": 5, "at": "steady", "spec": True,
+                                       "percentiles": "merged histograms"}
+    text, _ = page(rendered(tmp_path / "spec", "iops", doc))
+    assert "8 run, limit 8, at least 8, window 5 where steady state was reached " \
+        "(rounds 4..8)" in text
+    assert "NOT the spec&#x27;s window" not in text and "NOT the spec's window" not in text
+    doc["settings"].update(window=4, window_at="last")
+    doc["results"]["window"] = [5, 8]
+    doc["results"]["window_choice"].update(rounds=4, at="last", spec=False,
+                                           percentiles="highest of the rounds")
+    text, _ = page(rendered(tmp_path / "last", "iops", doc))
+    assert "window 4 at the last rounds run (rounds 5..8): NOT the spec" in text
+    assert "percentiles: the highest of the rounds" in text
+
+
+def test_offset_alignment_in_header(tmp_path):
+    """The header says how random offsets were aligned, and why."""
+    doc = dirth_doc()
+    doc["settings"].update(blockalign=8192, blockalign_by_bs={"8192": 8192},
+                           blockalign_rule="the block size")
+    text, _ = page(rendered(tmp_path, "dirth", doc))
+    assert "Offset alignment" in text and "8,192 B (the block size)" in text

@@ -17,6 +17,7 @@
 #include "cmd/builtin.h"
 #include "core/options.h"
 #include "methods/runner.h"
+#include "pts/common.h"
 #include "pts/pts.h"
 #include "pts/ss.h"
 #include "core/util.h"
@@ -47,6 +48,7 @@ static const char *const pts_usage[] = {
 	"               RND 8KiB 65/35 (--bs, --rwmixread)",
 	"   ss-check    the steady-state rule (" SSL_SS_CLAUSE ") over a series of values",
 	"   purge       purge a device as the tests do, and say how",
+	"   window      a finished test's results over another window of its rounds",
 	"",
 	"   ssdload pts --resume=DIR   continues an interrupted test",
 	"See 'ssdload pts TEST --help' for a test's options; 'ssdload report DIR'",
@@ -468,6 +470,79 @@ static int pts_ss_check(int argc, const char **argv)
 	return steady ? 0 : PTS_EXIT_NOT_STEADY;
 }
 
+static const char *const window_usage[] = {
+	"usage: ssdload pts window DIR [--window=K] [--window-at=steady|last]",
+	"",
+	"Print, as JSON, the results of the test in DIR (its pts.json: iops,",
+	"throughput, latency, ecw, dirth) averaged over another window of its rounds:",
+	"K rounds (default: the run's own, the spec's 5) ending where steady state",
+	"was reached (steady; without steady state, the last K), or the last K rounds",
+	"run (last).  Percentiles come from the window's merged histograms.  DIR is",
+	"only read.",
+	NULL,
+};
+
+/* ssdload pts window DIR: the results of another window, on stdout. */
+static int pts_window(int argc, const char **argv)
+{
+	const char *dir = NULL;
+	char path[PATH_MAX], err[160];
+	json_object *doc, *set, *res;
+	enum ssl_window_at at = SSL_WINDOW_AT_STEADY;
+	unsigned int k = 0;
+	bool at_given = false;
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			ssl_usage(stdout, window_usage);
+			return 0;
+		} else if (!strncmp(argv[i], "--window=", 9)) {
+			if (ssl_uint_opt("pts window", "window", argv[i] + 9, 1, 1000, &k))
+				return PTS_EXIT_USAGE;
+		} else if (!strncmp(argv[i], "--window-at=", 12)) {
+			at_given = true;
+			if (ssl_ss_window_at_parse(argv[i] + 12, &at)) {
+				ssl_err("pts window: --window-at=%s: must be steady or last",
+					argv[i] + 12);
+				return PTS_EXIT_USAGE;
+			}
+		} else if (argv[i][0] == '-' || dir) {
+			ssl_err("pts window: unexpected argument '%s'", argv[i]);
+			return PTS_EXIT_USAGE;
+		} else {
+			dir = argv[i];
+		}
+	}
+	if (!dir) {
+		ssl_usage(stderr, window_usage);
+		return PTS_EXIT_USAGE;
+	}
+	snprintf(path, sizeof(path), "%s/pts.json", dir);
+	doc = json_object_from_file(path);
+	if (!doc) {
+		ssl_err("pts window: %s: not a readable JSON file", path);
+		return PTS_EXIT_USAGE;
+	}
+	set = jget(doc, "settings");
+	if (!k)
+		k = jget(set, "window") ? (unsigned int)jnum(set, "window", 0) : SSL_SS_WINDOW;
+	/* the run's own window where the options say nothing */
+	if (!at_given && jget(set, "window_at"))
+		ssl_ss_window_at_parse(json_object_get_string(jget(set, "window_at")), &at);
+	res = window_results(doc, k, at, err, sizeof(err));
+	if (!res) {
+		ssl_err("pts window: %s: --window=%u: %s", path, k, err);
+		json_object_put(doc);
+		return PTS_EXIT_USAGE;
+	}
+	printf("%s\n", json_object_to_json_string_ext(res, JSON_C_TO_STRING_PRETTY |
+						      JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(res);
+	json_object_put(doc);
+	return 0;
+}
+
 /* the subcommands besides the tests that pts_run() runs (pts_is_test()) */
 struct pts_test {
 	const char *name;
@@ -477,6 +552,7 @@ struct pts_test {
 static const struct pts_test pts_tests[] = {
 	{ "ss-check",	pts_ss_check },
 	{ "purge",	pts_purge },
+	{ "window",	pts_window },
 };
 
 int cmd_pts(int argc, const char **argv)

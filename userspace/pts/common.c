@@ -20,7 +20,9 @@
 
 #include <json-c/json.h>
 
+#include "uapi/ssdload.h"
 #include "core/configfs.h"
+#include "core/hist.h"
 #include "core/util.h"
 #include "device/device.h"
 #include "methods/precondition.h"
@@ -53,8 +55,9 @@ int pts_save(struct pts_ctx *c)
 
 /* ---- running `ssdload run` ---- */
 
-/* The options every run of the test shares. */
-void av_common(const struct pts_ctx *c, struct ssl_argv *a, const char *name)
+/* The options every run of the test shares, its output in @format. */
+static void av_head(const struct pts_ctx *c, struct ssl_argv *a, const char *name,
+		    const char *format)
 {
 	av_add(a, "ssdload");
 	av_add(a, "run");
@@ -64,8 +67,18 @@ void av_common(const struct pts_ctx *c, struct ssl_argv *a, const char *name)
 	/* rounds last their runtime; a pass over the span is not an end */
 	av_add(a, "--time_based");
 	av_addf(a, "--eta=%s", c->eta);
-	av_add(a, "--output-format=json");
+	av_addf(a, "--output-format=%s", format);
 	av_add(a, "--group_reporting");
+}
+
+void av_common(const struct pts_ctx *c, struct ssl_argv *a, const char *name)
+{
+	av_head(c, a, name, "json");
+}
+
+void av_common_bins(const struct pts_ctx *c, struct ssl_argv *a, const char *name)
+{
+	av_head(c, a, name, "json+");
 }
 
 /* ECW's access pattern: its block sizes and zones (DIRTH: nothing to add) */
@@ -78,7 +91,8 @@ void av_stimulus(const struct pts_ctx *c, struct ssl_argv *a)
 }
 
 /*
- * The writes of a segment: random (aligned to 4KiB) or sequential, of
+ * The writes of a segment: random (aligned to @bs: pts_blockalign(); ECW's
+ * block sizes: 4 KiB) or sequential, of
  * @bs; the options of their `ssdload run`.
  */
 void av_writes(const struct pts_ctx *c, struct ssl_argv *a, const char *name,
@@ -88,7 +102,8 @@ void av_writes(const struct pts_ctx *c, struct ssl_argv *a, const char *name,
 	av_add(a, random ? "--rw=randwrite" : "--rw=write");
 	av_addf(a, "--bs=%u", bs);
 	if (random)
-		av_add(a, "--blockalign=4096");
+		av_addf(a, "--blockalign=%u", c->def->bssplit ? pts_round_blockalign(c) :
+			pts_blockalign(c, bs));
 	av_addf(a, "--numjobs=%u", c->threads);
 	av_addf(a, "--iodepth=%u", c->iodepth);
 	av_addf(a, "--size=%llu", (unsigned long long)c->active_bytes);
@@ -193,12 +208,39 @@ void deviation(struct pts_ctx *c, const char *fmt, ...)
 	jset(c->doc, "conformant", json_object_new_boolean(false));
 }
 
+const char *const pts_window_at_name[] = { "steady", "last" };
+
 bool rounds_deviation(struct pts_ctx *c)
 {
+	if (c->window && c->window != SSL_SS_WINDOW)
+		deviation(c, "measurement window of %u rounds (spec: %d)", c->window,
+			  SSL_SS_WINDOW);
+	if (c->window_at != SSL_WINDOW_AT_STEADY)
+		deviation(c, "measurement window at the last rounds run (spec: where steady "
+			  "state is reached)");
 	if (c->max_rounds == SSL_SS_MAX_ROUNDS)
 		return false;
 	deviation(c, "round limit %u (spec: %d)", c->max_rounds, SSL_SS_MAX_ROUNDS);
 	return true;
+}
+
+unsigned int rounds_needed(const struct pts_ctx *c)
+{
+	unsigned int n = c->window > SSL_SS_WINDOW ? c->window : SSL_SS_WINDOW;
+
+	return c->min_rounds > n ? c->min_rounds : n;
+}
+
+unsigned int pts_blockalign(const struct pts_ctx *c, unsigned int bs)
+{
+	unsigned int lbs = c->dev.logical_block_size ? c->dev.logical_block_size : 512;
+
+	return bs >= lbs && !(bs % lbs) ? bs : lbs;
+}
+
+unsigned int pts_round_blockalign(const struct pts_ctx *c)
+{
+	return pts_blockalign(c, 4096);
 }
 
 void bs_label(char *buf, size_t len, unsigned int bs)
@@ -384,6 +426,10 @@ static json_object *point_dir(json_object *x, uint64_t *ios, double *lat_sum, ui
 		jset(o, "lat_max_ns", json_object_new_int64((int64_t)jnum(clat, "max", 0)));
 		p = jget(clat, "percentile");
 		jset(o, "percentiles", p ? json_object_get(p) : NULL);
+		/* json+: the exact histogram, which the window's percentiles merge */
+		p = jget(clat, "bins");
+		if (p)
+			jset(o, "bins", json_object_get(p));
 		*ios += (uint64_t)n;
 		*lat_sum += mean * n;
 		if ((uint64_t)jnum(clat, "max", 0) > *lat_max)
@@ -486,9 +532,12 @@ int check_steady_in(struct pts_ctx *c, const char *arr, const char *key,
 	return steady || n >= c->max_rounds;
 }
 
+/* The test ends at steady state or the round limit, and its rounds needed. */
 int check_steady(struct pts_ctx *c)
 {
-	return check_steady_in(c, "rounds", "tracking", "steady_state");
+	int end = check_steady_in(c, "rounds", "tracking", "steady_state");
+
+	return end && rounds_done(c) >= rounds_needed(c);
 }
 
 int rounds_to_steady(struct pts_ctx *c, int (*round)(struct pts_ctx *c, unsigned int r))
@@ -516,20 +565,26 @@ int steady_status(const struct pts_ctx *c)
 	       PTS_EXIT_NOT_STEADY;
 }
 
+/* Point @k of round @r (rounds count from 1). */
+static json_object *round_point(json_object *rounds, unsigned int r, unsigned int k)
+{
+	return json_object_array_get_idx(jget(json_object_array_get_idx(rounds, r - 1),
+					      "points"), k);
+}
+
 /*
  * The percentiles of point @k's direction @dir in rounds @first..@last:
- * the highest of the window's rounds (NULL if none has them).
+ * the highest of the window's rounds (NULL if none has them).  Only for
+ * rounds recorded without their histograms.
  */
-static json_object *window_percentiles(json_object *rounds, unsigned int first,
-				       unsigned int last, unsigned int k, const char *dir)
+static json_object *highest_percentiles(json_object *rounds, unsigned int first,
+					unsigned int last, unsigned int k, const char *dir)
 {
 	json_object *pc = NULL;
 	unsigned int r;
 
 	for (r = first; r <= last; r++) {
-		json_object *p = jget(jget(json_object_array_get_idx(jget(
-			json_object_array_get_idx(rounds, r - 1), "points"), k),
-			dir), "percentiles");
+		json_object *p = jget(jget(round_point(rounds, r, k), dir), "percentiles");
 
 		if (!p)
 			continue;
@@ -545,87 +600,201 @@ static json_object *window_percentiles(json_object *rounds, unsigned int first,
 	return pc;
 }
 
+/*
+ * Add the json+ bins of @x (a point's direction) to @counts, and its exact
+ * extremes to *@min and *@max.  The key of a bin is a value inside its
+ * bucket (the midpoint, or the exact min or max), so that its index is the
+ * bucket's: every round has the geometry of uapi/ssdload.h.  0, or -1 if
+ * @x did I/O but has no bins.
+ */
+static int merge_bins(json_object *x, uint64_t *counts, uint64_t *min, uint64_t *max)
+{
+	json_object *b = jget(x, "bins");
+
+	if (jnum(x, "ios", 0) <= 0)
+		return 0;
+	if (!b || !json_object_is_type(b, json_type_object))
+		return -1;
+	json_object_object_foreach(b, key, val)
+		counts[ssdload_hist_index(strtoull(key, NULL, 10))] +=
+			(uint64_t)json_object_get_int64(val);
+	if ((uint64_t)jnum(x, "lat_min_ns", 0) < *min)
+		*min = (uint64_t)jnum(x, "lat_min_ns", 0);
+	if ((uint64_t)jnum(x, "lat_max_ns", 0) > *max)
+		*max = (uint64_t)jnum(x, "lat_max_ns", 0);
+	return 0;
+}
+
+/*
+ * The percentiles of point @k's direction @dir over rounds @first..@last,
+ * from the merge of the rounds' histograms, by the rule of every other
+ * percentile of the CLI (ssl_hist_percentile()); NULL if none did I/O in
+ * @dir.  *@merged is cleared, and the highest of the rounds' percentiles
+ * used, if a round was recorded without its histogram.
+ */
+static json_object *window_percentiles(json_object *rounds, unsigned int first,
+				       unsigned int last, unsigned int k, const char *dir,
+				       bool *merged)
+{
+	uint64_t *counts = calloc(SSDLOAD_HIST_BUCKETS, sizeof(*counts));
+	uint64_t min = UINT64_MAX, max = 0;
+	json_object *keys = NULL, *out = NULL;
+	unsigned int r;
+
+	if (!counts)
+		goto highest;
+	for (r = first; r <= last; r++) {
+		json_object *x = jget(round_point(rounds, r, k), dir);
+
+		if (merge_bins(x, counts, &min, &max))
+			goto highest;
+		if (!keys)
+			keys = jget(x, "percentiles");
+	}
+	if (keys && ssl_hist_total(counts, SSDLOAD_HIST_BUCKETS)) {
+		out = json_object_new_object();
+		json_object_object_foreach(keys, key, val) {
+			(void)val;
+			jset(out, key, json_object_new_int64((int64_t)ssl_hist_percentile(
+				counts, SSDLOAD_HIST_BUCKETS, strtod(key, NULL), min, max)));
+		}
+	}
+	free(counts);
+	return out;
+highest:
+	free(counts);
+	*merged = false;
+	return highest_percentiles(rounds, first, last, k, dir);
+}
+
+/* Point @k averaged over rounds @first..@last. */
+static json_object *window_point(json_object *rounds, unsigned int first, unsigned int last,
+				 unsigned int k, bool *merged)
+{
+	static const char *const dirs[] = { "read", "write" };
+	static const char *const avg_keys[] = { "iops", "bw_bytes", "lat_mean_ns" };
+	static const char *const copy_keys[] = {
+		"bs", "rwmixread", "pattern", "tc", "qd", "toio", "bssplit",
+	};
+	json_object *p0 = round_point(rounds, first, k), *pt = json_object_new_object();
+	double sum[2][3] = { { 0 } }, tot[3] = { 0 };
+	double lmax[2] = { -1, -1 }, tmax = -1, v;
+	unsigned int nlat[2] = { 0 }, ntlat = 0, i, r, d, nwin = last - first + 1;
+
+	for (i = 0; i < ARRAY_SIZE(copy_keys); i++)
+		if (i < 3 || jget(p0, copy_keys[i]))
+			jset(pt, copy_keys[i], json_object_get(jget(p0, copy_keys[i])));
+	for (r = first; r <= last; r++) {
+		json_object *p = round_point(rounds, r, k);
+
+		for (i = 0; i < 2; i++)
+			tot[i] += jnum(p, avg_keys[i], 0);
+		v = jnum(p, "lat_mean_ns", NAN);
+		if (isfinite(v)) {
+			tot[2] += v;
+			ntlat++;
+		}
+		tmax = fmax(tmax, jnum(p, "lat_max_ns", -1));
+		for (d = 0; d < 2; d++) {
+			json_object *x = jget(p, dirs[d]);
+
+			sum[d][0] += jnum(x, "iops", 0);
+			sum[d][1] += jnum(x, "bw_bytes", 0);
+			v = jnum(x, "lat_mean_ns", NAN);
+			if (isfinite(v)) {
+				sum[d][2] += v;
+				nlat[d]++;
+			}
+			lmax[d] = fmax(lmax[d], jnum(x, "lat_max_ns", -1));
+		}
+	}
+	jset(pt, "iops", json_object_new_double(tot[0] / nwin));
+	jset(pt, "bw_bytes", json_object_new_double(tot[1] / nwin));
+	jset(pt, "lat_mean_ns", ntlat ? json_object_new_double(tot[2] / ntlat) : NULL);
+	jset(pt, "lat_max_ns", tmax >= 0 ? json_object_new_int64((int64_t)tmax) : NULL);
+	for (d = 0; d < 2; d++) {
+		json_object *x = json_object_new_object();
+
+		jset(x, "iops", json_object_new_double(sum[d][0] / nwin));
+		jset(x, "bw_bytes", json_object_new_double(sum[d][1] / nwin));
+		jset(x, "lat_mean_ns", nlat[d] ? json_object_new_double(sum[d][2] / nlat[d]) : NULL);
+		jset(x, "lat_max_ns", lmax[d] >= 0 ? json_object_new_int64((int64_t)lmax[d]) : NULL);
+		jset(x, "percentiles", window_percentiles(rounds, first, last, k, dirs[d], merged));
+		jset(pt, dirs[d], x);
+	}
+	return pt;
+}
+
+/* results' window_choice: which rounds were averaged, and whether the spec's */
+static json_object *window_choice(unsigned int k, enum ssl_window_at at, unsigned int steady,
+				  unsigned int run, bool merged)
+{
+	json_object *o = json_object_new_object();
+
+	jset(o, "rounds", json_object_new_int((int)k));
+	jset(o, "at", json_object_new_string(pts_window_at_name[at]));
+	jset(o, "spec", json_object_new_boolean(k == SSL_SS_WINDOW &&
+						 at == SSL_WINDOW_AT_STEADY));
+	jset(o, "steady_round", steady ? json_object_new_int((int)steady) : NULL);
+	jset(o, "rounds_run", json_object_new_int((int)run));
+	jset(o, "percentiles", json_object_new_string(merged ? "merged histograms" :
+						       "highest of the rounds"));
+	return o;
+}
+
+json_object *window_results(json_object *doc, unsigned int k, enum ssl_window_at at,
+			    char *err, size_t errlen)
+{
+	json_object *ss = jget(doc, "steady_state"), *rounds = jget(doc, "rounds");
+	json_object *res, *pts, *win;
+	unsigned int first, last, n, steady = 0, np, i;
+	bool merged = true;
+
+	n = rounds && json_object_is_type(rounds, json_type_array) ?
+	    json_object_array_length(rounds) : 0;
+	if (!ss || !n) {
+		snprintf(err, errlen, "no finished rounds with a steady-state check");
+		return NULL;
+	}
+	if (json_object_get_boolean(jget(ss, "reached")))
+		steady = (unsigned int)jnum(ss, "round", 0);
+	if (ssl_ss_window_rounds(steady, n, k, at, &first, &last)) {
+		snprintf(err, errlen, "a window of %u rounds does not fit the %u rounds run", k, n);
+		return NULL;
+	}
+	np = json_object_array_length(jget(json_object_array_get_idx(rounds, 0), "points"));
+	for (i = first; i <= last; i++) {
+		if (json_object_array_length(jget(json_object_array_get_idx(rounds, i - 1),
+						  "points")) != np) {
+			snprintf(err, errlen, "round %u has not the points of round 1", i);
+			return NULL;
+		}
+	}
+	res = json_object_new_object();
+	win = json_object_new_array();
+	json_object_array_add(win, json_object_new_int((int)first));
+	json_object_array_add(win, json_object_new_int((int)last));
+	jset(res, "window", win);
+	pts = json_object_new_array();
+	for (i = 0; i < np; i++)
+		json_object_array_add(pts, window_point(rounds, first, last, i, &merged));
+	jset(res, "points", pts);
+	jset(res, "window_choice", window_choice(k, at, steady, n, merged));
+	return res;
+}
+
 /* The measurement window: each point averaged over the window's rounds. */
 void do_results(struct pts_ctx *c)
 {
-	json_object *ss = jget(c->doc, "steady_state"), *rounds = jget(c->doc, "rounds");
-	json_object *res, *pts, *win = jget(ss, "window");
-	unsigned int first, last, r, k, d, nwin;
-	static const char *const dirs[] = { "read", "write" };
-	static const char *const avg_keys[] = { "iops", "bw_bytes", "lat_mean_ns" };
+	json_object *res;
+	char err[160];
 
-	if (!ss || !win)
+	res = window_results(c->doc, c->window ? c->window : SSL_SS_WINDOW, c->window_at,
+			     err, sizeof(err));
+	if (!res) {
+		ssl_err("pts %s: results: %s", c->def->name, err);
 		return;
-	first = json_object_get_int(json_object_array_get_idx(win, 0));
-	last = json_object_get_int(json_object_array_get_idx(win, 1));
-	res = json_object_new_object();
-	jset(res, "window", json_object_get(win));
-	pts = json_object_new_array();
-	for (k = 0; k < c->points; k++) {
-		json_object *p0, *pt = json_object_new_object();
-		double sum[2][3] = { { 0 } }, tot[3] = { 0 };
-		double lmax[2] = { -1, -1 }, tmax = -1;
-		unsigned int nlat[2] = { 0 }, ntlat = 0, i;
-
-		p0 = json_object_array_get_idx(jget(json_object_array_get_idx(rounds, first - 1),
-						    "points"), k);
-		jset(pt, "bs", json_object_get(jget(p0, "bs")));
-		jset(pt, "rwmixread", json_object_get(jget(p0, "rwmixread")));
-		jset(pt, "pattern", json_object_get(jget(p0, "pattern")));
-		if (jget(p0, "tc")) {
-			jset(pt, "tc", json_object_get(jget(p0, "tc")));
-			jset(pt, "qd", json_object_get(jget(p0, "qd")));
-			jset(pt, "toio", json_object_get(jget(p0, "toio")));
-		}
-		if (jget(p0, "bssplit"))
-			jset(pt, "bssplit", json_object_get(jget(p0, "bssplit")));
-		for (r = first; r <= last; r++) {
-			json_object *p = json_object_array_get_idx(jget(json_object_array_get_idx(
-						rounds, r - 1), "points"), k);
-			double v;
-
-			for (i = 0; i < 2; i++)
-				tot[i] += jnum(p, avg_keys[i], 0);
-			v = jnum(p, "lat_mean_ns", NAN);
-			if (isfinite(v)) {
-				tot[2] += v;
-				ntlat++;
-			}
-			tmax = fmax(tmax, jnum(p, "lat_max_ns", -1));
-			for (d = 0; d < 2; d++) {
-				json_object *x = jget(p, dirs[d]);
-
-				sum[d][0] += jnum(x, "iops", 0);
-				sum[d][1] += jnum(x, "bw_bytes", 0);
-				v = jnum(x, "lat_mean_ns", NAN);
-				if (isfinite(v)) {
-					sum[d][2] += v;
-					nlat[d]++;
-				}
-				lmax[d] = fmax(lmax[d], jnum(x, "lat_max_ns", -1));
-			}
-		}
-		nwin = last - first + 1;
-		jset(pt, "iops", json_object_new_double(tot[0] / nwin));
-		jset(pt, "bw_bytes", json_object_new_double(tot[1] / nwin));
-		jset(pt, "lat_mean_ns", ntlat ? json_object_new_double(tot[2] / ntlat) : NULL);
-		jset(pt, "lat_max_ns", tmax >= 0 ? json_object_new_int64((int64_t)tmax) : NULL);
-		for (d = 0; d < 2; d++) {
-			json_object *x = json_object_new_object();
-
-			jset(x, "iops", json_object_new_double(sum[d][0] / nwin));
-			jset(x, "bw_bytes", json_object_new_double(sum[d][1] / nwin));
-			jset(x, "lat_mean_ns", nlat[d] ?
-			     json_object_new_double(sum[d][2] / nlat[d]) : NULL);
-			jset(x, "lat_max_ns", lmax[d] >= 0 ?
-			     json_object_new_int64((int64_t)lmax[d]) : NULL);
-			jset(x, "percentiles", window_percentiles(rounds, first, last, k,
-								   dirs[d]));
-			jset(pt, dirs[d], x);
-		}
-		json_object_array_add(pts, pt);
 	}
-	jset(res, "points", pts);
 	jset(c->doc, "results", res);
 }
 

@@ -51,6 +51,7 @@ enum {
 	P_WRITE_CACHE, P_THREADS, P_IODEPTH, P_BS, P_POINT_TIME, P_SIZE, P_WIPC,
 	P_MAX_ROUNDS, P_ETA, P_NO_REPORT, P_KEEP_LAST_JOB, P_DURATION, P_WRITE_LIMIT,
 	P_ACCESS_TIME, P_CYCLES, P_TC_LIST, P_QD_LIST, P_RWMIXREAD, P_FORCE, P_DRY_RUN,
+	P_ROUNDS, P_MIN_ROUNDS, P_WINDOW, P_WINDOW_AT,
 };
 
 #define PTS_OPT(x)		(1u << P_##x)
@@ -61,6 +62,9 @@ enum {
 				 PTS_OPT(POINT_TIME) | PTS_OPT(SIZE) | PTS_OPT(WIPC) | \
 				 PTS_OPT(ETA) | PTS_OPT(NO_REPORT) | PTS_OPT(KEEP_LAST_JOB) | \
 				 PTS_OPT(FORCE) | PTS_OPT(DRY_RUN))
+/* the options of the tests in rounds of points (iops ... latency, ecw, dirth) */
+#define PTS_OPTS_ROUNDS		(PTS_OPT(MAX_ROUNDS) | PTS_OPT(ROUNDS) | PTS_OPT(MIN_ROUNDS) | \
+				 PTS_OPT(WINDOW) | PTS_OPT(WINDOW_AT))
 /* the options of a test at one load (not ecw, dirth) */
 #define PTS_OPTS_LOAD		(PTS_OPT(THREADS) | PTS_OPT(IODEPTH))
 
@@ -154,6 +158,9 @@ struct pts_ctx {
 	unsigned int threads, iodepth;
 	uint64_t point_ms;
 	unsigned int max_rounds;
+	unsigned int min_rounds;	/* --min-rounds (--rounds: = max_rounds) */
+	unsigned int window;		/* --window: rounds averaged (spec 5) */
+	enum ssl_window_at window_at;	/* --window-at */
 	const char *size;		/* --size as given (active range), NULL: 100% */
 	uint64_t active_bytes;
 	double wipc_factor;		/* WIPC bytes / active range; 0: no WIPC */
@@ -185,10 +192,29 @@ int pts_save(struct pts_ctx *c);
 /* Record a deviation from the specification: the run is not conformant. */
 void deviation(struct pts_ctx *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-/* The round limit, if --max-rounds changed it; true if so. */
+/*
+ * The round limit, if --max-rounds (--rounds) changed it, and a window
+ * other than the spec's (--window, --window-at): a deviation each; true if
+ * the round limit changed.
+ */
 bool rounds_deviation(struct pts_ctx *c);
+/* The rounds a test runs at least: the window, --min-rounds (--rounds). */
+unsigned int rounds_needed(const struct pts_ctx *c);
+extern const char *const pts_window_at_name[];	/* "steady", "last" */
 json_object *health_json(const struct ssl_health *h);
 json_object *health_now(const struct pts_ctx *c);
+/*
+ * The offset alignment of random I/Os of @bs bytes: @bs, unless the
+ * device's logical block size forbids it (larger, or not a divisor of
+ * @bs): then the logical block size.
+ */
+unsigned int pts_blockalign(const struct pts_ctx *c, unsigned int bs);
+/*
+ * The alignment of a round of iops or latency: one run of every block
+ * size, and the engine aligns a run's offsets once (4 KiB, or the logical
+ * block if larger).
+ */
+unsigned int pts_round_blockalign(const struct pts_ctx *c);
 /* "4K", "0.5K" */
 void bs_label(char *buf, size_t len, unsigned int bs);
 json_object *juints(const unsigned int *v, unsigned int n);
@@ -197,6 +223,8 @@ unsigned long long max_job_mem(void);
 
 /* running `ssdload run` */
 void av_common(const struct pts_ctx *c, struct ssl_argv *a, const char *name);
+/* av_common() with the exact histograms (json+ bins): the rounds' runs */
+void av_common_bins(const struct pts_ctx *c, struct ssl_argv *a, const char *name);
 void av_writes(const struct pts_ctx *c, struct ssl_argv *a, const char *name,
 	       unsigned int seed, bool random, unsigned int bs);
 void av_stimulus(const struct pts_ctx *c, struct ssl_argv *a);
@@ -235,6 +263,14 @@ int rounds_to_steady(struct pts_ctx *c, int (*round)(struct pts_ctx *c, unsigned
 /* 0 if the doc's steady_state was reached, else PTS_EXIT_NOT_STEADY */
 int steady_status(const struct pts_ctx *c);
 void do_results(struct pts_ctx *c);
+/*
+ * The results of the finished rounds of @doc (a pts.json) for a window of
+ * @k rounds at @at: each point averaged over the window, its percentiles
+ * from the window's merged histograms.  NULL with @err set if the rounds
+ * or the steady-state record are missing, or @k does not fit.
+ */
+json_object *window_results(json_object *doc, unsigned int k, enum ssl_window_at at,
+			    char *err, size_t errlen);
 
 /* segments of samples (wsat, hir, xsr, and the preconditioning of ecw, dirth) */
 void seg_pos(const struct pts_ctx *c, double *t_ms, uint64_t *written);

@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <json-c/json.h>
 
@@ -115,16 +116,47 @@ static double job_ms(json_object *job)
 	return jnum(job, "job_runtime", 0) / (n >= 1 ? n : 1);
 }
 
+/*
+ * The CPU that run @job's workers used, as the engine measures it (their
+ * own CPU time, user and system): for the CPU utilisation page.  usr_pct
+ * and sys_pct as fio's usr_cpu and sys_cpu (% of each worker's time),
+ * host_pct of all the host's online CPUs over the run; null if the engine
+ * gave no CPU time.
+ */
+static json_object *run_cpu(json_object *job, unsigned int tc, unsigned int qd)
+{
+	json_object *o = json_object_new_object(), *sl = jget(job, "ssdload");
+	double ns = jnum(sl, "cpu_ns", NAN), ms = job_ms(job);
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	bool have = isfinite(ns);
+
+	jset(o, "tc", json_object_new_int((int)tc));
+	jset(o, "qd", qd ? json_object_new_int((int)qd) : NULL);
+	jset(o, "usr_pct", have ? json_object_new_double(jnum(job, "usr_cpu", 0)) : NULL);
+	jset(o, "sys_pct", have ? json_object_new_double(jnum(job, "sys_cpu", 0)) : NULL);
+	jset(o, "cpu_ns", have ? json_object_new_int64((int64_t)ns) : NULL);
+	jset(o, "usr_cpu_ns", jget(sl, "usr_cpu_ns") ?
+	     json_object_new_int64((int64_t)jnum(sl, "usr_cpu_ns", 0)) : NULL);
+	jset(o, "sys_cpu_ns", jget(sl, "sys_cpu_ns") ?
+	     json_object_new_int64((int64_t)jnum(sl, "sys_cpu_ns", 0)) : NULL);
+	jset(o, "runtime_ms", json_object_new_double(ms));
+	jset(o, "online_cpus", json_object_new_int((int)(ncpu > 0 ? ncpu : 1)));
+	jset(o, "host_pct", have && ms > 0 ? json_object_new_double(
+		ns / (ms * 1e6 * (double)(ncpu > 0 ? ncpu : 1)) * 100) : NULL);
+	return o;
+}
+
 /* The demand points' stimulus: the test's R/W mix, block sizes and zones. */
 static void av_demand(const struct pts_ctx *c, struct ssl_argv *a, const char *name,
 		      unsigned int seed, unsigned int tc, unsigned int qd)
 {
-	av_common(c, a, name);
+	av_common_bins(c, a, name);
 	av_add(a, "--rw=randrw");
 	av_addf(a, "--rwmixread=%u", c->mix);
 	av_addf(a, "--bs=%u", c->bs[0]);
 	av_stimulus(c, a);
-	av_add(a, "--blockalign=4096");
+	av_addf(a, "--blockalign=%u", c->def->bssplit ? pts_round_blockalign(c) :
+		pts_blockalign(c, c->bs[0]));
 	av_addf(a, "--numjobs=%u", tc);
 	av_addf(a, "--iodepth=%u", qd);
 	av_addf(a, "--size=%llu", (unsigned long long)c->active_bytes);
@@ -214,7 +246,7 @@ static json_object *find_load(json_object *points, unsigned int tc, unsigned int
  */
 static int demand_round(struct pts_ctx *c, unsigned int r)
 {
-	json_object *rd, *points, *files, *pw, *run, *steps;
+	json_object *rd, *points, *files, *pw, *run, *steps, *cpu;
 	char name[128], tag[32], rel[64], started[32], eta[32];
 	uint64_t t0 = ssl_now_ms();
 	unsigned int i, j;
@@ -242,8 +274,10 @@ static int demand_round(struct pts_ctx *c, unsigned int r)
 	jset(rd, "prewrite", pw);
 	points = json_object_new_array();
 	files = json_object_new_array();
+	cpu = json_object_new_array();
 	jset(rd, "points", points);
 	jset(rd, "run_files", files);
+	jset(rd, "cpu", cpu);
 	for (i = 0; i < c->ntc; i++) {
 		struct ssl_argv a = { 0 };
 
@@ -276,6 +310,7 @@ static int demand_round(struct pts_ctx *c, unsigned int r)
 			json_object_array_add(points, demand_point(c,
 						json_object_array_get_idx(steps, j),
 						c->tcs[i], c->qds[j]));
+		json_object_array_add(cpu, run_cpu(run_job0(run), c->tcs[i], 0));
 		json_object_put(run);
 		json_object_array_add(files, json_object_new_string(rel));
 	}
@@ -404,6 +439,7 @@ static int operating_point(struct pts_ctx *c, json_object *op, unsigned int k)
 	m = demand_point(c, job, tc, qd);
 	jset(m, "runtime_ms", json_object_new_double(job_ms(job)));
 	jset(m, "rt_histogram", rt_histogram(job));
+	jset(m, "cpu", run_cpu(job, tc, qd));
 	jset(m, "run_file", json_object_new_string(rel));
 	json_object_put(run);
 	jset(op, "measure", m);

@@ -49,10 +49,11 @@ static int do_round(struct pts_ctx *c, unsigned int r)
 	double tr;
 	int st;
 
-	/* the test ends at round 5 at the earliest, at max_rounds at the latest */
+	/* the test ends at rounds_needed() at the earliest, at max_rounds at the latest */
 	left = (uint64_t)c->points * c->point_ms / 1000;
 	ssl_eta_str(eta, sizeof(eta), left * (c->max_rounds - r + 1));
-	ssl_eta_str(eta_min, sizeof(eta_min), left * (r <= SSL_SS_WINDOW ? SSL_SS_WINDOW - r + 1 : 1));
+	ssl_eta_str(eta_min, sizeof(eta_min), left * (r <= rounds_needed(c) ?
+						       rounds_needed(c) - r + 1 : 1));
 	fprintf(stderr, "pts %s: round %u of at most %u: %u points of %llu ms "
 		"(%s to %s left)\n", t->name, r, c->max_rounds, c->points,
 		(unsigned long long)c->point_ms, eta_min, eta);
@@ -62,10 +63,10 @@ static int do_round(struct pts_ctx *c, unsigned int r)
 	snprintf(rel, sizeof(rel), "r%u", r);
 	job_name(name, sizeof(name), c, rel);
 	snprintf(rel, sizeof(rel), "rounds/round-%03u.json", r);
-	av_common(c, &a, name);
+	av_common_bins(c, &a, name);
 	av_add(&a, t->random ? "--rw=randrw" : "--rw=rw");
 	if (t->random)
-		av_add(&a, "--blockalign=4096");
+		av_addf(&a, "--blockalign=%u", pts_round_blockalign(c));
 	av_addf(&a, "--numjobs=%u", c->threads);
 	av_addf(&a, "--iodepth=%u", c->iodepth);
 	av_addf(&a, "--size=%llu", (unsigned long long)c->active_bytes);

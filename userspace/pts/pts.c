@@ -61,9 +61,9 @@ static const char *const wc_req_name[] = { "off", "on", "leave" };
 #define PTS_ECW_ZONES		"zoned:50/5:30/15:20/80"
 
 /* iops, latency: one load, in rounds */
-#define PTS_OPTS_MATRIX		(PTS_OPTS_COMMON | PTS_OPTS_LOAD | PTS_OPT(MAX_ROUNDS))
+#define PTS_OPTS_MATRIX		(PTS_OPTS_COMMON | PTS_OPTS_LOAD | PTS_OPTS_ROUNDS)
 /* ecw, dirth: every load of --tc-list x --qd-list, in rounds */
-#define PTS_OPTS_DEMAND		(PTS_OPTS_COMMON | PTS_OPT(MAX_ROUNDS) | PTS_OPT(TC_LIST) | \
+#define PTS_OPTS_DEMAND		(PTS_OPTS_COMMON | PTS_OPTS_ROUNDS | PTS_OPT(TC_LIST) | \
 				 PTS_OPT(QD_LIST))
 
 static const struct pts_def pts_defs[] = {
@@ -112,8 +112,8 @@ static const struct pts_def pts_defs[] = {
 		/* purge, no WIPC; WSAT's stimulus to steady state, then the waits */
 		.name = "hir", .title = "Host Idle Recovery",
 		.clause = "HIR (Host Idle Recovery test)",
-		.ops = &pts_hir_ops, .opts = PTS_OPTS_MATRIX | PTS_OPT(ACCESS_TIME) |
-		PTS_OPT(CYCLES),
+		.ops = &pts_hir_ops, .opts = PTS_OPTS_COMMON | PTS_OPTS_LOAD |
+		PTS_OPT(MAX_ROUNDS) | PTS_OPT(ACCESS_TIME) | PTS_OPT(CYCLES),
 		.random = true, .threads = 4, .iodepth = 32,
 		.nbs = 1, .bs = { 4096 }, .nmix = 1, .mix = { 0 },
 		.track_bs = 4096, .track_mix = 0, .metric = PTS_IOPS,
@@ -173,6 +173,8 @@ static const struct {
 	  "pts %s: --access-time and --cycles are options of the hir test only" },
 	{ PTS_OPT(MAX_ROUNDS), "pts %s: runs for a set time, not in rounds: --max-rounds does "
 	  "not apply (see --duration)" },
+	{ PTS_OPTS_ROUNDS, "pts %s: --rounds, --min-rounds, --window and --window-at are "
+	  "options of the tests in rounds (iops, throughput, latency, ecw, dirth)" },
 };
 
 static const struct pts_def *pts_find(const char *name)
@@ -236,8 +238,14 @@ static const char *const pts_test_usage[] = {
 	"                        number = s",
 	"  --size=SIZE|P%        the active range from the start of DEV (spec: 100%)",
 	"  --wipc=F              WIPC writes F x the active range (spec: 2; 0 = none)",
-	"  --max-rounds=N        the round limit (spec: 25; wsat, hir: segments of 30",
-	"                        samples)",
+	"  --max-rounds=N        the round limit (spec: 25; hir: segments of 30 samples)",
+	"  --rounds=N            run exactly N rounds (--min-rounds=N --max-rounds=N);",
+	"                        steady state is still checked and reported",
+	"  --min-rounds=N        run at least N rounds, then on to steady state",
+	"  --window=K            rounds averaged in the results (spec: 5; not 5: not",
+	"                        conformant)",
+	"  --window-at=WHERE     steady (default: the K rounds ending where steady state",
+	"                        was reached, else the last K) or last (the last K run)",
 	"  --duration=TIME       wsat: the time limit (spec: 24h); xsr: the SEQ segments'",
 	"                        length (spec: 8h; the RND one is 3/4 of it)",
 	"  --write-limit=F       wsat: stop after F x the active range written (spec: 4)",
@@ -273,6 +281,10 @@ static const struct ssl_opt pts_opts[] = {
 	{ "size",		SSL_ARG_REQUIRED, P_SIZE },
 	{ "wipc",		SSL_ARG_REQUIRED, P_WIPC },
 	{ "max-rounds",		SSL_ARG_REQUIRED, P_MAX_ROUNDS },
+	{ "rounds",		SSL_ARG_REQUIRED, P_ROUNDS },
+	{ "min-rounds",		SSL_ARG_REQUIRED, P_MIN_ROUNDS },
+	{ "window",		SSL_ARG_REQUIRED, P_WINDOW },
+	{ "window-at",		SSL_ARG_REQUIRED, P_WINDOW_AT },
 	{ "eta",		SSL_ARG_REQUIRED, P_ETA },
 	{ "no-report",		SSL_ARG_FLAG, P_NO_REPORT },
 	{ "keep-last-job",	SSL_ARG_FLAG, P_KEEP_LAST_JOB },
@@ -318,6 +330,57 @@ static bool *flag_of(struct pts_ctx *c, int id)
 		return &c->dry_run;
 	}
 	return NULL;
+}
+
+/* The options of the rounds and of their window; 0 or -1. */
+static int parse_rounds(struct pts_ctx *c, const struct ssl_opt *opt, const char *val)
+{
+	switch (opt->id) {
+	case P_MAX_ROUNDS:
+		return ssl_uint_opt("pts", opt->name, val, SSL_SS_WINDOW, 1000, &c->max_rounds);
+	case P_ROUNDS:
+		if (ssl_uint_opt("pts", opt->name, val, SSL_SS_WINDOW, 1000, &c->max_rounds))
+			return -1;
+		c->min_rounds = c->max_rounds;
+		return 0;
+	case P_MIN_ROUNDS:
+		return ssl_uint_opt("pts", opt->name, val, 1, 1000, &c->min_rounds);
+	case P_WINDOW:
+		return ssl_uint_opt("pts", opt->name, val, 1, 1000, &c->window);
+	case P_WINDOW_AT:
+		if (ssl_ss_window_at_parse(val, &c->window_at)) {
+			ssl_err("pts: --window-at=%s: must be steady or last", val);
+			return -1;
+		}
+		return 0;
+	}
+	return 0;
+}
+
+/*
+ * The rounds and the window together: --rounds is --min-rounds and
+ * --max-rounds at once, and the window fits the rounds.  0 or -1.
+ */
+static int check_rounds(struct pts_ctx *c)
+{
+	const char *lim = c->given & PTS_OPT(ROUNDS) ? "--rounds" : "the round limit";
+
+	if ((c->given & PTS_OPT(ROUNDS)) &&
+	    (c->given & (PTS_OPT(MAX_ROUNDS) | PTS_OPT(MIN_ROUNDS)))) {
+		ssl_err("pts: --rounds=N is --min-rounds=N --max-rounds=N: give it alone");
+		return -1;
+	}
+	if (c->min_rounds > c->max_rounds) {
+		ssl_err("pts: --min-rounds=%u: more than the round limit %u (--max-rounds)",
+			c->min_rounds, c->max_rounds);
+		return -1;
+	}
+	if (c->window > c->max_rounds) {
+		ssl_err("pts: --window=%u: more rounds than the test runs (%s: %u)", c->window,
+			lim, c->max_rounds);
+		return -1;
+	}
+	return 0;
 }
 
 /* The options that scale the test (its times, sizes, limits); 0 or -1. */
@@ -378,10 +441,8 @@ static int parse_scaling(struct pts_ctx *c, const struct ssl_opt *opt, const cha
 			return -1;
 		}
 		return 0;
-	case P_MAX_ROUNDS:
-		return ssl_uint_opt("pts", opt->name, val, SSL_SS_WINDOW, 1000, &c->max_rounds);
 	}
-	return 0;
+	return parse_rounds(c, opt, val);
 }
 
 /* One option that takes a value; 0 or -1 after a message. */
@@ -482,6 +543,21 @@ static int pts_parse(struct pts_ctx *c, int argc, const char **argv, const char 
 	return 0;
 }
 
+/* The rounds the results averaged, when not the spec's window. */
+static void summary_window(const struct pts_ctx *c)
+{
+	json_object *res = jget(c->doc, "results"), *ch = jget(res, "window_choice");
+	json_object *win = jget(res, "window");
+
+	if (!ch || !win || json_object_get_boolean(jget(ch, "spec")))
+		return;
+	printf("results: rounds %d..%d averaged (--window=%d --window-at=%s: not the spec's "
+	       "window of %d rounds at steady state)\n",
+	       json_object_get_int(json_object_array_get_idx(win, 0)),
+	       json_object_get_int(json_object_array_get_idx(win, 1)),
+	       json_object_get_int(jget(ch, "rounds")), jstring(ch, "at"), SSL_SS_WINDOW);
+}
+
 /* ---- the test's pts.json ---- */
 
 static json_object *device_json(const struct pts_ctx *c)
@@ -521,6 +597,42 @@ static json_object *device_json(const struct pts_ctx *c)
 	return o;
 }
 
+/*
+ * The offset alignment of the random I/Os: blockalign (the stimulus's),
+ * blockalign_by_bs (each block size's, as bytes) and blockalign_rule.
+ */
+static void blockalign_json(const struct pts_ctx *c, json_object *o)
+{
+	const struct pts_def *t = c->def;
+	bool round = t->ops == &pts_matrix_ops || t->bssplit;
+	json_object *by = json_object_new_object();
+	unsigned int i, ba;
+	char key[16];
+
+	if (!t->random) {
+		jset(o, "blockalign", NULL);
+		jset(o, "blockalign_by_bs", NULL);
+		jset(o, "blockalign_rule", NULL);
+		json_object_put(by);
+		return;
+	}
+	for (i = 0; i < c->nbs; i++) {
+		snprintf(key, sizeof(key), "%u", c->bs[i]);
+		jset(by, key, json_object_new_int((int)(round ? pts_round_blockalign(c) :
+							 pts_blockalign(c, c->bs[i]))));
+	}
+	ba = round ? pts_round_blockalign(c) : pts_blockalign(c, c->bs[0]);
+	jset(o, "blockalign", json_object_new_int((int)ba));
+	jset(o, "blockalign_by_bs", by);
+	jset(o, "blockalign_rule", json_object_new_string(
+		t->bssplit ? "4 KiB (or the logical block if larger) for all of ECW's block "
+		"sizes: one run of them all" :
+		round ? "4 KiB (or the logical block if larger) for every point: a round is "
+		"one run, whose offsets the engine aligns once (the 0.5 KiB points too)" :
+		ba == c->bs[0] ? "the block size" : "the logical block size (the device's "
+		"logical block forbids the block size)"));
+}
+
 static json_object *settings_json(const struct pts_ctx *c)
 {
 	const struct pts_def *t = c->def;
@@ -535,10 +647,13 @@ static json_object *settings_json(const struct pts_ctx *c)
 	jset(o, "point_ms", json_object_new_int64((int64_t)c->point_ms));
 	jset(o, "spec_point_ms", json_object_new_int64(PTS_SPEC_POINT_MS));
 	jset(o, "max_rounds", json_object_new_int((int)c->max_rounds));
-	jset(o, "window", json_object_new_int(SSL_SS_WINDOW));
+	jset(o, "min_rounds", c->min_rounds ? json_object_new_int((int)c->min_rounds) : NULL);
+	jset(o, "window", json_object_new_int((int)(c->window ? c->window : SSL_SS_WINDOW)));
+	jset(o, "window_at", json_object_new_string(pts_window_at_name[c->window_at]));
+	jset(o, "spec_window", json_object_new_int(SSL_SS_WINDOW));
 	jset(o, "range_limit_pct", json_object_new_double(SSL_SS_RANGE_PCT));
 	jset(o, "slope_limit_pct", json_object_new_double(SSL_SS_SLOPE_PCT));
-	jset(o, "blockalign", t->random ? json_object_new_int(4096) : NULL);
+	blockalign_json(c, o);
 	jset(o, "pattern", json_object_new_string(t->random ? "random" : "sequential"));
 	jset(o, "wipc_factor", json_object_new_double(c->wipc_factor));
 	jset(o, "block_sizes", juints(c->bs, c->nbs));
@@ -804,6 +919,7 @@ static void print_summary(const struct pts_ctx *c)
 		       jnum(ss, "average", NAN), pts_metric_unit[t->metric],
 		       jnum(ss, "range_pct", NAN), jnum(ss, "slope_excursion_pct", NAN));
 	}
+	summary_window(c);
 	if (!json_object_get_boolean(jget(c->doc, "conformant"))) {
 		json_object *dev = jget(c->doc, "deviations");
 		size_t i;
@@ -956,6 +1072,8 @@ static int pts_refuse(struct pts_ctx *c)
 		c->track_bs = t->track_bs;
 	}
 	c->points = c->nbs * t->nmix;
+	if (check_rounds(c))
+		return PTS_EXIT_USAGE;
 	if (t->ops->check && t->ops->check(c))
 		return PTS_EXIT_USAGE;
 	return 0;

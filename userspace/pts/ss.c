@@ -11,6 +11,7 @@
  * centre, and each "<=" allows SSL_SS_EPSILON of the average (see ss.h).
  */
 #include <math.h>
+#include <string.h>
 
 #include "pts/ss.h"
 
@@ -88,5 +89,30 @@ unsigned int ssl_ss_scan(const double *y, size_t n, const struct ssl_ss_limits *
 		if (ssl_ss_steady(w))
 			return r;
 	}
+	return 0;
+}
+
+int ssl_ss_window_rounds(unsigned int steady_round, unsigned int rounds_run, unsigned int k,
+			 enum ssl_window_at at, unsigned int *first, unsigned int *last)
+{
+	unsigned int end = rounds_run;
+
+	if (!k || k > rounds_run || steady_round > rounds_run)
+		return -1;
+	if (at == SSL_WINDOW_AT_STEADY && steady_round)
+		end = steady_round < k ? k : steady_round;
+	*first = end - k + 1;
+	*last = end;
+	return 0;
+}
+
+int ssl_ss_window_at_parse(const char *s, enum ssl_window_at *at)
+{
+	if (!strcmp(s, "steady"))
+		*at = SSL_WINDOW_AT_STEADY;
+	else if (!strcmp(s, "last"))
+		*at = SSL_WINDOW_AT_LAST;
+	else
+		return -1;
 	return 0;
 }

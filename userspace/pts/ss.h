@@ -83,4 +83,24 @@ unsigned int ssl_ss_scan(const double *y, size_t n, const struct ssl_ss_limits *
 			 struct ssl_ss_window *w,
 			 void (*fn)(const struct ssl_ss_window *w, void *arg), void *arg);
 
+/* Where a measurement window of --window=K rounds lies (--window-at). */
+enum ssl_window_at {
+	SSL_WINDOW_AT_STEADY,	/* the K rounds ending where steady state was reached */
+	SSL_WINDOW_AT_LAST,	/* the last K rounds run */
+};
+
+/* "steady" or "last" into *@at: 0, or -1 if @s is neither. */
+int ssl_ss_window_at_parse(const char *s, enum ssl_window_at *at);
+
+/*
+ * The rounds @first..@last that the results average, of @rounds_run rounds
+ * run with steady state reached at round @steady_round (0: not reached),
+ * for a window of @k rounds at @at.  At steady state, the K rounds ending
+ * at @steady_round (the first K rounds if fewer precede it); without
+ * steady state, and at the last rounds, the last K rounds run.  Returns 0,
+ * or -1 if @k is 0 or more than @rounds_run, or @steady_round is past it.
+ */
+int ssl_ss_window_rounds(unsigned int steady_round, unsigned int rounds_run, unsigned int k,
+			 enum ssl_window_at at, unsigned int *first, unsigned int *last);
+
 #endif /* SSDLOAD_CLI_SS_H */

@@ -44,6 +44,8 @@ static void xsr_settings(const struct pts_ctx *c, json_object *o, json_object *t
 		jset(x, "group", json_object_new_int((int)i + 1));
 		jset(x, "label", json_object_new_string(g->label));
 		jset(x, "rw", json_object_new_string(g->random ? "randwrite" : "write"));
+		jset(x, "blockalign", g->random ? json_object_new_int((int)pts_blockalign(c,
+			g->bs)) : NULL);
 		jset(x, "bs", json_object_new_int((int)g->bs));
 		jset(x, "duration_ms", json_object_new_int64((int64_t)(c->duration_ms *
 								     g->quarters / 4)));

@@ -331,6 +331,15 @@ def rt_histogram(k):
     return h
 
 
+def cpu(tc, qd, usr, sys_, runtime_ms=4000.0, ncpu=2):
+    """A run's CPU record (demand.c's run_cpu())."""
+    ns = int((usr + sys_) / 100 * runtime_ms * 1e6 * tc)
+    return {"tc": tc, "qd": qd, "usr_pct": usr, "sys_pct": sys_, "cpu_ns": ns,
+            "usr_cpu_ns": int(usr / 100 * runtime_ms * 1e6 * tc),
+            "sys_cpu_ns": int(sys_ / 100 * runtime_ms * 1e6 * tc), "runtime_ms": runtime_ms,
+            "online_cpus": ncpu, "host_pct": ns / (runtime_ms * 1e6 * ncpu) * 100}
+
+
 def demand_doc(test):
     """ecw or dirth: 6 preconditioning segments (steady over 2..6), 5 rounds
     of TC 2, 1 x QD 4, 1 (steady over 1..5), the three operating points."""
@@ -373,6 +382,7 @@ def demand_doc(test):
         del rd["run_file"]
         rd["prewrite"] = prewrite(2, 4, 5, 8800.0 + 40 * r, "rounds/round-%03d-prewrite.json" % r)
         rd["run_files"] = ["rounds/round-%03d-tc%d.json" % (r, t) for t in DEMAND_TC]
+        rd["cpu"] = [cpu(t, None, 0.5 * t + 0.1 * r, 20.0 * t + r) for t in DEMAND_TC]
         doc["rounds"].append(rd)
     doc["steady_state"] = steady_state([r["tracking"] for r in doc["rounds"]], 1)
     doc["results"] = results(doc["rounds"], 1, 5)
@@ -382,7 +392,8 @@ def demand_doc(test):
     doc["operating_points"] = []
     for k, (label, t, q) in enumerate(DEMAND_OPS):
         m = demand_point(t, q, mix, DEMAND_IOPS[(t, q)] * 1.01, bssplit, runtime_ms=10000)
-        m.update(rt_histogram=rt_histogram(k), run_file="rounds/op%d.json" % (k + 1))
+        m.update(rt_histogram=rt_histogram(k), run_file="rounds/op%d.json" % (k + 1),
+                 cpu=cpu(t, q, 0.25 * (k + 1), 10.0 * (k + 1)))
         doc["operating_points"].append({
             "label": label, "tc": t, "qd": q, "window_iops": res[(t, q)]["iops"],
             "window_lat_mean_ns": res[(t, q)]["lat_mean_ns"],

@@ -303,6 +303,29 @@ class Run:
     def demand_points(self):
         return {(p["tc"], p["qd"]): p for p in get(self.results, "points") or []}
 
+    def window_cpu(self):
+        """ecw, dirth: {tc: {key: mean}} of the CPU of each TC's run over the
+        measurement window's rounds (usr_pct, sys_pct, host_pct; None where a
+        round has none)."""
+        win = get(self.results, "window") or []
+        if len(win) != 2:
+            return {}
+        acc = {}
+        for r in self.rounds:
+            if not win[0] <= r.get("round", 0) <= win[1]:
+                continue
+            for c in r.get("cpu") or []:
+                acc.setdefault(c.get("tc"), []).append(c)
+        out = {}
+        for tc, cs in acc.items():
+            out[tc] = {}
+            for key in ("usr_pct", "sys_pct", "host_pct"):
+                vals = [c.get(key) for c in cs]
+                out[tc][key] = (None if not vals or None in vals
+                                else sum(vals) / len(vals))
+            out[tc]["rounds"] = len(cs)
+        return out
+
     @staticmethod
     def loads(points):
         """(TCs high to low, QDs ascending) of @points {(tc, qd): point}."""

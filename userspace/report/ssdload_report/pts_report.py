@@ -44,6 +44,10 @@ class PtsReport(Report):
                 ("Active range", "%s, %s of the capacity, offset %s" % (
                     fmt_bytes(rng), fmt_pct(s.get("active_range_pct")),
                     fmt_int(s.get("offset_bytes"))))]
+        if s.get("blockalign") is not None:
+            sett.append(("Offset alignment", "%s B%s" % (
+                fmt_int(s["blockalign"]), " (%s)" % s["blockalign_rule"]
+                if s.get("blockalign_rule") else "")))
         if self.run.test == "wsat":
             sett += [("Sample time", fmt_ms(s.get("sample_ms"))),
                      ("Duration limit", fmt_ms(s.get("duration_ms"))),
@@ -64,9 +68,7 @@ class PtsReport(Report):
                          ("Access", fmt_zones(s.get("random_distribution")))]
             sett += [("Point duration", "%s (spec: %s)" % (fmt_ms(s.get("point_ms")),
                                                            fmt_ms(s.get("spec_point_ms")))),
-                     ("Rounds", "%d run, limit %s, window %s" % (
-                         len(self.run.rounds), text(s.get("max_rounds")),
-                         text(s.get("window")))),
+                     ("Rounds", self.rounds_text()),
                      ("Tracking", self.run.track_label),
                      ("ART limit", fmt_ms_value(s.get("art_limit_ns")))]
         elif self.run.test == "hir":
@@ -78,9 +80,7 @@ class PtsReport(Report):
         else:
             sett += [("Point duration", "%s (spec: %s)" % (fmt_ms(s.get("point_ms")),
                                                            fmt_ms(s.get("spec_point_ms")))),
-                     ("Rounds", "%d run, limit %s, window %s" % (
-                         len(self.run.rounds), text(s.get("max_rounds")),
-                         text(s.get("window")))),
+                     ("Rounds", self.rounds_text()),
                      ("Tracking", self.run.track_label)]
         if self.run.demand:
             pc = doc.get("precondition") or {}
@@ -122,6 +122,28 @@ class PtsReport(Report):
             tags.append('<span class="tag warn">%s</span>' % esc(doc["state"].upper()))
         return header_html((("Device under test", dev), ("Test", test), ("Settings", sett),
                             ("Preconditioning", pre)), tags)
+
+    def rounds_text(self):
+        """The Rounds row: run, limits and which rounds the window averages,
+        marked when not the spec's (5 rounds where steady state is reached)."""
+        s = self.run.settings
+        ch = get(self.run.results, "window_choice") or {}
+        k = ch.get("rounds", s.get("window"))
+        at = ch.get("at", s.get("window_at", "steady"))
+        out = "%d run, limit %s" % (len(self.run.rounds), text(s.get("max_rounds")))
+        if s.get("min_rounds"):
+            out += ", at least %s" % text(s["min_rounds"])
+        out += ", window %s %s" % (text(k), "where steady state was reached"
+                                   if at == "steady" else "at the last rounds run")
+        win = get(self.run.results, "window")
+        if win:
+            out += " (rounds %s..%s)" % (text(win[0]), text(win[1]))
+        if k != s.get("spec_window", 5) or at != "steady":
+            out += ": NOT the spec's window (%s rounds where steady state was reached)" % \
+                text(s.get("spec_window", 5))
+        if ch.get("percentiles") == "highest of the rounds":
+            out += "; percentiles: the highest of the rounds' (no histograms recorded)"
+        return out
 
     # ---- banners and verdict
 
@@ -247,6 +269,38 @@ class PtsReport(Report):
                               self.run.settings.get("art_limit_ns")),
                           tid=tid)
 
+    def cpu_table(self, tid="cpu-utilisation"):
+        """ecw, dirth: the CPU utilisation of each TC (window) and operating point."""
+        rows = []
+
+        def pct(v):
+            return cell(v, fmt_value(v))
+        cpu = self.run.window_cpu()
+        for tc in sorted(cpu, reverse=True):
+            c = cpu[tc]
+            rows.append(["TC %s, QD %s" % (text(tc), ", ".join(
+                str(q) for q in self.run.settings.get("qd_list") or []) or NA),
+                "window (%d rounds)" % c["rounds"], pct(c["usr_pct"]), pct(c["sys_pct"]),
+                pct(None if c["usr_pct"] is None else c["usr_pct"] + c["sys_pct"]),
+                pct(c["host_pct"])])
+        for o in self.run.ops:
+            c = get(o, "measure", "cpu")
+            if not c:
+                continue
+            usr, sys_ = c.get("usr_pct"), c.get("sys_pct")
+            rows.append([fmt_load(c.get("tc"), c.get("qd")), text(o.get("label")),
+                         pct(usr), pct(sys_), pct(None if usr is None or sys_ is None
+                                                   else usr + sys_),
+                         pct(c.get("host_pct"))])
+        if not rows:
+            return ('<p class="note">No CPU figures: the rounds were recorded without '
+                    "them.</p>")
+        return data_table(["load", "measured", "user (%)", "system (%)", "total (%)",
+                           "of the host's CPUs (%)"], rows,
+                          caption="CPU utilisation of the workers (ssdload's kernel threads: "
+                          "their own CPU time, user and system, as % of their run time; "
+                          "the last column as % of all the host's online CPUs)", tid=tid)
+
     def demand_settings(self):
         s, run = self.run.settings, self.run
         pc = self.doc.get("precondition") or {}
@@ -336,6 +390,7 @@ class PtsReport(Report):
                                          "measurement window", "demand-mrt", 1e6))
             self.page("IOPS and ART vs Total OIO",
                       plot_img(run, "toio.svg", "IOPS and ART vs TOIO"))
+            self.page("CPU Utilisation", self.cpu_table())
         if run.ops:
             self.page("Operating Point Pre-Writes",
                       plot_img(run, "op_prewrites.svg", "operating point pre-writes"))
