@@ -53,8 +53,7 @@ static const struct step_kind kinds[] = {
 	{ "latency-grid", "latency-grid", NULL, NULL, DEV_FILENAME, OUT_DIR, 0,
 	  "ramp_time=0 runtime=1s", "" },
 	{ "pts", "pts", NULL, "test", DEV_FILENAME, OUT_DIR, 1,
-	  "point-time=1s size=64m wipc=0.25 max-rounds=5 duration=10s cycles=1 "
-	  "access-time=1s", "tc-list qd-list" },
+	  "point-time=1s size=64m wipc=0.25", "tc-list qd-list" },
 	{ "compare", "compare", NULL, "runs", DEV_NONE, OUT_DIR, 0, "", "" },
 };
 
@@ -198,6 +197,7 @@ struct plan_reader {
 	const char *pos;		/* the rest of the text */
 	int line, failed;
 	int in_meta;			/* in [plan] */
+	int cont;			/* the line is indented: a continuation */
 	struct ssl_review_step *cur;	/* the step of the current section */
 };
 
@@ -309,6 +309,7 @@ static char *plan_read(char *str, int num, void *stream)
 	r->pos += n + (nl ? 1 : 0);
 	for (t = str; *t == ' ' || *t == '\t'; t++)
 		;
+	r->cont = t != str;
 	if (*t == '[') {
 		str[n] = '\0';
 		while (n && isspace((unsigned char)str[n - 1]))
@@ -359,8 +360,24 @@ static int meta_key(struct plan_reader *r, const char *name, const char *value)
 static int step_key(struct plan_reader *r, const char *name, const char *value)
 {
 	struct ssl_review_step *s = r->cur;
+	struct ssl_review_kv *last = s->nkv ? &s->kv[s->nkv - 1] : NULL;
+	char *v;
 	int i;
 
+	if (r->cont && last && !strcmp(last->key, name)) {
+		/* inih's continuation line: the value goes on */
+		v = malloc(strlen(last->val) + strlen(value) + 2);
+		if (!v)
+			abort();
+		sprintf(v, "%s %s", last->val, value);
+		free(last->val);
+		last->val = v;
+		if (!strcmp(name, "chart")) {
+			free(s->chart);
+			s->chart = xstrdup(v);
+		}
+		return 1;
+	}
 	for (i = 0; i < s->nkv; i++)
 		if (!strcmp(s->kv[i].key, name)) {
 			plan_err(r, r->line, "[%s] %s= again (line %d)", s->section, name,
