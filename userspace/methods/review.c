@@ -33,32 +33,34 @@ struct step_kind {
 	const char *kind;
 	const char *cmd, *sub;		/* the command and its first word */
 	const char *posarg;		/* key whose words are positional */
+	int pos_first;			/* 1: right after the command, required;
+					 * 2: right after it, optional; 0: last */
 	int dev, out;
 	int writes;			/* 1: always destroys DEV's data */
 	const char *quick, *lists;
 };
 
 static const struct step_kind kinds[] = {
-	{ "purge", "pts", "purge", NULL, DEV_FILENAME, OUT_NONE, 1, "", "" },
-	{ "precondition", "precondition", NULL, NULL, DEV_FILENAME, OUT_DIR, 1,
+	{ "purge", "pts", "purge", NULL, 0, DEV_FILENAME, OUT_NONE, 1, "", "" },
+	{ "precondition", "precondition", NULL, NULL, 0, DEV_FILENAME, OUT_DIR, 1,
 	  "size=64m", "" },
-	{ "sweep", "sweep", NULL, NULL, DEV_FILENAME, OUT_DIR, 0,
+	{ "sweep", "sweep", NULL, NULL, 0, DEV_FILENAME, OUT_DIR, 0,
 	  "ramp_time=0 runtime=1s", "qd-list workers" },
-	{ "curve", "curve", NULL, NULL, DEV_FILENAME, OUT_DIR, 0,
+	{ "curve", "curve", NULL, NULL, 0, DEV_FILENAME, OUT_DIR, 0,
 	  "ramp_time=0 runtime=1s", "curve" },
-	{ "scale", "scale", NULL, NULL, DEV_DEVICES, OUT_DIR, 0,
+	{ "scale", "scale", NULL, NULL, 0, DEV_DEVICES, OUT_DIR, 0,
 	  "ramp_time=0 runtime=1s", "qd-list counts" },
-	{ "run", "run", NULL, NULL, DEV_FILENAME, OUT_RUN_JSON, 0,
+	{ "run", "run", NULL, "jobfile", 2, DEV_FILENAME, OUT_RUN_JSON, 0,
 	  "ramp_time=0 runtime=2s", "" },
-	{ "latency-grid", "latency-grid", NULL, NULL, DEV_FILENAME, OUT_DIR, 0,
+	{ "latency-grid", "latency-grid", NULL, NULL, 0, DEV_FILENAME, OUT_DIR, 0,
 	  "ramp_time=0 runtime=1s", "" },
-	{ "pts", "pts", NULL, "test", DEV_FILENAME, OUT_DIR, 1,
+	{ "pts", "pts", NULL, "test", 1, DEV_FILENAME, OUT_DIR, 1,
 	  "point-time=1s size=64m wipc=0.25", "tc-list qd-list" },
-	{ "compare", "compare", NULL, "runs", DEV_NONE, OUT_DIR, 0, "", "" },
+	{ "compare", "compare", NULL, "runs", 0, DEV_NONE, OUT_DIR, 0, "", "" },
 };
 
 static const struct step_kind generic = {
-	NULL, NULL, NULL, NULL, DEV_FILENAME, OUT_DIR, 0, "", ""
+	NULL, NULL, NULL, NULL, 0, DEV_FILENAME, OUT_DIR, 0, "", ""
 };
 
 /*
@@ -68,7 +70,7 @@ static const struct step_kind generic = {
  * --precondition).  This is the only place that knows it.
  */
 static const struct step_kind precond_by_run = {
-	"precondition", "run", NULL, NULL, DEV_FILENAME, OUT_RUN_JSON, 1, "size=64m", ""
+	"precondition", "run", NULL, NULL, 0, DEV_FILENAME, OUT_RUN_JSON, 1, "size=64m", ""
 };
 #define PRECOND_KEY	"precondition"
 
@@ -184,8 +186,8 @@ static int step_accepts(ssl_cmd_lookup lookup, const struct ssl_review_step *s,
 		return 1;
 	if (k == &precond_by_run && !strcmp(key, PRECOND_KEY))
 		return 1;
-	if (k->posarg && !strcmp(k->posarg, "test"))
-		sub = step_get(s, "test");
+	if (k->posarg && !strcmp(k->posarg, "test"))	/* pts TEST --help */
+		sub = step_get(s, "test") ?: "iops";
 	help = cmd_help(lookup, kind_cmd(k, s->kind), sub);
 	return help && help_names(help, key);
 }
@@ -573,6 +575,7 @@ static int check_values(struct ssl_review_plan *p)
 			return -1;
 		}
 		if (kind_of(s->kind, p->lookup)->posarg &&
+		    kind_of(s->kind, p->lookup)->pos_first != 2 &&
 		    !step_get(s, kind_of(s->kind, p->lookup)->posarg)) {
 			ssl_err("%s:%d: [%s] needs %s=", p->path, s->line, s->section,
 				kind_of(s->kind, p->lookup)->posarg);
@@ -708,6 +711,17 @@ int ssl_review_quicken(struct ssl_review_plan *p)
 
 /* ---- a step's command line ---- */
 
+/* the folder of the plan file @path, into @buf */
+static const char *plan_dir(const char *path, char *buf, size_t len)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		return ".";
+	snprintf(buf, len, "%.*s", (int)(slash - path), path);
+	return buf;
+}
+
 /*
  * @val with ${filename} (the device), ${dir} (the results directory) and
  * ${step.SECTION} (that step's directory) expanded into @buf.
@@ -733,13 +747,15 @@ static int expand(const struct ssl_review_plan *p, const char *val, const char *
 			rep = filename;
 		else if (!strcmp(name, "dir"))
 			rep = outdir;
+		else if (!strcmp(name, "plandir"))
+			rep = plan_dir(p->path, tmp, sizeof(tmp));
 		for (i = 0; !rep && !strncmp(name, "step.", 5) && i < p->nsteps; i++)
 			if (!strcmp(p->step[i].section, name + 5)) {
 				snprintf(tmp, sizeof(tmp), "%s/%s", outdir, p->step[i].dirname);
 				rep = tmp;
 			}
 		if (!rep) {
-			ssl_err("review: %s: ${%s}: not ${filename}, ${dir} or ${step.SECTION} "
+			ssl_err("review: %s: ${%s}: not ${filename}, ${dir}, ${plandir} or ${step.SECTION} "
 				"of a section of the plan", p->path, name);
 			return -1;
 		}
@@ -792,7 +808,7 @@ static int add_kv(const struct ssl_review_plan *p, const struct ssl_review_step 
 	return 0;
 }
 
-/* the positional words of @k's posarg (compare's runs, pts's test) */
+/* the positional words of @k's posarg (compare's runs, pts's test, run's job file) */
 static int add_words(const struct ssl_review_plan *p, const char *v, const char *filename,
 		     const char *outdir, struct ssl_argv *a)
 {
@@ -811,7 +827,7 @@ int ssl_review_argv(const struct ssl_review_plan *p, const struct ssl_review_ste
 {
 	const struct step_kind *k = kind_of(s->kind, p->lookup);
 	const char *pos = k->posarg ? step_get(s, k->posarg) : NULL;
-	int i, test = k->posarg && !strcmp(k->posarg, "test");
+	int i, test = pos && k->pos_first;
 
 	memset(a, 0, sizeof(*a));
 	av_add(a, s->cmd);
