@@ -91,8 +91,9 @@ def test_set_overrides_a_key_and_quick_shrinks(cli, tmp_path):
     assert "--runtime=1s" in s["curve"] and "--ramp_time=0" in s["curve"]
     assert "--qd-list=1,8" in s["sweep:read"]       # first and last
     assert "--runtime=1s" in s["sweep:read"] and "--runtime=3m" not in s["sweep:read"]
-    s = steps(dry(cli, tmp_path, path, "--set=sweep:read.runtime=10s").stdout)
+    s = steps(dry(cli, tmp_path, path, "--set=sweep:read.runtime=10s", "-o", "out").stdout)
     assert "--runtime=10s" in s["sweep:read"]
+    assert "--output-dir=out/01-sweep-read" in s["sweep:read"]
 
 
 @pytest.mark.parametrize("text,line,needles", [

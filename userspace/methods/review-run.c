@@ -231,7 +231,7 @@ static int run_step(struct ssl_review_plan *p, const struct ssl_review_opts *o,
 	ssl_cmd_fn fn = p->lookup(s->cmd);
 	char dir[PATH_MAX + 128];
 	struct ssl_argv a;
-	int st;
+	int st, saved;
 
 	set_aside(outdir, s);
 	snprintf(dir, sizeof(dir), "%s/%s", outdir, s->dirname);
@@ -248,9 +248,15 @@ static int run_step(struct ssl_review_plan *p, const struct ssl_review_opts *o,
 		av_free(&a);
 		return 1;
 	}
+	/* a command may point stdout elsewhere (run --output=FILE): put it back */
 	fflush(stdout);
+	saved = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
 	st = fn(a.n, a.v);
 	fflush(stdout);
+	if (saved >= 0) {
+		dup2(saved, STDOUT_FILENO);
+		close(saved);
+	}
 	av_free(&a);
 	jset(js, "status", json_object_new_int(st));
 	jset(js, "finished", jnow());

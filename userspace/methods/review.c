@@ -844,6 +844,9 @@ int ssl_review_argv(const struct ssl_review_plan *p, const struct ssl_review_ste
 			return -1;
 	if (allow_write && step_accepts(p->lookup, s, "allow_write"))
 		av_add(a, "--allow_write");
+	/* the review renders every step's report at its end, in one process */
+	if (!step_get(s, "no-report") && step_accepts(p->lookup, s, "no-report"))
+		av_add(a, "--no-report");
 	if (k->out == OUT_DIR)
 		av_addf(a, "--output-dir=%s/%s", outdir, s->dirname);
 	if (k->out == OUT_RUN_JSON) {
