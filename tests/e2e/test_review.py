@@ -5,9 +5,11 @@ The plan fills the device (the [precondition] step: an `ssdload run` of
 sequential writes while there is no `ssdload precondition`), sweeps two
 depths and runs a QD1 read, at --scale=quick (the fill cut to 64 MiB, the
 sweep to its first and last depth of 1 s each).  The results directory
-must hold each step's results, plan.json recording them done with their
-command lines, and the report with each step's own report; the fill must
-have written its 64 MiB (diskstats).  A --dry-run of the same plan writes
+must hold each step's results and plan.json recording them done with
+their command lines; the fill must have written its 64 MiB (diskstats).
+The review runs with --no-report: under TCG the renderer takes minutes
+(matplotlib), and the report of a review directory is tested on the host
+(tests/unit/test_review_report.py).  A --dry-run of the same plan writes
 nothing (diskstats) and creates no directory; --resume of the finished
 review on another device is refused, and on the same one runs nothing.
 
@@ -69,7 +71,7 @@ def test_review_runs_a_plan_end_to_end(ssdload, cli, null_blk, plan, tmp_path): 
     out = tmp_path / "rv"
     before = dev.stat()
     p = env.cli("review", plan, "--filename=" + dev.path, "--allow_write", "--scale=quick",
-                "-o", str(out), timeout=600)
+                "--no-report", "-o", str(out), timeout=300)
     assert p.returncode == 0, p.stdout + p.stderr
     assert "step 1/3 [precondition]" in p.stderr and "plan ETA" in p.stderr, p.stderr
     d = env.stat_delta(before, dev.stat())
@@ -87,11 +89,8 @@ def test_review_runs_a_plan_end_to_end(ssdload, cli, null_blk, plan, tmp_path): 
     assert [q["qd"] for q in sweep["points"]] == [1, 4]
     run = json.loads((out / "03-run-qd1" / "run.json").read_text())
     assert run["jobs"][0]["read"]["total_ios"] > 0
-    page = (out / "report.html").read_text()
-    assert "the e2e review" in page and "Figure 2" in page
-    for s in ("02-sweep", "03-run-qd1"):
-        assert (out / s / "report.html").exists(), s
-        assert 'src="%s/report.html"' % s in page, s
+    assert "--no-report" in steps[1]["argv"]        # the review renders them all
+    assert not (out / "report.html").exists() and not (out / "02-sweep" / "report.html").exists()
 
     # --resume: refused on another device; on this one nothing is left to run
     p = env.cli("review", "--resume=%s" % out, "--filename=" + other.path, "--allow_write",
