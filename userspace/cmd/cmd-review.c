@@ -222,10 +222,14 @@ static int review_load(struct review_args *c, struct ssl_review_plan *p)
 		r = ssl_review_plan_path(c->plan, path, sizeof(path)) ? -1 :
 		    ssl_review_load(path, ssl_cmd_find, p);
 	}
+	if (r)
+		return r;
 	for (i = 0; !r && i < c->nsets; i++)
 		r = ssl_review_set(p, c->sets[i]);
 	if (!r && c->scale && !strcmp(c->scale, "quick"))
 		r = ssl_review_quicken(p);
+	if (r)
+		ssl_review_free(p);
 	return r;
 }
 
