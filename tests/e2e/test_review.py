@@ -1,12 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0
 """ssdload review: a small plan end to end on null_blk, --dry-run, --resume.
 
-The plan fills the device (the [precondition] step: an `ssdload run` of
-sequential writes while there is no `ssdload precondition`), sweeps two
-depths and runs a QD1 read, at --scale=quick (the fill cut to 64 MiB, the
-sweep to its first and last depth of 1 s each).  The results directory
-must hold each step's results and plan.json recording them done with
-their command lines; the fill must have written its 64 MiB (diskstats).
+The plan fills the device (the [precondition] step: `ssdload
+precondition --precondition=fill`, one sequential pass), sweeps two
+depths and runs a QD1 read, at --scale=quick (the sweep cut to its first
+and last depth of 1 s each).  The results directory must hold each
+step's results and plan.json recording them done with their command
+lines; the fill must have written the whole device once (diskstats).
 The review runs with --no-report: under TCG the renderer takes minutes
 (matplotlib), and the report of a review directory is tested on the host
 (tests/unit/test_review_report.py).  A --dry-run of the same plan writes
@@ -24,7 +24,6 @@ import pytest
 
 import ssdload_env as env
 
-MIB = 1 << 20
 REVIEW_KERNELS = os.environ.get("SSDLOAD_REVIEW_KERNELS", "6.12").split()
 
 PLAN = """\
@@ -75,7 +74,8 @@ def test_review_runs_a_plan_end_to_end(ssdload, cli, null_blk, plan, tmp_path): 
     assert p.returncode == 0, p.stdout + p.stderr
     assert "step 1/3 [precondition]" in p.stderr and "plan ETA" in p.stderr, p.stderr
     d = env.stat_delta(before, dev.stat())
-    assert d["write_bytes"] == 64 * MIB, d          # the fill, cut to 64 MiB
+    assert d["write_bytes"] == dev.size_bytes(), d  # the fill: one pass
+    assert (out / "01-precondition" / "precondition.json").is_file()
     doc = json.loads((out / "plan.json").read_text())
     assert doc["format"] == "ssdload-review" and doc["state"] == "done"
     assert doc["plan"]["scale"] == "quick" and doc["plan"]["text"] == PLAN

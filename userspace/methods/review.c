@@ -949,7 +949,8 @@ uint64_t ssl_review_estimate(const struct ssl_review_step *s, uint64_t capacity)
 		       count_of(s, "qd-list", 1) *
 		       (time_of(s, "ramp_time", 60) + time_of(s, "runtime", 180));
 	if (!strcmp(cmd, "latency-grid"))
-		return 9 * (time_of(s, "ramp_time", 0) + time_of(s, "runtime", 60));
+		return count_of(s, "bs", 3) * count_of(s, "mix", 3) *
+		       (time_of(s, "ramp_time", 5) + time_of(s, "runtime", 60));
 	if (!strcmp(cmd, "pts"))
 		return pts_estimate(s, capacity);
 	if (!strcmp(cmd, "run")) {
@@ -971,6 +972,9 @@ const char *ssl_review_destroys(const struct ssl_review_step *s)
 		return "all of DEV's data (purged, preconditioned)";
 	if (!strcmp(s->cmd, "scale") && step_get(s, "raid"))
 		return "the data of every drive of --devices (md arrays built)";
+	if (!strcmp(s->cmd, "latency-grid") &&
+	    (!step_get(s, "mix") || strcmp(step_get(s, "mix"), "100")))
+		return "DEV's data in the span written (the mixes that write)";
 	if (step_get(s, "profile") && !rw)
 		return "DEV's data if the profile writes";
 	if (rw && strcmp(rw, "read") && strcmp(rw, "randread"))
