@@ -26,8 +26,9 @@ enum { OUT_DIR, OUT_RUN_JSON, OUT_NONE };
  * The step kinds that need more than "the command of that name, on
  * --filename=DEV, its results in --output-dir": every other command of
  * the command table is a step kind as it is.  @quick is what --scale=quick
- * sets (each key only where the command takes it), @lists the list keys
- * it cuts to their first and last values.
+ * sets (each key only where the command takes it; ?KEY only where the
+ * plan sets it), @lists the list keys it cuts to their first and last
+ * values.
  */
 struct step_kind {
 	const char *kind;
@@ -55,7 +56,7 @@ static const struct step_kind kinds[] = {
 	{ "latency-grid", "latency-grid", NULL, NULL, 0, DEV_FILENAME, OUT_DIR, 0,
 	  "ramp_time=0 runtime=1s", "" },
 	{ "pts", "pts", NULL, "test", 1, DEV_FILENAME, OUT_DIR, 1,
-	  "point-time=1s size=64m wipc=0.25", "tc-list qd-list" },
+	  "point-time=1s size=64m wipc=0.25 ?rounds=5", "tc-list qd-list" },
 	{ "compare", "compare", NULL, "runs", 0, DEV_NONE, OUT_DIR, 0, "", "" },
 };
 
@@ -676,10 +677,13 @@ static int quicken_step(struct ssl_review_plan *p, struct ssl_review_step *s)
 
 	snprintf(buf, sizeof(buf), "%s", k->quick);
 	for (tok = strtok_r(buf, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+		int only_set = tok[0] == '?';	/* only where the plan sets it */
+
+		tok += only_set;
 		eq = strchr(tok, '=');
 		*eq++ = '\0';
 		kv = step_kv(s, tok);
-		if (kv && kv->from == SSL_KV_SET)
+		if ((kv && kv->from == SSL_KV_SET) || (!kv && only_set))
 			continue;		/* what --set says wins */
 		if (kv) {
 			kv_replace(kv, eq, SSL_KV_QUICK);
@@ -909,7 +913,8 @@ static uint64_t pts_estimate(const struct ssl_review_step *s, uint64_t capacity)
 	uint64_t span = span_of(s, capacity), points;
 	const char *mr = step_get(s, "max-rounds");
 
-	rounds = mr ? strtoull(mr, NULL, 10) : 25;
+	rounds = step_get(s, "rounds") ? strtoull(step_get(s, "rounds"), NULL, 10) :
+		 mr ? strtoull(mr, NULL, 10) : 25;
 	if (!t)
 		return 0;
 	if (!strcmp(t, "iops"))
