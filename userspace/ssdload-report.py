@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
-"""ssdload-report.py DIR: the report of an `ssdload pts TEST` run, of an
+"""ssdload-report.py DIR: the report of an `ssdload review` (DIR/plan.json:
+a cover page, then each step's own report), of an `ssdload pts TEST` run, of an
 `ssdload sweep` (queue-depth sweep), of an `ssdload curve` (iorate curve),
 of an `ssdload compare` (runs side by side), of an `ssdload scale` (drive
 and RAID scaling), of an `ssdload latency-grid` (QD 1 latency grid) or of

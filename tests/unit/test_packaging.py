@@ -72,7 +72,7 @@ def complete(cli, repo, *words):
 def test_bash_completion(cli, repo):
     if not shutil.which("bash"):
         pytest.skip("bash is not installed")
-    assert complete(cli, repo, "ssdload", "r") == ["run", "report"]
+    assert complete(cli, repo, "ssdload", "r") == ["run", "review", "report"]
     assert complete(cli, repo, "ssdload", "run", "--iod") == ["--iodepth="]
     assert "--stopcurve-intended=" in complete(cli, repo, "ssdload", "curve", "--stop")
     profs = sorted(f[:-4] for f in os.listdir(os.path.join(repo, "userspace", "profiles")))
@@ -101,6 +101,7 @@ def test_make_install_into_a_prefix(repo, tmp_path):
     for f in ("bin/ssdload", "share/man/man1/ssdload.1",
               "share/bash-completion/completions/ssdload",
               "share/ssdload/ssdload-report.py", "share/ssdload/profiles/sql.fio",
+              "share/ssdload/plans/tssdr-p3520-pts.ini",
               "share/ssdload/report/ssdload_report/__init__.py",
               "share/ssdload/report/ssdload_report/render.py"):
         assert (prefix / f).is_file(), f
@@ -110,6 +111,9 @@ def test_make_install_into_a_prefix(repo, tmp_path):
                        capture_output=True, text=True, env=env)
     assert p.returncode == 0, p.stderr
     assert "oracle-90-10" in p.stdout.split()
+    p = subprocess.run([str(prefix / "bin" / "ssdload"), "review", "--list"],
+                       capture_output=True, text=True, env=env)
+    assert p.returncode == 0 and "anandtech-p4510-sweep " in p.stdout, p.stdout + p.stderr
     p = subprocess.run([str(prefix / "bin" / "ssdload"), "report", "--help"],
                        capture_output=True, text=True, env=env)
     assert p.returncode == 0

@@ -141,3 +141,26 @@ int ssl_guard(const struct ssl_dev *d, int fd, int force, int dry_run)
 	}
 	return 0;
 }
+
+int ssl_dev_check_same(const struct ssl_dev *was, const struct ssl_dev *now,
+		       const char *who)
+{
+	char a[256], b[256];
+	int same;
+
+	if (was->serial[0])
+		same = !strcmp(was->serial, now->serial) && !strcmp(was->model, now->model) &&
+		       was->nsid == now->nsid;
+	else
+		same = !was->dev_major || (was->dev_major == now->dev_major &&
+					   was->dev_minor == now->dev_minor);
+	if (same && was->capacity_bytes == now->capacity_bytes)
+		return 0;
+	ssl_dev_identity(was, a, sizeof(a));
+	ssl_dev_identity(now, b, sizeof(b));
+	ssl_err("%s: %s is not the device the test started on (%s)\n"
+		"  started on: %s\n  now:        %s", who, now->path,
+		was->serial[0] ? "serial, model, namespace and capacity" :
+		"device number and capacity", a, b);
+	return -1;
+}

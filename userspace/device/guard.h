@@ -42,4 +42,16 @@ void ssl_dev_identity(const struct ssl_dev *d, char *buf, size_t len);
  */
 int ssl_guard(const struct ssl_dev *d, int fd, int force, int dry_run);
 
+/*
+ * The check of every resumed run (pts --resume, review --resume): is @now
+ * the device @was recorded when the run started?  Serial and model, or,
+ * without a serial, device number (@was->dev_major 0: not recorded, any
+ * number) and capacity.  An NVMe serial is the controller's: its
+ * namespaces share it, so the namespace ID and the capacity must match
+ * too.  0, or -1 after "@who: PATH is not the device the run started on"
+ * with both identities.
+ */
+int ssl_dev_check_same(const struct ssl_dev *was, const struct ssl_dev *now,
+		       const char *who);
+
 #endif /* SSDLOAD_CLI_GUARD_H */

@@ -880,6 +880,18 @@ json_object *ssl_method_doc(const struct ssl_method *m, const char *format, int 
 	return doc;
 }
 
+void ssl_dev_recorded(json_object *dev, struct ssl_dev *was)
+{
+	memset(was, 0, sizeof(*was));
+	snprintf(was->path, sizeof(was->path), "%s", jstring(dev, "path"));
+	snprintf(was->model, sizeof(was->model), "%s", jstring(dev, "model"));
+	snprintf(was->serial, sizeof(was->serial), "%s", jstring(dev, "serial"));
+	was->capacity_bytes = (uint64_t)jnum(dev, "capacity_bytes", 0);
+	was->nsid = (uint32_t)jnum(dev, "nsid", 0);
+	if (sscanf(jstring(dev, "dev"), "%u:%u", &was->dev_major, &was->dev_minor) != 2)
+		was->dev_major = was->dev_minor = 0;
+}
+
 int ssl_method_main(struct ssl_method *m, int argc, const char **argv,
 		    int (*parse)(void *ctx, int argc, const char **argv),
 		    int (*body)(void *ctx), void *ctx)

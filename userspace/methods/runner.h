@@ -189,6 +189,13 @@ struct ssl_dev;
 json_object *ssl_method_doc(const struct ssl_method *m, const char *format, int version,
 			    const struct ssl_dev *d);
 
+/*
+ * The device a result document recorded (its "device": serial, model,
+ * nsid, "dev" MAJ:MIN, capacity_bytes, path) into @was, for
+ * ssl_dev_check_same(); what it lacks is left empty or 0.
+ */
+void ssl_dev_recorded(json_object *dev, struct ssl_dev *was);
+
 /* "ssdload ARGV...", malloc'ed (NULL: out of memory) */
 char *ssl_join_args(int argc, const char **argv);
 /*

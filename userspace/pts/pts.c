@@ -933,44 +933,15 @@ static void print_summary(const struct pts_ctx *c)
 
 /* ---- running a test ---- */
 
-/*
- * --resume: the device must be the one the test started on: serial and
- * model, or, without a serial, device number and capacity.  An NVMe
- * serial is the controller's: its namespaces share it, so the namespace
- * ID and the capacity must match too.  0 or -1.
- */
+/* --resume: the device must be the one the test started on (guard.h). */
 static int resume_identity(struct pts_ctx *c)
 {
-	json_object *dev = jget(c->doc, "device");
-	const char *serial = jstring(dev, "serial"), *model = jstring(dev, "model");
-	const char *num = jstring(dev, "dev");
 	struct ssl_dev was;
-	char a[256], b[256], now[32];
-	bool same;
+	char who[PATH_MAX + 32];
 
-	snprintf(now, sizeof(now), "%u:%u", c->dev.dev_major, c->dev.dev_minor);
-	if (serial[0])
-		same = !strcmp(serial, c->dev.serial) && !strcmp(model, c->dev.model) &&
-		       (uint32_t)jnum(dev, "nsid", c->dev.nsid) == c->dev.nsid;
-	else
-		same = !num[0] || !strcmp(num, now);
-	same = same && (uint64_t)jnum(dev, "capacity_bytes", 0) == c->dev.capacity_bytes;
-	if (same)
-		return 0;
-	memset(&was, 0, sizeof(was));
-	snprintf(was.model, sizeof(was.model), "%s", model);
-	snprintf(was.serial, sizeof(was.serial), "%s", serial);
-	was.capacity_bytes = (uint64_t)jnum(dev, "capacity_bytes", 0);
-	was.nsid = (uint32_t)jnum(dev, "nsid", 0);
-	if (sscanf(num, "%u:%u", &was.dev_major, &was.dev_minor) != 2)
-		was.dev_major = was.dev_minor = 0;
-	ssl_dev_identity(&was, a, sizeof(a));
-	ssl_dev_identity(&c->dev, b, sizeof(b));
-	ssl_err("pts: --resume=%s: %s is not the device the test started on (%s)\n"
-		"  started on: %s\n  now:        %s", c->dir, c->filename,
-		serial[0] ? "serial, model, namespace and capacity" :
-		"device number and capacity", a, b);
-	return -1;
+	ssl_dev_recorded(jget(c->doc, "device"), &was);
+	snprintf(who, sizeof(who), "pts: --resume=%s", c->dir);
+	return ssl_dev_check_same(&was, &c->dev, who);
 }
 
 /* --dry-run: what the test would purge, and how; 0 or an exit status. */

@@ -2,6 +2,7 @@
 """The report of a result directory: which result file it holds, the
 plots, the CSV tables and report.html of its kind.
 """
+import json
 import os
 import sys
 
@@ -15,8 +16,9 @@ from .run import RUN_FORMAT, RunPlotter, RunStudy, RunStudyReport, write_run_csv
 from .scale import SCALE_FORMAT, Scale, ScalePlotter, ScaleReport, write_scale_csvs
 from .latgrid import (GRID_FORMAT, LatencyGrid, LatencyGridPlotter, LatencyGridReport,
                       write_grid_csvs)
-from .documents import COMMAND_FORMATS, COMPARE_FORMAT, load
+from .documents import COMMAND_FORMATS, COMPARE_FORMAT, JSON_MAX_BYTES, load, read_regular
 from .compare import Compare, ComparePlotter, CompareReport, write_compare_csvs
+from .review import REVIEW_FORMAT, render_review
 
 
 def remove_stale(outdir, keep_plots, keep_csvs):
@@ -70,11 +72,30 @@ def render_command(outdir, entry):
     return write_report(run, report(run), write(run))
 
 
+def load_review(path):
+    """DIR/plan.json of an ssdload review, parsed; raises BadInput."""
+    try:
+        doc = json.loads(read_regular(path, JSON_MAX_BYTES).decode("utf-8"))
+    except OSError as e:
+        raise BadInput("%s: %s" % (path, e.strerror or e)) from None
+    except ValueError as e:
+        raise BadInput("%s: not JSON: %s" % (path, e)) from None
+    if not isinstance(doc, dict) or doc.get("format") != REVIEW_FORMAT:
+        raise BadInput("%s: not the plan.json of an ssdload review" % path)
+    if doc.get("format_version") != 1:
+        raise BadInput("%s: unknown format_version %s (this renderer reads 1)" % (
+            path, json.dumps(doc.get("format_version"))[:40]))
+    return doc
+
+
 def render(outdir):
     """Render DIR/pts.json, or when there is none DIR/sweep.json, or
     DIR/curve.json, or DIR/compare.json, or DIR/scale.json, or
     DIR/latency-grid.json, or DIR/run.json."""
     check_outdir(outdir)
+    review = os.path.join(outdir, "plan.json")
+    if os.path.exists(review):
+        return render_review(outdir, load_review(review), render)
     pts = os.path.join(outdir, "pts.json")
     if not os.path.exists(pts):
         for entry in COMMAND_RESULTS:

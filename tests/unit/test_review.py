@@ -1,0 +1,179 @@
+# SPDX-License-Identifier: GPL-2.0
+"""ssdload review on the host: plan files, their refusals with FILE:LINE,
+--set, --scale=quick, --dry-run and --list.
+
+No device is probed here (the host has none to spare): --dry-run on a
+device that does not exist still prints every step and its command line,
+then exits 2 having written nothing.  A plan's run end to end is
+tests/e2e/test_review.py's, on an emulated NVMe drive.
+"""
+import os
+import re
+
+import pytest
+
+from cli import one_error_line, run
+
+GOOD = """\
+; a small plan
+[plan]
+name = unit
+title = a unit plan
+source = nowhere
+
+[sweep:read]
+rw = randread
+qd-list = 1,2,4,8
+runtime = 3m
+chart = Figure 1
+
+[curve]
+curve = 10,50,100
+chart = Figure 2
+
+[run:fill]
+rw = write
+bs = 128k
+chart = none
+
+[compare]
+runs = ${step.sweep:read} ${step.sweep:read}
+"""
+
+NODEV = "--filename=/nonexistent/ssdload-unit-dev"
+SHIPPED = ("anandtech-p4510-sweep", "storagereview-p5316-vdbench", "tssdr-p3520-pts",
+           "tssdr-s3700-qd1-latency")
+
+
+def plan(tmp_path, text, name="p.ini"):
+    f = tmp_path / name
+    f.write_text(text, encoding="utf-8")
+    return str(f)
+
+
+def dry(cli, tmp_path, path, *args):
+    return run(cli, "review", path, NODEV, "--dry-run", *args, cwd=str(tmp_path))
+
+
+def steps(out):
+    """{section: command line} of --dry-run's output"""
+    got, cur = {}, None
+    for line in out.splitlines():
+        m = re.match(r"^\s*\d+\. \[([^\]]+)\]", line)
+        if m:
+            cur = m.group(1)
+        elif cur and line.strip().startswith("ssdload "):
+            got[cur] = line.strip()
+    return got
+
+
+def test_dry_run_prints_each_step_and_writes_nothing(cli, tmp_path):
+    p = dry(cli, tmp_path, plan(tmp_path, GOOD))
+    assert p.returncode == 2, p.stderr      # the device cannot be probed
+    s = steps(p.stdout)
+    assert list(s) == ["sweep:read", "curve", "run:fill", "compare"], p.stdout
+    assert "--qd-list=1,2,4,8" in s["sweep:read"] and "--runtime=3m" in s["sweep:read"]
+    assert s["sweep:read"].startswith("ssdload sweep --filename=/nonexistent/")
+    assert "--output-dir=review-DATE/01-sweep-read" in s["sweep:read"]
+    assert "--output=review-DATE/03-run-fill/run.json" in s["run:fill"]
+    assert s["compare"].endswith("review-DATE/01-sweep-read review-DATE/01-sweep-read")
+    assert "chart: Figure 2" in p.stdout
+    assert "destroys DEV's data in the span written" in p.stdout     # the write run
+    assert "about 16m:00s" in p.stdout      # 4 points x (1m ramp + 3m)
+    assert "nothing was written" in p.stdout
+    assert sorted(os.listdir(tmp_path)) == ["p.ini"]
+
+
+def test_set_overrides_a_key_and_quick_shrinks(cli, tmp_path):
+    path = plan(tmp_path, GOOD)
+    s = steps(dry(cli, tmp_path, path, "--set", "curve.curve=20,40", "--scale=quick").stdout)
+    assert "--curve=20,40" in s["curve"]            # --set wins over quick
+    assert "--runtime=1s" in s["curve"] and "--ramp_time=0" in s["curve"]
+    assert "--qd-list=1,8" in s["sweep:read"]       # first and last
+    assert "--runtime=1s" in s["sweep:read"] and "--runtime=3m" not in s["sweep:read"]
+    s = steps(dry(cli, tmp_path, path, "--set=sweep:read.runtime=10s", "-o", "out").stdout)
+    assert "--runtime=10s" in s["sweep:read"]
+    assert "--output-dir=out/01-sweep-read" in s["sweep:read"]
+
+
+@pytest.mark.parametrize("text,line,needles", [
+    (GOOD.replace("runtime = 3m", "bogus = 3"), 10, ("[sweep:read] bogus=", "not an option of sweep")),
+    (GOOD.replace("[curve]", "[frobnicate]"), 13, ("[frobnicate]", "not a step kind")),
+    (GOOD.replace("runtime = 3m", "runtime = soon"), 10, ("runtime=soon", "not a valid value")),
+    (GOOD.replace("[run:fill]", "[sweep:read]"), 17, ("[sweep:read] again", "line 7")),
+    (GOOD + "[compare:x]\n", 24, ("[compare:x] needs runs=",)),
+    (GOOD.replace("[plan]", "[planx]"), 2, ("[planx]", "not a step kind")),
+    ("[sweep]\nrw=read\n", 1, ("no [plan] section",)),
+    ("[plan]\nname=x\n", 2, ("no step",)),
+])
+def test_bad_plans_are_refused_with_file_and_line(cli, tmp_path, text, line, needles):
+    path = plan(tmp_path, text)
+    p = dry(cli, tmp_path, path)
+    assert p.returncode == 2
+    err = one_error_line(p, *needles)
+    assert "%s:%d: " % (path, line) in err, err
+    assert p.stdout == ""
+    assert sorted(os.listdir(tmp_path)) == ["p.ini"]
+
+
+@pytest.mark.parametrize("spec,needles", [
+    ("curve.points=10,20", ("p.ini:13: [curve] has no points=", "overrides only")),
+    ("scale.runtime=1s", ("scale.runtime=1s", "no such step")),
+    ("curve", ("not STEP.KEY=VALUE",)),
+    ("sweep:read.runtime=never", ("--set sweep:read.runtime", "not a valid value")),
+])
+def test_bad_overrides_are_refused(cli, tmp_path, spec, needles):
+    p = dry(cli, tmp_path, plan(tmp_path, GOOD), "--set", spec)
+    assert p.returncode == 2
+    one_error_line(p, *needles)
+    assert p.stdout == ""
+
+
+def test_a_continued_value_and_a_flag(cli, tmp_path):
+    text = GOOD.replace("chart = Figure 2", "chart = Figure 2,\n    continued")
+    text = text.replace("bs = 128k", "bs = 128k\ntime_based =")
+    p = dry(cli, tmp_path, plan(tmp_path, text))
+    assert "chart: Figure 2, continued" in p.stdout, p.stdout
+    assert "--time_based " in steps(p.stdout)["run:fill"] + " "
+
+
+def test_precondition_runs_as_a_run_while_there_is_no_command(cli, tmp_path):
+    text = GOOD.replace("[curve]", "[precondition]\nprecondition = random:2\n\n[curve]")
+    s = steps(dry(cli, tmp_path, plan(tmp_path, text)).stdout)
+    pre = s["precondition"]
+    assert pre.startswith("ssdload run ") or pre.startswith("ssdload precondition ")
+    if pre.startswith("ssdload run "):
+        assert "--rw=randwrite" in pre and "--loops=2" in pre
+    bad = text.replace("random:2", "random:lots")
+    p = dry(cli, tmp_path, plan(tmp_path, bad))
+    if pre.startswith("ssdload run "):
+        one_error_line(p, "precondition=random:lots", "not a valid value")
+
+
+def test_resume_needs_a_review_directory(cli, tmp_path):
+    p = run(cli, "review", "--resume=%s" % tmp_path, NODEV)
+    assert p.returncode == 2
+    one_error_line(p, "--resume=", "not the plan.json of a review")
+
+
+def test_list_shows_the_shipped_plans_with_both_lengths(cli):
+    p = run(cli, "review", "--list")
+    assert p.returncode == 0, p.stderr
+    assert p.stderr == ""
+    for name in SHIPPED:
+        line = [l for l in p.stdout.splitlines() if l.startswith(name + " ")]
+        assert line, "%s is not listed:\n%s" % (name, p.stdout)
+        assert re.search(r"full \S+ +quick \S+", line[0]), line[0]
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_shipped_plans_say_their_article_and_charts(cli, repo, tmp_path, name):
+    text = open(os.path.join(repo, "userspace", "plans", name + ".ini"), encoding="utf-8").read()
+    for key in ("name", "title", "source", "date", "measured", "ours"):
+        assert re.search(r"(?m)^%s\s*=" % key, text), "%s: no %s=" % (name, key)
+    p = dry(cli, tmp_path, name, "--scale=quick", "--allow_write")
+    s = steps(p.stdout)
+    assert s, p.stdout + p.stderr
+    n = len(re.findall(r"(?m)^\s*\d+\. \[", p.stdout))
+    assert len(re.findall(r"(?m)^\s*\d+\. \[[^\]]+\] chart: ", p.stdout)) == n, p.stdout
+    assert n == len(re.findall(r"(?m)^\[(?!plan\])", text))
