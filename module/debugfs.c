@@ -51,16 +51,17 @@ static void ssdload_worker_cpu(struct ssdload_job *job,
 {
 	u64 ut, st;
 
-	if (job->end_ns || !w->task) {
-		*cpu = w->cpu_ns;
-		*usr = w->usr_ns;
-		*ctx = w->ctx;
+	if (job->end_ns || !w->compl.task) {
+		*cpu = w->res.cpu_ns;
+		*usr = w->res.usr_ns;
+		*ctx = w->res.ctx;
 		return;
 	}
-	task_cputime_adjusted(w->task, &ut, &st);
+	task_cputime_adjusted(w->compl.task, &ut, &st);
 	*cpu = ut + st;
 	*usr = ut;
-	*ctx = READ_ONCE(w->task->nvcsw) + READ_ONCE(w->task->nivcsw);
+	*ctx = READ_ONCE(w->compl.task->nvcsw) +
+	       READ_ONCE(w->compl.task->nivcsw);
 }
 
 /* The CPU time of all workers and their completions (ramp included). */
@@ -83,7 +84,7 @@ static void ssdload_job_cpu(struct ssdload_job *job, u64 *cpu, u64 *usr,
 		*usr += u;
 		*ctx += x;
 		for (d = 0; d < SSDLOAD_DIR_NR; d++)
-			*done += READ_ONCE(w->st[d].done);
+			*done += READ_ONCE(w->res.st[d].done);
 	}
 }
 
@@ -96,7 +97,7 @@ static void ssdload_devstat_add(struct ssdload_job *job,
 				int d, struct ssdload_devstat *t)
 {
 	if (job->nr_devs == 1) {
-		const struct ssdload_dstat *st = &w->st[d];
+		const struct ssdload_dstat *st = &w->res.st[d];
 
 		t->done += READ_ONCE(st->done);
 		t->ios += READ_ONCE(st->ios);
@@ -170,9 +171,9 @@ static void ssdload_summary_depths(struct seq_file *m, struct ssdload_job *job)
 		const struct ssdload_worker *w = job->workers[i];
 
 		for (k = 0; k < SSDLOAD_DEPTH_NR; k++) {
-			map[0][k] += READ_ONCE(w->depth[k]);
-			map[1][k] += READ_ONCE(w->submits[k]);
-			map[2][k] += READ_ONCE(w->reaps[k]);
+			map[0][k] += READ_ONCE(w->res.depth[k]);
+			map[1][k] += READ_ONCE(w->res.submits[k]);
+			map[2][k] += READ_ONCE(w->res.reaps[k]);
 		}
 	}
 	ssdload_seq_map(m, "iodepth_level", map[0]);
@@ -194,14 +195,14 @@ static void ssdload_summary_workers(struct seq_file *m,
 		ssdload_worker_cpu(job, w, &cpu, &usr, &ctx);
 		seq_printf(m, "worker%u_cpu=%u\n", i, w->cpu);
 		seq_printf(m, "worker%u_ran_on=%*pbl\n", i,
-			   cpumask_pr_args(w->ran_on));
+			   cpumask_pr_args(w->res.ran_on));
 		seq_printf(m, "worker%u_pid=%d\n", i, w->pid);
 		seq_printf(m, "worker%u_cpu_ns=%llu\n", i, cpu);
 		seq_printf(m, "worker%u_ctx=%llu\n", i, ctx);
 		seq_printf(m, "worker%u_", i);
-		ssdload_seq_map(m, "iodepth_level", w->depth);
+		ssdload_seq_map(m, "iodepth_level", w->res.depth);
 		for (d = 0; d < SSDLOAD_DIR_NR; d++) {
-			const struct ssdload_dstat *st = &w->st[d];
+			const struct ssdload_dstat *st = &w->res.st[d];
 			const char *n = ssdload_dir_names[d];
 			u64 ios = READ_ONCE(st->ios);
 
@@ -256,20 +257,20 @@ static void ssdload_rate_behind(struct ssdload_job *job, int d, u64 *ns,
 		const struct ssdload_worker *w = job->workers[i];
 		u64 end, next, lag, per;
 
-		if (!w->sched || !w->sched[d].on)
+		if (!w->rate.sched || !w->rate.sched[d].on)
 			continue;
-		end = READ_ONCE(w->issue_end_ns) ?: now;
+		end = READ_ONCE(w->rate.issue_end_ns) ?: now;
 		/* nothing intended after the deadline was due */
 		if (job->deadline_ns)
 			end = min(end, job->deadline_ns);
-		next = READ_ONCE(w->sched[d].next_ns);
+		next = READ_ONCE(w->rate.sched[d].next_ns);
 		if (end <= next)
 			continue;
 		lag = end - next;
 		*ns = max(*ns, lag);
-		per = ssdload_lag_work(lag, w->sched[d].div >> 16,
-				       w->sched[d].mul);
-		if (w->sched[d].bw)
+		per = ssdload_lag_work(lag, w->rate.sched[d].div >> 16,
+				       w->rate.sched[d].mul);
+		if (w->rate.sched[d].bw)
 			*bytes = size_add(*bytes, per);
 		else
 			*ios = size_add(*ios, per);
@@ -353,8 +354,8 @@ static void ssdload_progress_plan(struct seq_file *m, struct ssdload_job *job)
 		runtime = job->run_ms ? job->run_ms * NSEC_PER_MSEC - ramp : 0;
 		if (ssdload_steps_ran(job)) {
 			nios = 0;
-			step = job->phases[READ_ONCE(w->phase)].step;
-			loop = READ_ONCE(w->loop);
+			step = job->phases[READ_ONCE(w->phase.idx)].step;
+			loop = READ_ONCE(w->phase.loop);
 		} else if (check_mul_overflow(nios, (u64)job->run_loops,
 					      &nios)) {
 			nios = U64_MAX;
@@ -374,7 +375,7 @@ static void ssdload_job_counts(struct ssdload_job *job, struct ssdload_wcount *t
 
 	memset(t, 0, sizeof(*t));
 	for (i = 0; i < job->nr_workers; i++) {
-		const struct ssdload_wcount *c = &job->workers[i]->cnt;
+		const struct ssdload_wcount *c = &job->workers[i]->res.cnt;
 
 		t->split_ios += READ_ONCE(c->split_ios);
 		t->nowait_retries += READ_ONCE(c->nowait_retries);
@@ -475,9 +476,9 @@ static int ssdload_progress_show(struct seq_file *m, void *unused)
 			  job->start_ns;
 	for (i = 0; i < job->nr_workers; i++) {
 		for (d = 0; d < SSDLOAD_DIR_NR; d++)
-			done[d] += READ_ONCE(job->workers[i]->st[d].done);
+			done[d] += READ_ONCE(job->workers[i]->res.st[d].done);
 		if (!job->end_ns)
-			inflight += READ_ONCE(job->workers[i]->inflight);
+			inflight += READ_ONCE(job->workers[i]->pool.inflight);
 	}
 	seq_printf(m, "state=%s\n",
 		   ssdload_enum_name(ssdload_state_names,
@@ -761,14 +762,14 @@ static void ssdload_steps_fill(struct ssdload_job *job, unsigned int p,
 
 		/* the loop fold of ssdload_phase_enter() is one write section */
 		do {
-			seq = read_seqcount_begin(&w->seq);
+			seq = read_seqcount_begin(&w->res.seq);
 			start = ps->start_ns;
 			last = ps->last_ns;
 			ns = ps->ns;
 			entries = ps->entries;
-		} while (read_seqcount_retry(&w->seq, seq));
+		} while (read_seqcount_retry(&w->res.seq, seq));
 		/* the step in progress (a live run, not one still armed): up to now */
-		if (!last && start && READ_ONCE(w->phase) == p &&
+		if (!last && start && READ_ONCE(w->phase.idx) == p &&
 		    (state == SSDLOAD_STATE_RUNNING ||
 		     state == SSDLOAD_STATE_STOPPING))
 			last = ktime_get_ns();

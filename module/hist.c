@@ -56,7 +56,7 @@ static void ssdload_record_dev(struct ssdload_worker *w,
 		return;
 	WRITE_ONCE(ds->ios, ds->ios + 1);
 	WRITE_ONCE(ds->bytes, ds->bytes + io->len);
-	if (!w->nolat)
+	if (!w->compl.nolat)
 		WRITE_ONCE(ds->lat_sum,
 			   ds->lat_sum + io->done_ns - io->submit_ns);
 }
@@ -83,7 +83,7 @@ static void ssdload_dstat_add(struct ssdload_dstat *d, u64 lat)
 static void ssdload_record_intended(struct ssdload_worker *w,
 				    const struct ssdload_io *io)
 {
-	struct ssdload_dstat *d = &w->ist[io->dir];
+	struct ssdload_dstat *d = &w->res.ist[io->dir];
 
 	WRITE_ONCE(d->ios, d->ios + 1);
 	if (io->submit_ns > io->intended_ns + SSDLOAD_LATE_NS)
@@ -129,7 +129,7 @@ void ssdload_record_step(struct ssdload_worker *w,
  */
 void ssdload_record(struct ssdload_worker *w, struct ssdload_io *io)
 {
-	struct ssdload_dstat *d = &w->st[io->dir];
+	struct ssdload_dstat *d = &w->res.st[io->dir];
 	u64 lat;
 
 	if (unlikely(w->pst))
@@ -146,8 +146,8 @@ void ssdload_record(struct ssdload_worker *w, struct ssdload_io *io)
 
 	WRITE_ONCE(d->ios, d->ios + 1);
 	d->bytes += io->len;
-	if (w->nolat) {
-		w->reaped_measured = true;
+	if (w->compl.nolat) {
+		w->res.reaped_measured = true;
 		return;
 	}
 	lat = io->done_ns - io->submit_ns;
@@ -156,8 +156,8 @@ void ssdload_record(struct ssdload_worker *w, struct ssdload_io *io)
 		ssdload_series_lat(w->ser, io->dir, lat);
 	if (unlikely(io->intended_ns))
 		ssdload_record_intended(w, io);
-	if (io->done_ns > w->last_done_ns)
-		w->last_done_ns = io->done_ns;
+	if (io->done_ns > w->res.last_done_ns)
+		w->res.last_done_ns = io->done_ns;
 }
 EXPORT_SYMBOL_IF_KUNIT(ssdload_record);
 
@@ -173,16 +173,16 @@ static void ssdload_dstat_copy(const struct ssdload_worker *w,
 	unsigned int seq;
 
 	do {
-		seq = read_seqcount_begin(&w->seq);
+		seq = read_seqcount_begin(&w->res.seq);
 		*out = *src;
-	} while (read_seqcount_retry(&w->seq, seq));
+	} while (read_seqcount_retry(&w->res.seq, seq));
 	out->hist = NULL;
 }
 
 void ssdload_worker_sum(const struct ssdload_worker *w, int dir,
 			struct ssdload_dstat *out)
 {
-	ssdload_dstat_copy(w, &w->st[dir], out);
+	ssdload_dstat_copy(w, &w->res.st[dir], out);
 }
 EXPORT_SYMBOL_IF_KUNIT(ssdload_worker_sum);
 
@@ -202,8 +202,8 @@ static void ssdload_sum_stats(struct ssdload_job *job, int phase, int dir,
 		memset(hist, 0, SSDLOAD_HIST_BUCKETS * sizeof(u64));
 	for (i = 0; i < job->nr_workers; i++) {
 		const struct ssdload_worker *w = job->workers[i];
-		const struct ssdload_dstat *src = intended ? &w->ist[dir] :
-							     &w->st[dir];
+		const struct ssdload_dstat *src = intended ? &w->res.ist[dir] :
+							     &w->res.st[dir];
 		const u64 *h;
 		struct ssdload_dstat d;
 

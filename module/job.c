@@ -64,7 +64,7 @@ static void ssdload_job_collect_errors(struct ssdload_job *job)
 	unsigned int i;
 
 	for (i = 0; i < job->nr_workers; i++) {
-		const struct ssdload_ioerr *e = &job->workers[i]->ioerr;
+		const struct ssdload_ioerr *e = &job->workers[i]->res.ioerr;
 		static const char * const dirs[SSDLOAD_DIR_NR] = {
 			"read", "write", "trim"
 		};
@@ -135,10 +135,10 @@ static void ssdload_worker_account(struct ssdload_worker *w)
 {
 	u64 ut, st;
 
-	task_cputime_adjusted(w->task, &ut, &st);
-	w->usr_ns = ut;
-	w->cpu_ns = ut + st;
-	w->ctx = w->task->nvcsw + w->task->nivcsw;
+	task_cputime_adjusted(w->compl.task, &ut, &st);
+	w->res.usr_ns = ut;
+	w->res.cpu_ns = ut + st;
+	w->res.ctx = w->compl.task->nvcsw + w->compl.task->nivcsw;
 }
 
 /* Release the devices of the run and their offset tables. */
@@ -171,10 +171,10 @@ static enum ssdload_state ssdload_job_teardown(struct ssdload_job *job)
 
 	lockdep_assert_held(&job->lock);
 	for (i = 0; i < job->nr_workers; i++) {
-		kthread_stop(job->workers[i]->task);
+		kthread_stop(job->workers[i]->compl.task);
 		ssdload_worker_account(job->workers[i]);
 	}
-	/* bi_end_io may still be inside its RCU section, using w->task */
+	/* bi_end_io may still be inside its RCU section, using w->compl.task */
 	synchronize_rcu();
 	for (i = 0; i < job->nr_workers; i++)
 		ssdload_worker_free_ios(job->workers[i]);
@@ -226,7 +226,7 @@ static void ssdload_job_request_stop(struct ssdload_job *job)
 	WRITE_ONCE(job->stop, true);
 	WRITE_ONCE(job->state, SSDLOAD_STATE_STOPPING);
 	for (i = 0; i < job->nr_workers; i++)
-		wake_up_process(job->workers[i]->task);
+		wake_up_process(job->workers[i]->compl.task);
 }
 
 /*
@@ -395,12 +395,12 @@ static void ssdload_job_plan_worker(struct ssdload_job *job,
 	 * number_ios and runtime_ms are the phases' (ssdload_phase_enter);
 	 * time_based=0 bounds a timed pass by runtime_ms (fio's default)
 	 */
-	w->one_pass = !job->nr_steps && !cfg->number_ios &&
+	w->cursor.one_pass = !job->nr_steps && !cfg->number_ios &&
 		      (!cfg->runtime_ms || !cfg->time_based);
 	/* one block size, aligned to it, uniform: fio's random map */
-	perm = w->random && w->one_pass && job->uniform_bs &&
+	perm = w->phase.random && w->cursor.one_pass && job->uniform_bs &&
 	       job->ba == job->bs_max && !ssdload_cfg_skewed(cfg);
-	w->devs_left = 0;
+	w->cursor.devs_left = 0;
 	for (i = 0; i < job->nr_devs; i++) {
 		struct ssdload_dev *dev = &job->devs[i];
 		struct ssdload_wdev *wd = &w->wd[i];
@@ -408,10 +408,11 @@ static void ssdload_job_plan_worker(struct ssdload_job *job,
 		wd->slice_start = ssdload_share_start(dev->nr_aligned, nr,
 						      w->idx);
 		wd->slice_len = ssdload_share(dev->nr_aligned, nr, w->idx);
-		if (w->one_pass)
+		if (w->cursor.one_pass)
 			wd->pass_len = wd->slice_len * job->ba;
 		if (!wd->slice_len ||
-		    (!w->one_pass && wd->slice_len * job->ba < job->bs_max)) {
+		    (!w->cursor.one_pass &&
+		     wd->slice_len * job->ba < job->bs_max)) {
 			/*
 			 * more workers than blocks: walk the whole span (a
 			 * pass keeps a slice shorter than a block: its I/Os
@@ -424,9 +425,9 @@ static void ssdload_job_plan_worker(struct ssdload_job *job,
 			ssdload_perm_init(wd, w->idx, cfg->randseed ^ i);
 	}
 	/* a one-pass worker without a slice has nothing to do */
-	if (w->one_pass && !ssdload_pass_arm(w)) {
-		w->has_quota = true;
-		w->quota = 0;
+	if (w->cursor.one_pass && !ssdload_pass_arm(w)) {
+		w->phase.has_quota = true;
+		w->phase.quota = 0;
 	}
 }
 
@@ -719,7 +720,7 @@ static int ssdload_job_create_threads(struct ssdload_job *job)
 						  w->cpu);
 		kthread_bind(t, w->cpu);
 		get_task_struct(t);
-		w->task = t;
+		w->compl.task = t;
 		w->pid = task_pid_nr(t);
 	}
 	return 0;
@@ -733,11 +734,12 @@ static void ssdload_job_destroy_threads(struct ssdload_job *job)
 	for (i = 0; i < job->nr_workers; i++) {
 		struct ssdload_worker *w = job->workers[i];
 
-		if (!w->task)
+		if (!w->compl.task)
 			continue;
-		kthread_stop(w->task);	/* never woken: the thread fn does not run */
-		put_task_struct(w->task);
-		w->task = NULL;
+		/* never woken: the thread fn does not run */
+		kthread_stop(w->compl.task);
+		put_task_struct(w->compl.task);
+		w->compl.task = NULL;
 	}
 }
 
@@ -779,14 +781,14 @@ static void ssdload_job_launch(struct ssdload_job *job, u64 start_ns,
 		struct ssdload_worker *w = job->workers[i];
 
 		if (!gate) {
-			wake_up_process(w->task);
+			wake_up_process(w->compl.task);
 			continue;
 		}
 		refcount_inc(&gate->ref);
 		atomic_inc(&gate->left);
 		atomic_inc(&gate->cpu_left[w->cpu]);
 		w->gate = gate;
-		tasks[i] = get_task_struct(w->task);
+		tasks[i] = get_task_struct(w->compl.task);
 	}
 }
 
@@ -930,7 +932,8 @@ u64 ssdload_job_runtime_ns(struct ssdload_job *job)
 		last = ktime_get_ns();
 	} else {
 		for (i = 0; i < job->nr_workers; i++)
-			last = max(last, READ_ONCE(job->workers[i]->last_done_ns));
+			last = max(last,
+				   READ_ONCE(job->workers[i]->res.last_done_ns));
 	}
 	return last > job->ramp_end_ns ? last - job->ramp_end_ns : 0;
 }

@@ -218,11 +218,11 @@ void ssdload_series_close(struct ssdload_worker *w, u64 now, bool last)
 	r->index = ser->nr;
 	r->start_ns = ser->last_ns - ser->start_ns;
 	r->end_ns = now - ser->start_ns;
-	r->step = w->ph ? w->ph->step : 0;
+	r->step = w->phase.ph ? w->phase.ph->step : 0;
 	limit = ser->pool_size - (last ? 0 : ser->pool_final);
 	for (d = 0; d < SSDLOAD_DIR_NR; d++) {
-		const struct ssdload_dstat *st = &w->st[d];
-		const struct ssdload_dstat *it = &w->ist[d];
+		const struct ssdload_dstat *st = &w->res.st[d];
+		const struct ssdload_dstat *it = &w->res.ist[d];
 		struct ssdload_series_prev *pv = &ser->prev[d];
 		struct ssdload_series_dir *rd = &r->dir[d];
 

@@ -230,7 +230,7 @@ struct ssdload_gate {
 struct ssdload_io {
 	struct bio bio;			/* reused for every submission */
 	struct ssdload_worker *w;	/* owning worker */
-	struct llist_node node;		/* on w->done once completed */
+	struct llist_node node;		/* on w->compl.done once completed */
 	u64 submit_ns;			/* clock read just before the plug or
 					 * the submit_bio() that carries it
 					 */
@@ -315,103 +315,193 @@ struct ssdload_ioerr {
 };
 
 /*
+ * The groups of a worker's fields, by who writes them.  Unless a comment
+ * says otherwise, only the worker's own thread writes a field once it
+ * runs; live readers (debugfs) use READ_ONCE() or the seqcount.
+ */
+
+/*
+ * The phase the worker is in.  Written by ssdload_phase_enter() (from
+ * ssdload_worker_begin() and ssdload_phase_next()), before the run also
+ * by ssdload_worker_alloc() (random) and the slice plan in job.c (the
+ * quota of a one-pass worker with no slice).  Read by the submission
+ * path on every I/O; debugfs reads idx and loop.
+ */
+struct ssdload_wphase {
+	const struct ssdload_phase *ph;	/* the current phase */
+	unsigned int idx;		/* its index in job->phases */
+	unsigned int loop;		/* loops of the step list done */
+	u32 epoch;			/* phases entered, minus one */
+	u32 bs;				/* its block size if uniform */
+	u32 rwmixread;			/* percent of reads if mixed */
+	unsigned int spare;		/* free I/Os beyond its iodepth */
+	bool idle;			/* issues nothing (an idle step, or a
+					 * worker beyond its numjobs)
+					 */
+	bool random;			/* random offsets */
+	bool mixed;			/* direction drawn per I/O */
+	u8 fixed_dir;			/* direction unless mixed */
+	bool uniform_bs;		/* one block size (bs) */
+	bool paced;			/* rate controlled */
+	bool rate_mix;			/* rate: reads and writes both drawn */
+	bool has_quota;			/* quota limits measured I/Os */
+	u64 quota;			/* measured I/Os this worker may submit */
+	u64 ramp_end_ns;		/* measured from here */
+	u64 deadline_ns;		/* no submissions from here, 0 = none */
+};
+
+/*
+ * Where the next new I/O goes and what it carries.  Written as each new
+ * I/O is planned (ssdload_next_io(), ssdload_plan_io(), ssdload_prep()),
+ * reset by ssdload_phase_enter() (submitted) and ssdload_pass_arm(),
+ * set up before the run by ssdload_worker_alloc() and the slice plan in
+ * job.c.  Read by the submission path only.
+ */
+struct ssdload_wcursor {
+	u64 rng[4];			/* xoshiro256** state */
+	u64 submitted;			/* measured I/Os submitted this phase */
+	bool one_pass;			/* ends when every slice was covered */
+	unsigned int devs_left;		/* one pass: devices not yet covered */
+	unsigned int dev;		/* device of the next I/O */
+	unsigned int dev_ios;		/* I/Os on it since the last switch */
+	u64 dev_bytes;			/* bytes on it since the last switch */
+	struct ssdload_datagen dg;	/* write data */
+};
+
+/*
+ * Steps only: the gap between the last completion of a phase and the
+ * first submission of the next.  ssdload_phase_enter() opens it, the
+ * first submission closes it (ssdload_step_gap()), the reap tracks the
+ * drain of the earlier phases.
+ */
+struct ssdload_wgap {
+	bool open;			/* the first submission is due */
+	bool issued;			/* the phase planned a new I/O */
+	u64 old_inflight;		/* I/Os of earlier phases in flight */
+	u64 old_last_ns;		/* their last completion */
+	u64 last_reap_ns;		/* latest completion reaped (any) */
+};
+
+/*
+ * The worker's I/Os.  Allocated by ssdload_worker_alloc(); then written
+ * as I/Os are submitted and reaped, and by the io_timeout_ms scan.
+ * debugfs reads inflight.
+ */
+struct ssdload_wpool {
+	struct ssdload_io **ios;	/* all I/Os */
+	struct ssdload_io **free;	/* idle I/Os (a stack) */
+	unsigned int nr_ios;		/* allocated I/Os */
+	unsigned int nr_free;		/* entries in free[] */
+	unsigned int inflight;		/* submitted, not yet reaped */
+	struct llist_node *retry;	/* refused I/Os to send again */
+	struct llist_node *follow;	/* trimwrite: trimmed, to write now */
+	struct llist_node *local;	/* completed in this thread (bi_end_io
+					 * in our context): no atomics
+					 */
+	u64 timeout_ns;			/* io_timeout_ms in ns, 0 = off */
+	u64 next_scan_ns;		/* next look for overdue I/Os */
+};
+
+/*
+ * Rate control.  The schedules are allocated by ssdload_worker_alloc(),
+ * restarted by ssdload_phase_enter() and advanced as each I/O is
+ * stamped; the rest is written by ssdload_rate_pick() and the worker
+ * loop.  debugfs reads the schedules and issue_end_ns for the lag.
+ */
+struct ssdload_wrate {
+	struct ssdload_sched *sched;	/* per direction, NULL = no rate */
+	bool drawn;			/* dir drawn, not yet sent */
+	u8 dir;				/* the direction drawn */
+	u64 wake_ns;			/* nothing due before this */
+	u64 issue_end_ns;		/* when issuing ended, 0 = not yet */
+};
+
+/*
+ * Polled completions (hipri).  Written by the submission (last_io), by
+ * ssdload_poll() (cookie, pbio), by a refused REQ_NOWAIT submission and
+ * the next completion (again_streak), and by ssdload_track_cpu() each
+ * pass (last_cpu, migrated: a moved worker also polls its old queues).
+ */
+struct ssdload_wpoll {
+	struct ssdload_io *last_io;	/* latest submission, its cookie polls */
+	blk_qc_t cookie;		/* last valid poll cookie seen */
+	unsigned int last_cpu;		/* CPU of the latest pass */
+	bool migrated;			/* ran off its CPU (hotplug) */
+	u64 again_streak;		/* refusals since the last completion */
+	struct bio pbio;		/* carries the cookie into bio_poll() */
+};
+
+/*
+ * The results.  Written by the reap (ssdload_reap(), ssdload_record(),
+ * under seq), the submission (depth, submits), ssdload_track_cpu()
+ * (ran_on) and, at teardown, job.c (cpu_ns, usr_ns, ctx).  Read live by
+ * debugfs, then summed once the run ended.
+ */
+struct ssdload_wres {
+	seqcount_t seq;			/* st[] scalars for live readers */
+	bool reaped_measured;		/* disable_lat: a measured I/O was
+					 * reaped
+					 */
+	u64 last_done_ns;		/* latest measured completion */
+	struct ssdload_wcount cnt;	/* counters for progress and summary */
+	struct ssdload_ioerr ioerr;	/* first failed I/O */
+	u64 depth[SSDLOAD_DEPTH_NR];	/* measured submissions by the I/Os
+					 * then in flight (ssdload_depth_bucket)
+					 */
+	u64 submits[SSDLOAD_DEPTH_NR];	/* submission batches by size */
+	u64 reaps[SSDLOAD_DEPTH_NR];	/* completion batches by size */
+	u64 cpu_ns;			/* scheduler runtime, set at teardown */
+	u64 usr_ns;			/* of it, user time */
+	u64 ctx;			/* context switches */
+	cpumask_var_t ran_on;		/* CPUs the thread ran on */
+	struct ssdload_dstat st[SSDLOAD_DIR_NR];	/* per-direction stats */
+	struct ssdload_dstat ist[SSDLOAD_DIR_NR];	/* latency from the
+							 * intended time (rate)
+							 */
+};
+
+/*
+ * The completion side: what bi_end_io reads or writes, on any CPU.
+ * done is pushed by bi_end_io and emptied by the reap; task and nolat
+ * are set before the thread runs.
+ */
+struct ssdload_wcompl {
+	struct llist_head done;		/* completed I/Os */
+	struct task_struct *task;	/* the kthread, reference held */
+	bool nolat;			/* disable_lat: no clock reads per I/O */
+};
+
+/*
  * One kthread with its I/Os and its private statistics.  Workers are
- * separate node-local allocations.  What bi_end_io reads or writes from
- * other CPUs (task, nolat, done) sits on its own cache line at the end,
+ * separate node-local allocations.  The fields above the groups are set
+ * before the thread runs and stay fixed (gate: cleared once passed).
+ * The completion side (compl) sits on its own cache line at the end,
  * away from the fields the worker writes on every I/O.
  */
 struct ssdload_worker {
 	struct ssdload_job *job;	/* owning job */
 	unsigned int idx;		/* index in job->workers */
 	unsigned int cpu;		/* CPU the thread is bound to */
-	unsigned int last_cpu;		/* CPU of the latest pass */
-	bool migrated;			/* ran off its CPU (hotplug) */
 	bool polled;			/* reap by bio_poll(), never sleep */
-	bool random;			/* random offsets */
-	u8 fixed_dir;			/* direction unless mixed */
-	bool mixed;			/* direction drawn per I/O */
-	bool reaped_measured;		/* disable_lat: a measured I/O was reaped */
-	u64 rng[4];			/* xoshiro256** state */
-	bool has_quota;			/* quota limits measured I/Os */
-	u64 quota;			/* measured I/Os this worker may submit */
-	u64 submitted;			/* measured I/Os submitted so far */
-	bool one_pass;			/* ends when every slice was covered */
-	bool trimwrite;			/* each trim is followed by a write */
-	bool rate_mix;			/* rate: reads and writes both drawn */
-	bool rate_drawn;		/* rate: rate_dir drawn, not yet sent */
-	u8 rate_dir;			/* rate: the direction drawn */
 	bool coarse;			/* pass clock: ktime_get_coarse_ns() */
-	bool uniform_bs;		/* phase: one block size (bs) */
-	bool paced;			/* phase: rate controlled */
-	bool gap_open;			/* phase: the first submission is due */
-	bool ph_issued;			/* phase: a new I/O was planned */
-	bool idle;			/* phase: issues nothing (an idle step,
-					 * or a worker beyond its numjobs)
-					 */
-	u32 bs;				/* phase: its block size if uniform */
-	u32 rwmixread;			/* phase: percent of reads if mixed */
-	unsigned int spare;		/* phase: free I/Os beyond its iodepth */
-	unsigned int phase;		/* index in job->phases */
-	unsigned int loop;		/* loops of the step list done */
-	u32 epoch;			/* phases entered, minus one */
-	const struct ssdload_phase *ph;	/* the current phase */
-	u64 ramp_end_ns;		/* phase: measured from here */
-	u64 deadline_ns;		/* phase: no submissions from here, 0 = none */
-	u64 old_inflight;		/* I/Os of earlier phases in flight */
-	u64 old_last_ns;		/* their last completion */
-	u64 last_reap_ns;		/* latest completion reaped (any) */
-	struct ssdload_pstat *pst;	/* per phase, steps only (else NULL) */
-	struct llist_node *follow;	/* trimwrite: trimmed, to write now */
+	bool trimwrite;			/* each trim is followed by a write */
+	pid_t pid;			/* of the kthread */
 	unsigned int nr_devs;		/* entries of wd[] (job->nr_devs) */
-	unsigned int devs_left;		/* one pass: devices not yet covered */
-	unsigned int cur_dev;		/* device of the next I/O */
-	unsigned int dev_ios;		/* I/Os on it since the last switch */
-	u64 dev_bytes;			/* bytes on it since the last switch */
 	struct ssdload_wdev *wd;	/* per device */
-	struct ssdload_datagen dg;	/* write data */
-	u64 cpu_ns;			/* scheduler runtime, set at teardown */
-	u64 usr_ns;			/* of it, user time */
-	u64 ctx;			/* context switches */
-	u64 depth[SSDLOAD_DEPTH_NR];	/* measured submissions by the I/Os
-					 * then in flight (ssdload_depth_bucket)
-					 */
-	u64 submits[SSDLOAD_DEPTH_NR];	/* submission batches by size */
-	u64 reaps[SSDLOAD_DEPTH_NR];	/* completion batches by size */
+	struct ssdload_pstat *pst;	/* per phase, steps only (else NULL) */
+	struct ssdload_series *ser;	/* log_interval_ms, NULL = off */
 	struct ssdload_gate *gate;	/* start GROUP: passed before the first
 					 * I/O, then NULL
 					 */
-	pid_t pid;			/* of the kthread */
-	unsigned int nr_ios;		/* allocated I/Os */
-	unsigned int inflight;		/* submitted, not yet reaped */
-	unsigned int nr_free;		/* entries in free[] */
-	struct ssdload_io **ios;	/* all I/Os */
-	struct ssdload_io **free;	/* idle I/Os (a stack) */
-	struct llist_node *retry;	/* refused I/Os to send again */
-	struct llist_node *local;	/* completed in this thread: no atomics */
-	struct ssdload_io *last_io;	/* latest submission, its cookie polls */
-	blk_qc_t cookie;		/* last valid poll cookie seen */
-	struct bio pbio;		/* carries the cookie into bio_poll() */
-	u64 again_streak;		/* refusals since the last completion */
-	u64 timeout_ns;			/* io_timeout_ms in ns, 0 = off */
-	u64 next_scan_ns;		/* next look for overdue I/Os */
-	u64 last_done_ns;		/* latest measured completion */
-	struct ssdload_sched *sched;	/* per direction, NULL = no rate */
-	u64 rate_wake_ns;		/* rate: nothing due before this */
-	u64 issue_end_ns;		/* when issuing ended, 0 = not yet */
-	struct ssdload_series *ser;	/* log_interval_ms, NULL = off */
-	struct ssdload_wcount cnt;	/* counters for progress and summary */
-	struct ssdload_ioerr ioerr;	/* first failed I/O */
-	cpumask_var_t ran_on;		/* CPUs the thread ran on */
-	seqcount_t seq;			/* st[] scalars for live readers */
-	struct ssdload_dstat st[SSDLOAD_DIR_NR];	/* per-direction stats */
-	struct ssdload_dstat ist[SSDLOAD_DIR_NR];	/* latency from the
-							 * intended time (rate)
-							 */
 
-	/* completion side: read or written by bi_end_io on any CPU */
-	struct llist_head done ____cacheline_aligned_in_smp; /* completed I/Os */
-	struct task_struct *task;	/* the kthread, reference held */
-	bool nolat;			/* disable_lat: no clock reads per I/O */
+	struct ssdload_wphase phase;
+	struct ssdload_wcursor cursor;
+	struct ssdload_wgap gap;
+	struct ssdload_wpool pool;
+	struct ssdload_wrate rate;
+	struct ssdload_wpoll poll;
+	struct ssdload_wres res;
+	struct ssdload_wcompl compl ____cacheline_aligned_in_smp;
 };
 
 /* Job parameters: set through configfs, fixed while the job runs. */

@@ -36,13 +36,13 @@ VISIBLE_IF_KUNIT void ssdload_rng_seed(struct ssdload_worker *w, u64 seed)
 	int i;
 
 	for (i = 0; i < 4; i++)
-		w->rng[i] = ssdload_splitmix64(&x);
+		w->cursor.rng[i] = ssdload_splitmix64(&x);
 }
 EXPORT_SYMBOL_IF_KUNIT(ssdload_rng_seed);
 
 VISIBLE_IF_KUNIT u64 ssdload_rng_next(struct ssdload_worker *w)
 {
-	return ssdload_xoshiro256ss(w->rng);
+	return ssdload_xoshiro256ss(w->cursor.rng);
 }
 EXPORT_SYMBOL_IF_KUNIT(ssdload_rng_next);
 
@@ -94,6 +94,15 @@ static u64 ssdload_perm_next(struct ssdload_wdev *wd)
 }
 
 /* ---- setup / teardown --------------------------------------------------- */
+
+/*
+ * bi_end_io reads and writes the completion side from other CPUs: it has
+ * a cache line of its own, away from what the worker writes per I/O
+ * (issue 12 measured the false sharing with the PRNG state).
+ */
+static_assert(sizeof(struct ssdload_wcompl) <= SMP_CACHE_BYTES);
+static_assert(!IS_ENABLED(CONFIG_SMP) ||
+	      offsetof(struct ssdload_worker, compl) % SMP_CACHE_BYTES == 0);
 
 /* bi_end_io of the cookie carrier: bio_poll() may end it, never used for I/O. */
 static void ssdload_pbio_end_io(struct bio *bio)
@@ -296,21 +305,21 @@ void ssdload_worker_free_ios(struct ssdload_worker *w)
 {
 	unsigned int i;
 
-	if (!w->ios) {
-		kvfree(w->free);
-		w->free = NULL;
+	if (!w->pool.ios) {
+		kvfree(w->pool.free);
+		w->pool.free = NULL;
 		return;
 	}
 	if (w->polled)
-		bio_uninit(&w->pbio);
-	for (i = 0; i < w->nr_ios; i++)
-		ssdload_io_free(w->ios[i]);
-	kvfree(w->ios);
-	kvfree(w->free);
-	w->ios = NULL;
-	w->free = NULL;
-	w->nr_ios = 0;
-	w->nr_free = 0;
+		bio_uninit(&w->poll.pbio);
+	for (i = 0; i < w->pool.nr_ios; i++)
+		ssdload_io_free(w->pool.ios[i]);
+	kvfree(w->pool.ios);
+	kvfree(w->pool.free);
+	w->pool.ios = NULL;
+	w->pool.free = NULL;
+	w->pool.nr_ios = 0;
+	w->pool.nr_free = 0;
 }
 
 void ssdload_worker_free(struct ssdload_worker *w)
@@ -319,17 +328,17 @@ void ssdload_worker_free(struct ssdload_worker *w)
 
 	if (!w)
 		return;
-	if (w->task)
-		put_task_struct(w->task);
+	if (w->compl.task)
+		put_task_struct(w->compl.task);
 	ssdload_worker_free_ios(w);
 	for (d = 0; d < SSDLOAD_DIR_NR; d++) {
-		ssdload_dstat_free(&w->st[d]);
-		ssdload_dstat_free(&w->ist[d]);
+		ssdload_dstat_free(&w->res.st[d]);
+		ssdload_dstat_free(&w->res.ist[d]);
 	}
-	kfree(w->sched);
+	kfree(w->rate.sched);
 	ssdload_series_free(w);
 	ssdload_steps_free(w);
-	free_cpumask_var(w->ran_on);
+	free_cpumask_var(w->res.ran_on);
 	kfree(w->wd);
 	kfree(w);
 }
@@ -342,19 +351,19 @@ static int ssdload_worker_alloc_stats(struct ssdload_worker *w, int node)
 	int d, ret;
 
 	for (d = 0; d < SSDLOAD_DIR_NR; d++) {
-		ret = ssdload_dstat_init(&w->st[d], node);
+		ret = ssdload_dstat_init(&w->res.st[d], node);
 		if (ret)
 			return ret;
 	}
 	if (job->rated) {
-		w->sched = kcalloc_node(SSDLOAD_DIR_NR, sizeof(*w->sched), gfp,
-					node);
-		if (!w->sched)
+		w->rate.sched = kcalloc_node(SSDLOAD_DIR_NR,
+					     sizeof(*w->rate.sched), gfp, node);
+		if (!w->rate.sched)
 			return -ENOMEM;
 		for (d = 0; d < SSDLOAD_DIR_NR; d++) {
 			if (!(job->rated_dirs & BIT(d)))
 				continue;
-			ret = ssdload_dstat_init(&w->ist[d], node);
+			ret = ssdload_dstat_init(&w->res.ist[d], node);
 			if (ret)
 				return ret;
 		}
@@ -380,11 +389,11 @@ static int ssdload_worker_alloc_ios(struct ssdload_worker *w, int node)
 	unsigned int i;
 	int ret = -ENOMEM;
 
-	w->ios = kvcalloc(depth, sizeof(*w->ios), gfp);
-	w->free = kvcalloc(depth, sizeof(*w->free), gfp);
+	w->pool.ios = kvcalloc(depth, sizeof(*w->pool.ios), gfp);
+	w->pool.free = kvcalloc(depth, sizeof(*w->pool.free), gfp);
 	tmp = kvmalloc_array(job->mixed ? 2 * maxvecs : maxvecs, sizeof(*tmp),
 			     gfp);
-	if (!w->ios || !w->free || !tmp)
+	if (!w->pool.ios || !w->pool.free || !tmp)
 		goto out_free_tmp;
 	for (i = 0; i < depth; i++) {
 		struct ssdload_io *io = ssdload_io_alloc(w, tmp, maxvecs, node);
@@ -392,14 +401,14 @@ static int ssdload_worker_alloc_ios(struct ssdload_worker *w, int node)
 		if (!io)
 			goto out_free_tmp;
 		if (job->writes)
-			ssdload_data_prefill(&w->dg, io->wbuf, io->nr_wvecs,
-					     job->bs_max);
-		w->ios[i] = io;
-		w->free[i] = io;
-		w->nr_ios = i + 1;
+			ssdload_data_prefill(&w->cursor.dg, io->wbuf,
+					     io->nr_wvecs, job->bs_max);
+		w->pool.ios[i] = io;
+		w->pool.free[i] = io;
+		w->pool.nr_ios = i + 1;
 		cond_resched();
 	}
-	w->nr_free = depth;
+	w->pool.nr_free = depth;
 	ret = 0;
 out_free_tmp:
 	kvfree(tmp);
@@ -419,7 +428,7 @@ struct ssdload_worker *ssdload_worker_alloc(struct ssdload_job *job,
 	w = kzalloc_node(sizeof(*w), gfp, node);
 	if (!w)
 		return ERR_PTR(-ENOMEM);
-	if (!zalloc_cpumask_var_node(&w->ran_on, gfp, node)) {
+	if (!zalloc_cpumask_var_node(&w->res.ran_on, gfp, node)) {
 		kfree(w);
 		return ERR_PTR(-ENOMEM);
 	}
@@ -430,18 +439,18 @@ struct ssdload_worker *ssdload_worker_alloc(struct ssdload_job *job,
 	w->job = job;
 	w->idx = idx;
 	w->cpu = cpu;
-	w->last_cpu = cpu;
-	cpumask_set_cpu(cpu, w->ran_on);
-	w->nolat = job->cfg.disable_lat;
+	w->poll.last_cpu = cpu;
+	cpumask_set_cpu(cpu, w->res.ran_on);
+	w->compl.nolat = job->cfg.disable_lat;
 	w->polled = job->polled;
 	/* planning the slices needs the first phase's pattern (the rest: begin) */
-	w->random = ssdload_rw_is_random(ph0->rw);
+	w->phase.random = ssdload_rw_is_random(ph0->rw);
 	w->trimwrite = ssdload_rw_is_trimwrite(ph0->rw);
-	ssdload_data_init(&w->dg, &job->dcfg, idx);
-	w->timeout_ns = job->cfg.io_timeout_ms * NSEC_PER_MSEC;
-	w->cookie = BLK_QC_T_NONE;
-	seqcount_init(&w->seq);
-	init_llist_head(&w->done);
+	ssdload_data_init(&w->cursor.dg, &job->dcfg, idx);
+	w->pool.timeout_ns = job->cfg.io_timeout_ms * NSEC_PER_MSEC;
+	w->poll.cookie = BLK_QC_T_NONE;
+	seqcount_init(&w->res.seq);
+	init_llist_head(&w->compl.done);
 	ssdload_rng_seed(w, job->cfg.randseed);
 	ret = ssdload_worker_alloc_stats(w, node);
 	if (ret)
@@ -451,14 +460,14 @@ struct ssdload_worker *ssdload_worker_alloc(struct ssdload_job *job,
 	 * boundaries are on the hrtimer's precise clock, which the coarse one
 	 * lags by up to a tick: the worker would wake to find nothing due.
 	 */
-	w->coarse = w->nolat && !w->sched && !w->ser;
+	w->coarse = w->compl.nolat && !w->rate.sched && !w->ser;
 	ret = ssdload_worker_alloc_ios(w, node);
 	if (ret)
 		goto out_free_worker;
 	if (w->polled) {
-		bio_init(&w->pbio, job->devs[0].bdev.bdev, NULL, 0,
+		bio_init(&w->poll.pbio, job->devs[0].bdev.bdev, NULL, 0,
 			 REQ_OP_READ | REQ_POLLED);
-		w->pbio.bi_end_io = ssdload_pbio_end_io;
+		w->poll.pbio.bi_end_io = ssdload_pbio_end_io;
 	}
 	/* the offsets and the mix start from the seed, not the fill */
 	ssdload_rng_seed(w, job->cfg.randseed);
@@ -483,19 +492,19 @@ static void ssdload_end_io(struct bio *bio)
 	struct ssdload_io *io = container_of(bio, struct ssdload_io, bio);
 	struct ssdload_worker *w = io->w;
 
-	if (!w->nolat)
+	if (!w->compl.nolat)
 		io->done_ns = ktime_get_ns();
 	io->status = bio->bi_status;
 	io->split = ssdload_bio_was_split(bio);
-	if (in_task() && current == w->task) {
-		io->node.next = w->local;
-		w->local = &io->node;
+	if (in_task() && current == w->compl.task) {
+		io->node.next = w->pool.local;
+		w->pool.local = &io->node;
 		return;
 	}
 	/* teardown does synchronize_rcu() before the task and I/O go away */
 	rcu_read_lock();
-	if (llist_add(&io->node, &w->done))
-		wake_up_process(w->task);
+	if (llist_add(&io->node, &w->compl.done))
+		wake_up_process(w->compl.task);
 	rcu_read_unlock();
 }
 
@@ -503,11 +512,11 @@ static void ssdload_end_io(struct bio *bio)
 static void ssdload_io_failed(struct ssdload_worker *w, struct ssdload_io *io,
 			      int err)
 {
-	if (!w->ioerr.err) {
-		w->ioerr.err = err;
-		w->ioerr.dir = io->dir;
-		w->ioerr.dev = io->dev;
-		w->ioerr.pos = io->pos;
+	if (!w->res.ioerr.err) {
+		w->res.ioerr.err = err;
+		w->res.ioerr.dir = io->dir;
+		w->res.ioerr.dev = io->dev;
+		w->res.ioerr.pos = io->pos;
 	}
 	if (!READ_ONCE(w->job->failed)) {
 		struct ssdload_job *job = w->job;
@@ -517,7 +526,7 @@ static void ssdload_io_failed(struct ssdload_worker *w, struct ssdload_io *io,
 		/* a worker asleep until its next send time stops now */
 		for (i = 0; i < job->nr_workers; i++)
 			if (job->workers[i] != w)
-				wake_up_process(job->workers[i]->task);
+				wake_up_process(job->workers[i]->compl.task);
 	}
 }
 
@@ -531,11 +540,11 @@ static void ssdload_io_failed(struct ssdload_worker *w, struct ssdload_io *io,
  */
 static void ssdload_requeue(struct ssdload_worker *w, struct ssdload_io *io)
 {
-	WRITE_ONCE(w->cnt.nowait_retries, w->cnt.nowait_retries + 1);
-	if (++w->again_streak > 1000000 && w->inflight == 0)
+	WRITE_ONCE(w->res.cnt.nowait_retries, w->res.cnt.nowait_retries + 1);
+	if (++w->poll.again_streak > 1000000 && w->pool.inflight == 0)
 		ssdload_io_failed(w, io, -EAGAIN);
-	io->node.next = w->retry;
-	w->retry = &io->node;
+	io->node.next = w->pool.retry;
+	w->pool.retry = &io->node;
 }
 
 /*
@@ -544,23 +553,23 @@ static void ssdload_requeue(struct ssdload_worker *w, struct ssdload_io *io)
  */
 static void ssdload_drop_retries(struct ssdload_worker *w)
 {
-	while (w->follow) {
-		struct ssdload_io *io = llist_entry(w->follow, struct ssdload_io,
-						    node);
+	while (w->pool.follow) {
+		struct ssdload_io *io = llist_entry(w->pool.follow,
+						    struct ssdload_io, node);
 
-		w->follow = w->follow->next;
-		w->free[w->nr_free++] = io;
+		w->pool.follow = w->pool.follow->next;
+		w->pool.free[w->pool.nr_free++] = io;
 	}
-	while (w->retry) {
-		struct ssdload_io *io = llist_entry(w->retry, struct ssdload_io,
-						    node);
+	while (w->pool.retry) {
+		struct ssdload_io *io = llist_entry(w->pool.retry,
+						    struct ssdload_io, node);
 
-		w->retry = w->retry->next;
+		w->pool.retry = w->pool.retry->next;
 		if (io->measured && !(w->trimwrite &&
 				      io->dir == SSDLOAD_DIR_WRITE) &&
-		    w->submitted)
-			w->submitted--;
-		w->free[w->nr_free++] = io;
+		    w->cursor.submitted)
+			w->cursor.submitted--;
+		w->pool.free[w->pool.nr_free++] = io;
 	}
 }
 
@@ -568,35 +577,36 @@ static void ssdload_reap_one(struct ssdload_worker *w, struct ssdload_io *io)
 {
 	if (unlikely(w->pst)) {
 		/* steps: the drain of the previous phases, for the gap */
-		if (io->epoch != w->epoch) {
-			if (w->old_inflight)
-				w->old_inflight--;
-			w->old_last_ns = max(w->old_last_ns, io->done_ns);
+		if (io->epoch != w->phase.epoch) {
+			if (w->gap.old_inflight)
+				w->gap.old_inflight--;
+			w->gap.old_last_ns = max(w->gap.old_last_ns,
+						 io->done_ns);
 		}
-		w->last_reap_ns = max(w->last_reap_ns, io->done_ns);
+		w->gap.last_reap_ns = max(w->gap.last_reap_ns, io->done_ns);
 	}
-	w->inflight--;
+	w->pool.inflight--;
 	io->inflight = false;
 	if (unlikely(io->late))
-		WRITE_ONCE(w->cnt.stuck, w->cnt.stuck - 1);
+		WRITE_ONCE(w->res.cnt.stuck, w->res.cnt.stuck - 1);
 	if (unlikely(io->status == BLK_STS_AGAIN) && w->polled) {
 		ssdload_requeue(w, io);
 		return;
 	}
-	w->again_streak = 0;
+	w->poll.again_streak = 0;
 	if (unlikely(io->split))
-		WRITE_ONCE(w->cnt.split_ios, w->cnt.split_ios + 1);
+		WRITE_ONCE(w->res.cnt.split_ios, w->res.cnt.split_ios + 1);
 	ssdload_record(w, io);
 	if (unlikely(io->status)) {
 		ssdload_io_failed(w, io, blk_status_to_errno(io->status));
 	} else if (w->trimwrite && io->dir == SSDLOAD_DIR_TRIM) {
 		/* the write of the same bytes goes once the trim completed */
 		io->dir = SSDLOAD_DIR_WRITE;
-		io->node.next = w->follow;
-		w->follow = &io->node;
+		io->node.next = w->pool.follow;
+		w->pool.follow = &io->node;
 		return;
 	}
-	w->free[w->nr_free++] = io;
+	w->pool.free[w->pool.nr_free++] = io;
 }
 
 /* Reap @list; returns its I/Os, and sets *@measured if one was measured. */
@@ -620,24 +630,25 @@ static unsigned int ssdload_reap_list(struct ssdload_worker *w,
  */
 static void ssdload_reap(struct ssdload_worker *w)
 {
-	struct llist_node *list = w->local;
+	struct llist_node *list = w->pool.local;
 	bool measured = false;
 	unsigned int n = 0;
 
-	if (!list && llist_empty(&w->done))
+	if (!list && llist_empty(&w->compl.done))
 		return;
 	preempt_disable();
-	write_seqcount_begin(&w->seq);
+	write_seqcount_begin(&w->res.seq);
 	if (list) {
-		w->local = NULL;
+		w->pool.local = NULL;
 		n += ssdload_reap_list(w, list, &measured);
 	}
-	if (!llist_empty(&w->done))
-		n += ssdload_reap_list(w, llist_del_all(&w->done), &measured);
+	if (!llist_empty(&w->compl.done))
+		n += ssdload_reap_list(w, llist_del_all(&w->compl.done),
+				       &measured);
 	/* one completion batch, as fio's iodepth_complete counts a getevents */
 	if (measured)
-		ssdload_count(&w->reaps[ssdload_batch_bucket(n)]);
-	write_seqcount_end(&w->seq);
+		ssdload_count(&w->res.reaps[ssdload_batch_bucket(n)]);
+	write_seqcount_end(&w->res.seq);
 	preempt_enable();
 }
 
@@ -659,7 +670,7 @@ static u64 ssdload_now(struct ssdload_worker *w)
  */
 static bool ssdload_measuring(struct ssdload_worker *w, u64 now)
 {
-	return !w->ph->ramp_ms || now >= w->ramp_end_ns;
+	return !w->phase.ph->ramp_ms || now >= w->phase.ramp_end_ns;
 }
 
 /* May anything go out at @now (a retry included)? */
@@ -670,7 +681,7 @@ static bool ssdload_may_issue(struct ssdload_worker *w, u64 now)
 	if (READ_ONCE(job->stop) || READ_ONCE(job->failed) ||
 	    kthread_should_stop())
 		return false;
-	return !w->deadline_ns || now < w->deadline_ns;
+	return !w->phase.deadline_ns || now < w->phase.deadline_ns;
 }
 
 /* May a new I/O go out at @now? */
@@ -680,17 +691,17 @@ static bool ssdload_may_submit(struct ssdload_worker *w, u64 now)
 		return false;
 	if (!ssdload_measuring(w, now))
 		return true;
-	if (w->has_quota && w->submitted >= w->quota)
+	if (w->phase.has_quota && w->cursor.submitted >= w->phase.quota)
 		return false;
-	return !(w->one_pass && !w->devs_left);
+	return !(w->cursor.one_pass && !w->cursor.devs_left);
 }
 
 /* Direction of the next I/O: fixed, or drawn per I/O from rwmixread. */
 VISIBLE_IF_KUNIT u8 ssdload_next_dir(struct ssdload_worker *w)
 {
-	if (!w->mixed)
-		return w->fixed_dir;
-	return ssdload_rng_below(w, 100) < w->rwmixread ?
+	if (!w->phase.mixed)
+		return w->phase.fixed_dir;
+	return ssdload_rng_below(w, 100) < w->phase.rwmixread ?
 	       SSDLOAD_DIR_READ : SSDLOAD_DIR_WRITE;
 }
 EXPORT_SYMBOL_IF_KUNIT(ssdload_next_dir);
@@ -705,49 +716,49 @@ EXPORT_SYMBOL_IF_KUNIT(ssdload_next_dir);
 static unsigned int ssdload_next_dev(struct ssdload_worker *w)
 {
 	const struct ssdload_cfg *cfg = &w->job->cfg;
-	unsigned int n = w->nr_devs, cur = w->cur_dev, i;
+	unsigned int n = w->nr_devs, cur = w->cursor.dev, i;
 	bool done;
 
 	if (n == 1)
 		return 0;
-	if (w->one_pass)
+	if (w->cursor.one_pass)
 		done = !w->wd[cur].left;
 	else if (cfg->fst == SSDLOAD_FST_SEQUENTIAL && !cfg->fst_n)
 		/* time or count limited: a slice's worth, then the next */
-		done = w->dev_bytes >= w->wd[cur].slice_len * w->job->ba;
+		done = w->cursor.dev_bytes >= w->wd[cur].slice_len * w->job->ba;
 	else
 		done = false;
-	if (!done && (w->dev_ios < max(cfg->fst_n, 1U) ||
+	if (!done && (w->cursor.dev_ios < max(cfg->fst_n, 1U) ||
 		      (cfg->fst == SSDLOAD_FST_SEQUENTIAL && !cfg->fst_n)))
 		goto out;
-	w->dev_ios = 0;
-	w->dev_bytes = 0;
+	w->cursor.dev_ios = 0;
+	w->cursor.dev_bytes = 0;
 	if (cfg->fst == SSDLOAD_FST_RANDOM) {
 		for (i = 0; i < 64; i++) {
 			cur = ssdload_rng_below(w, n);
-			if (!w->one_pass || w->wd[cur].left)
+			if (!w->cursor.one_pass || w->wd[cur].left)
 				goto found;
 		}
 	}
 	/* roundrobin, sequential, or random after many covered picks */
 	for (i = 1; i <= n; i++) {
-		cur = (w->cur_dev + i) % n;
-		if (!w->one_pass || w->wd[cur].left)
+		cur = (w->cursor.dev + i) % n;
+		if (!w->cursor.one_pass || w->wd[cur].left)
 			break;
 	}
 found:
-	w->cur_dev = cur;
+	w->cursor.dev = cur;
 out:
-	w->dev_ios++;
+	w->cursor.dev_ios++;
 	return cur;
 }
 
 /* Length of the next I/O in @dir: bs, or drawn from bssplit/bsrange. */
 static u32 ssdload_next_len(struct ssdload_worker *w, u8 dir)
 {
-	if (w->uniform_bs)
-		return w->bs;
-	return ssdload_bs_draw(&w->ph->bsd[dir], ssdload_rng_next(w));
+	if (w->phase.uniform_bs)
+		return w->phase.bs;
+	return ssdload_bs_draw(&w->phase.ph->bsd[dir], ssdload_rng_next(w));
 }
 
 /*
@@ -769,11 +780,11 @@ VISIBLE_IF_KUNIT u64 ssdload_target(struct ssdload_worker *w, u8 dir,
 	struct ssdload_wdev *wd = &w->wd[dev];
 	u64 unit, off, slice;
 
-	if (w->one_pass && wd->left && *len > wd->left)
+	if (w->cursor.one_pass && wd->left && *len > wd->left)
 		*len = wd->left;
 	if (wd->perm) {
 		unit = wd->slice_start + ssdload_perm_next(wd);
-	} else if (w->random) {
+	} else if (w->phase.random) {
 		if (d->dist[dir])
 			unit = ssdload_dist_draw(d->dist[dir],
 						 ssdload_rng_next(w),
@@ -784,7 +795,7 @@ VISIBLE_IF_KUNIT u64 ssdload_target(struct ssdload_worker *w, u8 dir,
 		slice = wd->slice_len * job->ba;
 		off = wd->next[dir];
 		if (off + *len > slice) {
-			if (w->one_pass && off < slice)
+			if (w->cursor.one_pass && off < slice)
 				*len = slice - off;
 			else
 				off = 0;
@@ -834,7 +845,7 @@ static void ssdload_prep(struct ssdload_worker *w, struct ssdload_io *io)
 	if (io->dir == SSDLOAD_DIR_WRITE) {
 		buf = io->wbuf;
 		nr = io->nr_wvecs;
-		ssdload_data_write(&w->dg, buf, nr, io->len, io->pos);
+		ssdload_data_write(&w->cursor.dg, buf, nr, io->len, io->pos);
 	} else {
 		buf = io->rbuf;
 		nr = io->nr_rvecs;
@@ -870,12 +881,12 @@ static void ssdload_plan_io(struct ssdload_worker *w, struct ssdload_io *io,
 	io->len = ssdload_next_len(w, io->dir);
 	io->pos = ssdload_target(w, io->dir, io->dev, &io->len);
 	if (unlikely(w->nr_devs > 1))
-		w->dev_bytes += io->len;
-	if (w->one_pass && measured) {
+		w->cursor.dev_bytes += io->len;
+	if (w->cursor.one_pass && measured) {
 		wd = &w->wd[io->dev];
 		wd->left -= io->len;
 		if (!wd->left)
-			w->devs_left--;
+			w->cursor.devs_left--;
 	}
 }
 
@@ -883,14 +894,16 @@ static void ssdload_plan_io(struct ssdload_worker *w, struct ssdload_io *io,
 static void ssdload_submit(struct ssdload_worker *w, struct ssdload_io *io,
 			   u64 stamp)
 {
-	if (unlikely(w->gap_open) && io->epoch == w->epoch)
+	unsigned int inflight;
+
+	if (unlikely(w->gap.open) && io->epoch == w->phase.epoch)
 		ssdload_step_gap(w, stamp);
-	w->inflight++;
+	inflight = ++w->pool.inflight;
 	if (io->measured)
-		ssdload_count(&w->depth[ssdload_depth_bucket(w->inflight)]);
+		ssdload_count(&w->res.depth[ssdload_depth_bucket(inflight)]);
 	io->inflight = true;
 	io->submit_ns = stamp;
-	w->last_io = io;
+	w->poll.last_io = io;
 	submit_bio(&io->bio);
 }
 
@@ -902,29 +915,29 @@ static void ssdload_submit(struct ssdload_worker *w, struct ssdload_io *io,
  */
 static bool ssdload_rate_pick(struct ssdload_worker *w, u64 now, u8 *dir)
 {
-	const struct ssdload_sched *s = w->sched;
+	const struct ssdload_sched *s = w->rate.sched;
 	u8 d, o;
 
 	/*
 	 * One draw per I/O, however many passes it waits: the offsets,
 	 * sizes and mix come from one PRNG, and must not depend on timing.
 	 */
-	if (!w->rate_drawn) {
-		w->rate_dir = ssdload_next_dir(w);
-		w->rate_drawn = true;
+	if (!w->rate.drawn) {
+		w->rate.dir = ssdload_next_dir(w);
+		w->rate.drawn = true;
 	}
-	d = w->rate_dir;
+	d = w->rate.dir;
 	o = d ^ 1;
 	if (!s[d].on || s[d].next_ns <= now) {
-		w->rate_drawn = false;
+		w->rate.drawn = false;
 		goto out;
 	}
-	if (!w->rate_mix) {
-		w->rate_wake_ns = s[d].next_ns;
+	if (!w->phase.rate_mix) {
+		w->rate.wake_ns = s[d].next_ns;
 		return false;
 	}
 	if (s[o].on && s[o].next_ns > now) {
-		w->rate_wake_ns = min(s[d].next_ns, s[o].next_ns);
+		w->rate.wake_ns = min(s[d].next_ns, s[o].next_ns);
 		return false;
 	}
 	/* the other direction is due: it goes, the drawn one waits */
@@ -937,7 +950,7 @@ out:
 /* The planned @io takes its direction's next intended time, if any. */
 static void ssdload_rate_stamp(struct ssdload_worker *w, struct ssdload_io *io)
 {
-	struct ssdload_sched *s = &w->sched[io->dir];
+	struct ssdload_sched *s = &w->rate.sched[io->dir];
 
 	if (!s->on) {
 		io->intended_ns = 0;
@@ -963,61 +976,65 @@ void ssdload_phase_enter(struct ssdload_worker *w, unsigned int idx, u64 t0)
 	bool idle = ph->idle || w->idx >= active;
 	int d;
 
-	if (w->ph) {
-		w->epoch++;
+	if (w->phase.ph) {
+		w->phase.epoch++;
 		/*
 		 * The gap runs from the drain of the previous phase's I/O: a
 		 * phase in which this worker issued some (not idle, not a
 		 * share of number_ios of 0) to one that issues.
 		 */
-		w->gap_open = w->ph_issued && !idle;
-		w->old_inflight = w->inflight;
-		w->old_last_ns = w->last_reap_ns;
-		if (w->pst && w->ph->idle)	/* the idle phase ends here */
-			ssdload_pstat_update(w, w->phase, t0);
+		w->gap.open = w->gap.issued && !idle;
+		w->gap.old_inflight = w->pool.inflight;
+		w->gap.old_last_ns = w->gap.last_reap_ns;
+		/* the idle phase ends here */
+		if (w->pst && w->phase.ph->idle)
+			ssdload_pstat_update(w, w->phase.idx, t0);
 	}
-	w->ph_issued = false;
-	w->idle = idle;
-	w->ph = ph;
-	w->phase = idx;
-	w->random = ssdload_rw_is_random(ph->rw);
-	w->mixed = ssdload_rw_is_mixed(ph->rw);
-	w->fixed_dir = ssdload_rw_dir(ph->rw);
-	w->rwmixread = ph->rwmixread;
-	w->uniform_bs = ph->uniform_bs;
-	w->bs = ph->bs_max;
-	w->spare = idle ? 0 : w->nr_ios - min(ph->iodepth, w->nr_ios);
-	w->ramp_end_ns = t0 + ph->ramp_ms * NSEC_PER_MSEC;
+	w->gap.issued = false;
+	w->phase.idle = idle;
+	w->phase.ph = ph;
+	w->phase.idx = idx;
+	w->phase.random = ssdload_rw_is_random(ph->rw);
+	w->phase.mixed = ssdload_rw_is_mixed(ph->rw);
+	w->phase.fixed_dir = ssdload_rw_dir(ph->rw);
+	w->phase.rwmixread = ph->rwmixread;
+	w->phase.uniform_bs = ph->uniform_bs;
+	w->phase.bs = ph->bs_max;
+	w->phase.spare = idle ? 0 :
+			 w->pool.nr_ios - min(ph->iodepth, w->pool.nr_ios);
+	w->phase.ramp_end_ns = t0 + ph->ramp_ms * NSEC_PER_MSEC;
 	if (ph->idle)
-		w->deadline_ns = t0 + ph->idle_ms * NSEC_PER_MSEC;
+		w->phase.deadline_ns = t0 + ph->idle_ms * NSEC_PER_MSEC;
 	else if (ph->runtime_ms)
-		w->deadline_ns = w->ramp_end_ns + ph->runtime_ms * NSEC_PER_MSEC;
+		w->phase.deadline_ns = w->phase.ramp_end_ns +
+				       ph->runtime_ms * NSEC_PER_MSEC;
 	else
-		w->deadline_ns = 0;
-	if (!w->one_pass) {
-		w->has_quota = ph->number_ios;
-		w->quota = w->idx < active ?
+		w->phase.deadline_ns = 0;
+	if (!w->cursor.one_pass) {
+		w->phase.has_quota = ph->number_ios;
+		w->phase.quota = w->idx < active ?
 			   ssdload_share(ph->number_ios, active, w->idx) : 0;
 	}
-	w->submitted = 0;
-	w->rate_drawn = false;
-	w->paced = w->sched && ph->rated && !idle;
-	w->rate_mix = w->mixed && ph->rwmixread > 0 && ph->rwmixread < 100;
-	for (d = 0; w->sched && d < SSDLOAD_DIR_NR; d++) {
+	w->cursor.submitted = 0;
+	w->rate.drawn = false;
+	w->phase.paced = w->rate.sched && ph->rated && !idle;
+	w->phase.rate_mix = w->phase.mixed && ph->rwmixread > 0 &&
+			    ph->rwmixread < 100;
+	for (d = 0; w->rate.sched && d < SSDLOAD_DIR_NR; d++) {
 		bool bw = !ph->rate_iops[d];
 
 		/* a phase without a rate in @d: its schedule is off */
-		if (!w->paced || !(ph->rated_dirs & BIT(d))) {
-			w->sched[d].on = false;
+		if (!w->phase.paced || !(ph->rated_dirs & BIT(d))) {
+			w->rate.sched[d].on = false;
 			continue;
 		}
 		/* each phase and loop its own arrivals */
-		ssdload_sched_init(&w->sched[d],
+		ssdload_sched_init(&w->rate.sched[d],
 				   bw ? ph->rate[d] : ph->rate_iops[d], bw,
 				   job->cfg.rate_process == SSDLOAD_RATE_POISSON,
 				   active, w->idx, ph->bs_max, t0,
 				   job->cfg.randseed + d +
-				   ((u64)w->loop * job->nr_phases + idx) *
+				   ((u64)w->phase.loop * job->nr_phases + idx) *
 				   SSDLOAD_DIR_NR);
 	}
 	if (w->pst) {
@@ -1025,14 +1042,14 @@ void ssdload_phase_enter(struct ssdload_worker *w, unsigned int idx, u64 t0)
 
 		/* the loops of a step add up */
 		preempt_disable();
-		write_seqcount_begin(&w->seq);
+		write_seqcount_begin(&w->res.seq);
 		if (ps->last_ns > ps->start_ns)
 			ps->ns += ps->last_ns - ps->start_ns;
 		/* an idle step counts its time; a worker sitting out, none */
-		ps->start_ns = ph->idle ? t0 : idle ? 0 : w->ramp_end_ns;
+		ps->start_ns = ph->idle ? t0 : idle ? 0 : w->phase.ramp_end_ns;
 		ps->last_ns = 0;
 		ps->entries++;
-		write_seqcount_end(&w->seq);
+		write_seqcount_end(&w->res.seq);
 		preempt_enable();
 	}
 }
@@ -1057,7 +1074,7 @@ bool ssdload_pass_arm(struct ssdload_worker *w)
 {
 	unsigned int i, d;
 
-	w->devs_left = 0;
+	w->cursor.devs_left = 0;
 	for (i = 0; i < w->nr_devs; i++) {
 		struct ssdload_wdev *wd = &w->wd[i];
 
@@ -1066,14 +1083,14 @@ bool ssdload_pass_arm(struct ssdload_worker *w)
 		for (d = 0; d < SSDLOAD_DIR_NR; d++)
 			wd->next[d] = 0;
 		if (wd->left)
-			w->devs_left++;
+			w->cursor.devs_left++;
 	}
-	w->cur_dev = 0;
-	while (w->devs_left && !w->wd[w->cur_dev].left)
-		w->cur_dev++;
-	w->dev_ios = 0;
-	w->dev_bytes = 0;
-	return w->devs_left;
+	w->cursor.dev = 0;
+	while (w->cursor.devs_left && !w->wd[w->cursor.dev].left)
+		w->cursor.dev++;
+	w->cursor.dev_ios = 0;
+	w->cursor.dev_bytes = 0;
+	return w->cursor.devs_left;
 }
 
 /*
@@ -1086,7 +1103,7 @@ bool ssdload_pass_arm(struct ssdload_worker *w)
 bool ssdload_phase_next(struct ssdload_worker *w, u64 now)
 {
 	struct ssdload_job *job = w->job;
-	unsigned int next = w->phase + 1;
+	unsigned int next = w->phase.idx + 1;
 	u64 t0 = now;
 
 	if (READ_ONCE(job->stop) || READ_ONCE(job->failed) ||
@@ -1095,14 +1112,14 @@ bool ssdload_phase_next(struct ssdload_worker *w, u64 now)
 	/* phases without a share of number_ios may follow by the thousand */
 	cond_resched();
 	if (next == job->nr_phases) {
-		if (++w->loop >= job->run_loops)
+		if (++w->phase.loop >= job->run_loops)
 			return false;
 		next = 0;
-		if (w->one_pass && !ssdload_pass_arm(w))
+		if (w->cursor.one_pass && !ssdload_pass_arm(w))
 			return false;
 	}
-	if (w->deadline_ns && w->deadline_ns < now)
-		t0 = w->deadline_ns;
+	if (w->phase.deadline_ns && w->phase.deadline_ns < now)
+		t0 = w->phase.deadline_ns;
 	ssdload_phase_enter(w, next, t0);
 	return true;
 }
@@ -1113,12 +1130,12 @@ void ssdload_step_gap(struct ssdload_worker *w, u64 now)
 	struct ssdload_pstat *ps;
 	u64 gap = 0;
 
-	w->gap_open = false;
+	w->gap.open = false;
 	if (!w->pst)
 		return;
-	ps = &w->pst[w->phase];
-	if (!w->old_inflight && now > w->old_last_ns)
-		gap = now - w->old_last_ns;
+	ps = &w->pst[w->phase.idx];
+	if (!w->gap.old_inflight && now > w->gap.old_last_ns)
+		gap = now - w->gap.old_last_ns;
 	WRITE_ONCE(ps->gap_max_ns, max(ps->gap_max_ns, gap));
 	WRITE_ONCE(ps->gap_sum_ns, ps->gap_sum_ns + gap);
 	WRITE_ONCE(ps->gaps, ps->gaps + 1);
@@ -1135,9 +1152,9 @@ void ssdload_worker_begin(struct ssdload_worker *w, u64 t0)
 	if (w->ser)
 		ssdload_series_begin(w->ser, t0,
 				     cfg->log_interval_ms * NSEC_PER_MSEC);
-	w->ph = NULL;
-	w->loop = 0;
-	w->epoch = 0;
+	w->phase.ph = NULL;
+	w->phase.loop = 0;
+	w->phase.epoch = 0;
 	ssdload_phase_enter(w, 0, t0);
 }
 
@@ -1153,24 +1170,24 @@ static struct ssdload_io *ssdload_next_io(struct ssdload_worker *w, u64 now,
 	struct ssdload_io *io;
 	u8 dir;
 
-	if (w->retry) {
+	if (w->pool.retry) {
 		if (!ssdload_may_issue(w, now))
 			return NULL;
-		io = llist_entry(w->retry, struct ssdload_io, node);
-		w->retry = w->retry->next;
+		io = llist_entry(w->pool.retry, struct ssdload_io, node);
+		w->pool.retry = w->pool.retry->next;
 		return io;
 	}
-	if (w->follow) {
+	if (w->pool.follow) {
 		/* trimwrite: same device, offset and length as its trim */
 		if (!ssdload_may_issue(w, now))
 			return NULL;
-		io = llist_entry(w->follow, struct ssdload_io, node);
-		w->follow = w->follow->next;
+		io = llist_entry(w->pool.follow, struct ssdload_io, node);
+		w->pool.follow = w->pool.follow->next;
 		io->measured = ssdload_measuring(w, now);
 		io->intended_ns = 0;	/* its trim was the scheduled send */
 		return io;
 	}
-	if (!*issuing || w->nr_free <= w->spare)
+	if (!*issuing || w->pool.nr_free <= w->phase.spare)
 		return NULL;
 	if (!ssdload_may_submit(w, now))
 		/*
@@ -1179,27 +1196,27 @@ static struct ssdload_io *ssdload_next_io(struct ssdload_worker *w, u64 now,
 		 * I/Os are then the previous phase's in flight).
 		 */
 		return NULL;
-	if (unlikely(w->idle)) {
+	if (unlikely(w->phase.idle)) {
 		/* an idle step, or one this worker sits out: sleep until its end */
-		w->rate_wake_ns = w->deadline_ns;
+		w->rate.wake_ns = w->phase.deadline_ns;
 		return NULL;
 	}
-	if (!w->paced)
+	if (!w->phase.paced)
 		dir = ssdload_next_dir(w);
 	else if (!ssdload_rate_pick(w, now, &dir))
 		return NULL;
-	io = w->free[--w->nr_free];
+	io = w->pool.free[--w->pool.nr_free];
 	io->measured = ssdload_measuring(w, now);
-	io->phase = w->phase;
-	io->epoch = w->epoch;
-	w->ph_issued = true;
+	io->phase = w->phase.idx;
+	io->epoch = w->phase.epoch;
+	w->gap.issued = true;
 	ssdload_plan_io(w, io, dir, io->measured);
-	if (w->paced)
+	if (w->phase.paced)
 		ssdload_rate_stamp(w, io);
 	else
 		io->intended_ns = 0;
 	if (io->measured)
-		w->submitted++;
+		w->cursor.submitted++;
 	return io;
 }
 
@@ -1223,13 +1240,15 @@ static bool ssdload_submit_batch(struct ssdload_worker *w, u64 now,
 	bool first = true;
 
 	/* iodepth 1: one I/O, no group, no plug, stamped by the pass clock */
-	if (w->nr_free - w->spare == 1 && !w->retry && !w->follow) {
+	if (w->pool.nr_free - w->phase.spare == 1 && !w->pool.retry &&
+	    !w->pool.follow) {
 		struct ssdload_io *io = ssdload_next_io(w, now, &issuing);
+		u64 *batches = w->res.submits;
 
 		if (io) {
 			ssdload_prep(w, io);
 			if (io->measured)
-				ssdload_count(&w->submits[ssdload_batch_bucket(1)]);
+				ssdload_count(&batches[ssdload_batch_bucket(1)]);
 			ssdload_submit(w, io, now);
 		}
 		return issuing;
@@ -1255,7 +1274,7 @@ static bool ssdload_submit_batch(struct ssdload_worker *w, u64 now,
 			ssdload_start_plug(&plug, n);
 		/* one submission batch (fio's iodepth_submit), if measured */
 		if (group[n - 1]->measured)
-			ssdload_count(&w->submits[ssdload_batch_bucket(n)]);
+			ssdload_count(&w->res.submits[ssdload_batch_bucket(n)]);
 		for (i = 0; i < n; i++)
 			ssdload_submit(w, group[i], now);
 		if (n > 1)
@@ -1269,8 +1288,8 @@ static void ssdload_poll_cookie(struct ssdload_worker *w, blk_qc_t cookie)
 {
 	DEFINE_IO_COMP_BATCH(iob);
 
-	w->pbio.bi_cookie = cookie;
-	bio_poll(&w->pbio, &iob, 0);
+	w->poll.pbio.bi_cookie = cookie;
+	bio_poll(&w->poll.pbio, &iob, 0);
 	if (iob.complete)
 		iob.complete(&iob);
 }
@@ -1287,42 +1306,46 @@ static void ssdload_poll_cookie(struct ssdload_worker *w, blk_qc_t cookie)
  */
 static void ssdload_poll(struct ssdload_worker *w)
 {
-	blk_qc_t cookie = READ_ONCE(w->last_io->bio.bi_cookie);
+	blk_qc_t cookie = READ_ONCE(w->poll.last_io->bio.bi_cookie);
 	unsigned int i;
 
 	if (cookie != BLK_QC_T_NONE) {
-		w->cookie = cookie;
-	} else if (w->cookie == BLK_QC_T_NONE) {
+		w->poll.cookie = cookie;
+	} else if (w->poll.cookie == BLK_QC_T_NONE) {
 		/*
 		 * The latest submission was refused (no tag) before any
 		 * cookie was seen: take one from an I/O in flight.
 		 */
-		for (i = 0; i < w->nr_ios && w->cookie == BLK_QC_T_NONE; i++)
-			if (w->ios[i]->inflight)
-				w->cookie = READ_ONCE(w->ios[i]->bio.bi_cookie);
+		for (i = 0; i < w->pool.nr_ios &&
+		     w->poll.cookie == BLK_QC_T_NONE; i++) {
+			struct ssdload_io *io = w->pool.ios[i];
+
+			if (io->inflight)
+				w->poll.cookie = READ_ONCE(io->bio.bi_cookie);
+		}
 	}
-	if (unlikely(w->migrated)) {
-		for (i = 0; i < w->nr_ios; i++) {
-			struct ssdload_io *io = w->ios[i];
+	if (unlikely(w->poll.migrated)) {
+		for (i = 0; i < w->pool.nr_ios; i++) {
+			struct ssdload_io *io = w->pool.ios[i];
 
 			cookie = READ_ONCE(io->bio.bi_cookie);
 			if (io->inflight && cookie != BLK_QC_T_NONE &&
-			    cookie != w->cookie)
+			    cookie != w->poll.cookie)
 				ssdload_poll_cookie(w, cookie);
 		}
 	}
-	if (w->cookie == BLK_QC_T_NONE) {
+	if (w->poll.cookie == BLK_QC_T_NONE) {
 		/* not dispatched yet (requeue or kblockd): try again */
 		cpu_relax();
 		return;
 	}
-	ssdload_poll_cookie(w, w->cookie);
+	ssdload_poll_cookie(w, w->poll.cookie);
 }
 
 /* How often io_timeout_ms looks at the I/Os in flight: 4 times a period. */
 static u64 ssdload_scan_period(const struct ssdload_worker *w)
 {
-	return max_t(u64, w->timeout_ns / 4, NSEC_PER_MSEC);
+	return max_t(u64, w->pool.timeout_ns / 4, NSEC_PER_MSEC);
 }
 
 /*
@@ -1335,15 +1358,16 @@ static void ssdload_scan_timeouts(struct ssdload_worker *w, u64 now)
 {
 	unsigned int i;
 
-	w->next_scan_ns = now + ssdload_scan_period(w);
-	for (i = 0; i < w->nr_ios; i++) {
-		struct ssdload_io *io = w->ios[i];
+	w->pool.next_scan_ns = now + ssdload_scan_period(w);
+	for (i = 0; i < w->pool.nr_ios; i++) {
+		struct ssdload_io *io = w->pool.ios[i];
 
 		if (io->inflight && !io->late && now > io->submit_ns &&
-		    now - io->submit_ns >= w->timeout_ns) {
+		    now - io->submit_ns >= w->pool.timeout_ns) {
 			io->late = true;
-			WRITE_ONCE(w->cnt.timed_out, w->cnt.timed_out + 1);
-			WRITE_ONCE(w->cnt.stuck, w->cnt.stuck + 1);
+			WRITE_ONCE(w->res.cnt.timed_out,
+				   w->res.cnt.timed_out + 1);
+			WRITE_ONCE(w->res.cnt.stuck, w->res.cnt.stuck + 1);
 		}
 	}
 }
@@ -1353,10 +1377,10 @@ static void ssdload_track_cpu(struct ssdload_worker *w)
 {
 	unsigned int cpu = raw_smp_processor_id();
 
-	if (unlikely(cpu != w->last_cpu)) {
-		w->last_cpu = cpu;
-		w->migrated = true;
-		cpumask_set_cpu(cpu, w->ran_on);
+	if (unlikely(cpu != w->poll.last_cpu)) {
+		w->poll.last_cpu = cpu;
+		w->poll.migrated = true;
+		cpumask_set_cpu(cpu, w->res.ran_on);
 	}
 }
 
@@ -1372,15 +1396,15 @@ static void ssdload_wait_until(struct ssdload_worker *w, bool issuing)
 	u64 until = U64_MAX;
 	ktime_t t;
 
-	if (issuing && w->rate_wake_ns) {
-		until = w->rate_wake_ns;
-		if (w->deadline_ns)
-			until = min(until, w->deadline_ns);
+	if (issuing && w->rate.wake_ns) {
+		until = w->rate.wake_ns;
+		if (w->phase.deadline_ns)
+			until = min(until, w->phase.deadline_ns);
 	}
 	if (w->ser)
 		until = min(until, w->ser->next_ns);
-	if (w->timeout_ns)
-		until = min(until, w->next_scan_ns);
+	if (w->pool.timeout_ns)
+		until = min(until, w->pool.next_scan_ns);
 	t = ns_to_ktime(until);
 	schedule_hrtimeout_range(&t, 0, HRTIMER_MODE_ABS);
 }
@@ -1393,13 +1417,13 @@ static void ssdload_wait_until(struct ssdload_worker *w, bool issuing)
 static void ssdload_wait(struct ssdload_worker *w, bool issuing)
 {
 	set_current_state(TASK_INTERRUPTIBLE);
-	if (llist_empty(&w->done) && !w->local &&
+	if (llist_empty(&w->compl.done) && !w->pool.local &&
 	    !(issuing && (READ_ONCE(w->job->stop) || kthread_should_stop()))) {
 		long scan;
 
-		if ((issuing && w->rate_wake_ns) || w->ser) {
+		if ((issuing && w->rate.wake_ns) || w->ser) {
 			ssdload_wait_until(w, issuing);
-		} else if (!w->timeout_ns) {
+		} else if (!w->pool.timeout_ns) {
 			io_schedule();
 		} else {
 			scan = nsecs_to_jiffies(ssdload_scan_period(w));
@@ -1423,51 +1447,52 @@ int ssdload_worker_fn(void *data)
 		ssdload_track_cpu(w);
 		ssdload_reap(w);
 		now = ssdload_now(w);
-		if (w->reaped_measured) {	/* disable_lat only */
-			w->reaped_measured = false;
-			w->last_done_ns = now;
+		if (w->res.reaped_measured) {	/* disable_lat only */
+			w->res.reaped_measured = false;
+			w->res.last_done_ns = now;
 		}
-		if (unlikely(w->timeout_ns) && now >= w->next_scan_ns)
+		if (unlikely(w->pool.timeout_ns) && now >= w->pool.next_scan_ns)
 			ssdload_scan_timeouts(w, now);
 		if (unlikely(w->ser) && now >= w->ser->next_ns)
 			ssdload_series_close(w, now, false);
 		while (issuing && !ssdload_may_submit(w, now))
 			issuing = ssdload_phase_next(w, now);
-		if (!issuing && !w->issue_end_ns)
-			WRITE_ONCE(w->issue_end_ns, now);
-		if (unlikely(w->retry || w->follow) &&
+		if (!issuing && !w->rate.issue_end_ns)
+			WRITE_ONCE(w->rate.issue_end_ns, now);
+		if (unlikely(w->pool.retry || w->pool.follow) &&
 		    !ssdload_may_issue(w, now))
 			ssdload_drop_retries(w);
-		if (!issuing && !w->inflight && !w->retry && !w->follow)
+		if (!issuing && !w->pool.inflight && !w->pool.retry &&
+		    !w->pool.follow)
 			break;
 
-		w->rate_wake_ns = 0;
-		if ((issuing && w->nr_free > w->spare) || w->retry ||
-		    w->follow) {
+		w->rate.wake_ns = 0;
+		if ((issuing && w->pool.nr_free > w->phase.spare) ||
+		    w->pool.retry || w->pool.follow) {
 			issuing = ssdload_submit_batch(w, now, issuing);
 			/*
-			 * interrupt mode: inline completions wait on w->local;
-			 * with rate control, nothing due: sleep
+			 * interrupt mode: inline completions wait on
+			 * w->pool.local; with rate control, nothing due: sleep
 			 */
-			if (!w->polled && !w->rate_wake_ns)
+			if (!w->polled && !w->rate.wake_ns)
 				continue;
 		}
 
-		if (w->polled && (w->inflight || !w->rate_wake_ns)) {
+		if (w->polled && (w->pool.inflight || !w->rate.wake_ns)) {
 			/* poll right after submitting: no extra pass, no clock */
-			if (w->inflight)
+			if (w->pool.inflight)
 				ssdload_poll(w);
 			continue;
 		}
 		ssdload_wait(w, issuing);
 	}
 	/* with disable_lat, the precise end of the measured phase */
-	if (w->nolat && w->last_done_ns)
-		w->last_done_ns = ktime_get_ns();
+	if (w->compl.nolat && w->res.last_done_ns)
+		w->res.last_done_ns = ktime_get_ns();
 	/* a run that ended (or was stopped) in an idle step */
-	if (w->pst && w->ph->idle)
-		ssdload_pstat_update(w, w->phase,
-				     min(ktime_get_ns(), w->deadline_ns));
+	if (w->pst && w->phase.ph->idle)
+		ssdload_pstat_update(w, w->phase.idx,
+				     min(ktime_get_ns(), w->phase.deadline_ns));
 	/* the last record, after the last completion: the sums are exact */
 	if (w->ser)
 		ssdload_series_close(w, ktime_get_ns(), true);

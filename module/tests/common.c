@@ -59,17 +59,17 @@ struct ssdload_test_job *ssdload_test_job_new(struct kunit *test,
 		w->wd = kunit_kzalloc(test, sizeof(*w->wd), GFP_KERNEL);
 		KUNIT_ASSERT_NOT_NULL(test, w->wd);
 		w->nr_devs = 1;
-		w->rwmixread = 50;
-		w->uniform_bs = true;
-		w->bs = 4096;
-		seqcount_init(&w->seq);
+		w->phase.rwmixread = 50;
+		w->phase.uniform_bs = true;
+		w->phase.bs = 4096;
+		seqcount_init(&w->res.seq);
 		job->workers[i] = w;
 		job->nr_workers = i + 1;
 		tj->nr_workers = i + 1;
 		for (d = 0; stats && d < SSDLOAD_DIR_NR; d++)
 			KUNIT_ASSERT_EQ(test,
-					ssdload_dstat_init(&w->st[d], NUMA_NO_NODE),
-					0);
+					ssdload_dstat_init(&w->res.st[d],
+							   NUMA_NO_NODE), 0);
 		ssdload_rng_seed(w, job->cfg.randseed);
 	}
 	return tj;
@@ -85,7 +85,7 @@ void ssdload_test_job_del(struct ssdload_test_job *tj)
 		return;
 	for (i = 0; i < tj->nr_workers; i++)
 		for (d = 0; d < SSDLOAD_DIR_NR; d++)
-			ssdload_dstat_free(&tj->job->workers[i]->st[d]);
+			ssdload_dstat_free(&tj->job->workers[i]->res.st[d]);
 }
 
 void ssdload_test_span(struct ssdload_job *job, u64 span_start, u64 bs,
@@ -95,8 +95,8 @@ void ssdload_test_span(struct ssdload_job *job, u64 span_start, u64 bs,
 	unsigned int i;
 
 	for (i = 0; i < job->nr_workers; i++) {
-		job->workers[i]->uniform_bs = true;
-		job->workers[i]->bs = bs;
+		job->workers[i]->phase.uniform_bs = true;
+		job->workers[i]->phase.bs = bs;
 	}
 	job->cfg.bs = bs;
 	job->bs_min = bs;

@@ -298,7 +298,8 @@ static void test_percentiles(struct kunit *test)
 static void test_clamp(struct kunit *test)
 {
 	struct ssdload_job *job = hist_job(test);
-	const struct ssdload_dstat *d = &job->workers[0]->st[SSDLOAD_DIR_READ];
+	const struct ssdload_dstat *d =
+		&job->workers[0]->res.st[SSDLOAD_DIR_READ];
 	u32 last = SSDLOAD_HIST_BUCKETS - 1;
 	struct ssdload_sum s;
 

@@ -49,9 +49,9 @@ static void test_read_share(struct kunit *test)
 	u64 reads = 0, expect, tol, diff;
 	unsigned int i;
 
-	w->mixed = true;
-	w->fixed_dir = SSDLOAD_DIR_WRITE;	/* must not matter */
-	w->rwmixread = pct;
+	w->phase.mixed = true;
+	w->phase.fixed_dir = SSDLOAD_DIR_WRITE;	/* must not matter */
+	w->phase.rwmixread = pct;
 	ssdload_rng_seed(w, 0x5d5d + pct);
 	for (i = 0; i < MIX_DRAWS; i++) {
 		u8 dir = ssdload_next_dir(w);
@@ -101,13 +101,13 @@ static void test_fixed_direction(struct kunit *test)
 	unsigned int i;
 
 	KUNIT_ASSERT_FALSE(test, ssdload_rw_is_mixed(c->rw));
-	w->mixed = ssdload_rw_is_mixed(c->rw);
-	w->fixed_dir = c->dir;
-	w->rwmixread = 50;
-	memcpy(rng, w->rng, sizeof(rng));
+	w->phase.mixed = ssdload_rw_is_mixed(c->rw);
+	w->phase.fixed_dir = c->dir;
+	w->phase.rwmixread = 50;
+	memcpy(rng, w->cursor.rng, sizeof(rng));
 	for (i = 0; i < 1000; i++)
 		KUNIT_EXPECT_EQ(test, ssdload_next_dir(w), c->dir);
-	KUNIT_EXPECT_EQ(test, memcmp(rng, w->rng, sizeof(rng)), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(rng, w->cursor.rng, sizeof(rng)), 0);
 }
 
 static struct kunit_case ssdload_mix_cases[] = {

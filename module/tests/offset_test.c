@@ -47,7 +47,7 @@ static void test_sequential_per_direction(struct kunit *test)
 	unsigned int i;
 
 	ssdload_test_span(w->job, start, bs, 64);
-	w->random = false;
+	w->phase.random = false;
 	w->wd[0].slice_start = 0;
 	w->wd[0].slice_len = 64;
 	for (i = 0; i < 200; i++) {
@@ -70,7 +70,7 @@ static void test_sequential_walk(struct kunit *test)
 	unsigned int i;
 
 	ssdload_test_span(w->job, start, bs, 16);
-	w->random = false;
+	w->phase.random = false;
 	w->wd[0].slice_start = 3;
 	w->wd[0].slice_len = 5;
 	w->wd[0].next[SSDLOAD_DIR_READ] = 0;
@@ -142,7 +142,7 @@ static void test_random_aligned(struct kunit *test)
 	struct ssdload_worker *w = offset_worker(test, 0);
 	unsigned int s, i, bad = 0;
 
-	w->random = true;
+	w->phase.random = true;
 	for (s = 0; s < ARRAY_SIZE(spans); s++) {
 		u64 end = spans[s].start + spans[s].nr_blocks * spans[s].bs;
 
@@ -179,7 +179,7 @@ static void test_random_uniform(struct kunit *test)
 
 	cells = kunit_kcalloc(test, CHI_CELLS, sizeof(*cells), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, cells);
-	w->random = true;
+	w->phase.random = true;
 	w->job->cfg.randseed = 12345;
 	ssdload_rng_seed(w, w->job->cfg.randseed);
 	ssdload_test_span(w->job, 0, bs, nr_blocks);
@@ -207,10 +207,10 @@ static void test_same_seed(struct kunit *test)
 	unsigned int i, same_seed = 0, other_worker = 0, other_seed = 0;
 	u64 first[64];
 
-	a->random = true;
-	b->random = true;
-	b->mixed = true;
-	a->mixed = true;
+	a->phase.random = true;
+	b->phase.random = true;
+	b->phase.mixed = true;
+	a->phase.mixed = true;
 	ssdload_test_span(a->job, 0, 4096, 1 << 20);
 
 	ssdload_rng_seed(a, 42);
@@ -282,7 +282,7 @@ static void test_random_one_pass(struct kunit *test)
 			     GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, seen);
 	ssdload_test_span(w->job, 0, bs, nr_blocks);
-	w->random = true;
+	w->phase.random = true;
 	w->wd[0].slice_start = c->slice_start;
 	w->wd[0].slice_len = c->slice_len;
 	ssdload_perm_init(&w->wd[0], w->idx, 99);
