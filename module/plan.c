@@ -649,3 +649,47 @@ int ssdload_plan_span(struct ssdload_job *job, struct ssdload_dev *dev)
 	dev->nr_units = div_u64(dev->span_bytes - job->bs_max, job->ba) + 1;
 	return 0;
 }
+
+/*
+ * What one worker of a job with @cfg allocates, in bytes: the worker, its
+ * histograms, the I/O arrays, and per I/O its struct (bio and bvec table,
+ * as kmalloc rounds it) and its buffers in whole pages.  The memory cap
+ * (max_job_mem_mb) is checked against this before anything is allocated.
+ */
+u64 ssdload_worker_mem_of(unsigned int depth, bool mixed, unsigned int rated,
+			  u32 bs_max, bool fixed_len, unsigned int nr_devs)
+{
+	bool sep = ssdload_io_sep_table(mixed, fixed_len);
+	u64 buf = 0, io, mem;
+	unsigned int n = ssdload_buf_cut(bs_max, U64_MAX, &buf, NULL);
+
+	io = kmalloc_size_roundup(sizeof(struct ssdload_io) +
+				  (mixed ? 3 : sep ? 2 : 1) * n *
+				  sizeof(struct bio_vec));
+	io += buf * (mixed ? 2 : 1);
+	mem = kmalloc_size_roundup(sizeof(struct ssdload_worker));
+	mem += kmalloc_size_roundup(nr_devs * sizeof(struct ssdload_wdev));
+	mem += SSDLOAD_DIR_NR * SSDLOAD_HIST_BUCKETS * sizeof(u64);
+	if (rated)	/* the schedules, the histograms from intended times */
+		mem += kmalloc_size_roundup(SSDLOAD_DIR_NR *
+					    sizeof(struct ssdload_sched)) +
+		       rated * ssdload_kv_bytes(SSDLOAD_HIST_BUCKETS *
+						sizeof(u64));
+	mem += 2 * (u64)depth * sizeof(void *);
+	return mem + depth * io;
+}
+
+/* What one worker of a job with @cfg and no steps allocates. */
+u64 ssdload_worker_mem(const struct ssdload_cfg *cfg, u32 bs_max,
+		       bool fixed_len, unsigned int nr_devs)
+{
+	unsigned int rated = 0;
+	int d;
+
+	for (d = 0; d < SSDLOAD_DIR_NR; d++)
+		rated += ssdload_dir_rated(cfg, d);
+	return ssdload_worker_mem_of(cfg->iodepth,
+				     ssdload_rw_is_mixed(cfg->rw), rated,
+				     bs_max, fixed_len, nr_devs);
+}
+EXPORT_SYMBOL_IF_KUNIT(ssdload_worker_mem);

@@ -751,6 +751,10 @@ void ssdload_gate_put(struct ssdload_gate *gate);
 void ssdload_gate_pass(struct ssdload_worker *w);
 
 /* plan.c */
+u64 ssdload_worker_mem(const struct ssdload_cfg *cfg, u32 bs_max,
+		       bool fixed_len, unsigned int nr_devs);
+u64 ssdload_worker_mem_of(unsigned int depth, bool mixed, unsigned int rated,
+			  u32 bs_max, bool fixed_len, unsigned int nr_devs);
 __printf(4, 5) int ssdload_job_refuse(struct ssdload_job *job, int err,
 				      const char *attr, const char *fmt, ...);
 bool ssdload_cfg_skewed(const struct ssdload_cfg *cfg);
@@ -775,12 +779,20 @@ u64 ssdload_steps_mem(const struct ssdload_job *job);
 int ssdload_steps_alloc(struct ssdload_worker *w, int node);
 void ssdload_steps_free(struct ssdload_worker *w);
 
+/*
+ * Does an I/O keep its buffers' description apart from the bio's table?
+ * A mixed job has two buffers; when I/Os may be shorter than the buffer
+ * (several block sizes, or a one pass that ends on a blockalign boundary
+ * inside a block), adding a part of a chunk to the bio rewrites the
+ * table's entry, which then must not be the buffer's only description.
+ */
+static inline bool ssdload_io_sep_table(bool mixed, bool fixed_len)
+{
+	return mixed || !fixed_len;
+}
+
 /* worker.c */
 unsigned int ssdload_buf_cut(u32 bs, u64 seg, u64 *mem, u64 *segs);
-u64 ssdload_worker_mem(const struct ssdload_cfg *cfg, u32 bs_max,
-		       bool fixed_len, unsigned int nr_devs);
-u64 ssdload_worker_mem_of(unsigned int depth, bool mixed, unsigned int rated,
-			  u32 bs_max, bool fixed_len, unsigned int nr_devs);
 struct ssdload_worker *ssdload_worker_alloc(struct ssdload_job *job,
 					    unsigned int idx, unsigned int cpu);
 void ssdload_worker_free_ios(struct ssdload_worker *w);
