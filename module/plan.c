@@ -651,6 +651,31 @@ int ssdload_plan_span(struct ssdload_job *job, struct ssdload_dev *dev)
 }
 
 /*
+ * Cut one buffer of @bs bytes as ssdload_chunks_alloc() does.  Returns the
+ * number of chunks; adds the bytes of their pages to *@mem and, for a
+ * queue whose segments hold at most @seg bytes, the segments they make to
+ * *@segs (each chunk is physically contiguous and naturally aligned).
+ * @mem and @segs may be NULL.
+ */
+unsigned int ssdload_buf_cut(u32 bs, u64 seg, u64 *mem, u64 *segs)
+{
+	unsigned int n = 0;
+
+	while (bs) {
+		unsigned int order = ssdload_chunk_order(bs);
+		u32 len = min_t(u32, bs, PAGE_SIZE << order);
+
+		if (mem)
+			*mem += PAGE_SIZE << order;
+		if (segs)
+			*segs += DIV_ROUND_UP_ULL(len, seg);
+		bs -= len;
+		n++;
+	}
+	return n;
+}
+
+/*
  * What one worker of a job with @cfg allocates, in bytes: the worker, its
  * histograms, the I/O arrays, and per I/O its struct (bio and bvec table,
  * as kmalloc rounds it) and its buffers in whole pages.  The memory cap

@@ -12,6 +12,7 @@
 #include <linux/kref.h>
 #include <linux/cpumask.h>
 #include <linux/llist.h>
+#include <linux/log2.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
 #include <linux/ratelimit.h>
@@ -751,6 +752,7 @@ void ssdload_gate_put(struct ssdload_gate *gate);
 void ssdload_gate_pass(struct ssdload_worker *w);
 
 /* plan.c */
+unsigned int ssdload_buf_cut(u32 bs, u64 seg, u64 *mem, u64 *segs);
 u64 ssdload_worker_mem(const struct ssdload_cfg *cfg, u32 bs_max,
 		       bool fixed_len, unsigned int nr_devs);
 u64 ssdload_worker_mem_of(unsigned int depth, bool mixed, unsigned int rated,
@@ -780,6 +782,18 @@ int ssdload_steps_alloc(struct ssdload_worker *w, int node);
 void ssdload_steps_free(struct ssdload_worker *w);
 
 /*
+ * The chunks of one buffer of @remaining bytes: the largest power-of-two
+ * run of pages that fits what is left, up to 1 MiB, so that nothing is
+ * rounded up beyond the last page.  Returns the order of the next chunk.
+ */
+static inline unsigned int ssdload_chunk_order(u32 remaining)
+{
+	unsigned int pages = DIV_ROUND_UP(remaining, PAGE_SIZE);
+
+	return min_t(unsigned int, ilog2(pages), SSDLOAD_MAX_CHUNK_ORDER);
+}
+
+/*
  * Does an I/O keep its buffers' description apart from the bio's table?
  * A mixed job has two buffers; when I/Os may be shorter than the buffer
  * (several block sizes, or a one pass that ends on a blockalign boundary
@@ -792,7 +806,6 @@ static inline bool ssdload_io_sep_table(bool mixed, bool fixed_len)
 }
 
 /* worker.c */
-unsigned int ssdload_buf_cut(u32 bs, u64 seg, u64 *mem, u64 *segs);
 struct ssdload_worker *ssdload_worker_alloc(struct ssdload_job *job,
 					    unsigned int idx, unsigned int cpu);
 void ssdload_worker_free_ios(struct ssdload_worker *w);

@@ -109,43 +109,6 @@ static void ssdload_pbio_end_io(struct bio *bio)
 {
 }
 
-/*
- * The chunks of one buffer of @remaining bytes: the largest power-of-two
- * run of pages that fits what is left, up to 1 MiB, so that nothing is
- * rounded up beyond the last page.  Returns the order of the next chunk.
- */
-static unsigned int ssdload_chunk_order(u32 remaining)
-{
-	unsigned int pages = DIV_ROUND_UP(remaining, PAGE_SIZE);
-
-	return min_t(unsigned int, ilog2(pages), SSDLOAD_MAX_CHUNK_ORDER);
-}
-
-/*
- * Cut one buffer of @bs bytes as ssdload_chunks_alloc() does.  Returns the
- * number of chunks; adds the bytes of their pages to *@mem and, for a
- * queue whose segments hold at most @seg bytes, the segments they make to
- * *@segs (each chunk is physically contiguous and naturally aligned).
- * @mem and @segs may be NULL.
- */
-unsigned int ssdload_buf_cut(u32 bs, u64 seg, u64 *mem, u64 *segs)
-{
-	unsigned int n = 0;
-
-	while (bs) {
-		unsigned int order = ssdload_chunk_order(bs);
-		u32 len = min_t(u32, bs, PAGE_SIZE << order);
-
-		if (mem)
-			*mem += PAGE_SIZE << order;
-		if (segs)
-			*segs += DIV_ROUND_UP_ULL(len, seg);
-		bs -= len;
-		n++;
-	}
-	return n;
-}
-
 static void ssdload_chunks_free(const struct bio_vec *v, unsigned int n)
 {
 	while (n--)
