@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Preconditioning (precondition.h): the write passes pts and the
- * methodology commands share, the modes of --precondition, --section.
+ * methodology commands share (the modes they run: pcmode.c).
  */
 #include <inttypes.h>
 #include <limits.h>
@@ -16,127 +16,6 @@
 #include "fio/report.h"
 #include "methods/precondition.h"
 #include "methods/runner.h"
-
-static const char *const pc_names[] = {
-	[SSL_PC_NONE] = "none", [SSL_PC_FILL] = "fill", [SSL_PC_RANDOM] = "random",
-	[SSL_PC_SEQ128K] = "seq128k", [SSL_PC_PTS] = "pts",
-};
-
-/* N of --precondition=@val in @s: @what, from @lo to @hi; 0 or -1 */
-static int pc_uint(const char *cmd, const char *val, const char *s, const char *what,
-		   unsigned int lo, unsigned int hi, unsigned int *out)
-{
-	uint64_t u;
-
-	if (ssl_parse_u64(s, &u) || u < lo || u > hi) {
-		ssl_err("%s: --precondition=%s: %s must be an integer from %u to %u", cmd, val,
-			what, lo, hi);
-		return -1;
-	}
-	*out = (unsigned int)u;
-	return 0;
-}
-
-/* pts[:TIME[:N]]: the WDPC's round time and round limit */
-static int pts_mode(const char *cmd, const char *val, const char *colon,
-		    struct ssl_precond *pc)
-{
-	char t[32];
-	const char *n = colon ? strchr(colon + 1, ':') : NULL;
-	size_t len = n ? (size_t)(n - colon - 1) : colon ? strlen(colon + 1) : 0;
-
-	if (!colon)
-		return 0;
-	if (len >= sizeof(t)) {
-		ssl_err("%s: --precondition=%s: the round time is too long", cmd, val);
-		return -1;
-	}
-	memcpy(t, colon + 1, len);
-	t[len] = 0;
-	if (ssl_parse_time_ms(t, 1000, &pc->round_ms) || pc->round_ms < 100 ||
-	    pc->round_ms > 7 * 24 * 3600000ULL) {
-		ssl_err("%s: --precondition=%s: the round time must be from 100ms to 7 days "
-			"(bare number = s, or ms/s/m/h)", cmd, val);
-		return -1;
-	}
-	if (n)
-		return pc_uint(cmd, val, n + 1, "the round limit", SSL_PC_MIN_ROUNDS,
-			       SSL_PC_MAX_ROUNDS, &pc->max_rounds);
-	return 0;
-}
-
-int ssl_precond_parse(const char *cmd, const char *val, struct ssl_precond *pc)
-{
-	const char *colon = strchr(val, ':');
-	size_t n = colon ? (size_t)(colon - val) : strlen(val);
-	unsigned int m;
-
-	memset(pc, 0, sizeof(*pc));
-	for (m = 0; m < ARRAY_SIZE(pc_names); m++)
-		if (strlen(pc_names[m]) == n && !strncmp(val, pc_names[m], n))
-			break;
-	if (m == ARRAY_SIZE(pc_names))
-		goto bad;
-	pc->mode = m;
-	pc->passes = 1;
-	pc->round_ms = SSL_PC_ROUND_MS;
-	pc->max_rounds = SSL_PC_MAX_ROUNDS;
-	switch (pc->mode) {
-	case SSL_PC_NONE:
-	case SSL_PC_FILL:
-		if (colon)
-			goto bad;
-		return 0;
-	case SSL_PC_RANDOM:
-	case SSL_PC_SEQ128K:
-		if (!colon) {
-			ssl_err("%s: --precondition=%s: give the passes, e.g. %s:2", cmd, val,
-				pc_names[m]);
-			return -1;
-		}
-		return pc_uint(cmd, val, colon + 1, "the passes", 1, SSL_PC_MAX_PASSES,
-			       &pc->passes);
-	case SSL_PC_PTS:
-		pc->passes = SSL_PC_WIPC_LOOPS;
-		return pts_mode(cmd, val, colon, pc);
-	}
-bad:
-	ssl_err("%s: --precondition=%s: must be none, fill, random:N, seq128k:N (N passes, "
-		"1 to %d) or pts[:ROUND_TIME[:MAX_ROUNDS]]", cmd, val, SSL_PC_MAX_PASSES);
-	return -1;
-}
-
-void ssl_precond_str(const struct ssl_precond *pc, char *buf, size_t len)
-{
-	if (pc->mode == SSL_PC_RANDOM || pc->mode == SSL_PC_SEQ128K)
-		snprintf(buf, len, "%s:%u", pc_names[pc->mode], pc->passes);
-	else if (pc->mode == SSL_PC_PTS && pc->max_rounds != SSL_PC_MAX_ROUNDS)
-		snprintf(buf, len, "pts:%" PRIu64 "ms:%u", pc->round_ms, pc->max_rounds);
-	else if (pc->mode == SSL_PC_PTS && pc->round_ms != SSL_PC_ROUND_MS)
-		snprintf(buf, len, "pts:%" PRIu64 "ms", pc->round_ms);
-	else
-		snprintf(buf, len, "%s", pc_names[pc->mode]);
-}
-
-/* the span a pass of @bs covers: @span down to a multiple of @bs */
-static uint64_t pass_span(uint64_t span, unsigned int bs)
-{
-	return span / bs * bs;
-}
-
-uint64_t ssl_precond_promised(const struct ssl_precond *pc, uint64_t span)
-{
-	switch (pc->mode) {
-	case SSL_PC_RANDOM:
-		return pc->passes * pass_span(span, SSL_PC_RND_BS);
-	case SSL_PC_FILL:
-	case SSL_PC_SEQ128K:
-	case SSL_PC_PTS:
-		return pc->passes * pass_span(span, SSL_PC_SEQ_BS);
-	default:
-		return 0;
-	}
-}
 
 void ssl_wpass_argv(struct ssl_argv *a, const struct ssl_wpass *w)
 {
@@ -226,7 +105,7 @@ static int pc_passes(const struct ssl_pc_target *t, const char *what, bool rando
 {
 	struct ssl_wpass w = {
 		.random = random, .bs = bs, .iodepth = SSL_PC_QD, .loops = loops,
-		.seed = 0x5d5, .bytes = pass_span(t->span, bs),
+		.seed = 0x5d5, .bytes = ssl_pass_span(t->span, bs),
 	};
 	char sz[32];
 
@@ -243,7 +122,7 @@ static int pc_wdpc(const struct ssl_pc_target *t, const struct ssl_precond *pc,
 {
 	struct ssl_wpass w = {
 		.random = true, .bs = SSL_PC_RND_BS, .iodepth = SSL_PC_QD, .loops = 1,
-		.bytes = pass_span(t->span, SSL_PC_RND_BS), .time_ms = pc->round_ms,
+		.bytes = ssl_pass_span(t->span, SSL_PC_RND_BS), .time_ms = pc->round_ms,
 	};
 	json_object *wd = json_object_new_object(), *ys = json_object_new_array();
 	double y[SSL_PC_MAX_ROUNDS];
@@ -303,7 +182,7 @@ int ssl_precond_run(const struct ssl_pc_target *t, const struct ssl_precond *pc,
 		if (!st)
 			st = pc_wdpc(t, pc, arr, r, &written);
 	} else {
-		st = pc_passes(t, pc_names[pc->mode], false, SSL_PC_SEQ_BS, pc->passes, arr,
+		st = pc_passes(t, ssl_precond_name(pc->mode), false, SSL_PC_SEQ_BS, pc->passes, arr,
 			       &written);
 	}
 	jset(r, "bytes_written", json_object_new_int64((int64_t)written));
@@ -315,14 +194,4 @@ int ssl_precond_run(const struct ssl_pc_target *t, const struct ssl_precond *pc,
 	fprintf(stderr, "%s: precondition %s: %s written (%" PRIu64 " bytes) in %s%s\n",
 		t->cmd, mode, sz, written, secs, st ? ", not complete" : "");
 	return st;
-}
-
-int ssl_section_span(const char *val, char *out, size_t len, char *why, size_t wlen)
-{
-	size_t n = strlen(val);
-
-	/* a percentage is a span; a size too, else it names a profile's section */
-	if (n && val[n - 1] == '%')
-		return ssl_conv_span(val, out, len, why, wlen) ? -1 : 0;
-	return ssl_conv_span(val, out, len, why, wlen) ? 1 : 0;
 }

@@ -17,7 +17,7 @@
 #include <json-c/json.h>
 
 #include "core/options.h"
-#include "methods/precondition.h"
+#include "methods/pcmode.h"
 
 #define SSL_MAX_ARGS	112	/* arguments of one `ssdload run` */
 
