@@ -11,7 +11,7 @@
 
 #include <stddef.h>
 
-#include "device/device.h"
+#include "device/dev.h"
 
 /*
  * Fill the ATA or SCSI facts of @d (d->bus, the write cache, the purge
