@@ -53,20 +53,8 @@ int ssl_review_plan_path(const char *name, char *buf, size_t len)
 
 static void dev_json(json_object *doc, const struct ssl_dev *d)
 {
-	json_object *o = json_object_new_object();
-	char num[32];
+	json_object *o = ssl_dev_json(d, d->path);
 
-	snprintf(num, sizeof(num), "%u:%u", d->dev_major, d->dev_minor);
-	jset(o, "path", json_object_new_string(d->path));
-	jset(o, "name", jstr_or_null(d->name));
-	jset(o, "dev", json_object_new_string(num));
-	jset(o, "nsid", d->nsid ? json_object_new_int64(d->nsid) : NULL);
-	jset(o, "kind", json_object_new_string(d->is_nvme ? "nvme" : "block"));
-	jset(o, "model", jstr_or_null(d->model));
-	jset(o, "serial", jstr_or_null(d->serial));
-	jset(o, "firmware", jstr_or_null(d->firmware));
-	jset(o, "capacity_bytes", json_object_new_int64((int64_t)d->capacity_bytes));
-	jset(o, "logical_block_size", json_object_new_int((int)d->logical_block_size));
 	jset(o, "write_cache", json_object_new_string(ssl_wc_name(d->wc)));
 	jset(doc, "device", o);
 }

@@ -880,6 +880,25 @@ json_object *ssl_method_doc(const struct ssl_method *m, const char *format, int 
 	return doc;
 }
 
+json_object *ssl_dev_json(const struct ssl_dev *d, const char *path)
+{
+	json_object *o = json_object_new_object();
+	char num[32];
+
+	snprintf(num, sizeof(num), "%u:%u", d->dev_major, d->dev_minor);
+	jset(o, "path", json_object_new_string(path));
+	jset(o, "name", jstr_or_null(d->name));
+	jset(o, "dev", json_object_new_string(num));
+	jset(o, "nsid", d->nsid ? json_object_new_int64(d->nsid) : NULL);
+	jset(o, "kind", json_object_new_string(d->is_nvme ? "nvme" : "block"));
+	jset(o, "model", jstr_or_null(d->model));
+	jset(o, "serial", jstr_or_null(d->serial));
+	jset(o, "firmware", jstr_or_null(d->firmware));
+	jset(o, "capacity_bytes", json_object_new_int64((int64_t)d->capacity_bytes));
+	jset(o, "logical_block_size", json_object_new_int((int)d->logical_block_size));
+	return o;
+}
+
 void ssl_dev_recorded(json_object *dev, struct ssl_dev *was)
 {
 	memset(was, 0, sizeof(*was));

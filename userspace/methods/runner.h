@@ -186,6 +186,12 @@ int ssl_method_main(struct ssl_method *m, int argc, const char **argv,
 
 struct ssl_dev;
 /* A new result document: format, versions, command, times, state, device */
+/*
+ * The device @d (given as @path) as pts.json and a review's plan.json
+ * record it: path, name, dev (MAJ:MIN), nsid, kind, model, serial,
+ * firmware, capacity_bytes, logical_block_size; callers add their own.
+ */
+json_object *ssl_dev_json(const struct ssl_dev *d, const char *path);
 json_object *ssl_method_doc(const struct ssl_method *m, const char *format, int version,
 			    const struct ssl_dev *d);
 

@@ -563,20 +563,7 @@ static void summary_window(const struct pts_ctx *c)
 static json_object *device_json(const struct pts_ctx *c)
 {
 	const struct ssl_dev *d = &c->dev;
-	json_object *o = json_object_new_object(), *l, *wc;
-	char num[32];
-
-	jset(o, "path", json_object_new_string(c->filename));
-	jset(o, "name", jstr_or_null(d->name));
-	snprintf(num, sizeof(num), "%u:%u", d->dev_major, d->dev_minor);
-	jset(o, "dev", json_object_new_string(num));
-	jset(o, "nsid", d->nsid ? json_object_new_int64(d->nsid) : NULL);
-	jset(o, "kind", json_object_new_string(d->is_nvme ? "nvme" : "block"));
-	jset(o, "model", jstr_or_null(d->model));
-	jset(o, "serial", jstr_or_null(d->serial));
-	jset(o, "firmware", jstr_or_null(d->firmware));
-	jset(o, "capacity_bytes", json_object_new_int64((int64_t)d->capacity_bytes));
-	jset(o, "logical_block_size", json_object_new_int((int)d->logical_block_size));
+	json_object *o = ssl_dev_json(d, c->filename), *l, *wc;
 	jset(o, "physical_block_size", json_object_new_int((int)d->physical_block_size));
 	jset(o, "partition", json_object_new_boolean(d->is_partition));
 	if (d->lbaf_index >= 0) {
