@@ -139,6 +139,14 @@ static const char *const run_usage[] = {
 	NULL,
 };
 
+/* the name of @opt as given (@name, @len bytes): fio's alias or its name */
+static const char *spelled(const struct ssl_opt *opt, const char *name, size_t len)
+{
+	const char *sp;
+
+	return ssl_fio_alias(name, len, &sp) ? sp : opt->name;
+}
+
 /* one option of the job file, unless the command line gave it */
 static int jobfile_opt(void *ctx, const struct ssl_jobfile_opt *o)
 {
@@ -159,7 +167,7 @@ static int jobfile_opt(void *ctx, const struct ssl_jobfile_opt *o)
 	if (!c->raw[opt->id])
 		c->order[c->nr_order++] = opt->id;
 	c->raw[opt->id] = o->val;
-	c->raw_name[opt->id] = opt->name;
+	c->raw_name[opt->id] = spelled(opt, o->key, strlen(o->key));
 	c->from[opt->id] = o->where;
 	c->global[opt->id] = o->global;
 	return 0;
@@ -212,6 +220,8 @@ static int parse_args(struct run_ctx *c, int argc, const char **argv)
 	int i = 0, dashdash = 0, r;
 
 	while (i < argc) {
+		const char *arg = argv[i];
+
 		r = ssl_next_opt(argc, argv, &i, run_opts, &opt, &val, &dashdash);
 		if (r < 0)
 			return -1;
@@ -232,7 +242,7 @@ static int parse_args(struct run_ctx *c, int argc, const char **argv)
 		}
 		if (opt->id == O_STONEWALL || opt->id == O_NEW_GROUP || opt->id == O_WAIT_FOR) {
 			ssl_err("--%s: orders the job sections of a job file: give it in "
-				"the file's sections", opt->name);
+				"the file's sections", spelled(opt, arg + 2, strcspn(arg + 2, "=")));
 			return -1;
 		}
 		if (opt->id == O_STEP || opt->id == O_STEPS) {
@@ -249,7 +259,7 @@ static int parse_args(struct run_ctx *c, int argc, const char **argv)
 		if (!c->raw[opt->id])
 			c->order[c->nr_order++] = opt->id;
 		c->raw[opt->id] = val ? val : "";
-		c->raw_name[opt->id] = opt->name;
+		c->raw_name[opt->id] = spelled(opt, arg + 2, strcspn(arg + 2, "="));
 	}
 	return 0;
 }

@@ -21,13 +21,12 @@
 #include "fio/fioopts.h"
 #include "methods/runner.h"
 
+/* one name of each option: fio's other name is found by ssl_find_opt() */
 const struct ssl_opt run_opts[] = {
 	{ "name",		SSL_ARG_REQUIRED, O_NAME },
 	{ "filename",		SSL_ARG_REQUIRED, O_FILENAME },
 	{ "rw",			SSL_ARG_REQUIRED, O_RW },
-	{ "readwrite",		SSL_ARG_REQUIRED, O_RW },
 	{ "bs",			SSL_ARG_REQUIRED, O_BS },
-	{ "blocksize",		SSL_ARG_REQUIRED, O_BS },
 	{ "iodepth",		SSL_ARG_REQUIRED, O_IODEPTH },
 	{ "cpus_allowed",	SSL_ARG_REQUIRED, O_CPUS_ALLOWED },
 	{ "numjobs",		SSL_ARG_REQUIRED, O_NUMJOBS },
@@ -39,7 +38,6 @@ const struct ssl_opt run_opts[] = {
 	{ "ramp_time",		SSL_ARG_REQUIRED, O_RAMP_TIME },
 	{ "number_ios",		SSL_ARG_REQUIRED, O_NUMBER_IOS },
 	{ "io_size",		SSL_ARG_REQUIRED, O_IO_SIZE },
-	{ "io_limit",		SSL_ARG_REQUIRED, O_IO_SIZE },
 	{ "randseed",		SSL_ARG_REQUIRED, O_RANDSEED },
 	{ "allow_write",	SSL_ARG_FLAG, O_ALLOW_WRITE },
 	{ "hipri",		SSL_ARG_FLAG, O_HIPRI },
@@ -60,9 +58,7 @@ const struct ssl_opt run_opts[] = {
 	{ "latency-check",	SSL_ARG_REQUIRED, O_LATENCY_CHECK },
 	{ "bssplit",		SSL_ARG_REQUIRED, O_BSSPLIT },
 	{ "bsrange",		SSL_ARG_REQUIRED, O_BSRANGE },
-	{ "blocksize_range",	SSL_ARG_REQUIRED, O_BSRANGE },
 	{ "blockalign",		SSL_ARG_REQUIRED, O_BLOCKALIGN },
-	{ "ba",			SSL_ARG_REQUIRED, O_BLOCKALIGN },
 	{ "random_distribution", SSL_ARG_REQUIRED, O_RANDOM_DISTRIBUTION },
 	{ "random_scatter",	SSL_ARG_FLAG, O_RANDOM_SCATTER },
 	{ "buffer_compress_percentage", SSL_ARG_REQUIRED, O_BUFFER_COMPRESS_PERCENTAGE },
@@ -100,7 +96,6 @@ const struct ssl_opt run_opts[] = {
 	{ "clocksource",	SSL_ARG_REQUIRED, O_CLOCKSOURCE },
 	/* of a job file's sections: the order of its jobs (run_file_jobs) */
 	{ "stonewall",		SSL_ARG_FLAG, O_STONEWALL },
-	{ "wait_for_previous",	SSL_ARG_FLAG, O_STONEWALL },
 	{ "new_group",		SSL_ARG_FLAG, O_NEW_GROUP },
 	{ "wait_for",		SSL_ARG_REQUIRED, O_WAIT_FOR },
 	{ NULL, 0, 0 },
