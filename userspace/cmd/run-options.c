@@ -98,6 +98,24 @@ const struct ssl_opt run_opts[] = {
 	{ "stonewall",		SSL_ARG_FLAG, O_STONEWALL },
 	{ "new_group",		SSL_ARG_FLAG, O_NEW_GROUP },
 	{ "wait_for",		SSL_ARG_REQUIRED, O_WAIT_FOR },
+	/* fio's, for the values that mean what ssdload does (fio_values[]) */
+	{ "description",	SSL_ARG_REQUIRED, O_DESCRIPTION },
+	{ "norandommap",	SSL_ARG_FLAG, O_NORANDOMMAP },
+	{ "randrepeat",		SSL_ARG_FLAG, O_RANDREPEAT },
+	{ "random_generator",	SSL_ARG_REQUIRED, O_RANDOM_GENERATOR },
+	{ "buffered",		SSL_ARG_FLAG, O_BUFFERED },
+	{ "verify",		SSL_ARG_REQUIRED, O_VERIFY },
+	{ "startdelay",		SSL_ARG_REQUIRED, O_STARTDELAY },
+	{ "continue_on_error",	SSL_ARG_REQUIRED, O_CONTINUE_ON_ERROR },
+	{ "thinktime",		SSL_ARG_REQUIRED, O_THINKTIME },
+	{ "io_submit_mode",	SSL_ARG_REQUIRED, O_IO_SUBMIT_MODE },
+	{ "iodepth_batch",	SSL_ARG_REQUIRED, O_IODEPTH_BATCH },
+	{ "iodepth_batch_complete_min", SSL_ARG_REQUIRED, O_IODEPTH_BATCH_COMPLETE_MIN },
+	{ "iodepth_batch_complete_max", SSL_ARG_REQUIRED, O_IODEPTH_BATCH_COMPLETE_MAX },
+	{ "iodepth_low",	SSL_ARG_REQUIRED, O_IODEPTH_LOW },
+	{ "gtod_reduce",	SSL_ARG_FLAG, O_GTOD_REDUCE },
+	{ "lat_percentiles",	SSL_ARG_FLAG, O_LAT_PERCENTILES },
+	{ "clat_percentiles",	SSL_ARG_FLAG, O_CLAT_PERCENTILES },
 	{ NULL, 0, 0 },
 };
 
@@ -119,12 +137,14 @@ static const char *const rw_names[] = {
 
 int bad_value(const struct run_ctx *c, int id, const char *why)
 {
+	const char *eq = *c->raw[id] ? "=" : "";	/* a bare flag has no value */
+
 	if (c->where)	/* a key of a step */
-		ssl_err("%s: %s=%s: %s", c->where, c->raw_name[id], c->raw[id], why);
+		ssl_err("%s: %s%s%s: %s", c->where, c->raw_name[id], eq, c->raw[id], why);
 	else if (c->from[id])	/* a line of a job file */
-		ssl_err("%s: %s=%s: %s", c->from[id], c->raw_name[id], c->raw[id], why);
+		ssl_err("%s: %s%s%s: %s", c->from[id], c->raw_name[id], eq, c->raw[id], why);
 	else
-		ssl_err("--%s=%s: %s", c->raw_name[id], c->raw[id], why);
+		ssl_err("--%s%s%s: %s", c->raw_name[id], eq, c->raw[id], why);
 	return -1;
 }
 
@@ -660,6 +680,13 @@ int cmdline_only(int id)
 	return 0;
 }
 
+void run_opt_note(const struct run_ctx *c, int id, const char *sep, const char *why)
+{
+	run_note("%s%s%s%s%s%s%s", c->from[id] ? c->from[id] : "--",
+		 c->from[id] ? ": " : "", c->raw_name[id], *c->raw[id] ? "=" : "",
+		 c->raw[id], sep, why);
+}
+
 /* fio's options with no meaning for an in-kernel engine: a note, never silence */
 static void noop_notes(const struct run_ctx *c)
 {
@@ -677,11 +704,7 @@ static void noop_notes(const struct run_ctx *c)
 
 	for (i = 0; i < ARRAY_SIZE(noop); i++)
 		if (c->raw[noop[i].id])
-			run_note("%s%s%s%s%s ignored: %s",
-				 c->from[noop[i].id] ? c->from[noop[i].id] : "--",
-				 c->from[noop[i].id] ? ": " : "", c->raw_name[noop[i].id],
-				 *c->raw[noop[i].id] ? "=" : "", c->raw[noop[i].id],
-				 noop[i].why);
+			run_opt_note(c, noop[i].id, " ignored: ", noop[i].why);
 }
 
 /* how to report: --output-format, --percentile_list, --latency-*, --eta, ... */
@@ -828,6 +851,9 @@ int run_check_options(struct run_ctx *c)
 	if (report_opts(c) || name_opt(c))
 		return -1;
 	noop_notes(c);
+	/* before the seed and disable_lat are read */
+	if (run_value_opts(c))
+		return -1;
 
 	/* before any size is read */
 	if (c->raw[O_KB_BASE] && (ssl_parse_u64(c->raw[O_KB_BASE], &kb) || kb > 1024 ||
@@ -836,7 +862,7 @@ int run_check_options(struct run_ctx *c)
 				 "or 1000 (k = 1000, kib = 1024)");
 	if (filename_opt(c))
 		return -1;
-	if (pattern_opts(c) || extent_opts(c) || newer_opts(c))
+	if (pattern_opts(c) || extent_opts(c) || newer_opts(c) || run_norandommap_opt(c))
 		return -1;
 	return 0;
 }
