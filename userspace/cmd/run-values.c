@@ -10,14 +10,12 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
 
 #include "cmd/run.h"
 #include "core/options.h"
 #include "core/util.h"
-#include "methods/runner.h"
 
 enum fio_kind {
 	V_ANY,		/* any text */
@@ -141,6 +139,7 @@ static int check_value(const struct run_ctx *c, const struct fio_value *f, int *
  */
 static int draw_seed(struct run_ctx *c)
 {
+	char why[160];
 	uint64_t seed;
 
 	if (c->raw[O_RANDSEED])
@@ -153,12 +152,20 @@ static int draw_seed(struct run_ctx *c)
 	c->raw[O_RANDSEED] = c->seed;
 	c->raw_name[O_RANDSEED] = "randseed";
 	c->order[c->nr_order++] = O_RANDSEED;
-	/* the runner's --parse-only pass of a file of several jobs draws in vain */
-	if (!(c->parse_only && getenv(SSL_NOTED_ENV)))
-		fprintf(stderr, "ssdload: note: %s%s%s=%s: randseed=%s (give --randseed=%s "
-			"to repeat this run)\n", c->from[O_RANDREPEAT] ? c->from[O_RANDREPEAT] : "--",
+	/*
+	 * A run prints its seed even when a runner printed the notes of its
+	 * --parse-only pass (SSL_NOTED_ENV): that pass drew another.
+	 */
+	snprintf(why, sizeof(why), c->parse_only ? "randseed=%s (drawn for this parse "
+		 "only: a run draws its own and prints it)" : "randseed=%s (give "
+		 "--randseed=%s to repeat this run)", c->seed, c->seed);
+	if (c->parse_only)
+		run_opt_note(c, O_RANDREPEAT, ": ", why);
+	else
+		fprintf(stderr, "ssdload: note: %s%s%s=%s: %s\n",
+			c->from[O_RANDREPEAT] ? c->from[O_RANDREPEAT] : "--",
 			c->from[O_RANDREPEAT] ? ": " : "", c->raw_name[O_RANDREPEAT],
-			c->raw[O_RANDREPEAT], c->seed, c->seed);
+			c->raw[O_RANDREPEAT], why);
 	return 0;
 }
 
