@@ -57,7 +57,7 @@ def test_the_table_is_fios():
 def placeholder1(text, name):
     """@text with the option name @name as written in messages and
     attributes replaced by OPT."""
-    return re.sub(r"(--|: |=|')%s(?=[=:']|$)" % re.escape(name), r"\1OPT", text,
+    return re.sub(r"(--|: |=|'|takes )%s(?=[=:']|$)" % re.escape(name), r"\1OPT", text,
                   flags=re.M)
 
 
@@ -112,7 +112,7 @@ def test_an_unsupported_alias_is_named(cli, name, alias):
     """An alias of a fio option ssdload lacks is refused as its name is,
     not called unknown."""
     for n in (name, alias):
-        p = run(cli, "run", "--filename=/dev/unit-test", "--parse-only", "--%s=1" % n)
+        p = run(cli, "run", "--filename=/dev/unit-test", "--parse-only", "--%s=2" % n)
         assert p.returncode == 1
         assert "a fio option that ssdload does not support" in p.stderr, p.stderr
         assert "unknown" not in p.stderr, p.stderr

@@ -67,6 +67,19 @@ ACCEPTED = [
     ("lat_percentiles=1", "lat equals clat"),
     ("clat_percentiles=1", "lat equals clat"),
     ("clat_percentiles=0", "lat equals clat"),
+    # fio's defaults of options ssdload lacks, and what it does anyway
+    ("fsync=0", None), ("fdatasync=0", None), ("sync=none", None), ("sync=0", None),
+    ("end_fsync=0", None), ("fsync_on_close=0", None), ("write_barrier=0", None),
+    ("thinktime_spin=0", None), ("thinktime_blocks=1", None), ("rate_min=0", None),
+    ("rate_iops_min=0", None), ("max_latency=0", None), ("latency_target=0", None),
+    ("disable_clat=0", None), ("disable_slat=0", None), ("disable_slat=1", None),
+    ("disable_bw_measurement=0", None), ("disable_bw=0", None), ("do_verify=0", None),
+    ("do_verify=1", None), ("experimental_verify=0", None), ("allrandrepeat=0", None),
+    ("allrandrepeat=1", None), ("softrandommap=0", None), ("serialize_overlap=0", None),
+    ("fill_device=0", None), ("fill_fs=0", None), ("create_only=0", None),
+    ("file_append=0", None), ("pre_read=0", None), ("per_job_logs=1", None),
+    ("nrfiles=1", None), ("nr_files=1", None),
+    ("zonemode=none", None),
 ]
 
 
@@ -98,6 +111,21 @@ REFUSED = [
     ("continue_on_error=all", "continue_on_error=none"),
     ("continue_on_error=read", "continue_on_error=none"),
     ("thinktime=100", "thinktime=0"),
+    ("fsync=1", "fsync=0"),
+    ("fdatasync=32", "fdatasync=0"),
+    ("sync=dsync", "sync=none or 0"),
+    ("sync=1", "sync=none or 0"),
+    ("end_fsync=1", "end_fsync=0"),
+    ("write_barrier=4", "write_barrier=0"),
+    ("thinktime_blocks=8", "thinktime_blocks=1"),
+    ("rate_min=1m", "rate_min=0"),
+    ("ratemin=1m", "ratemin=0"),
+    ("latency_target=10ms", "latency_target=0"),
+    ("disable_clat=1", "disable_clat=0"),
+    ("fill_device=1", "fill_device=0"),
+    ("per_job_logs=0", "per_job_logs=1"),
+    ("nrfiles=4", "nrfiles=1"),
+    ("zonemode=zbd", "zonemode=none"),
 ]
 
 
@@ -125,6 +153,10 @@ def test_what_fio_refuses_is_refused(cli, opt):
     ("verify", "0"), ("startdelay", "0"), ("continue_on_error", "none"),
     ("thinktime", "0"), ("randrepeat", "1"), ("gtod_reduce", "0"),
     ("random_generator", "tausworthe"), ("io_submit_mode", "inline"),
+    ("fsync", "0"), ("end_fsync", "0"), ("sync", "none"), ("write_barrier", "0"),
+    ("thinktime_blocks", "1"), ("thinktime_spin", "0"), ("disable_clat", "0"),
+    ("fill_device", "0"), ("per_job_logs", "1"), ("nrfiles", "1"), ("zonemode", "none"),
+    ("pre_read", "0"), ("serialize_overlap", "0"),
 ])
 def test_the_defaults_are_fios(cli, name, default):
     """What cli.rst calls fio's default is: and ssdload takes it."""

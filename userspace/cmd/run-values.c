@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
 
@@ -21,11 +22,12 @@ enum fio_kind {
 	V_ANY,		/* any text */
 	V_BOOL,		/* 0/1 (bare = 1) */
 	V_TIME,		/* a time, 0 or not */
-	V_UINT,		/* a non-negative integer */
+	V_UINT,		/* a non-negative integer (k/m/g suffixes too); ok: NULL or one */
 	V_WORD,		/* one of the words of ok */
 };
 
 #define SUBMIT	"the kernel workers submit and complete bios themselves, iodepth at a time"
+#define FLUSH	"ssdload issues no flushes and no FUA writes"
 #define LAT	"in the kernel lat equals clat (no submission phase to add): the clat " \
 		"percentiles are printed"
 
@@ -61,6 +63,33 @@ static const struct fio_value {
 	{ O_GTOD_REDUCE, V_BOOL, "0|1", NULL, NULL },
 	{ O_LAT_PERCENTILES, V_BOOL, "0|1", LAT, NULL },
 	{ O_CLAT_PERCENTILES, V_BOOL, "0|1", LAT, NULL },
+	{ O_FSYNC_EVERY, V_UINT, "0", NULL, FLUSH },
+	{ O_FDATASYNC, V_UINT, "0", NULL, FLUSH },
+	{ O_SYNC_MODE, V_WORD, "none|0", NULL, FLUSH },
+	{ O_END_FSYNC, V_BOOL, "0", NULL, FLUSH },
+	{ O_FSYNC_ON_CLOSE, V_BOOL, "0", NULL, FLUSH },
+	{ O_WRITE_BARRIER, V_UINT, "0", NULL, FLUSH },
+	{ O_THINKTIME_SPIN, V_UINT, "0", NULL, "ssdload issues I/O without think time" },
+	{ O_THINKTIME_BLOCKS, V_UINT, "1", NULL, "ssdload issues I/O without think time" },
+	{ O_RATE_MIN, V_UINT, "0", NULL, "ssdload does not end a job that falls below a rate" },
+	{ O_RATE_IOPS_MIN, V_UINT, "0", NULL, "ssdload does not end a job that falls below a rate" },
+	{ O_MAX_LATENCY, V_UINT, "0", NULL, "ssdload does not end or throttle a job on its latency" },
+	{ O_LATENCY_TARGET, V_TIME, "0", NULL, "ssdload does not end or throttle a job on its latency" },
+	{ O_DISABLE_CLAT, V_BOOL, "0", NULL, "ssdload times the completion latency (disable_lat turns off every latency)" },
+	{ O_DISABLE_SLAT, V_BOOL, "0|1", NULL, NULL },
+	{ O_DISABLE_BW, V_BOOL, "0", NULL, "ssdload always measures the bandwidth" },
+	{ O_DO_VERIFY, V_BOOL, "0|1", NULL, NULL },
+	{ O_EXPERIMENTAL_VERIFY, V_BOOL, "0", NULL, "ssdload does not verify what it wrote" },
+	{ O_ALLRANDREPEAT, V_BOOL, "0|1", NULL, NULL },
+	{ O_SOFTRANDOMMAP, V_BOOL, "0", NULL, "ssdload's random map needs no memory: there is nothing to fall back from" },
+	{ O_SERIALIZE_OVERLAP, V_BOOL, "0", NULL, "ssdload does not hold back I/Os that overlap one in flight" },
+	{ O_FILL_DEVICE, V_BOOL, "0", NULL, "ssdload does not write until ENOSPC: the span ends the pass" },
+	{ O_CREATE_ONLY, V_BOOL, "0", NULL, "ssdload drives block devices: there are no files to create" },
+	{ O_FILE_APPEND, V_BOOL, "0", NULL, "ssdload drives block devices: there is no file end" },
+	{ O_PRE_READ, V_BOOL, "0", NULL, "I/O is direct: there is no page cache to read into first" },
+	{ O_PER_JOB_LOGS, V_BOOL, "1", NULL, "ssdload writes one log per worker" },
+	{ O_NRFILES, V_UINT, "1", NULL, "ssdload drives the devices of filename=, one file each" },
+	{ O_ZONEMODE, V_WORD, "none", NULL, "ssdload does not drive zones" },
 };
 
 /* is @v (@len bytes) one of the '|'-separated words of @ok? */
@@ -122,9 +151,9 @@ static int check_value(const struct run_ctx *c, const struct fio_value *f, int *
 			return bad_value(c, f->id, "not a time (with us/ms/s/m/h suffix)");
 		return x ? refuse_value(c, f) : 0;
 	case V_UINT:
-		if (ssl_parse_u64(v, &x))
+		if (ssl_parse_size(v, &x))	/* fio's integers take k/m/g too */
 			return bad_value(c, f->id, "not a non-negative integer");
-		return 0;
+		return f->ok && x != strtoull(f->ok, NULL, 10) ? refuse_value(c, f) : 0;
 	case V_WORD:
 		return one_of(f->ok, v, strlen(v)) ? 0 : refuse_value(c, f);
 	}
