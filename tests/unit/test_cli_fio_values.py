@@ -227,6 +227,9 @@ def test_randrepeat_seed_in_the_json(fakerun):
     ["--rw=randread", "--step=runtime=1"],
     ["--rw=read"],
     ["--rw=randread", "--norandommap=0"],
+    ["--rw=randread", "--bssplit=4k/50:64k/50"],	# several sizes: drawn
+    ["--rw=randread", "--bsrange=4k-64k"],
+    ["--rw=randread", "--bs=64k", "--blockalign=4k"],	# unaligned to the block
 ], ids=lambda a: " ".join(a))
 def test_norandommap_accepted_where_ssdload_draws_so(cli, args):
     extra = [] if any(a.startswith("--norandommap") for a in args) else ["--norandommap"]
@@ -241,6 +244,10 @@ def test_norandommap_accepted_where_ssdload_draws_so(cli, args):
     ["--rw=randwrite", "--runtime=30"],
     ["--rw=randrw", "--number_ios=0"],
     ["--rw=randread", "--random_distribution=random"],
+    ["--rw=randread", "--bssplit=4k/100"],
+    ["--rw=randread", "--bs=8k", "--blockalign=8k"],
+    ["--rw=randread", "--bsrange=4k-4k"],
+    ["--rw=randread", "--bsrange=4k-64k,4k-64k"],	# per direction: not judged here
 ], ids=lambda a: " ".join(a))
 def test_norandommap_refused_in_a_one_pass_permutation(cli, tmp_path, args):
     """There ssdload visits every block once; fio with norandommap draws
@@ -256,3 +263,34 @@ def test_fio_takes_norandommap_bare():
     if fio_takes("--norandommap", "--rw=randread") is None:
         pytest.skip("fio is not installed (Debian: fio)")
     assert fio_takes("--norandommap", "--rw=randread")
+
+
+# fio 3.33's examples/jesd219.fio (GPL-2.0, github.com/axboe/fio), the
+# JEDEC endurance workload: refused by name before (norandommap, randrepeat)
+JESD219 = """# Sample implementation of the JESD219 workload for SSD endurance
+[JESD219]
+ioengine=libaio
+direct=1
+rw=randrw
+norandommap
+randrepeat=0
+rwmixread=40
+rwmixwrite=60
+iodepth=256
+numjobs=4
+bssplit=512/4:1024/1:1536/1:2048/1:2560/1:3072/1:3584/1:4k/67:8k/10:16k/7:32k/3:64k/3
+blockalign=4k
+random_distribution=zoned:50/5:30/15:20/80
+filename=/dev/nvme0n1
+group_reporting
+"""
+
+
+def test_jesd219_parses(cli, tmp_path):
+    f = tmp_path / "jesd219.fio"
+    f.write_text(JESD219)
+    p = run(cli, "run", "--parse-only", str(f), "--filename=/dev/unit-test")
+    assert p.returncode == 0, p.stderr
+    attrs = dict(l.split("=", 1) for l in p.stdout.splitlines() if "=" in l)
+    assert attrs["random_distribution"] == "zoned:50/5:30/15:20/80", p.stdout
+    assert attrs["randseed"] == seed_of(p)
