@@ -370,6 +370,8 @@ int block_size_opts(struct run_ctx *c)
 	} else if (c->raw[O_BS]) {
 		if (ssl_parse_size(c->raw[O_BS], &def_bs))
 			return bad_value(c, O_BS, "not a size (bytes, or with k/m/g/t suffix)");
+		if (!def_bs)
+			return bad_value(c, O_BS, "must be above 0 (as fio)");
 		add_write_u64(c, SSDLOAD_ATTR_BS, def_bs);
 	}
 	if (c->raw[O_BSRANGE]) {
@@ -665,6 +667,63 @@ int cmdline_only(int id)
 	return 0;
 }
 
+/*
+ * fio's ioengine: the engines that do block I/O on a file or device
+ * become ssdload.ko (a note, in noop_notes()); any other one would give
+ * its target another meaning, so it is refused with what it is.
+ */
+#define SSL_BLOCK_ENGINES "sync psync vsync pvsync pvsync2 libaio io_uring posixaio mmap"
+
+/* @e is one of the words of @list (separated by single spaces) */
+static int word_in(const char *list, const char *e)
+{
+	size_t n = strlen(e);
+	const char *p;
+
+	for (p = list; p; p = strchr(p, ' '), p = p ? p + 1 : NULL)
+		if (!strncmp(p, e, n) && (p[n] == ' ' || !p[n]))
+			return 1;
+	return 0;
+}
+
+static int ioengine_opt(const struct run_ctx *c)
+{
+	static const struct {
+		const char *names;
+		const char *why;
+	} other[] = {
+		{ "net netsplice rdma librpma_apm librpma_gpspm librpma_apm_client "
+		  "librpma_apm_server librpma_gpspm_client librpma_gpspm_server http "
+		  "nbd nfs rbd rados gfapi gfapi_async libhdfs dfs libiscsi ime_psync "
+		  "ime_psyncv ime_aio",
+		  "a network or remote storage engine: ssdload drives a local block device" },
+		{ "null cpuio", "an engine that does no device I/O" },
+		{ "filecreate filestat filedelete dircreate dirstat dirdelete falloc "
+		  "ftruncate e4defrag",
+		  "a file system engine: ssdload drives a block device, not files" },
+		{ "sg libzbc xnvme io_uring_cmd spdk",
+		  "a passthrough engine (SCSI/NVMe commands): ssdload submits bios "
+		  "through the block layer" },
+		{ "pmemblk libpmem dev-dax mtd libcufile",
+		  "an engine for memory or devices that are not block devices" },
+		{ "exec", "an engine that runs a program, not I/O" },
+		{ "splice", "an engine that copies through pipes and the page cache" },
+	};
+	const char *e = c->raw[O_IOENGINE];
+	size_t i;
+
+	if (!e || word_in(SSL_BLOCK_ENGINES, e))
+		return 0;
+	if (!strncmp(e, "external", 8))
+		return bad_value(c, O_IOENGINE, "an external engine: not a block device "
+				 "engine (ssdload.ko is the engine)");
+	for (i = 0; i < ARRAY_SIZE(other); i++)
+		if (word_in(other[i].names, e))
+			return bad_value(c, O_IOENGINE, other[i].why);
+	return bad_value(c, O_IOENGINE, "not a block device engine (ssdload.ko is the "
+			 "engine; it stands in for " SSL_BLOCK_ENGINES ")");
+}
+
 /* fio's options with no meaning for an in-kernel engine: a note, never silence */
 static void noop_notes(const struct run_ctx *c)
 {
@@ -830,7 +889,7 @@ int run_check_options(struct run_ctx *c)
 {
 	uint64_t kb;
 
-	if (report_opts(c) || name_opt(c))
+	if (report_opts(c) || name_opt(c) || ioengine_opt(c))
 		return -1;
 	noop_notes(c);
 
