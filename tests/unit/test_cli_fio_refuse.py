@@ -5,6 +5,9 @@ fio 3.33 is the reference: its parse.c (strip_blank_end()) ends a line at
 the first ';' or '#', it refuses bs=0, and of its engines only those doing
 block I/O on the target have ssdload.ko's meaning.
 """
+import os
+import re
+
 import pytest
 
 from cli import jobfile, one_error_line, run
@@ -50,3 +53,38 @@ def test_other_engines_are_refused(cli, tmp_path, engine, why):
 def test_bs_zero_is_refused(cli):
     one_error_line(run(cli, "run", "--parse-only", "--filename=/dev/unit-test",
                        "--bs=0"), "--bs=0", "above 0")
+
+
+def _doc_unsupported(repo):
+    """{option: reason} of cli.rst's list of fio options ssdload lacks."""
+    text = open(os.path.join(repo, "Documentation", "cli.rst")).read()
+    start = text.index("fio's options that ssdload does not support are refused")
+    rows = {}
+    for line in text[start:].splitlines()[1:]:
+        m = re.match(r"- ``([\w-]+)``: (.*)\.$", line)
+        if m:
+            rows[m.group(1)] = m.group(2)
+        elif rows and not line.strip():
+            break
+    return rows
+
+
+def _c_unsupported(repo):
+    src = open(os.path.join(repo, "userspace", "core", "options.c")).read()
+    body = src[src.index("} fio_unsupported[] = {"):]
+    return re.findall(r'\{ "([\w-]+)", WHY_\w+ \}', body[:body.index("};")])
+
+
+def test_every_unsupported_option_has_its_documented_reason(cli, repo, tmp_path):
+    """The doc's line is the error's reason, for every name of the C table."""
+    doc, names = _doc_unsupported(repo), _c_unsupported(repo)
+    assert len(names) > 100 and sorted(doc) == sorted(names)
+    run_opts = open(os.path.join(repo, "userspace", "cmd", "run-options.c")).read()
+    for name in names:
+        why = "a fio option that ssdload does not support: %s (Documentation/cli.rst, " \
+              "Differences from fio)" % doc[name]
+        if '{ "%s",' % name in run_opts:    # a job option of run: refused elsewhere
+            one_error_line(run(cli, "compare", "--%s=1" % name), "--%s: %s" % (name, why))
+            continue
+        f = jobfile(tmp_path, "[j]\nfilename=/dev/unit-test\n%s=1\n" % name)
+        one_error_line(run(cli, "run", "--parse-only", f), "job.fio:3: %s: %s" % (name, why))
