@@ -16,6 +16,7 @@
 #include "core/options.h"
 #include "core/preflight.h"
 #include "core/util.h"
+#include "fio/fioopts.h"
 #include "fio/jobfile.h"
 
 static const char *const run_usage[] = {
@@ -166,6 +167,28 @@ static int jobfile_opt(void *ctx, const struct ssl_jobfile_opt *o)
 }
 
 /*
+ * A job file for another engine than a block device's (network, null,
+ * exec, ...) is refused at its ioengine line first: its other options
+ * (hostname, port, cpuload ...) are that engine's, not unknown ones.
+ */
+static int jobfile_engines(const struct ssl_jobfile *jf)
+{
+	const char *why;
+	int i, j;
+
+	for (i = 0; i < jf->n; i++)
+		for (j = 0; j < jf->s[i].n; j++) {
+			const struct ssl_jobfile_opt *o = &jf->s[i].o[j];
+
+			if (!strcmp(o->key, "ioengine") && (why = ssl_fio_engine_why(o->val))) {
+				ssl_err("%s: ioengine=%s: %s", o->where, o->val, why);
+				return -1;
+			}
+		}
+	return 0;
+}
+
+/*
  * JOBFILE or --profile: the options of the job section to run, after those
  * of the [global] sections above it (fio's order), under the command line's.
  */
@@ -191,7 +214,7 @@ static int load_jobfile(struct run_ctx *c)
 			return bad_value(c, O_SECTION, "there is no job file");
 		return 0;
 	}
-	if (ssl_jobfile_load(c->jobfile, &c->jf))
+	if (ssl_jobfile_load(c->jobfile, &c->jf) || jobfile_engines(&c->jf))
 		return -1;
 	if (!c->raw[O_SECTION] && ssl_jobfile_jobs(&c->jf) > 1) {
 		c->multi = 1;		/* every job section: run_file_jobs() */
