@@ -88,3 +88,23 @@ def test_every_unsupported_option_has_its_documented_reason(cli, repo, tmp_path)
             continue
         f = jobfile(tmp_path, "[j]\nfilename=/dev/unit-test\n%s=1\n" % name)
         one_error_line(run(cli, "run", "--parse-only", f), "job.fio:3: %s: %s" % (name, why))
+
+
+@pytest.mark.parametrize("target,why", [
+    ("REG", "not a block device (a regular file"),
+    ("DIR", "not a block device (a directory"),
+    ("/dev/null", "not a block device (a character device"),
+    ("http://host/obj", "a URL, not a block device"),
+])
+def test_parse_only_checks_the_target(cli, tmp_path, target, why):
+    """As a real run: what is not a block device is refused at parse time,
+    on the command line and in a job file (also one of several jobs)."""
+    if target == "REG":
+        target = str(tmp_path / "data.img")
+        open(target, "w").close()
+    elif target == "DIR":
+        target = str(tmp_path)
+    one_error_line(run(cli, "run", "--parse-only", "--name=j", "--filename=" + target),
+                   target + ": " + why)
+    f = jobfile(tmp_path, "[a]\nfilename=/dev/unit-test\n[b]\nfilename=%s\n" % target)
+    one_error_line(run(cli, "run", "--parse-only", f), target + ": " + why)

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "uapi/ssdload.h"
 #include "cmd/builtin.h"
@@ -323,6 +324,39 @@ static int preflight_refused(const struct run_ctx *c, const char *attr, const ch
  * --parse-only: what the module's stores and enable would refuse of the
  * attributes to write (preflight.c), before anything is written.
  */
+/*
+ * --parse-only: each device of filename must be one, as a real run (the
+ * module) would have it: a URL, a regular file, a directory or a
+ * character device is refused here.  A path that does not exist is left
+ * to the run (the unit tests parse jobs for devices of no host).
+ */
+static int check_targets(const struct run_ctx *c)
+{
+	struct stat st;
+	const char *kind;
+	int i;
+
+	/* before fio's ':' splits it */
+	if (c->filename && strstr(c->filename, "://")) {
+		ssl_err("%s: a URL, not a block device (ssdload drives a local one)",
+			c->filename);
+		return -1;
+	}
+	for (i = 0; i < c->ndevs; i++) {
+		const char *d = c->devs[i];
+
+		if (stat(d, &st) || S_ISBLK(st.st_mode))
+			continue;
+		kind = S_ISREG(st.st_mode) ? "a regular file" :
+		       S_ISDIR(st.st_mode) ? "a directory" :
+		       S_ISCHR(st.st_mode) ? "a character device" : "not a device";
+		ssl_err("%s: not a block device (%s; ssdload drives a block device, "
+			"not files)", d, kind);
+		return -1;
+	}
+	return 0;
+}
+
 static int run_preflight(const struct run_ctx *c)
 {
 	struct ssl_pf_attr a[sizeof(c->w) / sizeof(c->w[0])];
@@ -336,6 +370,8 @@ static int run_preflight(const struct run_ctx *c)
 		ssl_err("out of memory");
 		goto out;
 	}
+	if (check_targets(c))
+		goto out;
 	for (i = 0; i < c->nw; i++) {
 		a[i] = (struct ssl_pf_attr){ c->w[i].attr, c->w[i].val };
 		if (ssl_preflight_attr(a[i].attr, a[i].val, 0, why, sizeof(why))) {
