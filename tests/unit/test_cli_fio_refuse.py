@@ -108,3 +108,34 @@ def test_parse_only_checks_the_target(cli, tmp_path, target, why):
                    target + ": " + why)
     f = jobfile(tmp_path, "[a]\nfilename=/dev/unit-test\n[b]\nfilename=%s\n" % target)
     one_error_line(run(cli, "run", "--parse-only", f), target + ": " + why)
+
+
+@pytest.mark.parametrize("args,notes", [
+    (["--numjobs=4", "--rw=randread", "--rate_iops=100"],
+     ["--numjobs=4 with rate_iops=100: the cap is the job's, shared by its 4 workers; "
+      "fio's is each clone's (4 times as much)"]),
+    (["--numjobs=2", "--rw=randwrite", "--number_ios=1000"],
+     ["--numjobs=2 with number_ios=1000: the count is the job's"]),
+    (["--numjobs=3", "--rw=write"],
+     ["--numjobs=3 with rw=write: the 3 workers split the span into slices; fio's "
+      "clones each cover the whole span"]),
+    (["--numjobs=3"], ["--numjobs=3 with rw=read: the 3 workers split"]),
+    (["--numjobs=2", "--rw=read", "--io_size=1m"], []),
+    (["--numjobs=1", "--rw=read", "--rate=1m"], []),
+    (["--numjobs=8", "--rw=randrw"], []),
+])
+def test_numjobs_differences_are_noted(cli, args, notes):
+    """fio's rate_iops and number_ios are per clone and its sequential
+    clones each cover the span; ssdload's are the job's: a note each."""
+    _, err = parse(cli, "--filename=/dev/unit-test", *args)
+    got = [l for l in err.splitlines() if "numjobs" in l]
+    assert len(got) == len(notes), err
+    for line, want in zip(got, notes):
+        assert line.startswith("ssdload: note: ") and want in line, err
+
+
+def test_numjobs_note_names_the_job_file_line(cli, tmp_path):
+    f = jobfile(tmp_path, "[global]\nnumjobs=2\n[j]\nfilename=/dev/unit-test\n"
+                "rw=randread\nrate_iops=50\n")
+    _, err = parse(cli, f)
+    assert "job.fio:2: numjobs=2 with rate_iops=50: the cap" in err, err

@@ -286,6 +286,7 @@ static int check_args(struct run_ctx *c)
 {
 	if (run_check_options(c) || steps_opts(c))
 		return -1;
+	numjobs_notes(c);
 	run_job_options(c);
 	return 0;
 }

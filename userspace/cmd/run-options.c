@@ -699,6 +699,35 @@ static void noop_notes(const struct run_ctx *c)
 				 noop[i].why);
 }
 
+/*
+ * numjobs=N makes one job of N workers, where fio makes N clones: a note
+ * for each option whose meaning differs then (Documentation/cli.rst,
+ * Differences from fio).  Called once the job is valid, steps included.
+ * A count (number_ios, io_size) bounds a run by I/Os, not by the span.
+ */
+void numjobs_notes(const struct run_ctx *c)
+{
+	static const int per_job[] = { O_RATE_IOPS, O_RATE, O_NUMBER_IOS };
+	const char *rw = c->raw[O_RW] ? c->raw[O_RW] : "read";
+	const char *nj = c->raw[O_NUMJOBS], *at = c->from[O_NUMJOBS];
+	uint64_t n;
+	size_t i;
+
+	if (!nj || ssl_parse_u64(nj, &n) || n < 2)
+		return;
+	for (i = 0; i < ARRAY_SIZE(per_job); i++)
+		if (c->raw[per_job[i]] && *c->raw[per_job[i]])
+			run_note("%s%snumjobs=%s with %s=%s: the %s is the job's, shared by "
+				 "its %s workers; fio's is each clone's (%s times as much)",
+				 at ? at : "--", at ? ": " : "", nj, c->raw_name[per_job[i]],
+				 c->raw[per_job[i]], per_job[i] == O_NUMBER_IOS ? "count" : "cap",
+				 nj, nj);
+	if (strncmp(rw, "rand", 4) && !c->raw[O_NUMBER_IOS] && !c->raw[O_IO_SIZE])
+		run_note("%s%snumjobs=%s with rw=%s: the %s workers split the span into "
+			 "slices; fio's clones each cover the whole span",
+			 at ? at : "--", at ? ": " : "", nj, rw, nj);
+}
+
 /* how to report: --output-format, --percentile_list, --latency-*, --eta, ... */
 static int report_opts(struct run_ctx *c)
 {
