@@ -139,3 +139,13 @@ def test_numjobs_note_names_the_job_file_line(cli, tmp_path):
                 "rw=randread\nrate_iops=50\n")
     _, err = parse(cli, f)
     assert "job.fio:2: numjobs=2 with rate_iops=50: the cap" in err, err
+
+
+def test_engine_is_refused_before_its_own_options(cli, tmp_path):
+    """A network job's host= and port= are the engine's: the engine is the
+    reason given, unless the command line names a block engine instead."""
+    f = jobfile(tmp_path, "[global]\nhostname=h\nport=8888\n[j]\nioengine=net\n"
+                "filename=/dev/unit-test\n")
+    one_error_line(run(cli, "run", "--parse-only", f), "job.fio:5: ioengine=net: a network")
+    one_error_line(run(cli, "run", "--parse-only", "--ioengine=libaio", f),
+                   "job.fio:2: unknown option 'hostname'")

@@ -215,7 +215,10 @@ static int load_jobfile(struct run_ctx *c)
 			return bad_value(c, O_SECTION, "there is no job file");
 		return 0;
 	}
-	if (ssl_jobfile_load(c->jobfile, &c->jf) || jobfile_engines(&c->jf))
+	if (ssl_jobfile_load(c->jobfile, &c->jf))
+		return -1;
+	/* the command line's --ioengine stands for the file's */
+	if (!c->raw[O_IOENGINE] && jobfile_engines(&c->jf))
 		return -1;
 	if (!c->raw[O_SECTION] && ssl_jobfile_jobs(&c->jf) > 1) {
 		c->multi = 1;		/* every job section: run_file_jobs() */
