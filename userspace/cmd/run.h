@@ -151,6 +151,7 @@ int rate_series_opts(struct run_ctx *c);
 void __attribute__((format(printf, 1, 2))) run_note(const char *fmt, ...);
 int cmdline_only(int id);
 int run_check_options(struct run_ctx *c);
+void numjobs_notes(const struct run_ctx *c);
 void run_job_options(struct run_ctx *c);
 
 /* run-steps.c: --step, --steps and --loops into c->steps */
