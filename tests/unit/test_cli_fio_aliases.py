@@ -15,20 +15,12 @@ import subprocess
 
 import pytest
 
-from cli import run
+from cli import fio_aliases, run
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
-def ssdload_aliases():
-    """The (name, alias) pairs of fio_aliases[] in options.c."""
-    src = open(os.path.join(REPO, "userspace", "core", "options.c")).read()
-    body = src[src.index("} fio_aliases[] = {"):]
-    body = body[:body.index("};")]
-    return re.findall(r'\{ "([^"]+)", "([^"]+)" \}', body)
-
-
-ALIASES = ssdload_aliases()
+ALIASES = fio_aliases(REPO)
 
 
 def fio_alias(name):

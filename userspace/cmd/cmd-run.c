@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "uapi/ssdload.h"
 #include "cmd/builtin.h"
@@ -16,6 +17,7 @@
 #include "core/options.h"
 #include "core/preflight.h"
 #include "core/util.h"
+#include "fio/fioopts.h"
 #include "fio/jobfile.h"
 
 static const char *const run_usage[] = {
@@ -106,7 +108,8 @@ static const char *const run_usage[] = {
 	"  --direct=1             accepted for fio compatibility (I/O is always direct)",
 	"  --ioengine=E, --thread, --invalidate, --fadvise_hint=H, --clocksource=C",
 	"                         accepted with a note: they have no meaning for the",
-	"                         in-kernel engine",
+	"                         in-kernel engine (E: a block I/O engine, e.g. libaio;",
+	"                         null, net, sg ... are refused)",
 	"  --buffered=0, --verify=0, --startdelay=0, --continue_on_error=none,",
 	"  --thinktime=0, --random_generator, --io_submit_mode, --iodepth_batch*,",
 	"  --iodepth_low, --gtod_reduce, --(c)lat_percentiles, --description",
@@ -183,6 +186,28 @@ static int jobfile_opt(void *ctx, const struct ssl_jobfile_opt *o)
 }
 
 /*
+ * A job file for another engine than a block device's (network, null,
+ * exec, ...) is refused at its ioengine line first: its other options
+ * (hostname, port, cpuload ...) are that engine's, not unknown ones.
+ */
+static int jobfile_engines(const struct ssl_jobfile *jf)
+{
+	const char *why;
+	int i, j;
+
+	for (i = 0; i < jf->n; i++)
+		for (j = 0; j < jf->s[i].n; j++) {
+			const struct ssl_jobfile_opt *o = &jf->s[i].o[j];
+
+			if (!strcmp(o->key, "ioengine") && (why = ssl_fio_engine_why(o->val))) {
+				ssl_err("%s: ioengine=%s: %s", o->where, o->val, why);
+				return -1;
+			}
+		}
+	return 0;
+}
+
+/*
  * JOBFILE or --profile: the options of the job section to run, after those
  * of the [global] sections above it (fio's order), under the command line's.
  */
@@ -209,6 +234,9 @@ static int load_jobfile(struct run_ctx *c)
 		return 0;
 	}
 	if (ssl_jobfile_load(c->jobfile, &c->jf))
+		return -1;
+	/* the command line's --ioengine stands for the file's */
+	if (!c->raw[O_IOENGINE] && jobfile_engines(&c->jf))
 		return -1;
 	if (!c->raw[O_SECTION] && ssl_jobfile_jobs(&c->jf) > 1) {
 		c->multi = 1;		/* every job section: run_file_jobs() */
@@ -281,6 +309,7 @@ static int check_args(struct run_ctx *c)
 {
 	if (run_check_options(c) || steps_opts(c))
 		return -1;
+	numjobs_notes(c);
 	run_job_options(c);
 	return 0;
 }
@@ -319,6 +348,39 @@ static int preflight_refused(const struct run_ctx *c, const char *attr, const ch
  * --parse-only: what the module's stores and enable would refuse of the
  * attributes to write (preflight.c), before anything is written.
  */
+/*
+ * --parse-only: each device of filename must be one, as a real run (the
+ * module) would have it: a URL, a regular file, a directory or a
+ * character device is refused here.  A path that does not exist is left
+ * to the run (the unit tests parse jobs for devices of no host).
+ */
+static int check_targets(const struct run_ctx *c)
+{
+	struct stat st;
+	const char *kind;
+	int i;
+
+	/* before fio's ':' splits it */
+	if (c->filename && strstr(c->filename, "://")) {
+		ssl_err("%s: a URL, not a block device (ssdload drives a local one)",
+			c->filename);
+		return -1;
+	}
+	for (i = 0; i < c->ndevs; i++) {
+		const char *d = c->devs[i];
+
+		if (stat(d, &st) || S_ISBLK(st.st_mode))
+			continue;
+		kind = S_ISREG(st.st_mode) ? "a regular file" :
+		       S_ISDIR(st.st_mode) ? "a directory" :
+		       S_ISCHR(st.st_mode) ? "a character device" : "not a device";
+		ssl_err("%s: not a block device (%s; ssdload drives a block device, "
+			"not files)", d, kind);
+		return -1;
+	}
+	return 0;
+}
+
 static int run_preflight(const struct run_ctx *c)
 {
 	struct ssl_pf_attr a[sizeof(c->w) / sizeof(c->w[0])];
@@ -332,6 +394,8 @@ static int run_preflight(const struct run_ctx *c)
 		ssl_err("out of memory");
 		goto out;
 	}
+	if (check_targets(c))
+		goto out;
 	for (i = 0; i < c->nw; i++) {
 		a[i] = (struct ssl_pf_attr){ c->w[i].attr, c->w[i].val };
 		if (ssl_preflight_attr(a[i].attr, a[i].val, 0, why, sizeof(why))) {

@@ -412,6 +412,8 @@ int block_size_opts(struct run_ctx *c)
 	} else if (c->raw[O_BS]) {
 		if (ssl_parse_size(c->raw[O_BS], &def_bs))
 			return bad_value(c, O_BS, "not a size (bytes, or with k/m/g/t suffix)");
+		if (!def_bs)
+			return bad_value(c, O_BS, "must be above 0 (as fio)");
 		add_write_u64(c, SSDLOAD_ATTR_BS, def_bs);
 	}
 	if (c->raw[O_BSRANGE]) {
@@ -714,6 +716,14 @@ void run_opt_note(const struct run_ctx *c, int id, const char *sep, const char *
 		 c->raw[id], sep, why);
 }
 
+/* fio's ioengine: ssl_fio_engine_why() says which ones are refused */
+static int ioengine_opt(const struct run_ctx *c)
+{
+	const char *why = c->raw[O_IOENGINE] ? ssl_fio_engine_why(c->raw[O_IOENGINE]) : NULL;
+
+	return why ? bad_value(c, O_IOENGINE, why) : 0;
+}
+
 /* fio's options with no meaning for an in-kernel engine: a note, never silence */
 static void noop_notes(const struct run_ctx *c)
 {
@@ -732,6 +742,35 @@ static void noop_notes(const struct run_ctx *c)
 	for (i = 0; i < ARRAY_SIZE(noop); i++)
 		if (c->raw[noop[i].id])
 			run_opt_note(c, noop[i].id, " ignored: ", noop[i].why);
+}
+
+/*
+ * numjobs=N makes one job of N workers, where fio makes N clones: a note
+ * for each option whose meaning differs then (Documentation/cli.rst,
+ * Differences from fio).  Called once the job is valid, steps included.
+ * A count (number_ios, io_size) bounds a run by I/Os, not by the span.
+ */
+void numjobs_notes(const struct run_ctx *c)
+{
+	static const int per_job[] = { O_RATE_IOPS, O_RATE, O_NUMBER_IOS };
+	const char *rw = c->raw[O_RW] ? c->raw[O_RW] : "read";
+	const char *nj = c->raw[O_NUMJOBS], *at = c->from[O_NUMJOBS];
+	uint64_t n;
+	size_t i;
+
+	if (!nj || ssl_parse_u64(nj, &n) || n < 2)
+		return;
+	for (i = 0; i < ARRAY_SIZE(per_job); i++)
+		if (c->raw[per_job[i]] && *c->raw[per_job[i]])
+			run_note("%s%snumjobs=%s with %s=%s: the %s is the job's, shared by "
+				 "its %s workers; fio's is each clone's (%s times as much)",
+				 at ? at : "--", at ? ": " : "", nj, c->raw_name[per_job[i]],
+				 c->raw[per_job[i]], per_job[i] == O_NUMBER_IOS ? "count" : "cap",
+				 nj, nj);
+	if (strncmp(rw, "rand", 4) && !c->raw[O_NUMBER_IOS] && !c->raw[O_IO_SIZE])
+		run_note("%s%snumjobs=%s with rw=%s: the %s workers split the span into "
+			 "slices; fio's clones each cover the whole span",
+			 at ? at : "--", at ? ": " : "", nj, rw, nj);
 }
 
 /* how to report: --output-format, --percentile_list, --latency-*, --eta, ... */
@@ -875,7 +914,7 @@ int run_check_options(struct run_ctx *c)
 {
 	uint64_t kb;
 
-	if (report_opts(c) || name_opt(c))
+	if (report_opts(c) || name_opt(c) || ioengine_opt(c))
 		return -1;
 	noop_notes(c);
 	/* before the seed and disable_lat are read */

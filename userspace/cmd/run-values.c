@@ -43,6 +43,8 @@ static const struct fio_value {
 	const char *note;
 	const char *why;
 } fio_values[] = {
+	/* first: what makes the rest of a job file moot */
+	{ O_ZONEMODE, V_WORD, "none", NULL, "ssdload does not drive zones" },
 	{ O_DESCRIPTION, V_ANY, NULL, NULL, NULL },
 	{ O_NORANDOMMAP, V_BOOL, "0|1", NULL, NULL },
 	{ O_RANDREPEAT, V_BOOL, "0|1", NULL, NULL },
@@ -89,7 +91,6 @@ static const struct fio_value {
 	{ O_PRE_READ, V_BOOL, "0", NULL, "I/O is direct: there is no page cache to read into first" },
 	{ O_PER_JOB_LOGS, V_BOOL, "1", NULL, "ssdload writes one log per worker" },
 	{ O_NRFILES, V_UINT, "1", NULL, "ssdload drives the devices of filename=, one file each" },
-	{ O_ZONEMODE, V_WORD, "none", NULL, "ssdload does not drive zones" },
 };
 
 /* is @v (@len bytes) one of the '|'-separated words of @ok? */

@@ -166,6 +166,7 @@ void __attribute__((format(printf, 1, 2))) run_note(const char *fmt, ...);
 void run_opt_note(const struct run_ctx *c, int id, const char *sep, const char *why);
 int cmdline_only(int id);
 int run_check_options(struct run_ctx *c);
+void numjobs_notes(const struct run_ctx *c);
 void run_job_options(struct run_ctx *c);
 
 /*

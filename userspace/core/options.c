@@ -474,43 +474,198 @@ static size_t edit_distance(const char *a, size_t la, const char *b)
 
 /*
  * fio options that ssdload knows of but does not implement (fio 3.33's
- * options.c): refused by name, not as a typo.  The engine-side ones with
- * no meaning in the kernel (ioengine, direct, thread, ...) are options of
- * ssdload run, accepted with a note.
+ * options.c): refused by name, not as a typo, with the reason and what to
+ * use instead.  Documentation/cli.rst ("Options fio has and ssdload does
+ * not") has one line per entry, with the same text: test_cli_fio_refuse.py
+ * checks that they agree.  The engine-side ones with no meaning in the
+ * kernel (ioengine, direct, thread, ...) are options of ssdload run,
+ * accepted with a note.
  */
-static const char *const fio_unsupported[] = {
-	"stonewall", "new_group", "wait_for", "exitall", "exitall_on_error",
-	"log_hist_coarseness",
-	"log_max_value", "log_compression", "per_job_logs",
-	"thinktime", "thinktime_blocks", "thinktime_spin", "startdelay",
-	"rate_min", "rate_cycle", "rate_iops_min", "rate_ignore_thinktime",
-	"verify", "do_verify", "verify_pattern", "verify_interval", "verify_offset",
-	"verify_fatal", "verify_backlog", "verify_async", "verify_only",
-	"iodepth_batch", "iodepth_batch_submit", "iodepth_batch_complete",
-	"iodepth_batch_complete_min", "iodepth_batch_complete_max", "iodepth_low",
-	"fsync", "fdatasync", "sync", "end_fsync", "fsync_on_close", "write_barrier",
-	"nrfiles", "openfiles", "directory", "filename_format", "unique_filename",
-	"lockfile", "create_serialize", "create_fsync", "create_on_open",
-	"fallocate", "pre_read", "zero_buffers", "refill_buffers",
-	"buffer_compress_percentage", "buffer_compress_chunk", "dedupe_percentage",
-	"continue_on_error", "ignore_error", "error_dump", "cgroup", "nice", "prio",
-	"prioclass", "cpumask", "numa_cpu_nodes", "numa_mem_policy",
-	"gtod_reduce", "disable_clat", "disable_slat", "disable_bw_measurement",
-	"clat_percentiles", "lat_percentiles", "slat_percentiles", "unit_base",
-	"size_increment", "offset_increment",
-	"zonemode", "zonesize", "zonerange", "zoneskip", "trim_percentage",
-	"trim_verify_zero", "trim_backlog", "exec_prerun", "exec_postrun",
-	"ioscheduler", "disk_util", "replay_redirect", "read_iolog", "write_iolog",
-	"iolog", "idle_prof", "steadystate", "ss", "ss_dur", "ss_ramp", "flow",
-	"flow_id", "uid", "gid", "mem", "iomem", "iomem_align", "mem_align",
-	"hugepage-size", "percentage_random", "allrandrepeat", "randrepeat",
-	"norandommap", "softrandommap", "random_generator", "serialize_overlap",
-	"io_submit_mode", "create_only", "allow_file_create", "allow_mounted_write",
-	"fill_device", "fill_fs", "file_append", "atomic", "buffered",
-	"sync_file_range", "experimental_verify", "bwavgtime", "iopsavgtime",
-	"max_latency", "latency_target", "latency_window", "latency_percentile",
-	"latency_run", "significant_figures", "write_only", "ramp_size",
-	NULL,
+#define WHY_RUN "an option of the jobs of ssdload run only"
+#define WHY_LOG "ssdload writes its own averaged logs (--write_*_log, --log_avg_msec); use those"
+#define WHY_THINK \
+	"the kernel workers keep their depth busy; use --rate_iops or" \
+	" --rate for a lighter load"
+#define WHY_RATE "only a cap is supported; use --rate_iops or --rate"
+#define WHY_VERIFY "data is not verified: ssdload measures performance; verify with fio itself"
+#define WHY_BATCH \
+	"bios are submitted one by one by the kernel workers; " \
+	"--iodepth is the queue depth"
+#define WHY_SYNC "no flush or FUA is issued: every write is a plain direct write"
+#define WHY_FILES "ssdload drives block devices, not files in a file system; give --filename=DEV"
+#define WHY_BUF "buffers are written as --buffer_pattern or --scramble_buffers say"
+#define WHY_ERR "an I/O error ends the job, with the error named; nothing is ignored"
+#define WHY_CPU "the workers are kernel threads: scheduling options do not reach them"
+#define WHY_LAT \
+	"latencies are always measured in the kernel; choose what to " \
+	"print with --percentile_list"
+#define WHY_UNIT "sizes are printed in fio's default units; use --kb_base"
+#define WHY_CLONE "--numjobs workers share the span as slices; use --offset and --size per job"
+#define WHY_ZONE "zoned devices are not supported; run on a conventional block device"
+#define WHY_TRIM "trims are run by --rw=trim/randtrim/trimwrite only"
+#define WHY_EXEC "ssdload runs no programs around a job; run them yourself"
+#define WHY_SCHED "the device's I/O scheduler is left as it is; set it in sysfs"
+#define WHY_DISKUTIL "disk utilisation is not reported; see /sys/block/DEV/stat"
+#define WHY_IOLOG "I/O logs are not replayed or recorded; use a job file of the workload"
+#define WHY_IDLE "idle profiling is not supported"
+#define WHY_SS "fio's steady-state detection is not supported; use ssdload pts for SNIA's"
+#define WHY_FLOW "flow control between jobs is not supported; use separate runs or rates"
+#define WHY_USER "the workers are kernel threads and run as no user"
+#define WHY_MEM "bios carry the module's own pages: memory options do not apply"
+#define WHY_RANDOM \
+	"ssdload's own generator draws the offsets (seeded by " \
+	"--randseed); use --random_distribution"
+#define WHY_OVERLAP "in-flight I/Os are not serialized on overlap"
+#define WHY_SUBMIT "the kernel workers submit bios themselves: there is no offload"
+#define WHY_CREATE "ssdload creates no file: the target is an existing block device"
+#define WHY_FILL "use --size and --loops, or ssdload pts's preconditioning, to fill a device"
+#define WHY_ATOMIC "writes are plain direct bios, not atomic ones"
+#define WHY_BUFFERED "I/O is always direct: there is no page cache in the path"
+#define WHY_AVG "rates are sampled by --log_avg_msec and --status-interval"
+#define WHY_LATTARGET \
+	"latency-targeted depth search is not supported; use ssdload " \
+	"run --latency-table"
+#define WHY_SIGFIG "percentiles are printed at fio's default precision"
+#define WHY_WRONLY "use --rw=write or randwrite"
+#define WHY_RAMP "use --ramp_time"
+#define WHY_EXITWHAT "jobs end on their own limits; use stonewall sets"
+#define WHY_START "all jobs of a set start together; use stonewall sets to sequence them"
+
+static const struct {
+	const char *name;
+	const char *why;
+} fio_unsupported[] = {
+	{ "stonewall", WHY_RUN },
+	{ "new_group", WHY_RUN },
+	{ "wait_for", WHY_RUN },
+	{ "exitall", WHY_EXITWHAT },
+	{ "exitall_on_error", WHY_EXITWHAT },
+	{ "log_hist_coarseness", WHY_LOG },
+	{ "log_max_value", WHY_LOG },
+	{ "log_compression", WHY_LOG },
+	{ "per_job_logs", WHY_LOG },
+	{ "thinktime", WHY_THINK },
+	{ "thinktime_blocks", WHY_THINK },
+	{ "thinktime_spin", WHY_THINK },
+	{ "startdelay", WHY_START },
+	{ "rate_min", WHY_RATE },
+	{ "rate_cycle", WHY_RATE },
+	{ "rate_iops_min", WHY_RATE },
+	{ "rate_ignore_thinktime", WHY_RATE },
+	{ "verify", WHY_VERIFY },
+	{ "do_verify", WHY_VERIFY },
+	{ "verify_pattern", WHY_VERIFY },
+	{ "verify_interval", WHY_VERIFY },
+	{ "verify_offset", WHY_VERIFY },
+	{ "verify_fatal", WHY_VERIFY },
+	{ "verify_backlog", WHY_VERIFY },
+	{ "verify_async", WHY_VERIFY },
+	{ "verify_only", WHY_VERIFY },
+	{ "iodepth_batch", WHY_BATCH },
+	{ "iodepth_batch_submit", WHY_BATCH },
+	{ "iodepth_batch_complete", WHY_BATCH },
+	{ "iodepth_batch_complete_min", WHY_BATCH },
+	{ "iodepth_batch_complete_max", WHY_BATCH },
+	{ "iodepth_low", WHY_BATCH },
+	{ "fsync", WHY_SYNC },
+	{ "fdatasync", WHY_SYNC },
+	{ "sync", WHY_SYNC },
+	{ "end_fsync", WHY_SYNC },
+	{ "fsync_on_close", WHY_SYNC },
+	{ "write_barrier", WHY_SYNC },
+	{ "nrfiles", WHY_FILES },
+	{ "openfiles", WHY_FILES },
+	{ "directory", WHY_FILES },
+	{ "filename_format", WHY_FILES },
+	{ "unique_filename", WHY_FILES },
+	{ "lockfile", WHY_FILES },
+	{ "create_serialize", WHY_CREATE },
+	{ "create_fsync", WHY_CREATE },
+	{ "create_on_open", WHY_CREATE },
+	{ "fallocate", WHY_CREATE },
+	{ "pre_read", WHY_BUFFERED },
+	{ "zero_buffers", WHY_RUN },
+	{ "refill_buffers", WHY_RUN },
+	{ "buffer_compress_percentage", WHY_RUN },
+	{ "buffer_compress_chunk", WHY_RUN },
+	{ "dedupe_percentage", WHY_RUN },
+	{ "continue_on_error", WHY_ERR },
+	{ "ignore_error", WHY_ERR },
+	{ "error_dump", WHY_ERR },
+	{ "cgroup", WHY_CPU },
+	{ "nice", WHY_CPU },
+	{ "prio", WHY_CPU },
+	{ "prioclass", WHY_CPU },
+	{ "cpumask", WHY_CPU },
+	{ "numa_cpu_nodes", WHY_CPU },
+	{ "numa_mem_policy", WHY_CPU },
+	{ "gtod_reduce", WHY_LAT },
+	{ "disable_clat", WHY_LAT },
+	{ "disable_slat", WHY_LAT },
+	{ "disable_bw_measurement", WHY_LAT },
+	{ "clat_percentiles", WHY_LAT },
+	{ "lat_percentiles", WHY_LAT },
+	{ "slat_percentiles", WHY_LAT },
+	{ "unit_base", WHY_UNIT },
+	{ "size_increment", WHY_CLONE },
+	{ "offset_increment", WHY_CLONE },
+	{ "zonemode", WHY_ZONE },
+	{ "zonesize", WHY_ZONE },
+	{ "zonerange", WHY_ZONE },
+	{ "zoneskip", WHY_ZONE },
+	{ "trim_percentage", WHY_TRIM },
+	{ "trim_verify_zero", WHY_TRIM },
+	{ "trim_backlog", WHY_TRIM },
+	{ "exec_prerun", WHY_EXEC },
+	{ "exec_postrun", WHY_EXEC },
+	{ "ioscheduler", WHY_SCHED },
+	{ "disk_util", WHY_DISKUTIL },
+	{ "replay_redirect", WHY_IOLOG },
+	{ "read_iolog", WHY_IOLOG },
+	{ "write_iolog", WHY_IOLOG },
+	{ "iolog", WHY_IOLOG },
+	{ "idle_prof", WHY_IDLE },
+	{ "steadystate", WHY_SS },
+	{ "ss", WHY_SS },
+	{ "ss_dur", WHY_SS },
+	{ "ss_ramp", WHY_SS },
+	{ "flow", WHY_FLOW },
+	{ "flow_id", WHY_FLOW },
+	{ "uid", WHY_USER },
+	{ "gid", WHY_USER },
+	{ "mem", WHY_MEM },
+	{ "iomem", WHY_MEM },
+	{ "iomem_align", WHY_MEM },
+	{ "mem_align", WHY_MEM },
+	{ "hugepage-size", WHY_MEM },
+	{ "percentage_random", WHY_RANDOM },
+	{ "allrandrepeat", WHY_RANDOM },
+	{ "randrepeat", WHY_RANDOM },
+	{ "norandommap", WHY_RANDOM },
+	{ "softrandommap", WHY_RANDOM },
+	{ "random_generator", WHY_RANDOM },
+	{ "serialize_overlap", WHY_OVERLAP },
+	{ "io_submit_mode", WHY_SUBMIT },
+	{ "create_only", WHY_CREATE },
+	{ "allow_file_create", WHY_CREATE },
+	{ "allow_mounted_write", WHY_FILES },
+	{ "fill_device", WHY_FILL },
+	{ "fill_fs", WHY_FILL },
+	{ "file_append", WHY_FILES },
+	{ "atomic", WHY_ATOMIC },
+	{ "buffered", WHY_BUFFERED },
+	{ "sync_file_range", WHY_SYNC },
+	{ "experimental_verify", WHY_VERIFY },
+	{ "bwavgtime", WHY_AVG },
+	{ "iopsavgtime", WHY_AVG },
+	{ "max_latency", WHY_LATTARGET },
+	{ "latency_target", WHY_LATTARGET },
+	{ "latency_window", WHY_LATTARGET },
+	{ "latency_percentile", WHY_LATTARGET },
+	{ "latency_run", WHY_LATTARGET },
+	{ "significant_figures", WHY_SIGFIG },
+	{ "write_only", WHY_WRONLY },
+	{ "ramp_size", WHY_RAMP },
 };
 
 void ssl_opt_unknown(const char *where, const struct ssl_opt *tab, const char *name,
@@ -526,12 +681,12 @@ void ssl_opt_unknown(const char *where, const struct ssl_opt *tab, const char *n
 	else
 		pre[0] = '\0';
 	other = ssl_fio_alias(name, len, NULL);
-	for (i = 0; fio_unsupported[i]; i++)
-		if (opt_name_eq(name, len, fio_unsupported[i]) ||
-		    (other && !strcmp(other, fio_unsupported[i]))) {
+	for (i = 0; i < ARRAY_SIZE(fio_unsupported); i++)
+		if (opt_name_eq(name, len, fio_unsupported[i].name) ||
+		    (other && !strcmp(other, fio_unsupported[i].name))) {
 			fprintf(stderr, "ssdload: %s%s%.*s: a fio option that ssdload does not "
-				"support (Documentation/cli.rst, Differences from fio)\n",
-				pre, dashes, (int)len, name);
+				"support: %s (Documentation/cli.rst, Differences from fio)\n",
+				pre, dashes, (int)len, name, fio_unsupported[i].why);
 			return;
 		}
 	for (; tab->name; tab++) {

@@ -822,3 +822,53 @@ oom:
 		free(devs[k]);
 	return ssl_fail(why, wlen, "out of memory");
 }
+
+/* @e is one of the words of @list (separated by single spaces) */
+static int word_in(const char *list, const char *e)
+{
+	size_t n = strlen(e);
+	const char *p;
+
+	for (p = list; p; p = strchr(p, ' '), p = p ? p + 1 : NULL)
+		if (!strncmp(p, e, n) && (p[n] == ' ' || !p[n]))
+			return 1;
+	return 0;
+}
+
+#define SSL_BLOCK_ENGINES "sync psync vsync pvsync pvsync2 libaio io_uring posixaio mmap"
+
+const char *ssl_fio_engine_why(const char *e)
+{
+	static const struct {
+		const char *names;
+		const char *why;
+	} other[] = {
+		{ "net netsplice rdma librpma_apm librpma_gpspm librpma_apm_client "
+		  "librpma_apm_server librpma_gpspm_client librpma_gpspm_server http "
+		  "nbd nfs rbd rados gfapi gfapi_async libhdfs dfs libiscsi ime_psync "
+		  "ime_psyncv ime_aio",
+		  "a network or remote storage engine: ssdload drives a local block device" },
+		{ "null cpuio", "an engine that does no device I/O" },
+		{ "filecreate filestat filedelete dircreate dirstat dirdelete falloc "
+		  "ftruncate e4defrag",
+		  "a file system engine: ssdload drives a block device, not files" },
+		{ "sg libzbc xnvme io_uring_cmd spdk",
+		  "a passthrough engine (SCSI/NVMe commands): ssdload submits bios "
+		  "through the block layer" },
+		{ "pmemblk libpmem dev-dax mtd libcufile",
+		  "an engine for memory or devices that are not block devices" },
+		{ "exec", "an engine that runs a program, not I/O" },
+		{ "splice", "an engine that copies through pipes and the page cache" },
+	};
+	size_t i;
+
+	if (word_in(SSL_BLOCK_ENGINES, e))
+		return NULL;
+	if (!strncmp(e, "external", 8))
+		return "an external engine: not a block device engine (ssdload.ko is the engine)";
+	for (i = 0; i < ARRAY_SIZE(other); i++)
+		if (word_in(other[i].names, e))
+			return other[i].why;
+	return "not a block device engine (ssdload.ko is the engine; it stands in for "
+		SSL_BLOCK_ENGINES ")";
+}

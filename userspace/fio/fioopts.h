@@ -68,4 +68,10 @@ int ssl_conv_fst(const char *in, char *out, size_t len, char *why, size_t wlen);
  */
 int ssl_split_filenames(const char *in, char **devs, int max, char *why, size_t wlen);
 
+/*
+ * fio's ioengine=@e: NULL for the engines doing block I/O on their target
+ * (ssdload.ko stands in for them), else why it cannot be run.
+ */
+const char *ssl_fio_engine_why(const char *e);
+
 #endif /* SSDLOAD_CLI_FIOOPTS_H */

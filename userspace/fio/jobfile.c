@@ -6,6 +6,8 @@
  * dialect, which Debian's build of the library cannot be configured for:
  *  - leading blanks are dropped (fio indents freely; inih would take an
  *    indented line as the continuation of the previous value);
+ *  - a ';' or '#' anywhere starts a comment, as in fio's parse.c
+ *    (strip_blank_end()), where inih strips only a ';' after a blank;
  *  - a bare key ("time_based") becomes "time_based=" (a flag);
  *  - "include FILE" opens FILE (relative to the including file) in place,
  *    inside a section, and FILE opens none (as fio);
@@ -340,8 +342,10 @@ static char *jf_read(char *str, int num, void *stream)
 			pop_src(r);
 			continue;
 		}
+		/* fio's strip_blank_end(): a ';' or '#' anywhere ends the line */
+		r->line[strcspn(r->line, ";#")] = '\0';
 		p = trim(r->line);
-		if (!*p || *p == ';' || *p == '#')
+		if (!*p)
 			continue;
 		if (expand(r, p, exp, sizeof(exp)) ||
 		    refuse_controls(r, exp, strlen(exp), "once ${} is expanded"))
