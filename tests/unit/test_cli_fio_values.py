@@ -79,7 +79,7 @@ ACCEPTED = [
     ("fill_device=0", None), ("fill_fs=0", None), ("create_only=0", None),
     ("file_append=0", None), ("pre_read=0", None), ("per_job_logs=1", None),
     ("nrfiles=1", None), ("nr_files=1", None),
-    ("zonemode=none", None),
+    ("zonemode=none", None), ("allow_file_create=0", None),
 ]
 
 
@@ -126,6 +126,7 @@ REFUSED = [
     ("per_job_logs=0", "per_job_logs=1"),
     ("nrfiles=4", "nrfiles=1"),
     ("zonemode=zbd", "zonemode=none"),
+    ("allow_file_create=1", "allow_file_create=0"),
 ]
 
 

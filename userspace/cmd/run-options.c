@@ -143,6 +143,7 @@ const struct ssl_opt run_opts[] = {
 	{ "per_job_logs",	SSL_ARG_FLAG, O_PER_JOB_LOGS },
 	{ "nrfiles",		SSL_ARG_REQUIRED, O_NRFILES },
 	{ "zonemode",		SSL_ARG_REQUIRED, O_ZONEMODE },
+	{ "allow_file_create",	SSL_ARG_FLAG, O_ALLOW_FILE_CREATE },
 	{ NULL, 0, 0 },
 };
 

@@ -91,6 +91,8 @@ static const struct fio_value {
 	{ O_PRE_READ, V_BOOL, "0", NULL, "I/O is direct: there is no page cache to read into first" },
 	{ O_PER_JOB_LOGS, V_BOOL, "1", NULL, "ssdload writes one log per worker" },
 	{ O_NRFILES, V_UINT, "1", NULL, "ssdload drives the devices of filename=, one file each" },
+	{ O_ALLOW_FILE_CREATE, V_BOOL, "0", NULL,
+	  "ssdload creates no file: the target is an existing block device" },
 };
 
 /* is @v (@len bytes) one of the '|'-separated words of @ok? */
