@@ -27,14 +27,14 @@ enum fio_kind {
 };
 
 #define SUBMIT	"the kernel workers submit and complete bios themselves, iodepth at a time"
-#define FLUSH	"ssdload issues no flushes and no FUA writes"
 #define LAT	"in the kernel lat equals clat (no submission phase to add): the clat " \
 		"percentiles are printed"
 
 /*
  * @ok: the values that mean what ssdload does ('|' between them; for
- * V_BOOL "0", "1" or "0|1"; for V_TIME "0"; NULL: any), accepted with
- * @note (or silently); another value is refused with @why.
+ * V_BOOL "0", "1" or "0|1"; for V_TIME and V_UINT one value; NULL: any),
+ * accepted with @note (or silently); another value is refused with @why,
+ * or NULL: the option's line of cli.rst (ssl_fio_unsupported_why()).
  */
 static const struct fio_value {
 	int id;
@@ -44,19 +44,18 @@ static const struct fio_value {
 	const char *why;
 } fio_values[] = {
 	/* first: what makes the rest of a job file moot */
-	{ O_ZONEMODE, V_WORD, "none", NULL, "ssdload does not drive zones" },
+	{ O_ZONEMODE, V_WORD, "none", NULL, NULL },
 	{ O_DESCRIPTION, V_ANY, NULL, NULL, NULL },
 	{ O_NORANDOMMAP, V_BOOL, "0|1", NULL, NULL },
 	{ O_RANDREPEAT, V_BOOL, "0|1", NULL, NULL },
 	{ O_RANDOM_GENERATOR, V_WORD, "tausworthe|lfsr|tausworthe64",
 	  "ssdload's generator is used (xoshiro256**, seeded from randseed)",
 	  "not one of fio's generators" },
-	{ O_BUFFERED, V_BOOL, "0", NULL, "ssdload always does direct I/O" },
-	{ O_VERIFY, V_WORD, "0", NULL, "ssdload does not verify what it wrote" },
-	{ O_STARTDELAY, V_TIME, "0", NULL, "ssdload starts a job at once" },
-	{ O_CONTINUE_ON_ERROR, V_WORD, "none|0", NULL,
-	  "any failed I/O ends an ssdload job" },
-	{ O_THINKTIME, V_TIME, "0", NULL, "ssdload issues I/O without think time" },
+	{ O_BUFFERED, V_BOOL, "0", NULL, NULL },
+	{ O_VERIFY, V_WORD, "0", NULL, NULL },
+	{ O_STARTDELAY, V_TIME, "0", NULL, NULL },
+	{ O_CONTINUE_ON_ERROR, V_WORD, "none|0", NULL, NULL },
+	{ O_THINKTIME, V_TIME, "0", NULL, NULL },
 	{ O_IO_SUBMIT_MODE, V_WORD, "inline|offload", SUBMIT, "not inline or offload" },
 	{ O_IODEPTH_BATCH, V_UINT, NULL, SUBMIT, NULL },
 	{ O_IODEPTH_BATCH_COMPLETE_MIN, V_UINT, NULL, SUBMIT, NULL },
@@ -65,34 +64,33 @@ static const struct fio_value {
 	{ O_GTOD_REDUCE, V_BOOL, "0|1", NULL, NULL },
 	{ O_LAT_PERCENTILES, V_BOOL, "0|1", LAT, NULL },
 	{ O_CLAT_PERCENTILES, V_BOOL, "0|1", LAT, NULL },
-	{ O_FSYNC_EVERY, V_UINT, "0", NULL, FLUSH },
-	{ O_FDATASYNC, V_UINT, "0", NULL, FLUSH },
-	{ O_SYNC_MODE, V_WORD, "none|0", NULL, FLUSH },
-	{ O_END_FSYNC, V_BOOL, "0", NULL, FLUSH },
-	{ O_FSYNC_ON_CLOSE, V_BOOL, "0", NULL, FLUSH },
-	{ O_WRITE_BARRIER, V_UINT, "0", NULL, FLUSH },
-	{ O_THINKTIME_SPIN, V_UINT, "0", NULL, "ssdload issues I/O without think time" },
-	{ O_THINKTIME_BLOCKS, V_UINT, "1", NULL, "ssdload issues I/O without think time" },
-	{ O_RATE_MIN, V_UINT, "0", NULL, "ssdload does not end a job that falls below a rate" },
-	{ O_RATE_IOPS_MIN, V_UINT, "0", NULL, "ssdload does not end a job that falls below a rate" },
-	{ O_MAX_LATENCY, V_UINT, "0", NULL, "ssdload does not end or throttle a job on its latency" },
-	{ O_LATENCY_TARGET, V_TIME, "0", NULL, "ssdload does not end or throttle a job on its latency" },
-	{ O_DISABLE_CLAT, V_BOOL, "0", NULL, "ssdload times the completion latency (disable_lat turns off every latency)" },
+	{ O_FSYNC_EVERY, V_UINT, "0", NULL, NULL },
+	{ O_FDATASYNC, V_UINT, "0", NULL, NULL },
+	{ O_SYNC_MODE, V_WORD, "none|0", NULL, NULL },
+	{ O_END_FSYNC, V_BOOL, "0", NULL, NULL },
+	{ O_FSYNC_ON_CLOSE, V_BOOL, "0", NULL, NULL },
+	{ O_WRITE_BARRIER, V_UINT, "0", NULL, NULL },
+	{ O_THINKTIME_SPIN, V_UINT, "0", NULL, NULL },
+	{ O_THINKTIME_BLOCKS, V_UINT, "1", NULL, NULL },
+	{ O_RATE_MIN, V_UINT, "0", NULL, NULL },
+	{ O_RATE_IOPS_MIN, V_UINT, "0", NULL, NULL },
+	{ O_MAX_LATENCY, V_UINT, "0", NULL, NULL },
+	{ O_LATENCY_TARGET, V_TIME, "0", NULL, NULL },
+	{ O_DISABLE_CLAT, V_BOOL, "0", NULL, NULL },
 	{ O_DISABLE_SLAT, V_BOOL, "0|1", NULL, NULL },
-	{ O_DISABLE_BW, V_BOOL, "0", NULL, "ssdload always measures the bandwidth" },
+	{ O_DISABLE_BW, V_BOOL, "0", NULL, NULL },
 	{ O_DO_VERIFY, V_BOOL, "0|1", NULL, NULL },
-	{ O_EXPERIMENTAL_VERIFY, V_BOOL, "0", NULL, "ssdload does not verify what it wrote" },
+	{ O_EXPERIMENTAL_VERIFY, V_BOOL, "0", NULL, NULL },
 	{ O_ALLRANDREPEAT, V_BOOL, "0|1", NULL, NULL },
-	{ O_SOFTRANDOMMAP, V_BOOL, "0", NULL, "ssdload's random map needs no memory: there is nothing to fall back from" },
-	{ O_SERIALIZE_OVERLAP, V_BOOL, "0", NULL, "ssdload does not hold back I/Os that overlap one in flight" },
-	{ O_FILL_DEVICE, V_BOOL, "0", NULL, "ssdload does not write until ENOSPC: the span ends the pass" },
-	{ O_CREATE_ONLY, V_BOOL, "0", NULL, "ssdload drives block devices: there are no files to create" },
-	{ O_FILE_APPEND, V_BOOL, "0", NULL, "ssdload drives block devices: there is no file end" },
-	{ O_PRE_READ, V_BOOL, "0", NULL, "I/O is direct: there is no page cache to read into first" },
-	{ O_PER_JOB_LOGS, V_BOOL, "1", NULL, "ssdload writes one log per worker" },
-	{ O_NRFILES, V_UINT, "1", NULL, "ssdload drives the devices of filename=, one file each" },
-	{ O_ALLOW_FILE_CREATE, V_BOOL, "0", NULL,
-	  "ssdload creates no file: the target is an existing block device" },
+	{ O_SOFTRANDOMMAP, V_BOOL, "0", NULL, NULL },
+	{ O_SERIALIZE_OVERLAP, V_BOOL, "0", NULL, NULL },
+	{ O_FILL_DEVICE, V_BOOL, "0", NULL, NULL },
+	{ O_CREATE_ONLY, V_BOOL, "0", NULL, NULL },
+	{ O_FILE_APPEND, V_BOOL, "0", NULL, NULL },
+	{ O_PRE_READ, V_BOOL, "0", NULL, NULL },
+	{ O_PER_JOB_LOGS, V_BOOL, "1", NULL, NULL },
+	{ O_NRFILES, V_UINT, "1", NULL, NULL },
+	{ O_ALLOW_FILE_CREATE, V_BOOL, "0", NULL, NULL },
 };
 
 /* is @v (@len bytes) one of the '|'-separated words of @ok? */
@@ -113,6 +111,7 @@ static int one_of(const char *ok, const char *v, size_t len)
 /* @v refused: what ssdload takes instead, after @why */
 static int refuse_value(const struct run_ctx *c, const struct fio_value *f)
 {
+	const char *reason;
 	char why[512], ok[128];
 	size_t i, o = 0;
 
@@ -125,9 +124,11 @@ static int refuse_value(const struct run_ctx *c, const struct fio_value *f)
 		}
 	}
 	ok[o] = '\0';
+	reason = f->why ? f->why : ssl_fio_unsupported_why(c->raw_name[f->id],
+							   strlen(c->raw_name[f->id]));
 	snprintf(why, sizeof(why), "a fio option that ssdload does not support with this "
 		 "value: %s (it takes %s=%s; Documentation/cli.rst, Differences from fio)",
-		 f->why, c->raw_name[f->id], ok);
+		 reason ? reason : "?", c->raw_name[f->id], ok);
 	return bad_value(c, f->id, why);
 }
 
@@ -288,9 +289,9 @@ static int not_a_permutation(const struct run_ctx *c)
  * norandommap: what ssdload's time- and count-bound random runs do (they
  * draw offsets with replacement), and its skewed distributions and runs
  * of several block sizes.  A one-pass random run of one block size, of a
- * uniform distribution, visits every block once
- * (fio's random map): fio with norandommap would draw with replacement
- * there, which the module cannot yet; refused rather than run otherwise.
+ * uniform distribution, visits every block once (fio's random map): fio
+ * with norandommap would draw with replacement there, which the module
+ * cannot yet; refused rather than run otherwise.
  */
 int run_norandommap_opt(const struct run_ctx *c)
 {

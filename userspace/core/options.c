@@ -668,27 +668,36 @@ static const struct {
 	{ "ramp_size", WHY_RAMP },
 };
 
+const char *ssl_fio_unsupported_why(const char *name, size_t len)
+{
+	const char *other = ssl_fio_alias(name, len, NULL);
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(fio_unsupported); i++)
+		if (opt_name_eq(name, len, fio_unsupported[i].name) ||
+		    (other && !strcmp(other, fio_unsupported[i].name)))
+			return fio_unsupported[i].why;
+	return NULL;
+}
+
 void ssl_opt_unknown(const char *where, const struct ssl_opt *tab, const char *name,
 		     size_t len, const char *dashes)
 {
+	const char *why = ssl_fio_unsupported_why(name, len);
 	const struct ssl_opt *best = NULL;
-	size_t bd = (size_t)-1, dist, i;
-	const char *other;
+	size_t bd = (size_t)-1, dist;
 	char pre[4200];
 
 	if (where)
 		snprintf(pre, sizeof(pre), "%s: ", where);
 	else
 		pre[0] = '\0';
-	other = ssl_fio_alias(name, len, NULL);
-	for (i = 0; i < ARRAY_SIZE(fio_unsupported); i++)
-		if (opt_name_eq(name, len, fio_unsupported[i].name) ||
-		    (other && !strcmp(other, fio_unsupported[i].name))) {
-			fprintf(stderr, "ssdload: %s%s%.*s: a fio option that ssdload does not "
-				"support: %s (Documentation/cli.rst, Differences from fio)\n",
-				pre, dashes, (int)len, name, fio_unsupported[i].why);
-			return;
-		}
+	if (why) {
+		fprintf(stderr, "ssdload: %s%s%.*s: a fio option that ssdload does not "
+			"support: %s (Documentation/cli.rst, Differences from fio)\n",
+			pre, dashes, (int)len, name, why);
+		return;
+	}
 	for (; tab->name; tab++) {
 		dist = edit_distance(name, len, tab->name);
 		if (dist < bd) {

@@ -109,6 +109,12 @@ int ssl_next_opt(int argc, const char **argv, int *i, const struct ssl_opt *tab,
 const char *ssl_fio_alias(const char *name, size_t len, const char **spelled);
 
 /*
+ * Why ssdload does not support fio's option @name (@len bytes, or its
+ * alias), as Documentation/cli.rst says it, or NULL: not such an option.
+ */
+const char *ssl_fio_unsupported_why(const char *name, size_t len);
+
+/*
  * The option of @tab named @name (@len bytes; '-' == '_'), or of its fio
  * alias (ssl_fio_alias()), or NULL.
  */
