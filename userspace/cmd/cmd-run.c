@@ -74,6 +74,10 @@ static const char *const run_usage[] = {
 	"                         moves SIZE bytes (looping over the span), then stops;",
 	"                         with --runtime, whichever comes first (one --bs only)",
 	"  --randseed=N           seed of the offset/mix generator",
+	"  --randrepeat=0|1       1 (fio's default): the seed of the job's name; 0: a",
+	"                         seed drawn for this run, printed (randseed=N)",
+	"  --norandommap[=0|1]    taken where random offsets are drawn with replacement",
+	"                         (time- or count-bound runs); refused in a one-pass run",
 	"  --allow_write[=0|1]    permit a job that writes or trims (destroys data on DEV)",
 	"  --hipri[=0|1]          polled completions (REQ_POLLED + bio_poll); falls back",
 	"                         to interrupts when DEV has no poll queues",
@@ -106,6 +110,11 @@ static const char *const run_usage[] = {
 	"                         accepted with a note: they have no meaning for the",
 	"                         in-kernel engine (E: a block I/O engine, e.g. libaio;",
 	"                         null, net, sg ... are refused)",
+	"  --buffered=0, --verify=0, --startdelay=0, --continue_on_error=none,",
+	"  --thinktime=0, --random_generator, --io_submit_mode, --iodepth_batch*,",
+	"  --iodepth_low, --gtod_reduce, --(c)lat_percentiles, --description",
+	"                         fio's, taken for the values that mean what ssdload",
+	"                         does (Documentation/cli.rst, Differences from fio)",
 	"  --write_bw_log[=P], --write_iops_log[=P], --write_lat_log[=P],",
 	"  --write_hist_log[=P]   fio's logs, P_bw.N.log ... (P: the job name), one per",
 	"                         worker N, from the time series at the end of the run",
@@ -142,6 +151,14 @@ static const char *const run_usage[] = {
 	NULL,
 };
 
+/* the name of @opt as given (@name, @len bytes): fio's alias or its name */
+static const char *spelled(const struct ssl_opt *opt, const char *name, size_t len)
+{
+	const char *sp;
+
+	return ssl_fio_alias(name, len, &sp) ? sp : opt->name;
+}
+
 /* one option of the job file, unless the command line gave it */
 static int jobfile_opt(void *ctx, const struct ssl_jobfile_opt *o)
 {
@@ -162,7 +179,7 @@ static int jobfile_opt(void *ctx, const struct ssl_jobfile_opt *o)
 	if (!c->raw[opt->id])
 		c->order[c->nr_order++] = opt->id;
 	c->raw[opt->id] = o->val;
-	c->raw_name[opt->id] = opt->name;
+	c->raw_name[opt->id] = spelled(opt, o->key, strlen(o->key));
 	c->from[opt->id] = o->where;
 	c->global[opt->id] = o->global;
 	return 0;
@@ -240,6 +257,8 @@ static int parse_args(struct run_ctx *c, int argc, const char **argv)
 	int i = 0, dashdash = 0, r;
 
 	while (i < argc) {
+		const char *arg = argv[i];
+
 		r = ssl_next_opt(argc, argv, &i, run_opts, &opt, &val, &dashdash);
 		if (r < 0)
 			return -1;
@@ -260,7 +279,7 @@ static int parse_args(struct run_ctx *c, int argc, const char **argv)
 		}
 		if (opt->id == O_STONEWALL || opt->id == O_NEW_GROUP || opt->id == O_WAIT_FOR) {
 			ssl_err("--%s: orders the job sections of a job file: give it in "
-				"the file's sections", opt->name);
+				"the file's sections", spelled(opt, arg + 2, strcspn(arg + 2, "=")));
 			return -1;
 		}
 		if (opt->id == O_STEP || opt->id == O_STEPS) {
@@ -277,7 +296,7 @@ static int parse_args(struct run_ctx *c, int argc, const char **argv)
 		if (!c->raw[opt->id])
 			c->order[c->nr_order++] = opt->id;
 		c->raw[opt->id] = val ? val : "";
-		c->raw_name[opt->id] = opt->name;
+		c->raw_name[opt->id] = spelled(opt, arg + 2, strcspn(arg + 2, "="));
 	}
 	return 0;
 }

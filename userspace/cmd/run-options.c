@@ -21,13 +21,12 @@
 #include "fio/fioopts.h"
 #include "methods/runner.h"
 
+/* one name of each option: fio's other name is found by ssl_find_opt() */
 const struct ssl_opt run_opts[] = {
 	{ "name",		SSL_ARG_REQUIRED, O_NAME },
 	{ "filename",		SSL_ARG_REQUIRED, O_FILENAME },
 	{ "rw",			SSL_ARG_REQUIRED, O_RW },
-	{ "readwrite",		SSL_ARG_REQUIRED, O_RW },
 	{ "bs",			SSL_ARG_REQUIRED, O_BS },
-	{ "blocksize",		SSL_ARG_REQUIRED, O_BS },
 	{ "iodepth",		SSL_ARG_REQUIRED, O_IODEPTH },
 	{ "cpus_allowed",	SSL_ARG_REQUIRED, O_CPUS_ALLOWED },
 	{ "numjobs",		SSL_ARG_REQUIRED, O_NUMJOBS },
@@ -39,7 +38,6 @@ const struct ssl_opt run_opts[] = {
 	{ "ramp_time",		SSL_ARG_REQUIRED, O_RAMP_TIME },
 	{ "number_ios",		SSL_ARG_REQUIRED, O_NUMBER_IOS },
 	{ "io_size",		SSL_ARG_REQUIRED, O_IO_SIZE },
-	{ "io_limit",		SSL_ARG_REQUIRED, O_IO_SIZE },
 	{ "randseed",		SSL_ARG_REQUIRED, O_RANDSEED },
 	{ "allow_write",	SSL_ARG_FLAG, O_ALLOW_WRITE },
 	{ "hipri",		SSL_ARG_FLAG, O_HIPRI },
@@ -60,9 +58,7 @@ const struct ssl_opt run_opts[] = {
 	{ "latency-check",	SSL_ARG_REQUIRED, O_LATENCY_CHECK },
 	{ "bssplit",		SSL_ARG_REQUIRED, O_BSSPLIT },
 	{ "bsrange",		SSL_ARG_REQUIRED, O_BSRANGE },
-	{ "blocksize_range",	SSL_ARG_REQUIRED, O_BSRANGE },
 	{ "blockalign",		SSL_ARG_REQUIRED, O_BLOCKALIGN },
-	{ "ba",			SSL_ARG_REQUIRED, O_BLOCKALIGN },
 	{ "random_distribution", SSL_ARG_REQUIRED, O_RANDOM_DISTRIBUTION },
 	{ "random_scatter",	SSL_ARG_FLAG, O_RANDOM_SCATTER },
 	{ "buffer_compress_percentage", SSL_ARG_REQUIRED, O_BUFFER_COMPRESS_PERCENTAGE },
@@ -100,9 +96,54 @@ const struct ssl_opt run_opts[] = {
 	{ "clocksource",	SSL_ARG_REQUIRED, O_CLOCKSOURCE },
 	/* of a job file's sections: the order of its jobs (run_file_jobs) */
 	{ "stonewall",		SSL_ARG_FLAG, O_STONEWALL },
-	{ "wait_for_previous",	SSL_ARG_FLAG, O_STONEWALL },
 	{ "new_group",		SSL_ARG_FLAG, O_NEW_GROUP },
 	{ "wait_for",		SSL_ARG_REQUIRED, O_WAIT_FOR },
+	/* fio's, for the values that mean what ssdload does (fio_values[]) */
+	{ "description",	SSL_ARG_REQUIRED, O_DESCRIPTION },
+	{ "norandommap",	SSL_ARG_FLAG, O_NORANDOMMAP },
+	{ "randrepeat",		SSL_ARG_FLAG, O_RANDREPEAT },
+	{ "random_generator",	SSL_ARG_REQUIRED, O_RANDOM_GENERATOR },
+	{ "buffered",		SSL_ARG_FLAG, O_BUFFERED },
+	{ "verify",		SSL_ARG_REQUIRED, O_VERIFY },
+	{ "startdelay",		SSL_ARG_REQUIRED, O_STARTDELAY },
+	{ "continue_on_error",	SSL_ARG_REQUIRED, O_CONTINUE_ON_ERROR },
+	{ "thinktime",		SSL_ARG_REQUIRED, O_THINKTIME },
+	{ "io_submit_mode",	SSL_ARG_REQUIRED, O_IO_SUBMIT_MODE },
+	{ "iodepth_batch",	SSL_ARG_REQUIRED, O_IODEPTH_BATCH },
+	{ "iodepth_batch_complete_min", SSL_ARG_REQUIRED, O_IODEPTH_BATCH_COMPLETE_MIN },
+	{ "iodepth_batch_complete_max", SSL_ARG_REQUIRED, O_IODEPTH_BATCH_COMPLETE_MAX },
+	{ "iodepth_low",	SSL_ARG_REQUIRED, O_IODEPTH_LOW },
+	{ "gtod_reduce",	SSL_ARG_FLAG, O_GTOD_REDUCE },
+	{ "lat_percentiles",	SSL_ARG_FLAG, O_LAT_PERCENTILES },
+	{ "clat_percentiles",	SSL_ARG_FLAG, O_CLAT_PERCENTILES },
+	{ "fsync",		SSL_ARG_REQUIRED, O_FSYNC_EVERY },
+	{ "fdatasync",		SSL_ARG_REQUIRED, O_FDATASYNC },
+	{ "sync",		SSL_ARG_REQUIRED, O_SYNC_MODE },
+	{ "end_fsync",		SSL_ARG_FLAG, O_END_FSYNC },
+	{ "fsync_on_close",	SSL_ARG_FLAG, O_FSYNC_ON_CLOSE },
+	{ "write_barrier",	SSL_ARG_REQUIRED, O_WRITE_BARRIER },
+	{ "thinktime_spin",	SSL_ARG_REQUIRED, O_THINKTIME_SPIN },
+	{ "thinktime_blocks",	SSL_ARG_REQUIRED, O_THINKTIME_BLOCKS },
+	{ "rate_min",		SSL_ARG_REQUIRED, O_RATE_MIN },
+	{ "rate_iops_min",	SSL_ARG_REQUIRED, O_RATE_IOPS_MIN },
+	{ "max_latency",	SSL_ARG_REQUIRED, O_MAX_LATENCY },
+	{ "latency_target",	SSL_ARG_REQUIRED, O_LATENCY_TARGET },
+	{ "disable_clat",	SSL_ARG_FLAG, O_DISABLE_CLAT },
+	{ "disable_slat",	SSL_ARG_FLAG, O_DISABLE_SLAT },
+	{ "disable_bw_measurement", SSL_ARG_FLAG, O_DISABLE_BW },
+	{ "do_verify",		SSL_ARG_FLAG, O_DO_VERIFY },
+	{ "experimental_verify", SSL_ARG_FLAG, O_EXPERIMENTAL_VERIFY },
+	{ "allrandrepeat",	SSL_ARG_FLAG, O_ALLRANDREPEAT },
+	{ "softrandommap",	SSL_ARG_FLAG, O_SOFTRANDOMMAP },
+	{ "serialize_overlap",	SSL_ARG_FLAG, O_SERIALIZE_OVERLAP },
+	{ "fill_device",	SSL_ARG_FLAG, O_FILL_DEVICE },
+	{ "create_only",	SSL_ARG_FLAG, O_CREATE_ONLY },
+	{ "file_append",	SSL_ARG_FLAG, O_FILE_APPEND },
+	{ "pre_read",		SSL_ARG_FLAG, O_PRE_READ },
+	{ "per_job_logs",	SSL_ARG_FLAG, O_PER_JOB_LOGS },
+	{ "nrfiles",		SSL_ARG_REQUIRED, O_NRFILES },
+	{ "zonemode",		SSL_ARG_REQUIRED, O_ZONEMODE },
+	{ "allow_file_create",	SSL_ARG_FLAG, O_ALLOW_FILE_CREATE },
 	{ NULL, 0, 0 },
 };
 
@@ -124,12 +165,14 @@ static const char *const rw_names[] = {
 
 int bad_value(const struct run_ctx *c, int id, const char *why)
 {
+	const char *eq = *c->raw[id] ? "=" : "";	/* a bare flag has no value */
+
 	if (c->where)	/* a key of a step */
-		ssl_err("%s: %s=%s: %s", c->where, c->raw_name[id], c->raw[id], why);
+		ssl_err("%s: %s%s%s: %s", c->where, c->raw_name[id], eq, c->raw[id], why);
 	else if (c->from[id])	/* a line of a job file */
-		ssl_err("%s: %s=%s: %s", c->from[id], c->raw_name[id], c->raw[id], why);
+		ssl_err("%s: %s%s%s: %s", c->from[id], c->raw_name[id], eq, c->raw[id], why);
 	else
-		ssl_err("--%s=%s: %s", c->raw_name[id], c->raw[id], why);
+		ssl_err("--%s%s%s: %s", c->raw_name[id], eq, c->raw[id], why);
 	return -1;
 }
 
@@ -667,6 +710,13 @@ int cmdline_only(int id)
 	return 0;
 }
 
+void run_opt_note(const struct run_ctx *c, int id, const char *sep, const char *why)
+{
+	run_note("%s%s%s%s%s%s%s", c->from[id] ? c->from[id] : "--",
+		 c->from[id] ? ": " : "", c->raw_name[id], *c->raw[id] ? "=" : "",
+		 c->raw[id], sep, why);
+}
+
 /* fio's ioengine: ssl_fio_engine_why() says which ones are refused */
 static int ioengine_opt(const struct run_ctx *c)
 {
@@ -692,11 +742,7 @@ static void noop_notes(const struct run_ctx *c)
 
 	for (i = 0; i < ARRAY_SIZE(noop); i++)
 		if (c->raw[noop[i].id])
-			run_note("%s%s%s%s%s ignored: %s",
-				 c->from[noop[i].id] ? c->from[noop[i].id] : "--",
-				 c->from[noop[i].id] ? ": " : "", c->raw_name[noop[i].id],
-				 *c->raw[noop[i].id] ? "=" : "", c->raw[noop[i].id],
-				 noop[i].why);
+			run_opt_note(c, noop[i].id, " ignored: ", noop[i].why);
 }
 
 /*
@@ -872,6 +918,9 @@ int run_check_options(struct run_ctx *c)
 	if (report_opts(c) || name_opt(c) || ioengine_opt(c))
 		return -1;
 	noop_notes(c);
+	/* before the seed and disable_lat are read */
+	if (run_value_opts(c))
+		return -1;
 
 	/* before any size is read */
 	if (c->raw[O_KB_BASE] && (ssl_parse_u64(c->raw[O_KB_BASE], &kb) || kb > 1024 ||
@@ -880,7 +929,7 @@ int run_check_options(struct run_ctx *c)
 				 "or 1000 (k = 1000, kib = 1024)");
 	if (filename_opt(c))
 		return -1;
-	if (pattern_opts(c) || extent_opts(c) || newer_opts(c))
+	if (pattern_opts(c) || extent_opts(c) || newer_opts(c) || run_norandommap_opt(c))
 		return -1;
 	return 0;
 }

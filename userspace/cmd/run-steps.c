@@ -22,8 +22,8 @@ static const struct {
 	const char *key;
 	int id;
 } step_keys[] = {
-	{ "rw", O_RW }, { "readwrite", O_RW }, { "rwmixread", O_RWMIXREAD },
-	{ "rwmixwrite", O_RWMIXWRITE }, { "bs", O_BS }, { "blocksize", O_BS },
+	{ "rw", O_RW }, { "rwmixread", O_RWMIXREAD },
+	{ "rwmixwrite", O_RWMIXWRITE }, { "bs", O_BS },
 	{ "bssplit", O_BSSPLIT }, { "iodepth", O_IODEPTH }, { "rate_iops", O_RATE_IOPS },
 	{ "rate", O_RATE }, { "runtime", O_RUNTIME }, { "ramp_time", O_RAMP_TIME },
 	{ "number_ios", O_NUMBER_IOS }, { "numjobs", O_NUMJOBS }, { "idle", STEP_IDLE },
@@ -31,6 +31,7 @@ static const struct {
 
 static int step_key_id(const char *key, const char **name)
 {
+	const char *other, *sp;
 	char k[64];
 	size_t i;
 
@@ -42,6 +43,13 @@ static int step_key_id(const char *key, const char **name)
 	for (i = 0; i < ARRAY_SIZE(step_keys); i++)
 		if (!strcmp(k, step_keys[i].key)) {
 			*name = step_keys[i].key;
+			return step_keys[i].id;
+		}
+	/* fio's other name of the key (timeout for runtime) */
+	other = ssl_fio_alias(k, strlen(k), &sp);
+	for (i = 0; other && i < ARRAY_SIZE(step_keys); i++)
+		if (!strcmp(other, step_keys[i].key)) {
+			*name = sp;
 			return step_keys[i].id;
 		}
 	return -2;

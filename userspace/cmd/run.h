@@ -40,6 +40,18 @@ enum run_opt_id {
 	O_LOG_AVG_MSEC, O_LOG_HIST_MSEC, O_LOG_OFFSET, O_IO_SIZE,
 	O_IOENGINE, O_THREAD, O_INVALIDATE, O_FADVISE_HINT, O_CLOCKSOURCE,
 	O_STONEWALL, O_NEW_GROUP, O_WAIT_FOR,
+	/* fio's options taken for the values that mean what ssdload does */
+	O_DESCRIPTION, O_NORANDOMMAP, O_RANDREPEAT, O_RANDOM_GENERATOR, O_BUFFERED,
+	O_VERIFY, O_STARTDELAY, O_CONTINUE_ON_ERROR, O_THINKTIME, O_IO_SUBMIT_MODE,
+	O_IODEPTH_BATCH, O_IODEPTH_BATCH_COMPLETE_MIN, O_IODEPTH_BATCH_COMPLETE_MAX,
+	O_IODEPTH_LOW, O_GTOD_REDUCE, O_LAT_PERCENTILES, O_CLAT_PERCENTILES,
+	O_FSYNC_EVERY, O_FDATASYNC, O_SYNC_MODE, O_END_FSYNC, O_FSYNC_ON_CLOSE,
+	O_WRITE_BARRIER, O_THINKTIME_SPIN, O_THINKTIME_BLOCKS, O_RATE_MIN,
+	O_RATE_IOPS_MIN, O_MAX_LATENCY, O_LATENCY_TARGET, O_DISABLE_CLAT,
+	O_DISABLE_SLAT, O_DISABLE_BW, O_DO_VERIFY, O_EXPERIMENTAL_VERIFY,
+	O_ALLRANDREPEAT, O_SOFTRANDOMMAP, O_SERIALIZE_OVERLAP, O_FILL_DEVICE,
+	O_CREATE_ONLY, O_FILE_APPEND, O_PRE_READ, O_PER_JOB_LOGS,
+	O_NRFILES, O_ZONEMODE, O_ALLOW_FILE_CREATE,
 	O_NR
 };
 
@@ -117,6 +129,7 @@ struct run_ctx {
 	int group_reporting;		/* --group_reporting */
 	int time_based;			/* --time_based (bare or true) */
 	int allow_write;		/* --allow_write given as 1 */
+	char seed[24];			/* randseed drawn for randrepeat=0 */
 	uint64_t iodepth;
 	struct attr_write w[64];
 	int nw;
@@ -149,10 +162,20 @@ int mix_opt(struct run_ctx *c);
 int block_size_opts(struct run_ctx *c);
 int rate_series_opts(struct run_ctx *c);
 void __attribute__((format(printf, 1, 2))) run_note(const char *fmt, ...);
+/* "FILE:LINE: name=value@sep@why" (or "--name=value...") as a run_note() */
+void run_opt_note(const struct run_ctx *c, int id, const char *sep, const char *why);
 int cmdline_only(int id);
 int run_check_options(struct run_ctx *c);
 void numjobs_notes(const struct run_ctx *c);
 void run_job_options(struct run_ctx *c);
+
+/*
+ * run-values.c: fio's options taken for the values that mean what ssdload
+ * does (notes, a seed for randrepeat=0, gtod_reduce's disable_lat), before
+ * the others; norandommap once the rest is known
+ */
+int run_value_opts(struct run_ctx *c);
+int run_norandommap_opt(const struct run_ctx *c);
 
 /* run-steps.c: --step, --steps and --loops into c->steps */
 int steps_opts(struct run_ctx *c);

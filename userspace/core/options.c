@@ -372,12 +372,75 @@ static int opt_name_eq(const char *a, size_t alen, const char *b)
 	return 1;
 }
 
-const struct ssl_opt *ssl_find_opt(const struct ssl_opt *tab, const char *name, size_t len)
+/*
+ * fio 3.33's aliases: the .alias of its options.c (what fio --cmdhelp=NAME
+ * shows as "alias:"), name first.  Both names of a pair are one option,
+ * wherever ssdload looks a name up (tests/unit/test_cli_fio_aliases.py
+ * checks the table against the installed fio).
+ */
+static const struct {
+	const char *name, *alias;
+} fio_aliases[] = {
+	{ "rw", "readwrite" },
+	{ "bs", "blocksize" },
+	{ "ba", "blockalign" },
+	{ "bsrange", "blocksize_range" },
+	{ "bs_unaligned", "blocksize_unaligned" },
+	{ "iodepth_batch", "iodepth_batch_submit" },
+	{ "iodepth_batch_complete_min", "iodepth_batch_complete" },
+	{ "io_size", "io_limit" },
+	{ "fill_device", "fill_fs" },
+	{ "offset", "fileoffset" },
+	{ "nrfiles", "nr_files" },
+	{ "runtime", "timeout" },
+	{ "mem", "iomem" },
+	{ "iomem_align", "mem_align" },
+	{ "rate_min", "ratemin" },
+	{ "rate_cycle", "ratecycle" },
+	{ "stonewall", "wait_for_previous" },
+	{ "disable_bw_measurement", "disable_bw" },
+	{ "steadystate", "ss" },
+	{ "steadystate_duration", "ss_dur" },
+	{ "steadystate_ramp_time", "ss_ramp" },
+};
+
+const char *ssl_fio_alias(const char *name, size_t len, const char **spelled)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(fio_aliases); i++) {
+		if (opt_name_eq(name, len, fio_aliases[i].name)) {
+			if (spelled)
+				*spelled = fio_aliases[i].name;
+			return fio_aliases[i].alias;
+		}
+		if (opt_name_eq(name, len, fio_aliases[i].alias)) {
+			if (spelled)
+				*spelled = fio_aliases[i].alias;
+			return fio_aliases[i].name;
+		}
+	}
+	return NULL;
+}
+
+static const struct ssl_opt *find_name(const struct ssl_opt *tab, const char *name,
+				       size_t len)
 {
 	for (; tab->name; tab++)
 		if (opt_name_eq(name, len, tab->name))
 			return tab;
 	return NULL;
+}
+
+const struct ssl_opt *ssl_find_opt(const struct ssl_opt *tab, const char *name, size_t len)
+{
+	const struct ssl_opt *o = find_name(tab, name, len);
+	const char *other;
+
+	if (o)
+		return o;
+	other = ssl_fio_alias(name, len, NULL);
+	return other ? find_name(tab, other, strlen(other)) : NULL;
 }
 
 /* Damerau-Levenshtein distance (optimal string alignment), '-' == '_' */
@@ -605,24 +668,36 @@ static const struct {
 	{ "ramp_size", WHY_RAMP },
 };
 
+const char *ssl_fio_unsupported_why(const char *name, size_t len)
+{
+	const char *other = ssl_fio_alias(name, len, NULL);
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(fio_unsupported); i++)
+		if (opt_name_eq(name, len, fio_unsupported[i].name) ||
+		    (other && !strcmp(other, fio_unsupported[i].name)))
+			return fio_unsupported[i].why;
+	return NULL;
+}
+
 void ssl_opt_unknown(const char *where, const struct ssl_opt *tab, const char *name,
 		     size_t len, const char *dashes)
 {
+	const char *why = ssl_fio_unsupported_why(name, len);
 	const struct ssl_opt *best = NULL;
-	size_t bd = (size_t)-1, dist, i;
+	size_t bd = (size_t)-1, dist;
 	char pre[4200];
 
 	if (where)
 		snprintf(pre, sizeof(pre), "%s: ", where);
 	else
 		pre[0] = '\0';
-	for (i = 0; i < ARRAY_SIZE(fio_unsupported); i++)
-		if (opt_name_eq(name, len, fio_unsupported[i].name)) {
-			fprintf(stderr, "ssdload: %s%s%.*s: a fio option that ssdload does not "
-				"support: %s (Documentation/cli.rst, Differences from fio)\n",
-				pre, dashes, (int)len, name, fio_unsupported[i].why);
-			return;
-		}
+	if (why) {
+		fprintf(stderr, "ssdload: %s%s%.*s: a fio option that ssdload does not "
+			"support: %s (Documentation/cli.rst, Differences from fio)\n",
+			pre, dashes, (int)len, name, why);
+		return;
+	}
 	for (; tab->name; tab++) {
 		dist = edit_distance(name, len, tab->name);
 		if (dist < bd) {

@@ -100,7 +100,24 @@ struct ssl_opt {
 int ssl_next_opt(int argc, const char **argv, int *i, const struct ssl_opt *tab,
 		 const struct ssl_opt **opt, const char **val, int *dashdash);
 
-/* The option of @tab named @name (@len bytes; '-' == '_'), or NULL. */
+/*
+ * fio's aliases (fio 3.33's options.c): the other name of @name (@len
+ * bytes) when it is one of a pair (runtime -> timeout, timeout ->
+ * runtime), else NULL; *@spelled (when not NULL) gets the table's own
+ * string of @name, for messages that outlive @name.
+ */
+const char *ssl_fio_alias(const char *name, size_t len, const char **spelled);
+
+/*
+ * Why ssdload does not support fio's option @name (@len bytes, or its
+ * alias), as Documentation/cli.rst says it, or NULL: not such an option.
+ */
+const char *ssl_fio_unsupported_why(const char *name, size_t len);
+
+/*
+ * The option of @tab named @name (@len bytes; '-' == '_'), or of its fio
+ * alias (ssl_fio_alias()), or NULL.
+ */
 const struct ssl_opt *ssl_find_opt(const struct ssl_opt *tab, const char *name, size_t len);
 
 /*

@@ -546,7 +546,6 @@ enum { PLAN_STONEWALL = 1, PLAN_NEW_GROUP, PLAN_WAIT_FOR, PLAN_NAME };
 
 static const struct ssl_opt plan_opts[] = {
 	{ "stonewall",		SSL_ARG_FLAG, PLAN_STONEWALL },
-	{ "wait_for_previous",	SSL_ARG_FLAG, PLAN_STONEWALL },
 	{ "new_group",		SSL_ARG_FLAG, PLAN_NEW_GROUP },
 	{ "wait_for",		SSL_ARG_REQUIRED, PLAN_WAIT_FOR },
 	{ "name",		SSL_ARG_REQUIRED, PLAN_NAME },

@@ -7,6 +7,7 @@ lib/fakemodule.py) in @env.
 """
 import json
 import os
+import re
 import subprocess
 import threading
 import time
@@ -100,3 +101,12 @@ def put(tmp_path, name, doc, raw=None):
     f = d / FILES.get(doc.get("format") if doc else None, "curve.json")
     f.write_text(raw if raw is not None else json.dumps(doc), encoding="utf-8")
     return str(d)
+
+
+def fio_aliases(repo):
+    """The (name, alias) pairs of fio_aliases[] in userspace/core/options.c:
+    fio's two names of one option, which ssdload takes alike."""
+    src = open(os.path.join(repo, "userspace", "core", "options.c")).read()
+    body = src[src.index("} fio_aliases[] = {"):]
+    body = body[:body.index("};")]
+    return re.findall(r'\{ "([^"]+)", "([^"]+)" \}', body)
