@@ -20,6 +20,8 @@
 #include "fio/fioopts.h"
 #include "fio/jobfile.h"
 
+const char run_bare_flag[] = "";
+
 static const char *const run_usage[] = {
 	"usage: ssdload run [JOBFILE | --profile=NAME] --filename=DEV [options]",
 	"",
@@ -178,7 +180,7 @@ static int jobfile_opt(void *ctx, const struct ssl_jobfile_opt *o)
 		return 0;		/* the command line's wins */
 	if (!c->raw[opt->id])
 		c->order[c->nr_order++] = opt->id;
-	c->raw[opt->id] = o->val;
+	c->raw[opt->id] = *o->val ? o->val : run_bare_flag;	/* a bare key */
 	c->raw_name[opt->id] = spelled(opt, o->key, strlen(o->key));
 	c->from[opt->id] = o->where;
 	c->global[opt->id] = o->global;
@@ -295,7 +297,7 @@ static int parse_args(struct run_ctx *c, int argc, const char **argv)
 		}
 		if (!c->raw[opt->id])
 			c->order[c->nr_order++] = opt->id;
-		c->raw[opt->id] = val ? val : "";
+		c->raw[opt->id] = val ? val : run_bare_flag;
 		c->raw_name[opt->id] = spelled(opt, arg + 2, strcspn(arg + 2, "="));
 	}
 	return 0;

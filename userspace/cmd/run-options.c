@@ -165,7 +165,7 @@ static const char *const rw_names[] = {
 
 int bad_value(const struct run_ctx *c, int id, const char *why)
 {
-	const char *eq = *c->raw[id] ? "=" : "";	/* a bare flag has no value */
+	const char *eq = c->raw[id] == run_bare_flag ? "" : "=";
 
 	if (c->where)	/* a key of a step */
 		ssl_err("%s: %s%s%s: %s", c->where, c->raw_name[id], eq, c->raw[id], why);

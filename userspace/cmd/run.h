@@ -86,6 +86,9 @@ struct step_src {
 	const char *arg;
 };
 
+/* raw[] of an option given bare (--norandommap), told from an empty value */
+extern const char run_bare_flag[];
+
 /* one ssdload run: its options as given, and what they became */
 struct run_ctx {
 	const char *raw[O_NR];		/* as typed ("" for a bare flag) */
