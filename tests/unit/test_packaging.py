@@ -73,7 +73,9 @@ def test_bash_completion(cli, repo):
     if not shutil.which("bash"):
         pytest.skip("bash is not installed")
     assert complete(cli, repo, "ssdload", "r") == ["run", "review", "report"]
-    assert complete(cli, repo, "ssdload", "run", "--iod") == ["--iodepth="]
+    # fio's iodepth_batch and iodepth_low are taken (as notes) too
+    assert complete(cli, repo, "ssdload", "run", "--iod") == \
+        ["--iodepth=", "--iodepth_batch", "--iodepth_low"]
     assert "--stopcurve-intended=" in complete(cli, repo, "ssdload", "curve", "--stop")
     profs = sorted(f[:-4] for f in os.listdir(os.path.join(repo, "userspace", "profiles")))
     assert complete(cli, repo, "ssdload", "run", "--profile", "=", "") == profs
