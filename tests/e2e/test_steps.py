@@ -390,14 +390,17 @@ def test_step_numjobs(slow_dev, jobs):
         # Little's law on a 2 ms device: each step's workers x depth in
         # flight, never the job's 4 workers' (several workers share the
         # guest's CPUs, and the step's time is its latest worker's: twice
-        # the single worker's tolerance; the debug kernel measured 6.1 of 8)
+        # the single worker's tolerance; the debug kernel measured 6.1 of 8,
+        # and 4.5 of 8 under host load, where the step's intervals tell)
         rd = r["read"]
         iops = rd["ios"] / (r["runtime_ns"] / 1e9)
         inflight = iops * _mean(rd) / 1e9
         want = r["numjobs"] * r["iodepth"]
-        lo = 1 - min(0.4, 2 * env.little_tolerance())
-        assert lo * want <= inflight <= 1.02 * want, \
-            (r["step"], inflight, want)
+        tol = min(0.4, 2 * env.little_tolerance())
+        assert inflight <= 1.02 * want, (r["step"], inflight, want)
+        with hostload.guard(lambda: hostload.depth_evidence(
+                hostload.series_intervals(j.series(), step=r["step"]), want, tol)):
+            assert (1 - tol) * want <= inflight, (r["step"], inflight, want)
     # the records wholly inside a step (the steps are timed: step N runs
     # from (N - 1) x 400 ms; a record is tagged with the step it closed in)
     ser = j.series()
