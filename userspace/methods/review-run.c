@@ -83,18 +83,12 @@ static json_object *plan_json(const struct ssl_review_plan *p)
 static json_object *new_doc(const struct ssl_review_plan *p, const struct ssl_review_opts *o,
 			    const struct ssl_dev *d, const char *outdir)
 {
-	json_object *doc = json_object_new_object(), *steps = json_object_new_array(), *s;
+	json_object *doc = ssl_doc_head(REVIEW_FORMAT, REVIEW_FORMAT_VERSION, o->command);
+	json_object *steps = json_object_new_array(), *s;
 	struct ssl_argv a;
 	char *line;
 	int i;
 
-	jset(doc, "format", json_object_new_string(REVIEW_FORMAT));
-	jset(doc, "format_version", json_object_new_int(REVIEW_FORMAT_VERSION));
-	jset(doc, "ssdload_version", json_object_new_string(SSDLOAD_CLI_VERSION));
-	jset(doc, "command", json_object_new_string(o->command));
-	jset(doc, "started", jnow());
-	jset(doc, "finished", NULL);
-	jset(doc, "state", json_object_new_string("running"));
 	jset(doc, "plan", plan_json(p));
 	dev_json(doc, d);
 	for (i = 0; i < p->nsteps; i++) {

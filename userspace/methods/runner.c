@@ -859,18 +859,26 @@ void ssl_method_free(struct ssl_method *m)
 	m->command = NULL;
 }
 
-json_object *ssl_method_doc(const struct ssl_method *m, const char *format, int version,
-			    const struct ssl_dev *d)
+json_object *ssl_doc_head(const char *format, int version, const char *command)
 {
-	json_object *doc = json_object_new_object(), *dev = json_object_new_object();
+	json_object *doc = json_object_new_object();
 
 	jset(doc, "format", json_object_new_string(format));
 	jset(doc, "format_version", json_object_new_int(version));
 	jset(doc, "ssdload_version", json_object_new_string(SSDLOAD_CLI_VERSION));
-	jset(doc, "command", json_object_new_string(m->command));
+	jset(doc, "command", json_object_new_string(command));
 	jset(doc, "started", jnow());
 	jset(doc, "finished", NULL);
 	jset(doc, "state", json_object_new_string("running"));
+	return doc;
+}
+
+json_object *ssl_method_doc(const struct ssl_method *m, const char *format, int version,
+			    const struct ssl_dev *d)
+{
+	json_object *doc = ssl_doc_head(format, version, m->command);
+	json_object *dev = json_object_new_object();
+
 	jset(dev, "path", json_object_new_string(m->filename));
 	jset(dev, "model", jstr_or_null(d->model));
 	jset(dev, "serial", jstr_or_null(d->serial));

@@ -187,6 +187,11 @@ int ssl_method_main(struct ssl_method *m, int argc, const char **argv,
 struct ssl_dev;
 /* A new result document: format, versions, command, times, state, device */
 /*
+ * A result document's head: format and its version, ssdload_version,
+ * the command line, started (now), finished (null), state "running".
+ */
+json_object *ssl_doc_head(const char *format, int version, const char *command);
+/*
  * The device @d (given as @path) as pts.json and a review's plan.json
  * record it: path, name, dev (MAJ:MIN), nsid, kind, model, serial,
  * firmware, capacity_bytes, logical_block_size; callers add their own.
