@@ -80,6 +80,9 @@ ACCEPTED = [
     ("file_append=0", None), ("pre_read=0", None), ("per_job_logs=1", None),
     ("nrfiles=1", None), ("nr_files=1", None),
     ("zonemode=none", None), ("allow_file_create=0", None),
+    ("log_prio=0", None), ("dedupe_mode=repeat", None), ("dedupe_global=0", None),
+    ("dedupe_working_set_percentage=50", "dedupe_mode=working_set only"),
+    ("threads=1", "tiobench profile"),
 ]
 
 
@@ -127,6 +130,9 @@ REFUSED = [
     ("nrfiles=4", "nrfiles=1"),
     ("zonemode=zbd", "zonemode=none"),
     ("allow_file_create=1", "allow_file_create=0"),
+    ("log_prio=1", "log_prio=0"),
+    ("dedupe_mode=working_set", "dedupe_mode=repeat"),
+    ("dedupe_global=1", "dedupe_global=0"),
 ]
 
 
@@ -157,7 +163,8 @@ def test_what_fio_refuses_is_refused(cli, opt):
     ("fsync", "0"), ("end_fsync", "0"), ("sync", "none"), ("write_barrier", "0"),
     ("thinktime_blocks", "1"), ("thinktime_spin", "0"), ("disable_clat", "0"),
     ("fill_device", "0"), ("per_job_logs", "1"), ("nrfiles", "1"), ("zonemode", "none"),
-    ("pre_read", "0"), ("serialize_overlap", "0"),
+    ("pre_read", "0"), ("serialize_overlap", "0"), ("log_prio", "0"),
+    ("dedupe_mode", "repeat"), ("dedupe_global", "0"),
 ])
 def test_the_defaults_are_fios(cli, name, default):
     """What cli.rst calls fio's default is: and ssdload takes it."""
@@ -295,3 +302,26 @@ def test_jesd219_parses(cli, tmp_path):
     attrs = dict(l.split("=", 1) for l in p.stdout.splitlines() if "=" in l)
     assert attrs["random_distribution"] == "zoned:50/5:30/15:20/80", p.stdout
     assert attrs["randseed"] == seed_of(p)
+
+
+@pytest.mark.parametrize("args,size", [
+    (["--filesize=1g"], str(1 << 30)),
+    (["--filesize=64m", "--size=64m"], str(64 << 20)),
+    (["--size=2m"], str(2 << 20)),
+])
+def test_filesize_is_the_one_devices_size(cli, args, size):
+    """fio's filesize is each file's region: of one device, its size."""
+    p, attrs = parse_only(cli, *args)
+    assert p.returncode == 0, p.stderr
+    assert attrs.get("size") == size, p.stdout
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["--filesize=1g-2g"], "a range draws a size per file"),
+    (["--filesize=1g:2g"], "a range draws a size per file"),
+    (["--filesize=0"], "not a size above 0"),
+    (["--filesize=10%"], "not a size above 0"),
+    (["--filesize=1g", "--size=2g"], "differs from size"),
+])
+def test_filesize_refused(cli, args, needle):
+    one_error_line(parse_only(cli, *args)[0], "--filesize", needle)

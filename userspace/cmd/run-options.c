@@ -144,6 +144,12 @@ const struct ssl_opt run_opts[] = {
 	{ "nrfiles",		SSL_ARG_REQUIRED, O_NRFILES },
 	{ "zonemode",		SSL_ARG_REQUIRED, O_ZONEMODE },
 	{ "allow_file_create",	SSL_ARG_FLAG, O_ALLOW_FILE_CREATE },
+	{ "log_prio",		SSL_ARG_FLAG, O_LOG_PRIO },
+	{ "dedupe_mode",	SSL_ARG_REQUIRED, O_DEDUPE_MODE },
+	{ "dedupe_global",	SSL_ARG_FLAG, O_DEDUPE_GLOBAL },
+	{ "dedupe_working_set_percentage", SSL_ARG_REQUIRED, O_DEDUPE_WORKING_SET },
+	{ "filesize",		SSL_ARG_REQUIRED, O_FILESIZE },
+	{ "threads",		SSL_ARG_REQUIRED, O_TIOBENCH_THREADS },
 	{ NULL, 0, 0 },
 };
 
@@ -862,11 +868,41 @@ static int pattern_opts(struct run_ctx *c)
 	return 0;
 }
 
+/*
+ * fio's filesize: the size of each file's I/O region.  ssdload's target is
+ * one device (a --filename list splits --size among its devices), so one
+ * size is fio's --size; a range draws a size per file and is refused.
+ */
+static int filesize_opt(struct run_ctx *c)
+{
+	const char *f = c->raw[O_FILESIZE];
+	uint64_t a, b;
+
+	if (!f)
+		return 0;
+	if (strchr(f, '-') || strchr(f, ':'))
+		return bad_value(c, O_FILESIZE, "a range draws a size per file: give one "
+				 "size, or --size");
+	if (strchr(f, '%') || ssl_parse_size(f, &a) || !a)
+		return bad_value(c, O_FILESIZE, "not a size above 0 (bytes, or with "
+				 "k/m/g/t suffix)");
+	if (!c->raw[O_SIZE]) {
+		c->raw[O_SIZE] = f;	/* one device: its region is fio's size */
+		return 0;
+	}
+	if (strchr(c->raw[O_SIZE], '%') || ssl_parse_size(c->raw[O_SIZE], &b) || a != b)
+		return bad_value(c, O_FILESIZE, "differs from size: with one device "
+				 "they are the same region; give one of them");
+	return 0;
+}
+
 /* where and how long: --offset, --size, --runtime, --ramp_time, counts, seed */
 static int extent_opts(struct run_ctx *c)
 {
 	uint64_t v, nios = 0;
 
+	if (filesize_opt(c))
+		return -1;
 	if (conv_opt(c, O_OFFSET, SSDLOAD_ATTR_OFFSET, ssl_conv_span) ||
 	    conv_opt(c, O_SIZE, SSDLOAD_ATTR_SIZE, ssl_conv_span) ||
 	    time_opt(c, O_RUNTIME, SSDLOAD_ATTR_RUNTIME_MS) ||

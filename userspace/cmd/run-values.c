@@ -91,6 +91,22 @@ static const struct fio_value {
 	{ O_PER_JOB_LOGS, V_BOOL, "1", NULL, NULL },
 	{ O_NRFILES, V_UINT, "1", NULL, NULL },
 	{ O_ALLOW_FILE_CREATE, V_BOOL, "0", NULL, NULL },
+	{ O_LOG_PRIO, V_BOOL, "0", NULL,
+	  "the workers' I/Os carry no priority (prio and prioclass are refused): "
+	  "there is none to log" },
+	{ O_DEDUPE_MODE, V_WORD, "repeat", NULL,
+	  "a duplicate block repeats one of the worker's earlier blocks (fio's "
+	  "repeat); a working set is not supported" },
+	{ O_DEDUPE_GLOBAL, V_BOOL, "0", NULL,
+	  "a duplicate block comes from the same worker's earlier blocks, not "
+	  "from other jobs'" },
+	{ O_TIOBENCH_THREADS, V_UINT, NULL,
+	  "threads is the thread count of fio's tiobench profile: without "
+	  "profile=tiobench fio ignores it, and so does ssdload (--numjobs runs workers)",
+	  NULL },
+	{ O_DEDUPE_WORKING_SET, V_UINT, NULL,
+	  "dedupe_working_set_percentage is used by dedupe_mode=working_set only (as fio)",
+	  NULL },
 };
 
 /* is @v (@len bytes) one of the '|'-separated words of @ok? */

@@ -511,6 +511,7 @@ static size_t edit_distance(const char *a, size_t la, const char *b)
 #define WHY_SS "fio's steady-state detection is not supported; use ssdload pts for SNIA's"
 #define WHY_FLOW "flow control between jobs is not supported; use separate runs or rates"
 #define WHY_USER "the workers are kernel threads and run as no user"
+#define WHY_IOPRIO "the bios carry no I/O priority: per-command priorities are not set"
 #define WHY_MEM "bios carry the module's own pages: memory options do not apply"
 #define WHY_RANDOM \
 	"ssdload's own generator draws the offsets (seeded by " \
@@ -596,6 +597,10 @@ static const struct {
 	{ "nice", WHY_CPU },
 	{ "prio", WHY_CPU },
 	{ "prioclass", WHY_CPU },
+	{ "cmdprio", WHY_IOPRIO },
+	{ "cmdprio_percentage", WHY_IOPRIO },
+	{ "cmdprio_class", WHY_IOPRIO },
+	{ "cmdprio_bssplit", WHY_IOPRIO },
 	{ "cpumask", WHY_CPU },
 	{ "numa_cpu_nodes", WHY_CPU },
 	{ "numa_mem_policy", WHY_CPU },
@@ -631,6 +636,7 @@ static const struct {
 	{ "ss_ramp", WHY_SS },
 	{ "flow", WHY_FLOW },
 	{ "flow_id", WHY_FLOW },
+	{ "flow_sleep", WHY_FLOW },
 	{ "uid", WHY_USER },
 	{ "gid", WHY_USER },
 	{ "mem", WHY_MEM },

@@ -359,47 +359,57 @@ int ssl_conv_blockalign(const char *in, uint64_t *out, char *why, size_t wlen)
 
 #define MICRO		1000000ULL	/* distribution values: 6 decimals */
 
+/*
+ * One direction's zone list, "A/S:A/S:...".  As fio's split_parse_ddir()
+ * and zone_split_ddir(), a zone may leave its size out ("20/", "20") or
+ * give 0: those zones share equally what the given sizes leave of 100%.
+ * zoned_abs needs every size.
+ */
 static int zoned_dir(const char *s, size_t n, int dir, int absolute, char *out,
 		     size_t len, char *why, size_t wlen)
 {
-	uint64_t asum = 0, ssum = 0;
-	unsigned int nr = 0;
+	uint64_t acc[SSL_ZONES_MAX], size[SSL_ZONES_MAX], asum = 0, ssum = 0;
+	unsigned int nr = 0, missing = 0, z;
 	struct sbuf o;
 	size_t i = 0;
 
-	sb_init(&o, out, len);
 	if (!n)
 		return ssl_fail(why, wlen, "no zones for %s", dir_label[dir]);
 	while (i < n) {
 		const char *e = s + i, *colon = memchr(e, ':', n - i), *slash;
-		size_t elen = colon ? (size_t)(colon - e) : n - i;
-		uint64_t a, sz;
-		char abuf[32], sbuf[32];
+		size_t elen = colon ? (size_t)(colon - e) : n - i, slen;
 
-		if (++nr > SSL_ZONES_MAX)
+		if (nr == SSL_ZONES_MAX)
 			return ssl_fail(why, wlen, "more than %d zones for %s", SSL_ZONES_MAX,
 				    dir_label[dir]);
 		slash = memchr(e, '/', elen);
-		if (!slash || parse_fixed(e, (size_t)(slash - e), 6, &a) || a > 100 * MICRO)
+		if (!slash && !absolute)
+			slash = e + elen;	/* "A": no size */
+		if (!slash || parse_fixed(e, (size_t)(slash - e), 6, &acc[nr]) ||
+		    acc[nr] > 100 * MICRO)
 			return ssl_fail(why, wlen, "zone '%.*s': want access%%/%s, the access "
 				    "a percentage 0..100", (int)elen, e,
 				    absolute ? "size" : "size%");
+		slen = slash < e + elen ? (size_t)(e + elen - slash - 1) : 0;
 		if (absolute) {
-			if (part_size(slash + 1, (size_t)(e + elen - slash - 1), &sz) || !sz)
+			if (part_size(slash + 1, slen, &size[nr]) || !size[nr])
 				return ssl_fail(why, wlen, "zone '%.*s': the size is not a "
 					    "size (bytes, or with k/m/g suffix)", (int)elen, e);
-			snprintf(sbuf, sizeof(sbuf), "%" PRIu64, sz);
+		} else if (!slen) {
+			size[nr] = UINT64_MAX;	/* fio: a share of the rest */
+			missing++;
 		} else {
-			if (parse_fixed(slash + 1, (size_t)(e + elen - slash - 1), 6, &sz) ||
-			    sz > 100 * MICRO)
+			if (parse_fixed(slash + 1, slen, 6, &size[nr]) ||
+			    size[nr] > 100 * MICRO)
 				return ssl_fail(why, wlen, "zone '%.*s': the size must be a "
 					    "percentage 0..100", (int)elen, e);
-			ssum += sz;
-			fmt_fixed(sbuf, sizeof(sbuf), sz, 6);
+			if (!size[nr]) {
+				size[nr] = UINT64_MAX;
+				missing++;
+			}
+			ssum += size[nr] == UINT64_MAX ? 0 : size[nr];
 		}
-		asum += a;
-		fmt_fixed(abuf, sizeof(abuf), a, 6);
-		sb_add(&o, "%s%s/%s", nr > 1 ? ":" : "", abuf, sbuf);
+		asum += acc[nr++];
 		i += elen + (colon ? 1 : 0);
 		if (colon && i == n)
 			return ssl_fail(why, wlen, "empty zone in the %s list", dir_label[dir]);
@@ -414,6 +424,22 @@ static int zoned_dir(const char *s, size_t n, int dir, int absolute, char *out,
 	if (ssum > 100 * MICRO)
 		return ssl_fail(why, wlen, "the %s zone sizes add up to more than 100%%",
 			    dir_label[dir]);
+	if (missing && ssum == 100 * MICRO)
+		return ssl_fail(why, wlen, "the %s zone sizes given add up to 100%%, which "
+			    "leaves nothing for a zone without a size", dir_label[dir]);
+	sb_init(&o, out, len);
+	for (z = 0; z < nr; z++) {
+		char abuf[32], sbuf[32];
+
+		if (size[z] == UINT64_MAX)
+			size[z] = (100 * MICRO - ssum) / missing;
+		fmt_fixed(abuf, sizeof(abuf), acc[z], 6);
+		if (absolute)
+			snprintf(sbuf, sizeof(sbuf), "%" PRIu64, size[z]);
+		else
+			fmt_fixed(sbuf, sizeof(sbuf), size[z], 6);
+		sb_add(&o, "%s%s/%s", z ? ":" : "", abuf, sbuf);
+	}
 	return o.over ? ssl_fail(why, wlen, "too long") : 0;
 }
 
