@@ -394,17 +394,20 @@ static void default_labels(struct cmp_ctx *c)
 		const char *dev = run_device(r);
 
 		if (shared[i])
-			snprintf(r->label, CMP_LABEL_MAX, "%.*s (%.*s)", CMP_LABEL_MAX / 2, dev,
+			snprintf(tmp, sizeof(tmp), "%.*s (%.*s)", CMP_LABEL_MAX / 2, dev,
 				 CMP_LABEL_MAX / 2 - 4, r->name);
 		else
-			snprintf(r->label, CMP_LABEL_MAX, "%s", *dev ? dev : r->name);
+			snprintf(tmp, sizeof(tmp), "%s", *dev ? dev : r->name);
+		memcpy(r->label, tmp, sizeof(r->label));
 	}
 	for (i = 0; i < c->n; i++)
 		shared[i] = label_count(c, c->run[i].label) > 1;
 	for (i = 0; i < c->n; i++) {
 		if (!shared[i])
 			continue;
-		snprintf(tmp, sizeof(tmp), "%.*s #%u", CMP_LABEL_MAX - 8, c->run[i].label, i + 1);
+		/* room for " #" and 10 digits */
+		snprintf(tmp, sizeof(tmp), "%.*s #%u", CMP_LABEL_MAX - 13, c->run[i].label,
+			 i + 1);
 		snprintf(c->run[i].label, CMP_LABEL_MAX, "%s", tmp);
 	}
 }

@@ -119,6 +119,8 @@ static void fmt_fixed(char *buf, size_t len, uint64_t v, int digits)
 	char frac[24];
 	int d, n;
 
+	if (digits < 0 || digits > 18)	/* 10^18 is the largest unit in 64 bits */
+		digits = 18;
 	for (d = 0; d < digits; d++)
 		unit *= 10;
 	if (!(v % unit)) {
