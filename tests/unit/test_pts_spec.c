@@ -4,7 +4,7 @@
  * (userspace/pts/spec.h, ss.h) and of the steady-state rule over several
  * tracking variables (ssl_ss_scan_all() in userspace/pts/ss.c).
  *
- *   test_pts_spec rule | iops_tracks | scan_all
+ *   test_pts_spec rule | iops | wipc | iops_tracks | scan_all
  *
  * Each prints "ok NAME" and exits 0, or prints "FAIL ..." lines and exits
  * 1.  Driven by test_pts_spec.py; Documentation/pts.rst cites the text.
@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "methods/pcmode.h"
 #include "pts/spec.h"
 #include "pts/ss.h"
 
@@ -42,6 +43,39 @@ static void test_rule(void)
 		     l.slope_pct);
 	if (strcmp(SSL_SS_SPEC, "SNIA SSS PTS 2.0.2") || strcmp(SSL_SS_CLAUSE, "2.1.24"))
 		FAIL("cited as %s %s", SSL_SS_SPEC, SSL_SS_CLAUSE);
+}
+
+/* IOPS pseudo code 2.1.2, 2.1.3, 3.2.1, 3.2.1.1, 3.2.1.2 */
+static void test_iops(void)
+{
+	static const unsigned int mix[] = PTS_IOPS_MIXES, bs[] = PTS_IOPS_BSS;
+	static const unsigned int want_mix[] = { 100, 95, 65, 50, 35, 5, 0 };
+	static const unsigned int want_bs[] = {
+		1024 * 1024, 128 * 1024, 64 * 1024, 32 * 1024, 16 * 1024, 8 * 1024, 4 * 1024, 512,
+	};
+	unsigned int i;
+
+	if (ARRAY_LEN(mix) != ARRAY_LEN(want_mix) || memcmp(mix, want_mix, sizeof(mix)))
+		FAIL("the R/W mixes or their order are not the spec's");
+	if (ARRAY_LEN(bs) != ARRAY_LEN(want_bs))
+		FAIL("%zu block sizes, the spec's are %zu", ARRAY_LEN(bs), ARRAY_LEN(want_bs));
+	for (i = 0; i < ARRAY_LEN(bs) && i < ARRAY_LEN(want_bs); i++)
+		if (bs[i] != want_bs[i])
+			FAIL("block size %u: %u B, the spec's is %u B", i, bs[i], want_bs[i]);
+	if (PTS_IOPS_TC != 4 || PTS_IOPS_QD != 32)
+		FAIL("default T%uQ%u, the spec recommends T4Q32 for PTS-E", PTS_IOPS_TC,
+		     PTS_IOPS_QD);
+	if (PTS_SPEC_POINT_MS != 60000)
+		FAIL("a point lasts %u ms, the spec's one minute", PTS_SPEC_POINT_MS);
+}
+
+/* IOPS pseudo code 2.2: SEQ 128KiB writes, twice the user capacity */
+static void test_wipc(void)
+{
+	if (SSL_PC_SEQ_BS != 128 * 1024)
+		FAIL("WIPC of %u B writes, the spec's are 128KiB", SSL_PC_SEQ_BS);
+	if (SSL_PC_WIPC_LOOPS != 2)
+		FAIL("WIPC of %u x the capacity, the spec's is 2", SSL_PC_WIPC_LOOPS);
 }
 
 /* IOPS pseudo code 3.2.1.2.2: 0/100 4KiB, 65/35 64KiB, 100/0 1024KiB */
@@ -104,6 +138,8 @@ int main(int argc, char **argv)
 		void (*fn)(void);
 	} tests[] = {
 		{ "rule", test_rule },
+		{ "iops", test_iops },
+		{ "wipc", test_wipc },
 		{ "iops_tracks", test_iops_tracks },
 		{ "scan_all", test_scan_all },
 	};

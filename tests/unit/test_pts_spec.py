@@ -35,6 +35,16 @@ def test_steady_state_rule(exe):
     check(exe, "rule")
 
 
+def test_iops_matrix_and_load(exe):
+    """IOPS steps 2.1.2-3.2.1.2: the mixes and block sizes in order, T4Q32, 1 minute."""
+    check(exe, "iops")
+
+
+def test_wipc(exe):
+    """IOPS step 2.2: SEQ 128KiB writes, twice the user capacity."""
+    check(exe, "wipc")
+
+
 def test_iops_tracking_variables(exe):
     """IOPS step 3.2.1.2.2: RND 4KiB 0/100, 64KiB 65/35 and 1024KiB 100/0 IOPS."""
     check(exe, "iops_tracks")
@@ -45,11 +55,15 @@ def test_steady_when_every_variable_is(exe):
     check(exe, "scan_all")
 
 
-def test_iops_test_uses_the_three(repo):
-    """pts.c's IOPS test is the one given the three variables."""
-    src = open(os.path.join(repo, "userspace", "pts", "pts.c")).read()
+def test_iops_test_uses_the_values(repo):
+    """pts.c's IOPS test is the one given spec.h's values."""
+    with open(os.path.join(repo, "userspace", "pts", "pts.c"), encoding="utf-8") as f:
+        src = f.read()
     iops = src[src.index('.name = "iops"'):src.index('.name = "throughput"')]
-    assert ".tracks = pts_iops_tracks, .ntracks = PTS_IOPS_NTRACKS" in iops
+    for use in (".tracks = pts_iops_tracks, .ntracks = PTS_IOPS_NTRACKS",
+                ".threads = PTS_IOPS_TC, .iodepth = PTS_IOPS_QD", ".bs = PTS_IOPS_BSS",
+                ".mix = PTS_IOPS_MIXES", ".wipc = 2"):
+        assert use in iops, use
 
 
 def test_report_shows_every_tracking_variable(tmp_path):

@@ -32,7 +32,6 @@
 #include "pts/ss.h"
 
 #define PTS_JSON		"pts.json"
-#define PTS_SPEC_POINT_MS	60000	/* every test's point: one minute */
 #define PTS_WIPC_BS		SSL_PC_SEQ_BS	/* WIPC: SEQ 128KiB writes ... */
 #define PTS_WIPC_LOOPS		SSL_PC_WIPC_LOOPS	/* ... twice the user capacity */
 #define PTS_WSAT_DURATION_MS	(24ULL * 3600 * 1000)	/* WSAT: 24 hours ... */

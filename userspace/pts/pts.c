@@ -72,9 +72,9 @@ static const struct pts_def pts_defs[] = {
 	{
 		.name = "iops", .title = "IOPS", .clause = "7 (IOPS test)", .wipc = 2,
 		.ops = &pts_matrix_ops, .opts = PTS_OPTS_MATRIX,
-		.random = true, .threads = 4, .iodepth = 32,
-		.nbs = 8, .bs = { 1048576, 131072, 65536, 32768, 16384, 8192, 4096, 512 },
-		.nmix = 7, .mix = { 100, 95, 65, 50, 35, 5, 0 },
+		.random = true, .threads = PTS_IOPS_TC, .iodepth = PTS_IOPS_QD,
+		.nbs = 8, .bs = PTS_IOPS_BSS,
+		.nmix = 7, .mix = PTS_IOPS_MIXES,
 		.track_bs = 4096, .track_mix = 0, .metric = PTS_IOPS,
 		.track_label = "RND 4KiB 0/100 (100% write) IOPS",
 		.tracks = pts_iops_tracks, .ntracks = PTS_IOPS_NTRACKS,

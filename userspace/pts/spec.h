@@ -7,6 +7,20 @@
 #ifndef SSDLOAD_CLI_PTS_SPEC_H
 #define SSDLOAD_CLI_PTS_SPEC_H
 
+/* Every point of a round, each (R/W mix, block size): one minute (IOPS 3.2.1.2) */
+#define PTS_SPEC_POINT_MS	60000
+
+/*
+ * The IOPS test (section 7, pseudo code on the PDF's page 26): R/W mixes
+ * in the outer loop (step 3.2.1), block sizes in the inner one (3.2.1.1),
+ * in this order; TC and OIO/thread are the operator's choice, "recommended
+ * PTS-E QD=32" and "TC=4" (steps 2.1.2, 2.1.3).
+ */
+#define PTS_IOPS_MIXES		{ 100, 95, 65, 50, 35, 5, 0 }
+#define PTS_IOPS_BSS		{ 1048576, 131072, 65536, 32768, 16384, 8192, 4096, 512 }
+#define PTS_IOPS_TC		4
+#define PTS_IOPS_QD		32
+
 /* A steady-state tracking variable of a test in rounds of points. */
 struct pts_track {
 	unsigned int bs;		/* bytes */
