@@ -7,7 +7,8 @@
 - purge: `pts purge --purge=format` on qemu's emulated NVMe (a 256 MiB
   namespace, $SSDLOAD_NVME_PTS) leaves every byte of the namespace zero;
 - a scaled IOPS run on that NVMe: all 56 cells in every round, a verdict
-  that `pts ss-check` confirms on the rounds' tracking values, the window's
+  that `pts ss-check` confirms on each of the rounds' three tracking
+  variables (steady at the first window all three pass), the window's
   table, the report with every plot; the last round's pts.json counts equal
   the kept job's debugfs steps file exactly;
 - scaled throughput and latency runs complete with their plots;
@@ -236,11 +237,49 @@ def _check_report(request, d, name, plots, expect=(), csv_lines=None):
     _save_artifacts(d, name)		# with the report
 
 
+def _window_steady(values, r, tmp_path):
+    """`pts ss-check` on rounds @r-4..@r of @values: whether that window passes."""
+    series = tmp_path / "window.txt"
+    series.write_text("".join("%.17g\n" % v for v in values[r - 5:r]))
+    p = _pts("ss-check", "--json", str(series))
+    assert p.returncode in (0, 1), p.stderr
+    return json.loads(p.stdout)["steady"]
+
+
+def _check_verdict_all(doc, max_rounds, tmp_path):
+    """iops: steady at the first round whose window passes `pts ss-check`
+    for each of its tracking variables (PTS 2.0.2 step 3.2.1.2.2)."""
+    rounds, ss = doc["rounds"], doc["steady_state"]
+    series = []
+    for v in ss["variables"]:
+        series.append([next(x["iops"] for x in r["points"] if x["bs"] == v["bs"] and
+                            x["rwmixread"] == v["rwmixread"]) for r in rounds])
+    assert [(v["bs"], v["rwmixread"]) for v in ss["variables"]] == \
+        [(4096, 0), (65536, 65), (1048576, 100)]
+    assert series[0] == [r["tracking"] for r in rounds]
+    last = min(len(rounds), max_rounds)
+    steady = next((r for r in range(5, last + 1)
+                   if all(_window_steady(y, r, tmp_path) for y in series)), None)
+    assert ss["reached"] == (steady is not None), (ss, steady)
+    end = steady or last
+    assert ss["round"] == steady
+    assert ss["window"] == [end - 4, end]
+    for v in ss["variables"]:
+        assert v["window"] == [end - 4, end], v
+    if steady:
+        assert len(rounds) == steady
+    else:
+        assert len(rounds) == max_rounds
+    return ss
+
+
 def _check_verdict(doc, max_rounds, tmp_path, exact=False):
     """The verdict agrees with `pts ss-check` on the rounds' tracking values
     (@exact: --rounds=@max_rounds ran them all, steady or not)."""
     rounds = doc["rounds"]
     ss = doc["steady_state"]
+    if ss.get("variables"):
+        return _check_verdict_all(doc, max_rounds, tmp_path)
     vals = [r["tracking"] for r in rounds]
     assert all(v is not None and v > 0 for v in vals), vals
     series = tmp_path / "tracking.txt"

@@ -532,10 +532,76 @@ int check_steady_in(struct pts_ctx *c, const char *arr, const char *key,
 	return steady || n >= c->max_rounds;
 }
 
+double points_metric(const struct pts_ctx *c, json_object *points, unsigned int bs,
+		     unsigned int mix)
+{
+	size_t i, n = json_object_array_length(points);
+
+	for (i = 0; i < n; i++) {
+		json_object *p = json_object_array_get_idx(points, i);
+
+		if ((unsigned int)jnum(p, "bs", 0) != bs ||
+		    (unsigned int)jnum(p, "rwmixread", -1) != mix)
+			continue;
+		if (c->def->metric == PTS_LAT_MEAN)
+			return jnum(jget(p, "write"), "lat_mean_ns", NAN);
+		return jnum(p, pts_metric_key[c->def->metric], NAN);
+	}
+	return NAN;
+}
+
+/*
+ * check_steady_in() for a test with several tracking variables, read from
+ * each round's points: steady at the first round whose window passes for
+ * all of them.  steady_state is the first variable's window there (or at
+ * the last round evaluated), with "variables": each one's window.
+ */
+static int check_steady_tracks(struct pts_ctx *c)
+{
+	const struct pts_def *t = c->def;
+	json_object *rounds = jget(c->doc, "rounds"), *st, *vars;
+	unsigned int n = json_object_array_length(rounds), i, v, steady;
+	struct ssl_ss_window w[PTS_MAX_TRACKS];
+	static double y[PTS_MAX_TRACKS][1000];
+	const double *yv[PTS_MAX_TRACKS];
+	struct ssl_ss_limits l;
+
+	if (n < SSL_SS_WINDOW)
+		return 0;
+	n = n < ARRAY_SIZE(y[0]) ? n : ARRAY_SIZE(y[0]);
+	for (v = 0; v < t->ntracks; v++) {
+		for (i = 0; i < n; i++) {
+			y[v][i] = points_metric(c, jget(json_object_array_get_idx(rounds, i),
+						       "points"), t->tracks[v].bs,
+						t->tracks[v].rwmixread);
+			if (!isfinite(y[v][i]))
+				y[v][i] = 0;
+		}
+		yv[v] = y[v];
+	}
+	ssl_ss_limits_default(&l);
+	l.max_rounds = c->max_rounds;
+	steady = ssl_ss_scan_all(yv, t->ntracks, n, &l, w, NULL, NULL);
+	st = window_json(&w[0], y[0], steady != 0, n, c->max_rounds);
+	vars = json_object_new_array();
+	for (v = 0; v < t->ntracks; v++) {
+		json_object *o = window_json(&w[v], y[v], ssl_ss_steady(&w[v]), n,
+					     c->max_rounds);
+
+		jset(o, "bs", json_object_new_int((int)t->tracks[v].bs));
+		jset(o, "rwmixread", json_object_new_int((int)t->tracks[v].rwmixread));
+		json_object_array_add(vars, o);
+	}
+	jset(st, "variables", vars);
+	jset(c->doc, "steady_state", st);
+	return steady || n >= c->max_rounds;
+}
+
 /* The test ends at steady state or the round limit, and its rounds needed. */
 int check_steady(struct pts_ctx *c)
 {
-	int end = check_steady_in(c, "rounds", "tracking", "steady_state");
+	int end = c->def->ntracks > 1 ? check_steady_tracks(c) :
+		  check_steady_in(c, "rounds", "tracking", "steady_state");
 
 	return end && rounds_done(c) >= rounds_needed(c);
 }

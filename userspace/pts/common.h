@@ -28,10 +28,10 @@
 #include "methods/precondition.h"
 #include "methods/runner.h"
 #include "pts/pts.h"
+#include "pts/spec.h"
 #include "pts/ss.h"
 
 #define PTS_JSON		"pts.json"
-#define PTS_SPEC_POINT_MS	60000	/* every test's point: one minute */
 #define PTS_WIPC_BS		SSL_PC_SEQ_BS	/* WIPC: SEQ 128KiB writes ... */
 #define PTS_WIPC_LOOPS		SSL_PC_WIPC_LOOPS	/* ... twice the user capacity */
 #define PTS_WSAT_DURATION_MS	(24ULL * 3600 * 1000)	/* WSAT: 24 hours ... */
@@ -130,6 +130,9 @@ struct pts_def {
 	unsigned int track_bs, track_mix;
 	enum pts_metric metric;
 	const char *track_label;
+	/* every tracking variable, the first being track_bs/mix (NULL: that one) */
+	const struct pts_track *tracks;
+	unsigned int ntracks;
 	const char *bssplit;		/* ECW: the access pattern's block sizes */
 	const char *zones;		/* ECW: its access probabilities */
 };
@@ -253,7 +256,14 @@ json_object *point_json(const struct pts_ctx *c, json_object *step, unsigned int
 			unsigned int mix);
 json_object *window_json(const struct ssl_ss_window *w, const double *y,
 			 bool reached, unsigned int rounds_run, unsigned int max_rounds);
+/* The metric of the point @bs, @mix among a round's @points; NaN if none. */
+double points_metric(const struct pts_ctx *c, json_object *points, unsigned int bs,
+		     unsigned int mix);
 int check_steady_in(struct pts_ctx *c, const char *arr, const char *key, const char *dest);
+/*
+ * After a round: the steady-state check of the test's tracking variables
+ * (all of them, if it has several), into steady_state.  1 if the test ends.
+ */
 int check_steady(struct pts_ctx *c);
 /*
  * Rounds from the next one on, each made by @round, until steady state or

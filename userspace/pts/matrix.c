@@ -21,19 +21,7 @@
 /* The tracking variable of a round's points; NaN if missing. */
 static double round_tracking(const struct pts_ctx *c, json_object *points)
 {
-	size_t i, n = json_object_array_length(points);
-
-	for (i = 0; i < n; i++) {
-		json_object *p = json_object_array_get_idx(points, i);
-
-		if ((unsigned int)jnum(p, "bs", 0) != c->track_bs ||
-		    (unsigned int)jnum(p, "rwmixread", -1) != c->def->track_mix)
-			continue;
-		if (c->def->metric == PTS_LAT_MEAN)
-			return jnum(jget(p, "write"), "lat_mean_ns", NAN);
-		return jnum(p, pts_metric_key[c->def->metric], NAN);
-	}
-	return NAN;
+	return points_metric(c, points, c->track_bs, c->def->track_mix);
 }
 
 /* Run round @r; appends it to the doc.  0 or an exit status. */

@@ -66,15 +66,18 @@ static const char *const wc_req_name[] = { "off", "on", "leave" };
 #define PTS_OPTS_DEMAND		(PTS_OPTS_COMMON | PTS_OPTS_ROUNDS | PTS_OPT(TC_LIST) | \
 				 PTS_OPT(QD_LIST))
 
+static const struct pts_track pts_iops_tracks[PTS_IOPS_NTRACKS] = PTS_IOPS_TRACKS;
+
 static const struct pts_def pts_defs[] = {
 	{
 		.name = "iops", .title = "IOPS", .clause = "7 (IOPS test)", .wipc = 2,
 		.ops = &pts_matrix_ops, .opts = PTS_OPTS_MATRIX,
-		.random = true, .threads = 4, .iodepth = 32,
-		.nbs = 8, .bs = { 1048576, 131072, 65536, 32768, 16384, 8192, 4096, 512 },
-		.nmix = 7, .mix = { 100, 95, 65, 50, 35, 5, 0 },
+		.random = true, .threads = PTS_IOPS_TC, .iodepth = PTS_IOPS_QD,
+		.nbs = 8, .bs = PTS_IOPS_BSS,
+		.nmix = 7, .mix = PTS_IOPS_MIXES,
 		.track_bs = 4096, .track_mix = 0, .metric = PTS_IOPS,
 		.track_label = "RND 4KiB 0/100 (100% write) IOPS",
+		.tracks = pts_iops_tracks, .ntracks = PTS_IOPS_NTRACKS,
 	},
 	{
 		.name = "throughput", .title = "Throughput", .clause = "8 (Throughput test)",
@@ -652,6 +655,19 @@ static json_object *settings_json(const struct pts_ctx *c)
 	jset(tr, "metric", json_object_new_string(pts_metric_key[t->metric]));
 	jset(tr, "unit", json_object_new_string(pts_metric_unit[t->metric]));
 	jset(o, "tracking", tr);
+	if (t->ntracks > 1) {
+		json_object *vars = json_object_new_array();
+		unsigned int v;
+
+		for (v = 0; v < t->ntracks; v++) {
+			json_object *x = json_object_new_object();
+
+			jset(x, "bs", json_object_new_int((int)t->tracks[v].bs));
+			jset(x, "rwmixread", json_object_new_int((int)t->tracks[v].rwmixread));
+			json_object_array_add(vars, x);
+		}
+		jset(o, "tracking_variables", vars);
+	}
 	jset(o, "percentile_list", json_object_new_string(PTS_PERCENTILES));
 	if (t->ops->segmented) {
 		jset(o, "sample_ms", json_object_new_int64((int64_t)c->point_ms));

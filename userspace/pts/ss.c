@@ -79,14 +79,27 @@ unsigned int ssl_ss_scan(const double *y, size_t n, const struct ssl_ss_limits *
 			 struct ssl_ss_window *w,
 			 void (*fn)(const struct ssl_ss_window *w, void *arg), void *arg)
 {
+	return ssl_ss_scan_all(&y, 1, n, l, w, fn, arg);
+}
+
+unsigned int ssl_ss_scan_all(const double *const *y, unsigned int nvar, size_t n,
+			     const struct ssl_ss_limits *l, struct ssl_ss_window *w,
+			     void (*fn)(const struct ssl_ss_window *w, void *arg), void *arg)
+{
 	size_t last = n < l->max_rounds ? n : l->max_rounds;
+	unsigned int v;
+	bool steady;
 	size_t r;
 
 	for (r = l->window; r <= last; r++) {
-		ssl_ss_eval(y + r - l->window, l->window, r - l->window + 1, l, w);
-		if (fn)
-			fn(w, arg);
-		if (ssl_ss_steady(w))
+		steady = true;
+		for (v = 0; v < nvar; v++) {
+			ssl_ss_eval(y[v] + r - l->window, l->window, r - l->window + 1, l, &w[v]);
+			if (fn)
+				fn(&w[v], arg);
+			steady = steady && ssl_ss_steady(&w[v]);
+		}
+		if (steady)
 			return r;
 	}
 	return 0;

@@ -83,6 +83,18 @@ unsigned int ssl_ss_scan(const double *y, size_t n, const struct ssl_ss_limits *
 			 struct ssl_ss_window *w,
 			 void (*fn)(const struct ssl_ss_window *w, void *arg), void *arg);
 
+/*
+ * ssl_ss_scan() of @nvar series at once, @y[v][0..@n-1] for variable v:
+ * the first round R whose window passes for every variable (a test that
+ * tracks several variables, as the IOPS test does).  Returns R, or 0;
+ * @w[v] is then variable v's window at R, else its last window evaluated.
+ * @fn, if not NULL, gets every window, variable by variable, round by
+ * round.  ssl_ss_scan(y, ...) is ssl_ss_scan_all(&y, 1, ...).
+ */
+unsigned int ssl_ss_scan_all(const double *const *y, unsigned int nvar, size_t n,
+			     const struct ssl_ss_limits *l, struct ssl_ss_window *w,
+			     void (*fn)(const struct ssl_ss_window *w, void *arg), void *arg);
+
 /* Where a measurement window of --window=K rounds lies (--window-at). */
 enum ssl_window_at {
 	SSL_WINDOW_AT_STEADY,	/* the K rounds ending where steady state was reached */

@@ -477,6 +477,14 @@ class PtsReport(Report):
                     esc(fmt_pct(ss.get("slope_excursion_pct"))),
                     esc(fmt_pct(ss.get("slope_limit_pct"))), pf(ss.get("slope_pass")))),
             ]
+            # iops: every tracking variable, steady only if all of them are
+            for v in ss.get("variables") or []:
+                rows.append(("Tracking RND %s %s" % (fmt_bs(v.get("bs") or 0),
+                                                     fmt_mix(v.get("rwmixread") or 0)),
+                             "range %s, slope excursion %s of the average: %s" % (
+                                 esc(fmt_pct(v.get("range_pct"))),
+                                 esc(fmt_pct(v.get("slope_excursion_pct"))),
+                                 pf(bool(v.get("range_pass") and v.get("slope_pass"))))))
             out.append("<table>%s</table>" % "".join(
                 '<tr><td class="k"><b>%s</b></td><td>%s</td></tr>' % (esc(k), v)
                 for k, v in rows))
