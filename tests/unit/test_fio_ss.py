@@ -6,7 +6,8 @@ against fio 3.33's formula computed here in exact rational arithmetic, as
 fio's steadystate.c writes it: x = 0..dur-1, slope = (sum_xy - sum_x
 sum_y / n) / (sum_x2 - sum_x^2 / n), in % of the integer mean sum_y / dur
 (fio divides integers there); deviation = max |y - sum_y / dur|, in % of
-that exact mean; steady once |criterion| < limit, strictly.
+that exact mean; steady once |criterion| < limit, strictly.  Then
+`ssdload run --parse-only` with the options, both names of each.
 """
 import os
 import random
@@ -14,6 +15,8 @@ import subprocess
 from fractions import Fraction
 
 import pytest
+
+from cli import one_error_line, run
 
 
 @pytest.fixture(scope="module")
@@ -226,3 +229,75 @@ def test_window_and_means_as_fios_json(ss):
     assert end["spec"] == "iops:0.000000%"
     _, end = detect(ss, "bw_slope:1.5%", 4, values)
     assert end["spec"] == "bw_slope:1.500000%"
+
+
+# --------------------------------------------------------------------------
+# the options of ssdload run
+
+def parse_only(cli, *opts):
+    return run(cli, "run", "--name=j", "--filename=/dev/unit-test", "--parse-only",
+               "--rw=randread", *opts)
+
+
+def test_options_make_a_one_second_series(cli):
+    p = parse_only(cli, "--runtime=60", "--ss=iops:10%", "--ss_dur=30s", "--ss_ramp=10")
+    assert p.returncode == 0, p.stderr
+    lines = p.stdout.splitlines()
+    assert "log_interval_ms=1000" in lines
+    assert "steadystate=iops:10.000000%" in lines
+    assert "steadystate_duration_s=30" in lines and "steadystate_ramp_ms=10000" in lines
+
+
+def test_default_criterion_and_the_job_ramp(cli):
+    """fio's default is iops_slope:0.01%; no sample falls in ramp_time."""
+    p = parse_only(cli, "--runtime=60", "--ramp_time=15", "--steadystate_duration=20",
+                   "--steadystate_ramp_time=5")
+    assert p.returncode == 0, p.stderr
+    lines = p.stdout.splitlines()
+    assert "steadystate=iops_slope:0.010000%" in lines
+    assert "steadystate_ramp_ms=15000" in lines
+
+
+def test_a_given_series_interval_must_divide_a_second(cli):
+    p = parse_only(cli, "--runtime=60", "--ss_dur=10", "--log_interval_ms=250")
+    assert p.returncode == 0, p.stderr
+    assert "log_interval_ms=250" in p.stdout.splitlines()
+    one_error_line(parse_only(cli, "--runtime=60", "--ss_dur=10", "--log_interval_ms=300"),
+                   "log_interval_ms=300", "divisor of 1000 ms")
+
+
+@pytest.mark.parametrize("opts,needles", [
+    (("--ss_dur=10",), ("--ss_dur=10", "needs a timed run", "runtime")),
+    (("--runtime=60", "--ss_dur=1500ms"), ("ss_dur=1500ms", "whole seconds")),
+    (("--runtime=60", "--ss_dur=10", "--ss=iops"), ("--ss=iops", "limit must follow")),
+    (("--runtime=60", "--ss_dur=10", "--steadystate=lat:1%"),
+     ("--steadystate=lat:1%", "iops, iops_slope, bw or bw_slope")),
+    (("--runtime=60", "--ss_dur=10", "--step=runtime=5"), ("ss_dur", "not with steps")),
+])
+def test_refusals(cli, opts, needles):
+    one_error_line(parse_only(cli, *opts), *needles)
+
+
+def test_no_duration_no_detection(cli):
+    """fio: steadystate without a duration detects nothing; said, not hidden."""
+    p = parse_only(cli, "--runtime=60", "--ss=bw:1%")
+    assert p.returncode == 0, p.stderr
+    assert "steadystate" not in p.stdout and "log_interval_ms" not in p.stdout
+    assert "no steady-state detection without steadystate_duration" in p.stderr
+
+
+@pytest.mark.parametrize("opts", [
+    ("--ss=bw_slope:2%", "--ss_dur=10", "--ss_ramp=3"),
+    ("--steadystate=bw_slope:2%", "--steadystate_duration=10",
+     "--steadystate_ramp_time=3"),
+])
+def test_both_names_in_a_job_file(cli, tmp_path, opts):
+    """As fio's examples/steadystate.fio writes them, and by their names."""
+    f = tmp_path / "ss.fio"
+    f.write_text("[j]\nfilename=/dev/unit-test\nrw=read\nruntime=60\n" +
+                 "".join(o[2:] + "\n" for o in opts))
+    p = run(cli, "run", "--parse-only", str(f))
+    assert p.returncode == 0, p.stderr
+    lines = p.stdout.splitlines()
+    assert "steadystate=bw_slope:2.000000%" in lines and "steadystate_duration_s=10" in lines
+    assert "steadystate_ramp_ms=3000" in lines and "log_interval_ms=1000" in lines
