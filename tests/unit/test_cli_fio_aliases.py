@@ -97,9 +97,7 @@ def test_an_alias_is_taken(cli, tmp_path, name, alias, attr):
     assert attr in p.stdout.splitlines(), p.stdout
 
 
-@pytest.mark.parametrize("name,alias", [("rate_min", "ratemin"), ("nrfiles", "nr_files"),
-                                        ("steadystate_duration", "ss_dur"),
-                                        ("steadystate_ramp_time", "ss_ramp")])
+@pytest.mark.parametrize("name,alias", [("rate_min", "ratemin"), ("nrfiles", "nr_files")])
 def test_an_unsupported_alias_is_named(cli, name, alias):
     """An alias of a fio option ssdload lacks is refused as its name is,
     not called unknown."""

@@ -101,7 +101,7 @@ EXPECTED = {
     "sg_write_same_ndob.fio": (RIGHT, ':24: ioengine=sg: a passthrough engine (SCSI/NVMe'),
     "ssd-steadystate.fio": (WRONG, ':36: write_bw_log=fioa-steady-state: fio\'s logs come from'),
     "ssd-test.fio": (RIGHT, ':20: directory: a fio option that ssdload does not support:'),
-    "steadystate.fio": (WRONG, ":20: ss: a fio option that ssdload does not support: fio's"),
+    "steadystate.fio": (OK, None),
     "surface-scan.fio": (RIGHT, ':9: verify_pattern: a fio option that ssdload does not support:'),
     "tiobench-example.fio": (OK, None),
     "uring-cmd-ng.fio": (RIGHT, ':5: ioengine=io_uring_cmd: a passthrough engine (SCSI/NVMe'),

@@ -6,6 +6,7 @@
  * This file reads the command line and the job file (JOBFILE or --profile)
  * and checks them; cmd/run.h lists the files that do the rest.
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,6 +68,11 @@ static const char *const run_usage[] = {
 	"  --log_interval_ms=N    time series: one record per worker every N ms",
 	"                         (needs --runtime; in the JSON as time_series)",
 	"  --log_hist[=0|1]       latency percentiles per interval in the series",
+	"  --ss=METRIC:LIMIT      fio's steadystate: iops, iops_slope, bw or bw_slope,",
+	"                         LIMIT absolute or N% (default iops_slope:0.01%)",
+	"  --ss_dur=TIME          steadystate_duration: stop once steady over its",
+	"                         last TIME seconds (0 = off; needs --runtime)",
+	"  --ss_ramp=TIME         steadystate_ramp_time: no sample before it",
 	"  --runtime=TIME         measured time; bare number = seconds, or ms/s/m/h;",
 	"                         the run ends then or after one pass over the span,",
 	"                         whichever comes first, unless --time_based",
@@ -323,6 +329,7 @@ static void free_ctx(struct run_ctx *c)
 	for (i = 0; i < c->ndevs; i++)
 		free(c->devs[i]);
 	free_steps(c);
+	ssl_fio_ss_free(&c->ss);
 	ssl_jobfile_free(&c->jf);
 	free(c);
 }
@@ -466,6 +473,14 @@ int cmd_run(int argc, const char **argv)
 		printf("name=%s\n", c->name);
 		for (i = 0; i < c->nw; i++)
 			printf("%s=%s\n", c->w[i].attr, c->w[i].val);
+		if (c->ss.dur) {
+			char spec[64];
+
+			ssl_fio_ss_spec(&c->ss, spec, sizeof(spec));
+			printf("steadystate=%s\nsteadystate_duration_s=%u\n"
+			       "steadystate_ramp_ms=%" PRIu64 "\n", spec, c->ss.dur,
+			       c->ss_ramp_ms);
+		}
 		for (i = 0; i < (int)c->nsteps; i++) {
 			int k;
 

@@ -34,6 +34,7 @@
 #define STOP_POLL_MS	50	/* state polling once a stop was requested */
 #define ETA_LINE_MS	1000	/* period of the progress line when not a tty */
 #define IDLE_GRACE_MS	2000	/* how long "idle" after enable=1 means "starting" */
+#define SS_POLL_MS	500	/* steadystate: how often the series is read */
 
 /*
  * Signals, shared with the handler.  The first one requests the stop, the
@@ -252,6 +253,7 @@ static int print_results(struct run_ctx *c, int final)
 			.lat = ssl_latstudy_wanted(&c->lat) ? &c->lat : NULL,
 			.disks = final ? c->disks : NULL,
 			.ndisks = final ? c->ndisks : 0,
+			.ss = c->ss.dur ? &c->ss : NULL,
 		};
 
 		r = report_print(stdout, &rep, c->fmt);
@@ -294,6 +296,28 @@ static void tell_draining(const struct run_ctx *c)
 		"leave it to the kernel)", what, sig_last == SIGINT ? "Ctrl-C" : "signal");
 }
 
+/* The first signal, or steady state: the job stops, as with enable=0. */
+static void stop_job(const struct run_ctx *c, struct eta_view *e)
+{
+	int err;
+
+	clear_progress(e);
+	err = cfs_write(c->name, SSDLOAD_ATTR_ENABLE, "0");
+	if (err)
+		ssl_err("%s: stopping the job: %s", c->name, strerror(-err));
+}
+
+/* fio's steadystate was met: said on stderr, where the progress is */
+static void ss_stopped(const struct run_ctx *c)
+{
+	char spec[64];
+
+	ssl_fio_ss_spec(&c->ss, spec, sizeof(spec));
+	fprintf(stderr, "%s: steady state (%s over %us) reached at %" PRIu64 "s: "
+		"stopping the job\n", c->name, spec, c->ss.dur, c->ss.attained_s);
+	fflush(stderr);
+}
+
 /*
  * Wait until the job's run is over (state neither armed, running nor
  * stopping), stopping it on the first signal.  Shows the progress line
@@ -302,7 +326,7 @@ static void tell_draining(const struct run_ctx *c)
  */
 static int wait_job(struct run_ctx *c, char *state, size_t len)
 {
-	uint64_t now, next_status = ssl_now_ms() + c->status_ms;
+	uint64_t now, next_status = ssl_now_ms() + c->status_ms, next_ss = 0;
 	int err, stop_sent = 0, told = 0, armed = 0;
 	unsigned int waited = 0;
 	struct eta_view e;
@@ -313,10 +337,7 @@ static int wait_job(struct run_ctx *c, char *state, size_t len)
 	for (;;) {
 		if (sig_first && !stop_sent) {
 			stop_sent = 1;
-			clear_progress(&e);
-			err = cfs_write(c->name, SSDLOAD_ATTR_ENABLE, "0");
-			if (err)
-				ssl_err("%s: stopping the job: %s", c->name, strerror(-err));
+			stop_job(c, &e);
 		}
 		if (sig_count >= 2 && !told) {
 			told = 1;
@@ -348,6 +369,15 @@ static int wait_job(struct run_ctx *c, char *state, size_t len)
 		}
 		if (!stop_sent) {
 			now = ssl_now_ms();
+			if (c->ss.dur && now >= next_ss) {
+				next_ss = now + SS_POLL_MS;
+				if (run_ss_poll(c)) {
+					stop_sent = 1;
+					stop_job(c, &e);
+					ss_stopped(c);
+					continue;
+				}
+			}
 			if (c->status_ms && now >= next_status) {
 				clear_progress(&e);
 				print_results(c, 0);

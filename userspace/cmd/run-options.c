@@ -150,6 +150,10 @@ const struct ssl_opt run_opts[] = {
 	{ "dedupe_working_set_percentage", SSL_ARG_REQUIRED, O_DEDUPE_WORKING_SET },
 	{ "filesize",		SSL_ARG_REQUIRED, O_FILESIZE },
 	{ "threads",		SSL_ARG_REQUIRED, O_TIOBENCH_THREADS },
+	/* fio's steady-state detection (run-ss.c) */
+	{ "steadystate",	SSL_ARG_REQUIRED, O_STEADYSTATE },
+	{ "steadystate_duration", SSL_ARG_REQUIRED, O_SS_DUR },
+	{ "steadystate_ramp_time", SSL_ARG_REQUIRED, O_SS_RAMP },
 	{ NULL, 0, 0 },
 };
 
@@ -931,7 +935,7 @@ static int newer_opts(struct run_ctx *c)
 	    flag_opt(c, O_RANDOM_SCATTER, SSDLOAD_ATTR_RANDOM_SCATTER, NULL) ||
 	    buffer_opts(c) ||
 	    conv_opt(c, O_FILE_SERVICE_TYPE, SSDLOAD_ATTR_FILE_SERVICE_TYPE, ssl_conv_fst) ||
-	    fio_log_opts(c) || rate_series_opts(c) ||
+	    fio_log_opts(c) || run_ss_opts(c) || rate_series_opts(c) ||
 	    flag_opt(c, O_SHARED, SSDLOAD_ATTR_SHARED, NULL))
 		return -1;
 	if (c->raw[O_GROUP]) {

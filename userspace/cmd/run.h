@@ -20,6 +20,7 @@
 #include "fio/fiolog.h"
 #include "fio/jobfile.h"
 #include "fio/report.h"
+#include "fio/steadystate.h"
 
 /* the options of ssdload run, named in run_opts[] (run-options.c) */
 enum run_opt_id {
@@ -53,6 +54,7 @@ enum run_opt_id {
 	O_CREATE_ONLY, O_FILE_APPEND, O_PRE_READ, O_PER_JOB_LOGS,
 	O_NRFILES, O_ZONEMODE, O_ALLOW_FILE_CREATE, O_LOG_PRIO, O_DEDUPE_MODE,
 	O_DEDUPE_GLOBAL, O_DEDUPE_WORKING_SET, O_FILESIZE, O_TIOBENCH_THREADS,
+	O_STEADYSTATE, O_SS_DUR, O_SS_RAMP,
 	O_NR
 };
 
@@ -145,6 +147,10 @@ struct run_ctx {
 	struct step_def *steps;		/* the steps, steps/1 first */
 	unsigned int nsteps;
 	uint64_t loops;			/* --loops, 0 if not given */
+	/* fio's steadystate, ss_dur, ss_ramp (run-ss.c) */
+	struct ssl_fio_ss ss;		/* ss.dur 0: no detection */
+	uint64_t ss_next_s;		/* the run's next second to sample */
+	uint64_t ss_ramp_ms;		/* no sample before it (ramp_time, ss_ramp) */
 };
 
 #define POLL_MS		200	/* progress/state polling period */
@@ -184,6 +190,14 @@ int run_norandommap_opt(const struct run_ctx *c);
 /* run-steps.c: --step, --steps and --loops into c->steps */
 int steps_opts(struct run_ctx *c);
 void free_steps(struct run_ctx *c);
+
+/*
+ * run-ss.c: fio's steadystate, ss_dur and ss_ramp: the options (a time
+ * series of 1 s or a divisor of it), then, while the job runs, one sample
+ * per second from the series: 1 when the job is steady (to be stopped)
+ */
+int run_ss_opts(struct run_ctx *c);
+int run_ss_poll(struct run_ctx *c);
 
 /* run-job.c: the run of the job c->w[] and c->steps describe */
 int run_job(struct run_ctx *c);

@@ -508,7 +508,6 @@ static size_t edit_distance(const char *a, size_t la, const char *b)
 #define WHY_DISKUTIL "disk utilisation is not reported; see /sys/block/DEV/stat"
 #define WHY_IOLOG "I/O logs are not replayed or recorded; use a job file of the workload"
 #define WHY_IDLE "idle profiling is not supported"
-#define WHY_SS "fio's steady-state detection is not supported; use ssdload pts for SNIA's"
 #define WHY_FLOW "flow control between jobs is not supported; use separate runs or rates"
 #define WHY_USER "the workers are kernel threads and run as no user"
 #define WHY_IOPRIO "the bios carry no I/O priority: per-command priorities are not set"
@@ -630,10 +629,6 @@ static const struct {
 	{ "write_iolog", WHY_IOLOG },
 	{ "iolog", WHY_IOLOG },
 	{ "idle_prof", WHY_IDLE },
-	{ "steadystate", WHY_SS },
-	{ "ss", WHY_SS },
-	{ "ss_dur", WHY_SS },
-	{ "ss_ramp", WHY_SS },
 	{ "flow", WHY_FLOW },
 	{ "flow_id", WHY_FLOW },
 	{ "flow_sleep", WHY_FLOW },

@@ -889,6 +889,21 @@ fail:
 	return -1;
 }
 
+int results_read_series(const char *job, struct ssl_series *s)
+{
+	char err[256], *buf;
+	size_t len;
+	int r;
+
+	memset(s, 0, sizeof(*s));
+	r = read_dbg(job, SSDLOAD_DBG_SERIES, &buf, &len);
+	if (r)
+		return r;
+	r = results_parse_series(buf, len, s, err, sizeof(err));
+	free(buf);
+	return r ? -EINVAL : 0;
+}
+
 void results_free(struct ssl_results *r)
 {
 	int d;

@@ -215,6 +215,12 @@ void results_free(struct ssl_results *r);
 int results_read_progress(const char *job, struct ssl_progress *p);
 
 /*
+ * The series file of a running @job alone (a snapshot of the records
+ * closed so far): 0, or -errno (-EINVAL: not a valid series).  No message.
+ */
+int results_read_series(const char *job, struct ssl_series *s);
+
+/*
  * Open the job's lease file (O_RDONLY | O_CLOEXEC): while a lease is
  * open, closing the last one (also by the kernel when the process dies)
  * stops the job.  Returns the fd or -errno (-ENOENT: a module without

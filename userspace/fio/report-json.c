@@ -653,6 +653,68 @@ static void json_latency_target(const struct ssl_report *r, json_object *job)
 	jint(job, "latency_window", 0);
 }
 
+/* fio's "steadystate" object (stat.c, fio 3.33); NULL if out of memory */
+static json_object *json_ss(const struct ssl_fio_ss *ss)
+{
+	json_object *o, *data, *ai, *ab;
+	uint64_t *iops, *bws;
+	char buf[64];
+	unsigned int i;
+
+	iops = calloc(ss->dur, sizeof(*iops));
+	bws = calloc(ss->dur, sizeof(*bws));
+	o = json_object_new_object();
+	data = json_object_new_object();
+	ai = json_object_new_array();
+	ab = json_object_new_array();
+	if (!iops || !bws || !o || !data || !ai || !ab) {
+		free(iops);
+		free(bws);
+		json_object_put(o);
+		json_object_put(data);
+		json_object_put(ai);
+		json_object_put(ab);
+		return NULL;
+	}
+	ssl_fio_ss_spec(ss, buf, sizeof(buf));
+	jstr(o, "ss", buf);
+	jint(o, "duration", ss->dur);
+	jint(o, "attained", ss->attained);
+	snprintf(buf, sizeof(buf), "%f%s", (double)(float)ss->criterion, ss->pct ? "%" : "");
+	jstr(o, "criterion", buf);
+	jdbl(o, "max_deviation", ss->deviation);
+	jdbl(o, "slope", ss->slope);
+	ssl_fio_ss_window(ss, iops, bws);
+	for (i = 0; i < ss->dur; i++) {
+		json_object_array_add(ab, json_object_new_int64((int64_t)bws[i]));
+		json_object_array_add(ai, json_object_new_int64((int64_t)iops[i]));
+	}
+	free(iops);
+	free(bws);
+	jint(data, "bw_mean", (int64_t)ssl_fio_ss_mean(ss, 1));
+	jint(data, "iops_mean", (int64_t)ssl_fio_ss_mean(ss, 0));
+	json_object_object_add(data, "iops", ai);
+	json_object_object_add(data, "bw", ab);
+	json_object_object_add(o, "data", data);
+	return o;
+}
+
+/* the steadystate object into @job, and when it was reached into @ext */
+static int json_add_ss(const struct ssl_report *r, json_object *job, json_object *ext)
+{
+	json_object *o;
+
+	if (!r->ss || !r->ss->dur)
+		return 0;
+	o = json_ss(r->ss);
+	if (!o)
+		return -1;
+	json_object_object_add(job, "steadystate", o);
+	if (r->ss->attained)
+		jint(ext, "steadystate_attained_s", (int64_t)r->ss->attained_s);
+	return 0;
+}
+
 static json_object *json_job(const struct ssl_report *r,
 			     const struct dir_view v[SSDLOAD_DIR_NR])
 {
@@ -660,8 +722,9 @@ static json_object *json_job(const struct ssl_report *r,
 	double ms[SSL_LAT_MS_NR] = { 0 };
 	uint64_t all = v[0].n + v[1].n + v[2].n;
 	const struct ssl_summary *s = r->sum;
-	json_object *job = json_job_head(r);
+	json_object *job = json_job_head(r), *ext;
 	int d;
+
 	for (d = 0; d < SSDLOAD_DIR_NR; d++)
 		json_object_object_add(job, rep_dir_names[d], json_dir(r, &v[d]));
 	json_object_object_add(job, "sync", json_sync());
@@ -691,7 +754,12 @@ static json_object *json_job(const struct ssl_report *r,
 	json_object_object_add(job, "latency_ms",
 			       json_dist(ssl_lat_ranges, ms, SSL_LAT_MS_NR));
 	json_latency_target(r, job);
-	json_object_object_add(job, "ssdload", json_ssdload(r->sum, 1));
+	ext = json_ssdload(r->sum, 1);
+	json_object_object_add(job, "ssdload", ext);
+	if (json_add_ss(r, job, ext)) {
+		json_object_put(job);
+		return NULL;
+	}
 	if (r->series && r->series->present) {
 		json_object *ts = json_time_series(r, -1);
 
@@ -809,6 +877,10 @@ static json_object *json_clone(const struct ssl_report *r, unsigned int i,
 	if (i == 0 && (rate = json_clone_rate(r, v)))
 		json_object_object_add(ext, "rate", rate);
 	json_object_object_add(job, "ssdload", ext);
+	if (json_add_ss(r, job, ext)) {
+		json_object_put(job);
+		return NULL;
+	}
 	if (r->series && r->series->present)
 		json_object_object_add(job, "time_series", json_time_series(r, i));
 	if (i == 0 && rep_have_steps(r))	/* job-wide: once, in the first entry */

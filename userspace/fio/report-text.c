@@ -289,6 +289,33 @@ static void print_series_note(FILE *f, const struct ssl_report *r)
 		ser->hdr.log_hist ? ", with percentiles" : "");
 }
 
+/*
+ * fio's steadystate line (show_ss_normal), then when the criterion was
+ * met, or that it was not.
+ */
+static void print_ss(FILE *f, const struct ssl_report *r)
+{
+	const struct ssl_fio_ss *ss = r->ss;
+	uint64_t bw;
+	char a[32], b[32], io[32];
+
+	if (!ss || !ss->dur)
+		return;
+	bw = ssl_fio_ss_mean(ss, 1);
+	ssl_num2str(a, sizeof(a), bw, 4, 1, "B/s");
+	ssl_num2str(b, sizeof(b), bw, 4, 0, "B/s");
+	ssl_num2str(io, sizeof(io), ssl_fio_ss_mean(ss, 0), 4, 0, "");
+	fprintf(f, "  steadystate  : attained=%s, bw=%s (%s), iops=%s, %s%s=%.3f%s\n",
+		ss->attained ? "yes" : "no", a, b, io, ss->bw ? "bw" : "iops",
+		ss->by_slope ? " slope" : " mean dev", ss->criterion, ss->pct ? "%" : "");
+	if (ss->attained)
+		fprintf(f, "                 reached at %" PRIu64 "s of the run, over its "
+			"last %us: the job was stopped there\n", ss->attained_s, ss->dur);
+	else
+		fprintf(f, "                 not reached in %" PRIu64 " sample%s of 1s: the "
+			"job ran to its end\n", ss->nr, ss->nr == 1 ? "" : "s");
+}
+
 /* One block per device, when the job drove more than one. */
 static void print_devices(FILE *f, const struct ssl_summary *s)
 {
@@ -647,6 +674,7 @@ void rep_print_normal(FILE *f, const struct ssl_report *r,
 	print_lat_dist(f, "msec", ms, SSL_LAT_MS_NR);
 	print_cpu(f, r->sum);
 	print_issued(f, r, v);
+	print_ss(f, r);
 	print_workers(f, r->sum, trims);
 	print_devices(f, r->sum);
 	print_series_note(f, r);

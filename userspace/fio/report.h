@@ -9,6 +9,7 @@
 
 #include "core/options.h"
 #include "core/results.h"
+#include "fio/steadystate.h"
 
 /* one entry of fio's "job options" object (values kept as given) */
 struct ssl_latstudy;
@@ -48,6 +49,7 @@ struct ssl_report {
 	int bins;				/* json+: clat_ns/lat_ns "bins" */
 	const struct ssl_disk_util *disks;	/* disk_util, or NULL */
 	int ndisks;
+	const struct ssl_fio_ss *ss;		/* fio's steadystate, or NULL */
 };
 
 /* fio's default percentile_list */

@@ -7,12 +7,14 @@
  *   b) slope:  |slope| * (n - 1)                  <= slope_pct% of avg(y)
  * where slope is that of the least-squares line of y against the round
  * number; |slope| * (n - 1) is the line's max - min over the window (the
- * spec's "slope excursion").  Sums are in long double, around the window's
- * centre, and each "<=" allows SSL_SS_EPSILON of the average (see ss.h).
+ * spec's "slope excursion").  The line is core/linfit.c's (shared with
+ * fio's rule, fio/steadystate.c); each "<=" allows SSL_SS_EPSILON of the
+ * average (see ss.h).
  */
 #include <math.h>
 #include <string.h>
 
+#include "core/linfit.h"
 #include "pts/ss.h"
 
 void ssl_ss_limits_default(struct ssl_ss_limits *l)
@@ -34,34 +36,25 @@ static bool within(long double v, double pct, long double avg)
 void ssl_ss_eval(const double *y, unsigned int n, unsigned int first,
 		 const struct ssl_ss_limits *l, struct ssl_ss_window *w)
 {
-	long double sum = 0, sxy = 0, sxx, xc;
+	struct ssl_linfit fit;
 	unsigned int i;
 
 	w->first = first;
 	w->last = first + n - 1;
 	w->min = w->max = y[0];
 	for (i = 0; i < n; i++) {
-		sum += y[i];
 		if (y[i] < w->min)
 			w->min = y[i];
 		if (y[i] > w->max)
 			w->max = y[i];
 	}
-	w->avg = sum / n;
 	w->range = w->max - w->min;
 
-	/*
-	 * Least squares with x centred on the window's middle round xc:
-	 * slope = sum((x - xc) * (y - avg)) / sum((x - xc)^2), where the
-	 * denominator is n (n^2 - 1) / 12 (exact in long double for any
-	 * sensible n), and the line passes through (xc, avg).
-	 */
-	xc = first + (long double)(n - 1) / 2;
-	for (i = 0; i < n; i++)
-		sxy += (first + i - xc) * (y[i] - w->avg);
-	sxx = (long double)n * ((long double)n * n - 1) / 12;
-	w->slope = sxy / sxx;
-	w->intercept = w->avg - w->slope * xc;
+	/* the least-squares line of y against the round number */
+	ssl_linfit(y, n, first, &fit);
+	w->avg = fit.avg;
+	w->slope = fit.slope;
+	w->intercept = fit.intercept;
 	w->slope_exc = fabsl(w->slope) * (n - 1);
 
 	if (w->avg > 0) {
