@@ -641,7 +641,6 @@ static const struct {
 	{ "percentage_random", WHY_RANDOM },
 	{ "allrandrepeat", WHY_RANDOM },
 	{ "randrepeat", WHY_RANDOM },
-	{ "norandommap", WHY_RANDOM },
 	{ "softrandommap", WHY_RANDOM },
 	{ "random_generator", WHY_RANDOM },
 	{ "serialize_overlap", WHY_OVERLAP },
