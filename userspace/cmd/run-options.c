@@ -144,6 +144,7 @@ const struct ssl_opt run_opts[] = {
 	{ "nrfiles",		SSL_ARG_REQUIRED, O_NRFILES },
 	{ "zonemode",		SSL_ARG_REQUIRED, O_ZONEMODE },
 	{ "allow_file_create",	SSL_ARG_FLAG, O_ALLOW_FILE_CREATE },
+	{ "rw_sequencer",	SSL_ARG_REQUIRED, O_RW_SEQUENCER },
 	{ NULL, 0, 0 },
 };
 
@@ -646,18 +647,58 @@ int rate_series_opts(struct run_ctx *c)
 	return 0;
 }
 
+/*
+ * fio's rw suffix (rw=read:8k, rw=randread:8): for sequential I/O a gap
+ * added after each I/O (negative: backwards), for random I/O the I/Os
+ * issued per new random offset (rw_sequencer).  ssdload's sequential
+ * I/Os are contiguous and each random I/O draws a new offset: only the
+ * suffixes that mean that (0, and 1) are taken.
+ */
+static int rw_suffix(const struct run_ctx *c, const char *sfx, int random)
+{
+	const char *s = sfx + strspn(sfx, " \t");
+	uint64_t v;
+
+	if (random) {
+		if (ssl_parse_u64(s, &v) || !v)
+			return bad_value(c, O_RW, "the suffix of a random rw is the number "
+					 "of I/Os per random offset (rw_sequencer), a count "
+					 "above 0");
+		if (v == 1)
+			return 0;
+		return bad_value(c, O_RW, "several I/Os per random offset (fio's "
+				 "rw_sequencer) are not supported: each random I/O of "
+				 "ssdload draws a new offset (give no suffix, or :1)");
+	}
+	if (ssl_parse_size(*s == '-' ? s + 1 : s, &v))
+		return bad_value(c, O_RW, "the suffix of a sequential rw is a gap (bytes, "
+				 "or with k/m/g/t suffix; negative: backwards)");
+	if (!v)
+		return 0;
+	return bad_value(c, O_RW, *s == '-' ? "backward sequential I/O (a negative "
+			 "gap) is not supported: ssdload's sequential I/Os go forward" :
+			 "a gap after each sequential I/O is not supported: ssdload's "
+			 "sequential I/Os are contiguous (give no suffix, or :0)");
+}
+
 /* --rw: the attribute, and whether the job writes or trims */
 int rw_opt(struct run_ctx *c)
 {
-	size_t i;
+	const char *sfx;
+	size_t i, n;
 
 	if (!c->raw[O_RW])
 		return 0;
+	sfx = strchr(c->raw[O_RW], ':');
+	n = sfx ? (size_t)(sfx - c->raw[O_RW]) : strlen(c->raw[O_RW]);
 	for (i = 0; i < ARRAY_SIZE(rw_names); i++)
-		if (!strcmp(c->raw[O_RW], rw_names[i]))
+		if (strlen(rw_names[i]) == n && !strncmp(c->raw[O_RW], rw_names[i], n))
 			break;
-	if (!strcmp(c->raw[O_RW], "readwrite"))
+	if (n == strlen("readwrite") && !strncmp(c->raw[O_RW], "readwrite", n))
 		i = 4;
+	if (i < ARRAY_SIZE(rw_names) && sfx &&
+	    rw_suffix(c, sfx + 1, !strncmp(rw_names[i], "rand", 4)))
+		return -1;
 	if (i == ARRAY_SIZE(rw_names))
 		return bad_value(c, O_RW,
 				 "must be read, write, randread, randwrite, rw, randrw, "

@@ -4,7 +4,8 @@
  * anyway: buffered=0, verify=0, thinktime=0, continue_on_error=none ...
  * (fio's defaults, or ssdload's behaviour), the options that tune a
  * userspace engine's submission (a note: the kernel workers submit bios
- * themselves), randrepeat, random_generator, norandommap and gtod_reduce.
+ * themselves), randrepeat, random_generator, norandommap, rw_sequencer
+ * and gtod_reduce.
  * Any other value is refused, naming the value and why.
  */
 #include <errno.h>
@@ -91,6 +92,9 @@ static const struct fio_value {
 	{ O_PER_JOB_LOGS, V_BOOL, "1", NULL, NULL },
 	{ O_NRFILES, V_UINT, "1", NULL, NULL },
 	{ O_ALLOW_FILE_CREATE, V_BOOL, "0", NULL, NULL },
+	/* moot: rw's suffix is 1 I/O per random offset (rw_opt()) */
+	{ O_RW_SEQUENCER, V_WORD, "sequential|identical", NULL,
+	  "not one of fio's sequencers" },
 };
 
 /* is @v (@len bytes) one of the '|'-separated words of @ok? */
