@@ -60,6 +60,8 @@ static const char *const run_usage[] = {
 	"  --offset=SIZE|P%       start of the span on each device (default 0)",
 	"  --size=SIZE|P%         length of the span (default: to the end of the device;",
 	"                         a SIZE is split evenly among the devices)",
+	"  --offset_increment=SIZE|P%  fio's clone k at offset + k * SIZE: with --numjobs",
+	"                         only equal to --size (the span is numjobs * size)",
 	"  --file_service_type=T  roundrobin|random|sequential[:N] between devices",
 	"  --rate_iops=R[,W[,T]]  open-loop cap, I/Os per second, job-wide (fio's",
 	"                         per-direction list; an empty field is uncapped)",

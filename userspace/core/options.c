@@ -608,7 +608,6 @@ static const struct {
 	{ "slat_percentiles", WHY_LAT },
 	{ "unit_base", WHY_UNIT },
 	{ "size_increment", WHY_CLONE },
-	{ "offset_increment", WHY_CLONE },
 	{ "zonemode", WHY_ZONE },
 	{ "zonesize", WHY_ZONE },
 	{ "zonerange", WHY_ZONE },
