@@ -20,6 +20,7 @@
 SSDLOAD_NUM_ATTR(rwmixread, 0, 100, 0);
 SSDLOAD_NUM_ATTR(loops, 1, SSDLOAD_MAX_LOOPS, 0);
 SSDLOAD_NUM_ATTR(time_based, 0, 1, 0);
+SSDLOAD_NUM_ATTR(norandommap, 0, 1, 0);
 SSDLOAD_NUM_ATTR(bs, SSDLOAD_MIN_BS, SSDLOAD_MAX_BS, SSDLOAD_MIN_BS);
 SSDLOAD_NUM_ATTR(iodepth, 1, SSDLOAD_MAX_IODEPTH, 0);
 SSDLOAD_NUM_ATTR(runtime_ms, 0, SSDLOAD_MAX_MS, 0);
@@ -488,6 +489,7 @@ VISIBLE_IF_KUNIT struct configfs_attribute *ssdload_job_attrs[] = {
 	&ssdload_job_attr_group,
 	&ssdload_job_attr_loops,
 	&ssdload_job_attr_time_based,
+	&ssdload_job_attr_norandommap,
 	&ssdload_job_attr_enable,
 	&ssdload_job_attr_state,
 	&ssdload_job_attr_error,

@@ -380,6 +380,23 @@ static void ssdload_job_plan_poll(struct ssdload_job *job)
 }
 
 /*
+ * Is the random pass of @w a permutation of each slice (fio's random
+ * map)?  Only for one block size aligned to itself, uniform, and not
+ * norandommap: then the pass draws with replacement over the span, the
+ * same number of bytes (some blocks twice, some never, as fio).
+ */
+VISIBLE_IF_KUNIT bool ssdload_pass_perm(const struct ssdload_job *job,
+					const struct ssdload_worker *w)
+{
+	const struct ssdload_cfg *cfg = &job->cfg;
+
+	return w->phase.random && w->cursor.one_pass && job->uniform_bs &&
+	       job->ba == job->bs_max && !ssdload_cfg_skewed(cfg) &&
+	       !cfg->norandommap;
+}
+EXPORT_SYMBOL_IF_KUNIT(ssdload_pass_perm);
+
+/*
  * The slices of worker @w: the workers split each device's span into
  * consecutive slices of blockalign units (sequential and one-pass runs
  * cover their own slice; random runs draw over the whole span).
@@ -397,9 +414,7 @@ static void ssdload_job_plan_worker(struct ssdload_job *job,
 	 */
 	w->cursor.one_pass = !job->nr_steps && !cfg->number_ios &&
 		      (!cfg->runtime_ms || !cfg->time_based);
-	/* one block size, aligned to it, uniform: fio's random map */
-	perm = w->phase.random && w->cursor.one_pass && job->uniform_bs &&
-	       job->ba == job->bs_max && !ssdload_cfg_skewed(cfg);
+	perm = ssdload_pass_perm(job, w);
 	w->cursor.devs_left = 0;
 	for (i = 0; i < job->nr_devs; i++) {
 		struct ssdload_dev *dev = &job->devs[i];

@@ -542,6 +542,7 @@ struct ssdload_cfg {
 	u64 shared;			/* 1 = other shared jobs may use the devices */
 	u64 loops;			/* runs of the step list (or of the job) */
 	u64 time_based;			/* 0 = runtime_ms or one pass, the first */
+	u64 norandommap;		/* 1 = a random pass draws with replacement */
 	u32 fst;			/* enum ssdload_fst */
 	u32 fst_n;			/* I/Os before a switch, 0 = 1 */
 	u32 pattern_len;		/* buffer_pattern bytes, 0 = none */
@@ -904,6 +905,8 @@ u8 ssdload_next_dir(struct ssdload_worker *w);
 u64 ssdload_next_pos(struct ssdload_worker *w, u8 dir);
 u64 ssdload_target(struct ssdload_worker *w, u8 dir, unsigned int dev,
 		   u32 *len);
+bool ssdload_pass_perm(const struct ssdload_job *job,
+		       const struct ssdload_worker *w);
 #endif
 
 /* debugfs.c */

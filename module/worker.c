@@ -72,7 +72,8 @@ EXPORT_SYMBOL_IF_KUNIT(ssdload_rng_below);
  * exactly once (per loop), in a seeded
  * random order, as fio's random map does: index i of the pass maps to
  * block P(i), P a seeded bijection of [0, slice_len) (ssdload_bij(), no
- * memory whatever the size of the span).
+ * memory whatever the size of the span).  With norandommap it draws
+ * with replacement instead (ssdload_pass_perm()).
  */
 void ssdload_perm_init(struct ssdload_wdev *wd, unsigned int idx, u64 seed)
 {

@@ -68,6 +68,7 @@
 #define SSDLOAD_ATTR_GROUP		"group"		/* name, enable arms; start launches */
 #define SSDLOAD_ATTR_LOOPS		"loops"		/* runs of the step list, >= 1 */
 #define SSDLOAD_ATTR_TIME_BASED		"time_based"	/* 0/1, 0 = a timed job ends after one pass */
+#define SSDLOAD_ATTR_NORANDOMMAP	"norandommap"	/* 0/1, 1 = a random pass draws with replacement */
 
 /*
  * ---- limits of the job attributes --------------------------------------

@@ -271,6 +271,8 @@ static const struct cfg_case cfg_cases[] = {
 	NO("random_distribution", "foo:1", EINVAL),
 	OK("random_scatter", "0", "0\n"),
 	NO("random_scatter", "2", ERANGE),
+	OK("norandommap", "1", "1\n"),
+	NO("norandommap", "2", ERANGE),
 	/* write data */
 	OK("buffer_compress_percentage", "50", "50\n"),
 	NO("buffer_compress_percentage", "101", ERANGE),
@@ -479,7 +481,7 @@ static void test_defaults(struct kunit *test)
 		{ "disable_lat", "0\n" }, { "io_timeout_ms", "0\n" },
 		{ "scramble_buffers", "1\n" }, { "enable", "0\n" },
 		{ "shared", "0\n" }, { "group", "\n" }, { "loops", "1\n" },
-		{ "time_based", "1\n" },
+		{ "time_based", "1\n" }, { "norandommap", "0\n" },
 		{ "state", "idle\n" }, { "error", "0\n" },
 	};
 	struct cfg_fixture *f = test->priv;

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit suite ssdload_offset: the worker PRNG (xoshiro256** seeded by
- * splitmix64), its bounded draw, the one-pass permutation and the offset
- * generator of worker.c.
+ * splitmix64), its bounded draw, the one-pass permutation (and its
+ * norandommap opposite) and the offset generator of worker.c.
  */
 #include <linux/bitmap.h>
 #include <linux/math64.h>
@@ -322,6 +322,47 @@ static void test_random_one_pass(struct kunit *test)
 	w->wd[0].perm = false;
 }
 
+/*
+ * norandommap: a one-pass random run is no permutation; its draws land
+ * anywhere in the span, with replacement, so some blocks come twice
+ * (as fio's norandommap).  The same pass without it is a permutation
+ * (test_random_one_pass).
+ */
+static void test_norandommap_one_pass(struct kunit *test)
+{
+	struct ssdload_worker *w = offset_worker(test, 0);
+	const u64 bs = 512, nr = 1024;
+	u64 i, dup = 0, outside = 0;
+	unsigned long *seen;
+
+	seen = kunit_kcalloc(test, BITS_TO_LONGS(nr), sizeof(long),
+			     GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, seen);
+	ssdload_test_span(w->job, 0, bs, nr);
+	w->phase.random = true;
+	w->cursor.one_pass = true;
+	KUNIT_EXPECT_TRUE(test, ssdload_pass_perm(w->job, w));
+	w->job->cfg.norandommap = 1;
+	KUNIT_EXPECT_FALSE(test, ssdload_pass_perm(w->job, w));
+	w->wd[0].slice_start = 0;
+	w->wd[0].slice_len = nr;
+	for (i = 0; i < nr; i++) {
+		u64 blk = ssdload_next_pos(w, SSDLOAD_DIR_READ) / bs;
+
+		if (blk >= nr) {
+			outside++;
+			continue;
+		}
+		dup += test_and_set_bit(blk, seen);
+	}
+	KUNIT_EXPECT_EQ(test, outside, 0ULL);
+	/* n draws over n blocks repeat n/e of them (377, sd ~10) */
+	KUNIT_EXPECT_GT(test, dup, nr / 8);
+	KUNIT_EXPECT_LT(test, dup, nr / 2);
+	w->job->cfg.norandommap = 0;
+	w->cursor.one_pass = false;
+}
+
 /* Bounded draws stay below their bound, for small and huge bounds. */
 struct below_case {
 	u64 n;			/* the bound */
@@ -368,6 +409,7 @@ static struct kunit_case ssdload_offset_cases[] = {
 	KUNIT_CASE(test_same_seed),
 	KUNIT_CASE_PARAM(test_rng_below, below_gen_params),
 	KUNIT_CASE_PARAM(test_random_one_pass, perm_gen_params),
+	KUNIT_CASE(test_norandommap_one_pass),
 	{}
 };
 

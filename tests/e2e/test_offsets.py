@@ -150,6 +150,33 @@ def test_random_one_pass_covers_span(ram, jobs, rw, bs, cpus):
 
 
 @pytest.mark.quick
+@pytest.mark.stock
+@pytest.mark.parametrize("nrm", [0, 1], ids=["norandommap=0", "norandommap=1"])
+def test_random_one_pass_norandommap(ram, jobs, nrm):
+    """norandommap=1: a one-pass randwrite still issues size/bs writes, but
+    draws them with replacement, as fio's norandommap: some blocks are
+    written twice, so fewer distinct blocks change than were written (256
+    draws over 256 blocks hit ~162 distinct ones, sd ~5; all distinct has
+    probability 256!/256^256, ~1e-110, and the seed is the job name's).
+    norandommap=0 is fio's random map: every block once."""
+    offset, size, bs = 1 * MIB, 1 * MIB, 4096
+    n = size // bs
+    j = jobs("nrm", filename=ram.path, rw="randwrite", allow_write=1, bs=bs, iodepth=8,
+             offset=offset, size=size, norandommap=nrm)
+    s = j.run(timeout=120)
+    assert s["write_ios"] == n and s["write_bytes"] == size, s
+    _, changed = _changed_sectors(ram)
+    first, last = offset // SECTOR, (offset + size) // SECTOR
+    assert all(first <= c < last for c in changed), "writes outside the span"
+    written = {c * SECTOR // bs for c in changed}
+    assert len(changed) == len(written) * bs // SECTOR, "blocks partly written"
+    if nrm:
+        assert 0.4 * n < len(written) < 0.8 * n, (len(written), n)
+    else:
+        assert len(written) == n, (len(written), n)
+
+
+@pytest.mark.quick
 @pytest.mark.parametrize("loops", [1, 2])
 def test_seq_pass_of_short_slices(ram, jobs, loops):
     """A one-pass sequential write whose four slices (32 KiB each) are

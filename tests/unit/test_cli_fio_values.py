@@ -7,8 +7,8 @@ command line and in job files, with a note where useful); any other value
 is refused naming the value, the reason and what ssdload takes.  The
 options that tune a userspace engine's submission are accepted with a
 note; gtod_reduce=1 becomes disable_lat; randrepeat=0 draws a seed per
-run and prints it; norandommap is what time- and count-bound random runs
-do, and is refused for a one-pass random run (a permutation in ssdload).
+run and prints it; norandommap sets the module's norandommap, so that a
+one-pass random run draws with replacement as fio's.
 fio 3.33 itself checks that each value is one fio takes, and what its
 defaults are.
 """
@@ -234,37 +234,36 @@ def test_randrepeat_seed_in_the_json(fakerun):
     ["--rw=randread", "--random_distribution=zipf:1.2"],
     ["--rw=randread", "--step=runtime=1"],
     ["--rw=read"],
-    ["--rw=randread", "--norandommap=0"],
     ["--rw=randread", "--bssplit=4k/50:64k/50"],	# several sizes: drawn
-    ["--rw=randread", "--bsrange=4k-64k"],
     ["--rw=randread", "--bs=64k", "--blockalign=4k"],	# unaligned to the block
-], ids=lambda a: " ".join(a))
-def test_norandommap_accepted_where_ssdload_draws_so(cli, args):
-    extra = [] if any(a.startswith("--norandommap") for a in args) else ["--norandommap"]
-    p, attrs = parse_only(cli, *(args + extra))
-    assert p.returncode == 0, p.stderr
-    assert p.stderr == "", p.stderr
-    assert "norandommap" not in attrs
-
-
-@pytest.mark.parametrize("args", [
+    # one-pass permutations without it: the module draws with replacement
     ["--rw=randread"],
     ["--rw=randwrite", "--runtime=30"],
     ["--rw=randrw", "--number_ios=0"],
-    ["--rw=randread", "--random_distribution=random"],
-    ["--rw=randread", "--bssplit=4k/100"],
-    ["--rw=randread", "--bs=8k", "--blockalign=8k"],
     ["--rw=randread", "--bsrange=4k-4k"],
-    ["--rw=randread", "--bsrange=4k-64k,4k-64k"],	# per direction: not judged here
 ], ids=lambda a: " ".join(a))
-def test_norandommap_refused_in_a_one_pass_permutation(cli, tmp_path, args):
-    """There ssdload visits every block once; fio with norandommap draws
-    with replacement (which the module cannot yet in one pass)."""
-    one_error_line(parse_only(cli, *(args + ["--norandommap"]))[0], "--norandommap:",
-                   "one-pass", "time_based", "number_ios")
+@pytest.mark.parametrize("flag", ["--norandommap", "--norandommap=1"])
+def test_norandommap_sets_the_attribute(cli, args, flag):
+    """Accepted everywhere, silently; the module's norandommap=1 makes a
+    one-pass random run draw with replacement (configfs.rst), and means
+    nothing where the run draws so anyway."""
+    p, attrs = parse_only(cli, *(args + [flag]))
+    assert p.returncode == 0, p.stderr
+    assert p.stderr == "", p.stderr
+    assert attrs.get("norandommap") == "1", p.stdout
+
+
+def test_norandommap_0_is_the_default(cli, tmp_path):
+    p, attrs = parse_only(cli, "--rw=randread", "--norandommap=0")
+    assert p.returncode == 0 and p.stderr == "", p.stderr
+    assert "norandommap" not in attrs
+    one_error_line(parse_only(cli, "--rw=randread", "--norandommap=2")[0],
+                   "--norandommap=2:", "0 or 1")
     f = tmp_path / "job.fio"
     f.write_text("[j]\nfilename=/dev/unit-test\nrw=randread\nnorandommap\n")
-    one_error_line(run(cli, "run", "--parse-only", str(f)), "job.fio:4: norandommap:")
+    p = run(cli, "run", "--parse-only", str(f))
+    assert p.returncode == 0, p.stderr
+    assert "norandommap=1" in p.stdout.splitlines(), p.stdout
 
 
 def test_fio_takes_norandommap_bare():

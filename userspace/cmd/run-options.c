@@ -154,6 +154,9 @@ const struct ssl_opt run_opts[] = {
 	{ "steadystate",	SSL_ARG_REQUIRED, O_STEADYSTATE },
 	{ "steadystate_duration", SSL_ARG_REQUIRED, O_SS_DUR },
 	{ "steadystate_ramp_time", SSL_ARG_REQUIRED, O_SS_RAMP },
+	{ "rw_sequencer",	SSL_ARG_REQUIRED, O_RW_SEQUENCER },
+	/* with numjobs: offset_increment_opt() */
+	{ "offset_increment",	SSL_ARG_REQUIRED, O_OFFSET_INCREMENT },
 	{ NULL, 0, 0 },
 };
 
@@ -656,18 +659,58 @@ int rate_series_opts(struct run_ctx *c)
 	return 0;
 }
 
+/*
+ * fio's rw suffix (rw=read:8k, rw=randread:8): for sequential I/O a gap
+ * added after each I/O (negative: backwards), for random I/O the I/Os
+ * issued per new random offset (rw_sequencer).  ssdload's sequential
+ * I/Os are contiguous and each random I/O draws a new offset: only the
+ * suffixes that mean that (0, and 1) are taken.
+ */
+static int rw_suffix(const struct run_ctx *c, const char *sfx, int random)
+{
+	const char *s = sfx + strspn(sfx, " \t");
+	uint64_t v;
+
+	if (random) {
+		if (ssl_parse_u64(s, &v) || !v)
+			return bad_value(c, O_RW, "the suffix of a random rw is the number "
+					 "of I/Os per random offset (rw_sequencer), a count "
+					 "above 0");
+		if (v == 1)
+			return 0;
+		return bad_value(c, O_RW, "several I/Os per random offset (fio's "
+				 "rw_sequencer) are not supported: each random I/O of "
+				 "ssdload draws a new offset (give no suffix, or :1)");
+	}
+	if (ssl_parse_size(*s == '-' ? s + 1 : s, &v))
+		return bad_value(c, O_RW, "the suffix of a sequential rw is a gap (bytes, "
+				 "or with k/m/g/t suffix; negative: backwards)");
+	if (!v)
+		return 0;
+	return bad_value(c, O_RW, *s == '-' ? "backward sequential I/O (a negative "
+			 "gap) is not supported: ssdload's sequential I/Os go forward" :
+			 "a gap after each sequential I/O is not supported: ssdload's "
+			 "sequential I/Os are contiguous (give no suffix, or :0)");
+}
+
 /* --rw: the attribute, and whether the job writes or trims */
 int rw_opt(struct run_ctx *c)
 {
-	size_t i;
+	const char *sfx;
+	size_t i, n;
 
 	if (!c->raw[O_RW])
 		return 0;
+	sfx = strchr(c->raw[O_RW], ':');
+	n = sfx ? (size_t)(sfx - c->raw[O_RW]) : strlen(c->raw[O_RW]);
 	for (i = 0; i < ARRAY_SIZE(rw_names); i++)
-		if (!strcmp(c->raw[O_RW], rw_names[i]))
+		if (strlen(rw_names[i]) == n && !strncmp(c->raw[O_RW], rw_names[i], n))
 			break;
-	if (!strcmp(c->raw[O_RW], "readwrite"))
+	if (n == strlen("readwrite") && !strncmp(c->raw[O_RW], "readwrite", n))
 		i = 4;
+	if (i < ARRAY_SIZE(rw_names) && sfx &&
+	    rw_suffix(c, sfx + 1, !strncmp(rw_names[i], "rand", 4)))
+		return -1;
 	if (i == ARRAY_SIZE(rw_names))
 		return bad_value(c, O_RW,
 				 "must be read, write, randread, randwrite, rw, randrw, "
@@ -778,7 +821,8 @@ void numjobs_notes(const struct run_ctx *c)
 				 at ? at : "--", at ? ": " : "", nj, c->raw_name[per_job[i]],
 				 c->raw[per_job[i]], per_job[i] == O_NUMBER_IOS ? "count" : "cap",
 				 nj, nj);
-	if (strncmp(rw, "rand", 4) && !c->raw[O_NUMBER_IOS] && !c->raw[O_IO_SIZE])
+	if (strncmp(rw, "rand", 4) && !c->raw[O_NUMBER_IOS] && !c->raw[O_IO_SIZE] &&
+	    !c->raw[O_OFFSET_INCREMENT])
 		run_note("%s%snumjobs=%s with rw=%s: the %s workers split the span into "
 			 "slices; fio's clones each cover the whole span",
 			 at ? at : "--", at ? ": " : "", nj, rw, nj);
@@ -900,6 +944,72 @@ static int filesize_opt(struct run_ctx *c)
 	return 0;
 }
 
+/* @v (ssl_conv_span()'s, bytes or a percentage) times @n, into @out */
+static int span_times(const char *v, uint64_t n, char *out, size_t len)
+{
+	char why[256], num[64];
+	uint64_t b;
+	double p;
+
+	if (v[strlen(v) - 1] == '%') {
+		p = strtod(v, NULL) * (double)n;
+		if (p > 100.0)
+			return -1;
+		snprintf(num, sizeof(num), "%.4f%%", p);
+		return ssl_conv_span(num, out, len, why, sizeof(why));
+	}
+	b = strtoull(v, NULL, 10);
+	if (b > UINT64_MAX / n)
+		return -1;
+	snprintf(out, len, "%" PRIu64, b * n);
+	return 0;
+}
+
+/*
+ * fio's offset_increment: clone k of numjobs covers offset + k *
+ * offset_increment, size bytes.  ssdload's numjobs workers take the
+ * span's consecutive equal slices: the same regions when the increment
+ * equals size (both bytes or both percentages), with a span of numjobs
+ * times size.  Overlapping or spaced clones are refused.  Then --size.
+ */
+static int offset_increment_opt(struct run_ctx *c)
+{
+	char inc[4096], size[4096], span[4096], why[256];
+	uint64_t n = 1;
+
+	if (!c->raw[O_OFFSET_INCREMENT])
+		return conv_opt(c, O_SIZE, SSDLOAD_ATTR_SIZE, ssl_conv_span);
+	if (ssl_conv_span(c->raw[O_OFFSET_INCREMENT], inc, sizeof(inc), why, sizeof(why)))
+		return bad_value(c, O_OFFSET_INCREMENT, why);
+	if (c->raw[O_NUMJOBS])
+		ssl_parse_u64(c->raw[O_NUMJOBS], &n);	/* checked by numjobs_cpus() */
+	if (n < 2 || !strcmp(inc, "0"))		/* clone 0 alone: at offset */
+		return conv_opt(c, O_SIZE, SSDLOAD_ATTR_SIZE, ssl_conv_span);
+	if (c->nsrc)
+		return bad_value(c, O_OFFSET_INCREMENT, "not with steps: a step's numjobs "
+				 "would slice the span anew");
+	if (!c->raw[O_SIZE])
+		return bad_value(c, O_OFFSET_INCREMENT, "without size each of fio's clones "
+				 "runs to the end of the device, over the next ones: ssdload's "
+				 "workers take consecutive slices (give size equal to "
+				 "offset_increment)");
+	if (ssl_conv_span(c->raw[O_SIZE], size, sizeof(size), why, sizeof(why)))
+		return bad_value(c, O_SIZE, why);
+	if (strcmp(inc, size))
+		return bad_value(c, O_OFFSET_INCREMENT, "ssdload's numjobs workers take "
+				 "consecutive slices of one size: offset_increment must equal "
+				 "size (fio's clones then cover the same regions)");
+	if (span_times(size, n, span, sizeof(span)))
+		return bad_value(c, O_OFFSET_INCREMENT, "numjobs times size is more than "
+				 "the device (100%) or than 2^64 bytes");
+	add_write(c, SSDLOAD_ATTR_SIZE, span);
+	if (!strncmp(c->raw[O_RW] ? c->raw[O_RW] : "read", "rand", 4))
+		run_opt_note(c, O_OFFSET_INCREMENT, ": ", "each worker's slice is its "
+			     "clone's region in a one-pass run; random runs bound by time "
+			     "or count draw each worker's offsets over the whole span");
+	return 0;
+}
+
 /* where and how long: --offset, --size, --runtime, --ramp_time, counts, seed */
 static int extent_opts(struct run_ctx *c)
 {
@@ -908,7 +1018,7 @@ static int extent_opts(struct run_ctx *c)
 	if (filesize_opt(c))
 		return -1;
 	if (conv_opt(c, O_OFFSET, SSDLOAD_ATTR_OFFSET, ssl_conv_span) ||
-	    conv_opt(c, O_SIZE, SSDLOAD_ATTR_SIZE, ssl_conv_span) ||
+	    offset_increment_opt(c) ||
 	    time_opt(c, O_RUNTIME, SSDLOAD_ATTR_RUNTIME_MS) ||
 	    time_opt(c, O_RAMP_TIME, SSDLOAD_ATTR_RAMP_MS) ||
 	    u64_opt(c, O_NUMBER_IOS, SSDLOAD_ATTR_NUMBER_IOS, &nios) || io_size_opt(c))

@@ -4,7 +4,8 @@
  * anyway: buffered=0, verify=0, thinktime=0, continue_on_error=none ...
  * (fio's defaults, or ssdload's behaviour), the options that tune a
  * userspace engine's submission (a note: the kernel workers submit bios
- * themselves), randrepeat, random_generator, norandommap and gtod_reduce.
+ * themselves), randrepeat, random_generator, norandommap, rw_sequencer
+ * and gtod_reduce.
  * Any other value is refused, naming the value and why.
  */
 #include <errno.h>
@@ -107,6 +108,9 @@ static const struct fio_value {
 	{ O_DEDUPE_WORKING_SET, V_UINT, NULL,
 	  "dedupe_working_set_percentage is used by dedupe_mode=working_set only (as fio)",
 	  NULL },
+	/* moot: rw's suffix is 1 I/O per random offset (rw_opt()) */
+	{ O_RW_SEQUENCER, V_WORD, "sequential|identical", NULL,
+	  "not one of fio's sequencers" },
 };
 
 /* is @v (@len bytes) one of the '|'-separated words of @ok? */
@@ -255,83 +259,20 @@ int run_value_opts(struct run_ctx *c)
 	return 0;
 }
 
-/* the value of attribute @attr the job writes, or NULL */
-static const char *written(const struct run_ctx *c, const char *attr)
-{
-	int i;
-
-	for (i = c->nw - 1; i >= 0; i--)
-		if (!strcmp(c->w[i].attr, attr))
-			return c->w[i].val;
-	return NULL;
-}
-
 /*
- * Does the job certainly draw blocks of several sizes, or at offsets
- * other than multiples of its one block size?  The module's one pass is a
- * permutation only for one block size aligned to itself (configfs.rst,
- * number_ios).  A list per direction is left to the module: "no".
+ * norandommap: fio's draws with replacement.  ssdload's time- and
+ * count-bound random runs, its skewed distributions and its runs of
+ * several block sizes draw so anyway; a one-pass random run of one block
+ * size visits every block once (fio's random map) unless the module's
+ * norandommap attribute is 1.  Written whenever it is given true.
  */
-static int not_a_permutation(const struct run_ctx *c)
+int run_norandommap_opt(struct run_ctx *c)
 {
-	const char *v = written(c, SSDLOAD_ATTR_BSSPLIT), *p;
-	uint64_t first, bs = SSL_DEFAULT_BS;
-
-	if (v) {
-		if (strchr(v, ','))
-			return 0;
-		first = strtoull(v, NULL, 10);
-		for (p = strchr(v, ':'); p; p = strchr(p + 1, ':'))
-			if (strtoull(p + 1, NULL, 10) != first)
-				return 1;
-		return 0;
-	}
-	if (c->raw[O_BSRANGE] || (c->raw[O_BS] && strchr(c->raw[O_BS], ','))) {
-		v = written(c, SSDLOAD_ATTR_BSRANGE);
-		if (!v || c->raw[O_BSRANGE] == NULL || strchr(c->raw[O_BSRANGE], ','))
-			return 0;
-		p = strchr(v, '-');
-		return p && strtoull(v, NULL, 10) != strtoull(p + 1, NULL, 10);
-	}
-	v = written(c, SSDLOAD_ATTR_BLOCKALIGN);
-	if (!v || !strtoull(v, NULL, 10))	/* 0: the block size */
-		return 0;
-	if (written(c, SSDLOAD_ATTR_BS))
-		bs = strtoull(written(c, SSDLOAD_ATTR_BS), NULL, 10);
-	return strtoull(v, NULL, 10) != bs;
-}
-
-/*
- * norandommap: what ssdload's time- and count-bound random runs do (they
- * draw offsets with replacement), and its skewed distributions and runs
- * of several block sizes.  A one-pass random run of one block size, of a
- * uniform distribution, visits every block once (fio's random map): fio
- * with norandommap would draw with replacement there, which the module
- * cannot yet; refused rather than run otherwise.
- */
-int run_norandommap_opt(const struct run_ctx *c)
-{
-	const char *rw = c->raw[O_RW], *dist = c->raw[O_RANDOM_DISTRIBUTION];
-	uint64_t runtime = 0, nios = 0;
 	int on = 1;
 
 	if (!c->raw[O_NORANDOMMAP] ||
 	    (*c->raw[O_NORANDOMMAP] && ssl_parse_bool(c->raw[O_NORANDOMMAP], &on)) || !on)
-		return 0;
-	if (!rw || strncmp(rw, "rand", 4) || (dist && strcmp(dist, "random")) || c->nsrc ||
-	    not_a_permutation(c))
-		return 0;
-	if (c->raw[O_RUNTIME])
-		ssl_parse_time_ms(c->raw[O_RUNTIME], 1000, &runtime);
-	if (c->time_based && runtime)
-		return 0;
-	if (c->raw[O_NUMBER_IOS])
-		ssl_parse_u64(c->raw[O_NUMBER_IOS], &nios);
-	if (nios || c->raw[O_IO_SIZE])
-		return 0;
-	return bad_value(c, O_NORANDOMMAP, "a one-pass random run (no --time_based, "
-			 "--number_ios or --io_size) visits every block of the span once in "
-			 "ssdload (fio's random map): drawing with replacement in one pass is "
-			 "not supported yet; give time_based with a runtime, or number_ios, "
-			 "to draw with replacement");
+		return 0;	/* a bad value was refused by run_value_opts() */
+	add_write_u64(c, SSDLOAD_ATTR_NORANDOMMAP, 1);
+	return 0;
 }

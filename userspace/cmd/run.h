@@ -55,6 +55,9 @@ enum run_opt_id {
 	O_NRFILES, O_ZONEMODE, O_ALLOW_FILE_CREATE, O_LOG_PRIO, O_DEDUPE_MODE,
 	O_DEDUPE_GLOBAL, O_DEDUPE_WORKING_SET, O_FILESIZE, O_TIOBENCH_THREADS,
 	O_STEADYSTATE, O_SS_DUR, O_SS_RAMP,
+	O_RW_SEQUENCER,
+	/* numjobs' clones at spread offsets (offset_increment_opt()) */
+	O_OFFSET_INCREMENT,
 	O_NR
 };
 
@@ -185,7 +188,7 @@ void run_job_options(struct run_ctx *c);
  * the others; norandommap once the rest is known
  */
 int run_value_opts(struct run_ctx *c);
-int run_norandommap_opt(const struct run_ctx *c);
+int run_norandommap_opt(struct run_ctx *c);
 
 /* run-steps.c: --step, --steps and --loops into c->steps */
 int steps_opts(struct run_ctx *c);
