@@ -13,7 +13,8 @@ PKGS=(
 	build-essential pkg-config bc flex bison libelf-dev libssl-dev dwarves
 	kmod cpio xz-utils zstd rsync util-linux procps e2fsprogs
 	qemu-system-x86 qemu-utils busybox-static
-	fio sparse python3 python3-pytest python3-pytest-rerunfailures python3-docutils dmsetup
+	fio sparse python3 python3-pytest python3-pytest-rerunfailures python3-pytest-xdist
+	python3-docutils dmsetup
 	libjson-c-dev libinih-dev libnvme-dev libsgutils2-dev libblkid-dev fdisk mdadm lvm2 stress-ng
 	python3-matplotlib chromium
 	# tests/unit/test_dkms.py; without recommends it pulls in no linux-headers

@@ -57,7 +57,7 @@ TIMING_RERUNS = 1
 # are in opening, submitting and completing, which every other file runs on
 # every kernel.  So it runs on one stock kernel, $SSDLOAD_STOCK_KERNELS
 # (default 6.1), and is a skip that says so elsewhere.
-STOCK_KERNELS = os.environ.get("SSDLOAD_STOCK_KERNELS", "6.1").split()
+STOCK_KERNELS = env.STOCK_KERNELS
 STOCK_SKIP = ("statistics, CLI output and pre-flight are checked on kernel %s only "
               "(SSDLOAD_STOCK_KERNELS): the same code on every kernel; this is %s")
 

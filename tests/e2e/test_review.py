@@ -12,6 +12,10 @@ The review runs with --no-report: under TCG the renderer takes minutes
 (tests/unit/test_review_report.py).  A --dry-run of the same plan writes
 nothing (diskstats) and creates no directory; --resume of the finished
 review on another device is refused, and on the same one runs nothing.
+A review killed (SIGKILL, as a crash) in its sweep and resumed ends with
+the steps of the uninterrupted run: the same sections, directories,
+command lines and results, the killed step's partial results set aside,
+and the fill not run again (no write).
 
 Kernels: 6.12 (the review is CLI code over commands tested on every
 kernel).
@@ -19,6 +23,9 @@ kernel).
 
 import json
 import os
+import signal
+import subprocess
+import time
 
 import pytest
 
@@ -103,6 +110,76 @@ def test_review_runs_a_plan_end_to_end(ssdload, cli, null_blk, plan, tmp_path): 
     assert p.stderr.count("is done already") == 3, p.stderr
     assert env.stat_delta(before, dev.stat())["write_ios"] == 0
     assert len(json.loads((out / "plan.json").read_text())["resumed"]) == 1
+
+    _killed_and_resumed(cli, plan, dev, out, tmp_path / "rv-killed")
+
+
+def _steps(out):
+    """A review's steps as a run that ended makes them: section, directory,
+    state, exit status and the command line (its output directory as OUT)."""
+    doc = json.loads((out / "plan.json").read_text())
+    return [(s["section"], s["dir"], s["state"], s["status"],
+             s["argv"].replace(str(out), "OUT")) for s in doc["steps"]]
+
+
+def _stop_left_jobs():
+    """The jobs a killed CLI left: stopped by the kernel once its lease
+    closed (test_cli.py::test_kill9_lease_stops_the_job); removed here.
+    Their names."""
+    left = env.list_jobs()
+    for name in left:
+        job = env.Job.existing(name)
+        job.wait(30, states=("idle", "done", "stopped", "error"))
+        job.remove()
+    return left
+
+
+def _killed_and_resumed(cli, plan, dev, ref, out):
+    """The review of @plan on @dev, SIGKILLed in its sweep (step 2) and
+    resumed, against @ref: the same plan run uninterrupted."""
+    proc = subprocess.Popen([cli, "review", plan, "--filename=" + dev.path, "--allow_write",
+                             "--scale=quick", "--no-report", "-o", str(out)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            universal_newlines=True, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            assert proc.poll() is None, proc.communicate()
+            try:
+                sweep = json.loads((out / "plan.json").read_text())["steps"][1]
+                if sweep["state"] == "running" and (out / sweep["dir"]).is_dir():
+                    break
+            except (OSError, ValueError, KeyError, IndexError):
+                pass
+            assert time.monotonic() < deadline, "the sweep did not start in 120 s"
+            time.sleep(0.05)
+        time.sleep(0.5)     # into the sweep's first depth
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == -signal.SIGKILL
+    _stop_left_jobs()
+    cut = json.loads((out / "plan.json").read_text())
+    assert [s["state"] for s in cut["steps"]] == ["done", "running", "pending"], cut["steps"]
+
+    before = dev.stat()
+    p = env.cli("review", "--resume=%s" % out, "--allow_write", "--no-report", timeout=300)
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert "step 1/3 [precondition] is done already" in p.stderr, p.stderr
+    assert "sweep was interrupted" in p.stderr, p.stderr
+    assert (out / "02-sweep.partial").is_dir()
+    assert env.stat_delta(before, dev.stat())["write_ios"] == 0     # no second fill
+    doc = json.loads((out / "plan.json").read_text())
+    assert doc["state"] == "done" and len(doc["resumed"]) == 1
+    assert _steps(out) == _steps(ref)
+    for rel in ("01-precondition/precondition.json", "02-sweep/sweep.json",
+                "03-run-qd1/run.json"):
+        assert (out / rel).is_file(), rel
+    sweep = json.loads((out / "02-sweep" / "sweep.json").read_text())
+    assert [q["qd"] for q in sweep["points"]] == [1, 4]
 
 
 def test_review_dry_run_writes_nothing(ssdload, cli, nullb, plan, tmp_path):  # pylint: disable=unused-argument

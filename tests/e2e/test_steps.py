@@ -490,10 +490,13 @@ def test_steps_file_streamed(nullb, jobs):
     the size of the reads.
 
     On the debug kernel (167 s at 4096 steps) it streams 128 steps: the same
-    seq_file walk across records and histograms under KASAN; the memory
-    bound, the same code on every kernel, is measured on the stock ones."""
+    seq_file walk across records and histograms under KASAN.  The 4096
+    steps and their memory bound, the same module code on every kernel,
+    are measured on the stock kernel of the `stock` tests (6.1, 41 s);
+    6.12 (38 s) streams 128 steps, as debug does."""
     nr = env.uapi_define("SSDLOAD_MAX_STEPS")
-    if env.debug_kernel():
+    small = not env.stock_kernel()
+    if small:
         nr = 128
     j = jobs("many", filename=nullb.path, rw="randread", bs=4096, iodepth=1,
              numjobs=1, number_ios=2)
@@ -506,7 +509,7 @@ def test_steps_file_streamed(nullb, jobs):
     digest = _check_steps_stream(path, nr, s, 1 << 20)
     # a read size that splits records and histograms anywhere
     assert _check_steps_stream(path, nr, s, 4097) == digest
-    if env.debug_kernel():
+    if small:
         return
     with open(path, "rb") as f:
         hd = dict(zip(env.STEPS_HDR_KEYS,

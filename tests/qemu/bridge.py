@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """Host-side pytest bridge: one guest per kernel runs tests/e2e (and, on the
 debug kernel, the KUnit suites of ssdload_test.ko and a kmemleak scan), and
-every guest test case is replayed as a host pytest item, so `make check`
-ends in one summary.  Loaded by tests/conftest.py for tests/test_guest.py.
+every guest test case is replayed as a host pytest item, so the guests
+of `make check` end in one summary.  Loaded by tests/conftest.py for tests/test_guest.py.
 
 Node ids: tests/test_guest.py::e2e[6.1]::build
           tests/test_guest.py::e2e[6.1]::guest_run

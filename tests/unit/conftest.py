@@ -13,6 +13,7 @@ import pytest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
 
+from build import make_userspace  # noqa: E402
 from debugfs import FakeJob, Geometry, lognormal  # noqa: E402
 from fakemodule import FAKE_CONFIGFS_SHIM, FakeRun  # noqa: E402
 
@@ -27,8 +28,7 @@ def repo():
 @pytest.fixture(scope="session")
 def cli(repo):
     """Path of a freshly built userspace/ssdload."""
-    r = subprocess.run(["make", "-s", "-C", os.path.join(repo, "userspace")],
-                       capture_output=True, text=True)
+    r = make_userspace(top=repo)
     assert r.returncode == 0, "building the CLI failed:\n" + r.stdout + r.stderr
     assert "warning" not in r.stderr, "the CLI build warns:\n" + r.stderr
     return os.path.join(repo, "userspace", "ssdload")

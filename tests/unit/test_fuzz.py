@@ -42,6 +42,7 @@ import pytest
 
 import debugfs
 import pts_docs
+from build import make_userspace
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SAN = os.path.join(TOP, "userspace", "san", "ssdload")
@@ -370,8 +371,7 @@ def fuzz_report(rng, st, tmp):
 @pytest.fixture(scope="module")
 def san(repo):
     """userspace/san/ssdload, the ASan+UBSan copy of the CLI."""
-    r = subprocess.run(["make", "-s", "-C", os.path.join(repo, "userspace"), "san"],
-                       capture_output=True, text=True)
+    r = make_userspace("san", top=repo)
     if r.returncode:
         pytest.skip("no ASan+UBSan build of the CLI (make -C userspace san: %s)" %
                     (r.stderr.strip().splitlines() or ["failed"])[-1])

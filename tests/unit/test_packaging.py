@@ -12,6 +12,8 @@ import sys
 
 import pytest
 
+from build import make_userspace
+
 
 def helps(cli):
     """Every command's help text, pts' sub-commands included."""
@@ -30,8 +32,7 @@ def helps(cli):
 
 @pytest.fixture(scope="module")
 def manpage(cli, repo):
-    r = subprocess.run(["make", "-s", "-C", os.path.join(repo, "userspace"), "man"],
-                       capture_output=True, text=True)
+    r = make_userspace("man", top=repo)
     assert r.returncode == 0, r.stdout + r.stderr
     return os.path.join(repo, "userspace", "ssdload.1")
 

@@ -14,6 +14,8 @@ import subprocess
 
 import pytest
 
+from build import make_userspace
+
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PROFILES = os.path.join(TOP, "userspace", "profiles")
 FILES = sorted(glob.glob(os.path.join(PROFILES, "*.fio")))
@@ -44,8 +46,7 @@ def parse(path):
 def ssdload_bin():
     """userspace/ssdload, freshly built; skip (with make's words) when the
     host cannot build it, as --parse-only needs nothing else."""
-    r = subprocess.run(["make", "-s", "-C", os.path.join(TOP, "userspace")],
-                       capture_output=True, text=True)
+    r = make_userspace(top=TOP)
     path = os.path.join(TOP, "userspace", "ssdload")
     if r.returncode != 0 or not os.access(path, os.X_OK):
         pytest.skip("cannot build userspace/ssdload for --parse-only: " +

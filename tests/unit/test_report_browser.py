@@ -30,6 +30,7 @@ from curve_docs import CURVE_DOCS, CURVE_PLOTS, render_curve
 from devtools import BANNER_ORANGE, CHROMIUM, Browser, blank, shot_stats
 from pts_docs import DOCS, PLOTS, render
 from report import have_matplotlib
+from review_docs import render_review, review_doc
 from run_docs import DOCS as RUN_DOCS, PLOTS as RUN_PLOTS, render_run
 from scale_docs import SCALE_DOCS, SCALE_PLOTS, render_scale
 from sweep_docs import SWEEP_DOCS, SWEEP_PLOTS, render_sweep
@@ -106,6 +107,33 @@ def test_command_report_loads_cleanly(browser, tmp_path, kind, name):
         assert orange > 500, "the %s banner is not visible" % name.upper()
     else:
         assert orange == 0, "a banner on a %s that is done" % kind
+
+
+def test_review_report_loads_cleanly(browser, tmp_path):
+    """A review's report (plan.json of `ssdload review`, as the guest's
+    --no-report runs of tests/e2e/test_review_plans.py leave it): the cover
+    and the steps' reports in their iframes load with no error, then each
+    step's own report, with every plot shown."""
+    d = tmp_path / "review"
+    doc = review_doc([("sweep:read", "sweep", "Figure 1", "done"),
+                      ("curve", "curve", "Figure 2", "done"),
+                      ("run:qd1", "run", "Figure 3", "pending")])
+    p = render_review(d, doc)
+    assert p.returncode == 0, p.stderr
+    page = browser.load(d / "report.html")
+    assert page["problems"] == []
+    assert not blank(page["png"])
+    for s, plots in ((doc["steps"][0], SWEEP_PLOTS["auto"]), (doc["steps"][1], CURVE_PLOTS["done"])):
+        step = browser.load(d / s["dir"] / "report.html")
+        assert step["problems"] == [], s["dir"]
+        assert sorted(i["src"] for i in step["images"]) == sorted("plots/" + x for x in plots)
+        for i in step["images"]:
+            assert i["width"] > 300 and i["height"] > 200, (s["dir"], i)
+    assert not (d / "03-run-qd1").exists()
+    # a plot missing in a step's report shows on the cover too (its iframe)
+    os.unlink(d / doc["steps"][0]["dir"] / "plots" / SWEEP_PLOTS["auto"][0])
+    page = browser.load(d / "report.html")
+    assert "load failed: Image net::ERR_FILE_NOT_FOUND" in page["problems"], page["problems"]
 
 
 def test_missing_plot_is_caught(browser, tmp_path):

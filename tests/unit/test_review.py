@@ -177,3 +177,15 @@ def test_shipped_plans_say_their_article_and_charts(cli, repo, tmp_path, name):
     n = len(re.findall(r"(?m)^\s*\d+\. \[", p.stdout))
     assert len(re.findall(r"(?m)^\s*\d+\. \[[^\]]+\] chart: ", p.stdout)) == n, p.stdout
     assert n == len(re.findall(r"(?m)^\[(?!plan\])", text))
+
+
+def test_quick_pts_points_are_short(cli, tmp_path):
+    """At quick a pts step's points take 200 ms (the rounds the plan sets
+    cut to 5): the P3520 plan's IOPS test, 56 points a round, ends in about
+    a minute on the emulated NVMe of tests/e2e/test_review_plans.py."""
+    s = steps(dry(cli, tmp_path, "tssdr-p3520-pts", "--scale=quick", "--allow_write").stdout)
+    for section in ("pts:iops", "pts:latency"):
+        assert "--point-time=200ms" in s[section], s[section]
+    assert "--rounds=5" in s["pts:iops"] and "--rounds=" not in s["pts:latency"]
+    s = steps(dry(cli, tmp_path, "tssdr-p3520-pts", "--allow_write").stdout)
+    assert "--point-time" not in s["pts:iops"] and "--rounds=25" in s["pts:iops"]

@@ -56,7 +56,7 @@ static const struct step_kind kinds[] = {
 	{ "latency-grid", "latency-grid", NULL, NULL, 0, DEV_FILENAME, OUT_DIR, 0,
 	  "ramp_time=0 runtime=1s", "" },
 	{ "pts", "pts", NULL, "test", 1, DEV_FILENAME, OUT_DIR, 1,
-	  "point-time=1s size=64m wipc=0.25 ?rounds=5", "tc-list qd-list" },
+	  "point-time=200ms size=64m wipc=0.25 ?rounds=5", "tc-list qd-list" },
 	{ "compare", "compare", NULL, "runs", 0, DEV_NONE, OUT_DIR, 0, "", "" },
 };
 

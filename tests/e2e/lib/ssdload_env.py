@@ -160,6 +160,16 @@ def debug_kernel():
     return os.environ.get("SSDLOAD_KERNEL") == "debug"
 
 
+# The stock kernel(s) that run the `stock` tests and the measurements that
+# are the same code on every kernel (tests/e2e/conftest.py).
+STOCK_KERNELS = os.environ.get("SSDLOAD_STOCK_KERNELS", "6.1").split()
+
+
+def stock_kernel():
+    """This guest runs the `stock` tests ($SSDLOAD_STOCK_KERNELS)."""
+    return kernel_label() in STOCK_KERNELS
+
+
 def need_timing_kernel():
     """Skip a test of timing precision (send times, rates to 1%, interval
     boundaries) on the debug kernel, where KASAN + lockdep under TCG cost

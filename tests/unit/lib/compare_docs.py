@@ -15,6 +15,7 @@ import os
 import subprocess
 import tempfile
 
+from build import make_userspace
 from curve_docs import done_doc, stopped_doc
 from debugfs import FakeJob, Geometry, lognormal
 from pts_docs import hir_doc, iops_doc, latency_doc, wsat_doc
@@ -55,8 +56,7 @@ def other_drive(doc, model="Other SSD 2TB", slower=1.5):
 def _plain_run(seed, median_ns):
     """The JSON of `ssdload show` of a fake job: reads around @median_ns,
     writes 6 times faster (the real output of the CLI)."""
-    r = subprocess.run(["make", "-s", "-C", os.path.join(TOP, "userspace")],
-                       capture_output=True, text=True, check=False)
+    r = make_userspace(top=TOP)
     assert r.returncode == 0, r.stderr
     root = tempfile.mkdtemp(prefix="ssdload-compare-")
     FakeJob(Geometry(TOP), root, "job%d" % seed, lognormal(seed, 20000, median_ns, 0.6),

@@ -16,6 +16,7 @@ import os
 import subprocess
 import tempfile
 
+from build import make_userspace
 from debugfs import FakeJob, Geometry, lognormal
 from report import TOP, render_file
 
@@ -33,8 +34,7 @@ PASSING = ["--latency-table=50:99:99.9", "--latency-check=p99<2ms,read:mean<1ms"
 
 @functools.lru_cache(maxsize=None)
 def _show(fmt, args, extra=(), seed=11, name="s3700"):
-    r = subprocess.run(["make", "-s", "-C", os.path.join(TOP, "userspace")],
-                       capture_output=True, text=True, check=False)
+    r = make_userspace(top=TOP)
     assert r.returncode == 0, r.stderr
     root = tempfile.mkdtemp(prefix="ssdload-run-report-")
     FakeJob(Geometry(TOP), root, name, lognormal(seed, 20000, 180000, 0.6),
