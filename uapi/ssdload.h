@@ -437,7 +437,9 @@ struct ssdload_steps_rec {
 	struct ssdload_steps_dir dir[3];	/* read, write, trim */
 	/* appended (record_size tells whether a file has them) */
 	__u32 numjobs;		/* workers that issued in the step */
-	__u32 pad;
+	__u32 blockalign;	/* bytes, its random offsets' alignment
+				 * (0: idle, or a module before it)
+				 */
 };
 
 #endif /* _UAPI_SSDLOAD_H */
