@@ -112,7 +112,7 @@
 /* the overridable job attributes, by their job attribute names */
 #define SSDLOAD_STEP_ATTRS	"rw", "rwmixread", "bs", "bssplit", "iodepth", \
 				"rate_iops", "rate", "runtime_ms", "ramp_ms", \
-				"number_ios", "idle_ms", "numjobs"
+				"number_ios", "idle_ms", "numjobs", "blockalign"
 #define SSDLOAD_ATTR_ENABLE		"enable"	/* 1 = start, 0 = stop */
 #define SSDLOAD_ATTR_STATE		"state"		/* RO: enum ssdload_state */
 #define SSDLOAD_ATTR_ERROR		"error"		/* RO: "<errno> <reason>" */
