@@ -397,6 +397,10 @@ def test_latency_scaled(ssdload, pts_nvme, cli, outdir, tmp_path, request):  # p
         d = x["read"] if x["rwmixread"] else x["write"]
         assert d["lat_mean_ns"] > 0 and d["lat_max_ns"] >= d["lat_mean_ns"]
         assert float(d["percentiles"]["99.990000"]) <= d["lat_max_ns"]
+    # each block size's random offsets aligned to itself where the device allows
+    s, lbs = doc["settings"], doc["settings"]["logical_block_size"]
+    assert s["blockalign_by_bs"] == {str(b): b if b % lbs == 0 else lbs
+                                     for b in s["block_sizes"]}, s
     _check_verdict(doc, 6, tmp_path, exact=True)
     _check_report(request, outdir, "latency", ["ss_convergence.svg", "ss_window.svg",
                                                "latency_avg.svg", "latency_max.svg"])
