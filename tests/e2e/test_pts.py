@@ -492,6 +492,8 @@ def test_wsat_to_the_time_limit(ssdload, null_blk, cli, tmp_path):  # pylint: di
              "--threads=1",
              "--iodepth=4", "--no-report", "--eta=never", timeout=300)
     assert p.returncode == 0, p.stderr
+    # --no-report: no report is named, the data and how to render it are
+    assert "report:" not in p.stdout and "ssdload report " + d in p.stdout, p.stdout
     doc = _load(d)
     assert doc["purge"]["method"] == "none" and not doc["conformant"]
     assert any("time limit 4000 ms" in x for x in doc["deviations"]), doc["deviations"]
