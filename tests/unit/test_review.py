@@ -129,6 +129,21 @@ def test_bad_overrides_are_refused(cli, tmp_path, spec, needles):
     assert p.stdout == ""
 
 
+def test_quick_limits_a_steps_preconditioning(cli, tmp_path):
+    """--scale=quick preconditions 64 MiB, not the whole drive: a step's
+    --precondition gets --precondition-span=64m."""
+    text = GOOD.replace("qd-list = 1,2,4,8", "qd-list = 1,2,4,8\nprecondition = random:2")
+    text = text.replace("[curve]", "[precondition]\nprecondition = fill\n\n[curve]")
+    path = plan(tmp_path, text)
+    s = steps(dry(cli, tmp_path, path, "--scale=quick").stdout)
+    assert "--precondition=random:2" in s["sweep:read"]
+    assert "--precondition-span=64m" in s["sweep:read"]
+    assert "--precondition-span" not in s["curve"]
+    pre = s["precondition"]
+    assert "--precondition-span=64m" in pre or "--size=64m" in pre, pre
+    assert steps(dry(cli, tmp_path, path).stdout)["sweep:read"].count("precondition-span") == 0
+
+
 def test_a_continued_value_and_a_flag(cli, tmp_path):
     text = GOOD.replace("chart = Figure 2", "chart = Figure 2,\n    continued")
     text = text.replace("bs = 128k", "bs = 128k\ntime_based =")

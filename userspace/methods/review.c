@@ -44,7 +44,7 @@ struct step_kind {
 static const struct step_kind kinds[] = {
 	{ "purge", "pts", "purge", NULL, 0, DEV_FILENAME, OUT_NONE, 1, "", "" },
 	{ "precondition", "precondition", NULL, NULL, 0, DEV_FILENAME, OUT_DIR, 1,
-	  "size=64m", "" },
+	  "", "" },
 	{ "sweep", "sweep", NULL, NULL, 0, DEV_FILENAME, OUT_DIR, 0,
 	  "ramp_time=0 runtime=1s", "qd-list workers" },
 	{ "curve", "curve", NULL, NULL, 0, DEV_FILENAME, OUT_DIR, 0,
@@ -74,6 +74,9 @@ static const struct step_kind precond_by_run = {
 	"precondition", "run", NULL, NULL, 0, DEV_FILENAME, OUT_RUN_JSON, 1, "size=64m", ""
 };
 #define PRECOND_KEY	"precondition"
+/* what --scale=quick limits a step's own preconditioning to */
+#define QUICK_PC_SPAN_KEY	"precondition-span"
+#define QUICK_PC_SPAN		"64m"
 
 /* keys every step takes that are not passed to its command */
 static int review_key(const char *k)
@@ -669,6 +672,23 @@ static void cut_list(struct ssl_review_kv *kv)
 	kv->from = SSL_KV_QUICK;
 }
 
+/* a step that preconditions (precondition=, not none): over 64 MiB only */
+static void quicken_precondition(struct ssl_review_plan *p, struct ssl_review_step *s)
+{
+	const char *pc = step_get(s, PRECOND_KEY);
+	struct ssl_review_kv *kv = step_kv(s, QUICK_PC_SPAN_KEY);
+
+	if (!pc || !strcmp(pc, "none") || (kv && kv->from == SSL_KV_SET))
+		return;
+	if (kv) {
+		kv_replace(kv, QUICK_PC_SPAN, SSL_KV_QUICK);
+		return;
+	}
+	if (!step_accepts(p->lookup, s, QUICK_PC_SPAN_KEY) || s->nkv == SSL_REVIEW_MAX_KEYS)
+		return;
+	kv_set(&s->kv[s->nkv++], QUICK_PC_SPAN_KEY, QUICK_PC_SPAN, 0, SSL_KV_QUICK);
+}
+
 static int quicken_step(struct ssl_review_plan *p, struct ssl_review_step *s)
 {
 	const struct step_kind *k = kind_of(s->kind, p->lookup);
@@ -699,6 +719,7 @@ static int quicken_step(struct ssl_review_plan *p, struct ssl_review_step *s)
 		if (kv && kv->from != SSL_KV_SET)
 			cut_list(kv);
 	}
+	quicken_precondition(p, s);
 	return 0;
 }
 
