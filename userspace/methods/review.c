@@ -992,10 +992,10 @@ static uint64_t count_of(const struct ssl_review_step *s, const char *key, uint6
 	return n;
 }
 
-/* the span's bytes: size= (bytes or percent) of @capacity */
+/* the span's bytes: size= or precondition-span= (bytes or percent) of @capacity */
 static uint64_t span_of(const struct ssl_review_step *s, uint64_t capacity)
 {
-	const char *v = step_get(s, "size");
+	const char *v = step_get(s, "size") ?: step_get(s, QUICK_PC_SPAN_KEY);
 	uint64_t b;
 
 	if (v && strchr(v, '%'))
