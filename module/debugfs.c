@@ -744,6 +744,7 @@ static void ssdload_steps_fill(struct ssdload_job *job, unsigned int p,
 	r->numjobs = ph->idle ? 0 : ssdload_phase_workers(ph, job->nr_workers);
 	r->bs_min = ph->bs_min;
 	r->bs_max = ph->bs_max;
+	r->blockalign = ph->idle ? 0 : ph->ba;
 	r->runtime_ms = ph->runtime_ms;
 	r->ramp_ms = ph->ramp_ms;
 	r->number_ios = ph->number_ios;

@@ -13,6 +13,7 @@
  *
  * Nothing here calls back into job.c or worker.c.
  */
+#include <linux/gcd.h>
 #include <linux/kernel.h>
 #include <linux/math64.h>
 #include <linux/slab.h>
@@ -231,6 +232,11 @@ static int ssdload_phase_compile(struct ssdload_job *job,
 	memcpy(ph->rate, c->rate, sizeof(ph->rate));
 	ssdload_plan_bsd(c, ph->bsd, &ph->bs_min, &ph->bs_max);
 	ph->uniform_bs = ph->bs_min == ph->bs_max;
+	/* the step's own alignment (0: its smallest block); else the job's */
+	if (st && (st->set & BIT(SSDLOAD_STEP_BLOCKALIGN))) {
+		ph->own_ba = true;
+		ph->ba = st->v.blockalign ? st->v.blockalign : ph->bs_min;
+	}
 	for (d = 0; d < SSDLOAD_DIR_NR; d++) {
 		if (ssdload_cfg_uses_dir(c, d))
 			ph->dirs |= BIT(d);
@@ -423,15 +429,46 @@ EXPORT_SYMBOL_IF_KUNIT(ssdload_steps_plan_rate);
 /* ---- the run's block sizes, series and write data ----------------------- */
 
 /*
+ * Start step: each phase's offset alignment, its step's blockalign or
+ * else the job's @jba, and the job's unit, which divides them all.
+ */
+static int ssdload_plan_ba(struct ssdload_job *job, u32 jba)
+{
+	unsigned long ba = 0;
+	unsigned int p;
+	char attr[40];
+
+	for (p = 0; p < job->nr_phases; p++) {
+		struct ssdload_phase *ph = &job->phases[p];
+
+		if (ph->idle)
+			continue;
+		if (!ph->own_ba)
+			ph->ba = jba;
+		if (ph->own_ba && ph->ba > ph->bs_max) {
+			snprintf(attr, sizeof(attr), "steps/%u/blockalign",
+				 ph->step);
+			return ssdload_job_refuse(job, -EINVAL, attr,
+						  "blockalign %u is larger than the step's largest block %u",
+						  ph->ba, ph->bs_max);
+		}
+		ba = ba ? gcd(ba, ph->ba) : ph->ba;
+	}
+	job->ba = ba ? ba : jba;
+	return 0;
+}
+
+/*
  * Start step: the smallest and largest block of the run (over its
  * phases), and the offset alignment (blockalign, by default the smallest
- * block).
+ * block; a step may have its own, see ssdload_plan_ba()).
  */
 static int ssdload_plan_bs(struct ssdload_job *job)
 {
-	u32 lo = U32_MAX, hi = 0;
+	u32 lo = U32_MAX, hi = 0, jba;
 	bool uniform = true;
 	unsigned int p;
+	int ret;
 
 	for (p = 0; p < job->nr_phases; p++) {
 		const struct ssdload_phase *ph = &job->phases[p];
@@ -446,12 +483,15 @@ static int ssdload_plan_bs(struct ssdload_job *job)
 	job->bs_min = lo;
 	job->bs_max = hi;
 	job->uniform_bs = uniform && lo == hi;
-	job->ba = job->cfg.blockalign ? job->cfg.blockalign : lo;
-	job->fixed_len = job->uniform_bs && job->ba == hi;
-	if (job->ba > hi)
+	jba = job->cfg.blockalign ? job->cfg.blockalign : lo;
+	if (jba > hi)
 		return ssdload_job_refuse(job, -EINVAL, "blockalign",
 					  "blockalign %u is larger than the largest block %u",
-					  job->ba, hi);
+					  jba, hi);
+	ret = ssdload_plan_ba(job, jba);
+	if (ret)
+		return ret;
+	job->fixed_len = job->uniform_bs && job->ba == hi;
 	return 0;
 }
 
@@ -530,6 +570,7 @@ int ssdload_plan_run(struct ssdload_job *job, unsigned int nr)
 	ssdload_plan_data(job);
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(ssdload_plan_run);
 
 /* ---- the span of each device --------------------------------------------- */
 
@@ -539,6 +580,34 @@ static u64 ssdload_ppm_of(u64 bytes, u64 ppm, u32 align)
 	u64 v = mul_u64_u64_div_u64(bytes, ppm, SSDLOAD_PPM);
 
 	return v - v % align;
+}
+
+/*
+ * The offset alignment of every phase is a multiple of @dev's @lbs (so
+ * is the job's unit, their greatest common divisor).
+ */
+static int ssdload_plan_lbs_ba(struct ssdload_job *job,
+			       struct ssdload_dev *dev, u32 lbs)
+{
+	unsigned int p;
+	char attr[40];
+
+	for (p = 0; p < job->nr_phases; p++) {
+		const struct ssdload_phase *ph = &job->phases[p];
+
+		if (ph->idle || !(ph->ba % lbs))
+			continue;
+		/* the step's own attribute, else the job's */
+		if (ph->own_ba)
+			snprintf(attr, sizeof(attr), "steps/%u/blockalign",
+				 ph->step);
+		else
+			strscpy(attr, "blockalign", sizeof(attr));
+		return ssdload_job_refuse(job, -EINVAL, attr,
+					  "blockalign %u is not a multiple of the logical block size %u of %s",
+					  ph->ba, lbs, dev->path);
+	}
+	return 0;
 }
 
 /* Every block size of every phase is a multiple of @dev's @lbs. */
@@ -601,10 +670,9 @@ int ssdload_plan_span(struct ssdload_job *job, struct ssdload_dev *dev)
 	ret = ssdload_plan_lbs(job, dev, lbs);
 	if (ret)
 		return ret;
-	if (job->ba % lbs)
-		return ssdload_job_refuse(job, -EINVAL, "blockalign",
-					  "blockalign %u is not a multiple of the logical block size %u of %s",
-					  job->ba, lbs, dev->path);
+	ret = ssdload_plan_lbs_ba(job, dev, lbs);
+	if (ret)
+		return ret;
 	if (cfg->offset_pct)
 		offset = ssdload_ppm_of(devsize, cfg->offset_ppm, job->ba);
 	if (cfg->size_pct)

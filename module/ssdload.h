@@ -99,6 +99,8 @@ struct ssdload_phase {
 	u32 iodepth;			/* cap on outstanding I/Os per worker */
 	u32 numjobs;			/* workers 0..numjobs-1 issue, 0 = all */
 	u32 bs_min, bs_max;		/* over the directions it issues */
+	u32 ba;				/* random offset alignment, bytes */
+	bool own_ba;			/* ba is the step's blockalign */
 	u64 runtime_ms;			/* 0 = none */
 	u64 ramp_ms;
 	u64 number_ios;			/* 0 = none */
@@ -122,6 +124,7 @@ enum ssdload_step_field {
 	SSDLOAD_STEP_NUMBER_IOS,
 	SSDLOAD_STEP_IDLE_MS,
 	SSDLOAD_STEP_NUMJOBS,
+	SSDLOAD_STEP_BLOCKALIGN,
 };
 
 /* One steps/N directory. */
@@ -144,6 +147,7 @@ struct ssdload_step {
 		u64 number_ios;
 		u64 idle_ms;
 		u64 numjobs;
+		u64 blockalign;
 	} v;
 };
 
@@ -334,6 +338,9 @@ struct ssdload_wphase {
 	unsigned int loop;		/* loops of the step list done */
 	u32 epoch;			/* phases entered, minus one */
 	u32 bs;				/* its block size if uniform */
+	u32 ba;				/* its random offset alignment, 0 =
+					 * the job's unit (job->ba)
+					 */
 	u32 rwmixread;			/* percent of reads if mixed */
 	unsigned int spare;		/* free I/Os beyond its iodepth */
 	bool idle;			/* issues nothing (an idle step, or a
@@ -595,7 +602,11 @@ struct ssdload_job {
 	u64 run_ms;			/* the run's length, 0 if a count ends a phase */
 	u32 run_loops;			/* loops of the run */
 	u32 bs_min, bs_max;		/* over the phases and directions */
-	u32 ba;				/* offset alignment, bytes */
+	u32 ba;				/* offset alignment, bytes: the unit
+					 * of the spans, dividing every
+					 * phase's (its greatest common
+					 * divisor)
+					 */
 	bool uniform_bs;		/* one block size in every direction */
 	bool fixed_len;			/* ... and offsets aligned to it: every
 					 * I/O is bs_max long

@@ -7,7 +7,9 @@
  *
  * A step overrides some of the job's parameters for one phase of the
  * run: rw, rwmixread, bs, bssplit, iodepth, rate_iops, rate, runtime_ms,
- * ramp_ms, number_ios, numjobs; or it is idle_ms=N (no I/O for N ms).  A
+ * ramp_ms, number_ios, numjobs, blockalign (its random offsets'
+ * alignment: a multiple of the device's logical block, at most the
+ * step's largest block, 0 = the step's smallest block); or it is idle_ms=N (no I/O for N ms).  A
  * step's numjobs=K lets workers 0..K-1 issue; the others sit the step out
  * (as an idle step, for its ramp and runtime, or at once when only
  * number_ios ends it: its I/Os and rates are shared by the K).  An
@@ -62,6 +64,8 @@ SSDLOAD_STEP_NUM_ATTR(number_ios, SSDLOAD_STEP_NUMBER_IOS, 0, U64_MAX, 0);
 SSDLOAD_STEP_NUM_ATTR(idle_ms, SSDLOAD_STEP_IDLE_MS, 1,
 		      SSDLOAD_MAX_MS, 0);
 SSDLOAD_STEP_NUM_ATTR(numjobs, SSDLOAD_STEP_NUMJOBS, 1, SSDLOAD_MAX_NUMJOBS, 0);
+SSDLOAD_STEP_NUM_ATTR(blockalign, SSDLOAD_STEP_BLOCKALIGN, 0, SSDLOAD_MAX_BS,
+		      SSDLOAD_MIN_BS);
 
 /* rw: an enum, as the job's. */
 static ssize_t ssdload_step_rw_show(struct config_item *item, char *page)
@@ -136,6 +140,7 @@ static struct configfs_attribute *ssdload_step_attrs[] = {
 	&ssdload_step_attr_number_ios,
 	&ssdload_step_attr_idle_ms,
 	&ssdload_step_attr_numjobs,
+	&ssdload_step_attr_blockalign,
 	NULL,
 };
 

@@ -676,7 +676,8 @@ static u32 ssdload_next_len(struct ssdload_worker *w, u8 dir)
  * unit drawn from random_distribution or a uniform unit of the span
  * (random), or the next bytes of the worker's sequential slice, wrapping
  * at its end.  Units are blockalign bytes; random units are those where
- * the largest block fits.  Sequential reads and writes of rw=rw keep a
+ * the largest block fits, rounded down to the phase's own alignment
+ * when a step has one.  Sequential reads and writes of rw=rw keep a
  * position each, as fio does, so that both streams are sequential.  In a
  * one-pass run an I/O never goes past what is left of the slice.
  */
@@ -711,7 +712,11 @@ VISIBLE_IF_KUNIT u64 ssdload_target(struct ssdload_worker *w, u8 dir,
 		wd->next[dir] = off + *len >= slice ? 0 : off + *len;
 		return d->span_start + wd->slice_start * job->ba + off;
 	}
-	return d->span_start + unit * job->ba;
+	off = unit * job->ba;
+	/* the phase's alignment, a multiple of the unit: round down */
+	if (w->phase.ba > job->ba)
+		off -= off % w->phase.ba;
+	return d->span_start + off;
 }
 EXPORT_SYMBOL_IF_KUNIT(ssdload_target);
 
@@ -908,6 +913,7 @@ void ssdload_phase_enter(struct ssdload_worker *w, unsigned int idx, u64 t0)
 	w->phase.rwmixread = ph->rwmixread;
 	w->phase.uniform_bs = ph->uniform_bs;
 	w->phase.bs = ph->bs_max;
+	w->phase.ba = ph->ba;
 	w->phase.spare = idle ? 0 :
 			 w->pool.nr_ios - min(ph->iodepth, w->pool.nr_ios);
 	w->phase.ramp_end_ns = t0 + ph->ramp_ms * NSEC_PER_MSEC;

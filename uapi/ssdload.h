@@ -113,7 +113,7 @@
 /* the overridable job attributes, by their job attribute names */
 #define SSDLOAD_STEP_ATTRS	"rw", "rwmixread", "bs", "bssplit", "iodepth", \
 				"rate_iops", "rate", "runtime_ms", "ramp_ms", \
-				"number_ios", "idle_ms", "numjobs"
+				"number_ios", "idle_ms", "numjobs", "blockalign"
 #define SSDLOAD_ATTR_ENABLE		"enable"	/* 1 = start, 0 = stop */
 #define SSDLOAD_ATTR_STATE		"state"		/* RO: enum ssdload_state */
 #define SSDLOAD_ATTR_ERROR		"error"		/* RO: "<errno> <reason>" */
@@ -438,7 +438,9 @@ struct ssdload_steps_rec {
 	struct ssdload_steps_dir dir[3];	/* read, write, trim */
 	/* appended (record_size tells whether a file has them) */
 	__u32 numjobs;		/* workers that issued in the step */
-	__u32 pad;
+	__u32 blockalign;	/* bytes, its random offsets' alignment
+				 * (0: idle, or a module before it)
+				 */
 };
 
 #endif /* _UAPI_SSDLOAD_H */

@@ -36,6 +36,35 @@ static struct ssdload_worker *offset_worker(struct kunit *test,
 }
 
 /*
+ * A step's own blockalign over the job's 512 B unit: 4 KiB steps land on
+ * 4 KiB (from the span's start), 512 B steps on 512 B, not all on 4 KiB.
+ */
+static void test_random_step_align(struct kunit *test)
+{
+	struct ssdload_worker *w = offset_worker(test, 0);
+	unsigned int i, off4k = 0, bad = 0;
+	u64 pos;
+
+	w->phase.random = true;
+	ssdload_test_span(w->job, 512, 512, 1 << 20);
+	w->phase.ba = 4096;
+	for (i = 0; i < 20000; i++) {
+		pos = ssdload_next_pos(w, SSDLOAD_DIR_READ) - 512;
+		if (pos % 4096 || pos + 512 > (512ULL << 20))
+			bad++;
+	}
+	KUNIT_EXPECT_EQ(test, bad, 0U);
+	w->phase.ba = 512;
+	for (i = 0; i < 20000; i++) {
+		pos = ssdload_next_pos(w, SSDLOAD_DIR_READ) - 512;
+		if (pos % 4096)
+			off4k++;
+	}
+	/* 7 in 8 are off 4 KiB: far more than 1000 of 20000 */
+	KUNIT_EXPECT_GT(test, off4k, 1000U);
+}
+
+/*
  * rw=rw: reads and writes keep a position each (as fio does), so both
  * streams are sequential however the mix interleaves them.
  */
@@ -405,6 +434,7 @@ static struct kunit_case ssdload_offset_cases[] = {
 	KUNIT_CASE(test_sequential_per_direction),
 	KUNIT_CASE(test_sequential_slices),
 	KUNIT_CASE(test_random_aligned),
+	KUNIT_CASE(test_random_step_align),
 	KUNIT_CASE_SLOW(test_random_uniform),
 	KUNIT_CASE(test_same_seed),
 	KUNIT_CASE_PARAM(test_rng_below, below_gen_params),

@@ -348,6 +348,50 @@ static void test_step_numjobs(struct kunit *test)
 	KUNIT_EXPECT_NOT_NULL(test, strstr(job->errmsg, "idle_ms"));
 }
 
+/*
+ * A step's blockalign: its random offsets' alignment (0: its smallest
+ * block), else the job's; the job's unit divides them all.
+ */
+static void test_step_blockalign(struct kunit *test)
+{
+	struct step_fixture *f = test->priv;
+	struct ssdload_job *job = f->job;
+	struct config_item *s1 = step_mkdir(test, "1");
+	struct config_item *s2 = step_mkdir(test, "2");
+	struct config_item *s3 = step_mkdir(test, "3");
+
+	KUNIT_ASSERT_FALSE(test, IS_ERR(s1) || IS_ERR(s2) || IS_ERR(s3));
+	KUNIT_EXPECT_EQ(test, step_store(test, s1, "blockalign", "100"),
+			-EINVAL);
+	KUNIT_EXPECT_STREQ(test, step_show(test, s1, "blockalign"), "\n");
+	step_store(test, s1, "bs", "512");
+	KUNIT_EXPECT_EQ(test, step_store(test, s1, "blockalign", "512"), 3);
+	step_store(test, s2, "bs", "65536");
+	KUNIT_EXPECT_EQ(test, step_store(test, s2, "blockalign", "0"), 1);
+	/* step 3 keeps the job's (4096, as pts's rounds had it) */
+	job->cfg.blockalign = 4096;
+	KUNIT_ASSERT_EQ(test, step_compile(job), 0);
+	KUNIT_ASSERT_EQ(test, ssdload_plan_run(job, 1), 0);
+	KUNIT_EXPECT_EQ(test, job->phases[0].ba, 512U);
+	KUNIT_EXPECT_TRUE(test, job->phases[0].own_ba);
+	KUNIT_EXPECT_EQ(test, job->phases[1].ba, 65536U);
+	KUNIT_EXPECT_EQ(test, job->phases[2].ba, 4096U);
+	KUNIT_EXPECT_FALSE(test, job->phases[2].own_ba);
+	KUNIT_EXPECT_EQ(test, job->ba, 512U);
+	/* without step 1's, its 512 B I/Os are on the job's 4 KiB */
+	step_store(test, s1, "blockalign", "\n");
+	KUNIT_ASSERT_EQ(test, step_compile(job), 0);
+	KUNIT_ASSERT_EQ(test, ssdload_plan_run(job, 1), 0);
+	KUNIT_EXPECT_FALSE(test, job->phases[0].own_ba);
+	KUNIT_EXPECT_EQ(test, job->phases[0].ba, 4096U);
+	KUNIT_EXPECT_EQ(test, job->ba, 4096U);
+	/* at most the step's largest block */
+	step_store(test, s1, "blockalign", "4096");
+	KUNIT_ASSERT_EQ(test, step_compile(job), 0);
+	KUNIT_EXPECT_EQ(test, ssdload_plan_run(job, 1), -EINVAL);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(job->errmsg, "step's largest block 512"));
+}
+
 /* The histograms of a step in the steps file, and their order. */
 static void test_step_hists(struct kunit *test)
 {
@@ -405,6 +449,7 @@ static struct kunit_case ssdload_steps_cases[] = {
 	KUNIT_CASE(test_compile_refused),
 	KUNIT_CASE(test_step_numjobs),
 	KUNIT_CASE(test_step_hists),
+	KUNIT_CASE(test_step_blockalign),
 	{}
 };
 

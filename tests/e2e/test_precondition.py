@@ -73,6 +73,29 @@ def test_modes_write_what_they_promise(dev, cli, tmp_path):
         assert "%d bytes" % delta in p.stderr
 
 
+def test_span_limits_the_passes(dev, cli, tmp_path):
+    """--precondition-span=4m: random:2 writes two passes of the first
+    4 MiB only (the block layer's count; nothing past it on the fresh
+    device), and the record says the span and that it is not the whole."""
+    out = tmp_path / "span"
+    before = _written(dev)
+    p = _precondition(dev, out, "random:2", "--precondition-span=4m")
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert _written(dev) - before == 2 * 4 * MIB
+    pc = json.loads((out / "precondition.json").read_text())["precondition"]
+    assert pc["span"] == "4m" and pc["bytes_written"] == 2 * 4 * MIB
+    d = pc["devices"][0]
+    assert (d["span_bytes"], d["capacity_bytes"], d["whole_device"]) == \
+        (4 * MIB, SIZE_MIB * MIB, False)
+    with open(dev.path, "rb", buffering=0) as f:
+        f.seek(4 * MIB)
+        tail = f.read()
+    assert tail.count(0) == len(tail), "the passes wrote past their span"
+    p = env.cli("precondition", "--filename=" + dev.path, "--allow_write",
+                "--precondition-span=4m", "--output-dir=%s" % (tmp_path / "x"))
+    assert p.returncode == 2 and "give --precondition" in p.stderr, p.stderr
+
+
 @pytest.mark.slow
 def test_pts_mode_records_its_writes(dev, cli, tmp_path):
     """WIPC (2 passes) then WDPC rounds: the rounds' bytes are measured,

@@ -397,6 +397,10 @@ def test_latency_scaled(ssdload, pts_nvme, cli, outdir, tmp_path, request):  # p
         d = x["read"] if x["rwmixread"] else x["write"]
         assert d["lat_mean_ns"] > 0 and d["lat_max_ns"] >= d["lat_mean_ns"]
         assert float(d["percentiles"]["99.990000"]) <= d["lat_max_ns"]
+    # each block size's random offsets aligned to itself where the device allows
+    s, lbs = doc["settings"], doc["settings"]["logical_block_size"]
+    assert s["blockalign_by_bs"] == {str(b): b if b % lbs == 0 else lbs
+                                     for b in s["block_sizes"]}, s
     _check_verdict(doc, 6, tmp_path, exact=True)
     _check_report(request, outdir, "latency", ["ss_convergence.svg", "ss_window.svg",
                                                "latency_avg.svg", "latency_max.svg"])
@@ -488,6 +492,8 @@ def test_wsat_to_the_time_limit(ssdload, null_blk, cli, tmp_path):  # pylint: di
              "--threads=1",
              "--iodepth=4", "--no-report", "--eta=never", timeout=300)
     assert p.returncode == 0, p.stderr
+    # --no-report: no report is named, the data and how to render it are
+    assert "report:" not in p.stdout and "ssdload report " + d in p.stdout, p.stdout
     doc = _load(d)
     assert doc["purge"]["method"] == "none" and not doc["conformant"]
     assert any("time limit 4000 ms" in x for x in doc["deviations"]), doc["deviations"]

@@ -170,6 +170,36 @@ def test_idle_step_on_the_device(null_blk, jobs):
 
 
 @pytest.mark.quick
+def test_step_blockalign_on_the_device(null_blk, jobs):
+    """What the device saw (block_rq_issue): a job aligned to 4 KiB, as pts
+    ran its rounds, whose 512 B step sets blockalign=512: its I/Os land on
+    512 B boundaries, most of them off 4 KiB; the 4 KiB step keeps the
+    job's 4 KiB."""
+    dev = null_blk(irqmode=0)[0]            # 512 B logical blocks
+    if env.read_attr(dev.sys + "/queue/logical_block_size") != "512":
+        pytest.skip("null_blk's logical block is not 512 B")
+    try:
+        t = blktrace.BlockTrace(dev)
+    except blktrace.Unavailable as e:
+        pytest.skip(str(e))
+    j = jobs("stepba", filename=dev.path, rw="randread", bs=4096, blockalign=4096,
+             iodepth=1, numjobs=1)
+    _need_steps(j)
+    j.add_step(1, bs=512, blockalign=512, number_ios=800)
+    j.add_step(2, number_ios=400)
+    with t:
+        j.run(60)
+    small = [e.offset for e in t.events if e.size == 512]
+    big = [e.offset for e in t.events if e.size == 4096]
+    assert (len(small), len(big)) == (800, 400), (len(small), len(big))
+    assert all(o % 512 == 0 for o in small)
+    # 7 slots in 8 are off 4 KiB: about 700 of 800
+    off = sum(1 for o in small if o % 4096)
+    assert off > 400, off
+    assert all(o % 4096 == 0 for o in big), [o for o in big if o % 4096][:5]
+
+
+@pytest.mark.quick
 def test_loops(null_blk, jobs):
     dev = null_blk(irqmode=0)[0]
     j = jobs("loops", filename=dev.path, rw="randread", bs=4096, numjobs=2, loops=3)
@@ -285,9 +315,11 @@ def _refused(j, kmsg, err, name):
      "steps/1/rate_iops"),
     ({"number_ios": 100, "loops": 2, "size": 0}, [], None, None),
     ({"runtime_ms": 100, "time_based": 0}, [{}], errno.EINVAL, "time_based"),
+    ({"runtime_ms": 100}, [{}, {"bs": 4096, "blockalign": 8192}], errno.EINVAL,
+     "steps/2/blockalign"),
 ], ids=["no-end", "idle-and-bs", "all-idle", "write-no-opt-in", "trimwrite",
         "disable-lat", "series-count-step", "two-rates", "loops-count-ok",
-        "one-timed-pass-steps"])
+        "one-timed-pass-steps", "blockalign-above-bs"])
 def test_refused(nullb, jobs, kmsg, job, steps, err, name):
     j = jobs("badstep", filename=nullb.path, rw="randread", bs=4096, **job)
     _need_steps(j)
@@ -311,7 +343,7 @@ def test_step_names(jobs, kmsg, name, err):
         os.mkdir(p)
         assert sorted(os.listdir(p)) == sorted(
             ["rw", "rwmixread", "bs", "bssplit", "iodepth", "rate_iops", "rate",
-             "runtime_ms", "ramp_ms", "number_ios", "idle_ms", "numjobs"])
+             "runtime_ms", "ramp_ms", "number_ios", "idle_ms", "numjobs", "blockalign"])
         return
     mark = kmsg.mark()
     with pytest.raises(OSError) as ei:
@@ -325,7 +357,8 @@ def test_step_names(jobs, kmsg, name, err):
     ("iodepth", "0", errno.ERANGE), ("bs", "1000", errno.EINVAL),
     ("rw", "sideways", errno.EINVAL), ("rate_iops", "x", errno.EINVAL),
     ("runtime_ms", "-1", errno.EINVAL), ("bssplit", "4k/200", errno.ERANGE),
-    ("rwmixread", "101", errno.ERANGE), ("idle_ms", "0", errno.ERANGE)])
+    ("rwmixread", "101", errno.ERANGE), ("idle_ms", "0", errno.ERANGE),
+    ("blockalign", "100", errno.EINVAL)])
 def test_step_bad_values(jobs, kmsg, attr, value, err):
     j = jobs("badval")
     _need_steps(j)

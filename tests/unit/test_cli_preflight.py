@@ -63,6 +63,10 @@ def parse(cli, env, *args):
     (["--rw=randwrite", "--rate=100m,"], ["--rate=100m,", "caps no direction"]),
     (["--rw=randread", "--runtime=2", "--step=rw=read", "--step=rate_iops=,5"],
      ["--step=rate_iops=,5", "steps/2/rate_iops", "caps no direction"]),
+    # a step's own blockalign: at most the step's largest block
+    (["--bs=4k", "--runtime=1", "--step=bs=8k", "--step=bs=512,blockalign=4k"],
+     ["steps/2/blockalign", "larger than the step's largest block 512"]),
+    (["--runtime=1", "--step=blockalign=1000"], ["blockalign=1000", "512"]),
 ])
 def test_refused(cli, online, args, needles):
     """Each of these is refused by the module; --parse-only refuses it too,
@@ -105,6 +109,9 @@ def test_bs_limits_from_uapi(cli, online):
     ["--rate_iops=100", "--runtime=2", "--step=rate_iops=0", "--step=iodepth=2"],
     ["--bsrange=512-16m"], ["--bssplit=4k/50:64k/50,16k"],
     ["--runtime=1", "--step=bs=8k", "--step=idle=1s"],
+    # the job's 4k does not bind a step of 512 with its own (pts's rounds)
+    ["--bs=4k", "--blockalign=4k", "--runtime=1", "--step=bs=512,blockalign=512",
+     "--step=bs=1m,blockalign=0"],
 ])
 def test_valid_values_pass(cli, online, args):
     p = parse(cli, online, *args)

@@ -23,7 +23,7 @@ from debugfs import FakeJob, check_lat, exact_percentile, lognormal
 from fakemodule import FAKE_ATTRS
 
 STEP_ATTRS = ("rw", "rwmixread", "bs", "bssplit", "iodepth", "rate_iops", "rate",
-              "runtime_ms", "ramp_ms", "number_ios", "idle_ms", "numjobs")
+              "runtime_ms", "ramp_ms", "number_ios", "idle_ms", "numjobs", "blockalign")
 RW = ["read", "write", "randread", "randwrite", "rw", "randrw", "trim", "randtrim",
       "trimwrite", "randtrimwrite"]
 
@@ -69,8 +69,9 @@ def test_step_attributes_are_module_names(cli, repo):
     assert uapi == set(STEP_ATTRS)
     _, steps = po(cli, "--numjobs=2", "--step=rw=randrw,rwmixread=10,bs=4k,iodepth=2,"
                   "rate_iops=5,runtime=1,ramp_time=1,number_ios=3,numjobs=2",
-                  "--step=bssplit=4k/100,rate=1m", "--step=idle=1")
+                  "--step=bssplit=4k/100,rate=1m,blockalign=512", "--step=idle=1")
     assert steps[1]["numjobs"] == "2" and "numjobs" not in steps[2]
+    assert steps[2]["blockalign"] == "512" and "blockalign" not in steps[1]
     written = {a for s in steps.values() for a in s}
     assert written == uapi
 
@@ -299,7 +300,7 @@ def uapi_const(repo, name):
 STEPS_HDR = "=IHHIIIIIIIIQ"                 # struct ssdload_steps_header
 STEPS_REC = "=8I4Q3Q3Q4Q"                   # struct ssdload_steps_rec up to dir[]
 STEPS_DIR = "=15Q2I"                        # struct ssdload_steps_dir
-STEPS_TAIL = "=2I"                          # numjobs, pad: after dir[]
+STEPS_TAIL = "=2I"                          # numjobs, blockalign: after dir[]
 
 
 class Step:
@@ -307,7 +308,8 @@ class Step:
 
     def __init__(self, nr, rw="randread", iodepth=1, bs=4096, runtime_ns=1_000_000_000,
                  reads=(), writes=(), rate_iops=(0, 0, 0), rate=(0, 0, 0), idle_ms=0,
-                 gaps=(), intended=None, loops_done=1, hist=True, rwmixread=50, numjobs=0):
+                 gaps=(), intended=None, loops_done=1, hist=True, rwmixread=50, numjobs=0,
+                 blockalign=0):
         self.__dict__.update(locals())
         del self.__dict__["self"]
         self.samples = [sorted(reads), sorted(writes), []]
@@ -347,7 +349,8 @@ def steps_file(geo, repo, steps, loops=1, workers=2, magic=None, version=None,
         if not old:
             # the module writes the workers that issued: the step's numjobs,
             # else all of the job's; 0 for an idle step
-            tail = struct.pack(STEPS_TAIL, 0 if s.idle_ms else s.numjobs or workers, 0)
+            tail = struct.pack(STEPS_TAIL, 0 if s.idle_ms else s.numjobs or workers,
+                               s.blockalign)
         recs += rec + dirs + tail + b"\0" * record_pad
         hists += dhist
     rsize = struct.calcsize(STEPS_REC) + 3 * struct.calcsize(STEPS_DIR) + len(tail) + record_pad
@@ -565,6 +568,16 @@ def test_steps_numjobs(cli, stepjob, geo, repo):
     stepjob.write_steps(steps_file(geo, repo, stepjob.steps, workers=2, old=True))
     st = show_json(cli, stepjob)["jobs"][0]["steps"]
     assert [s["params"]["numjobs"] for s in st] == [2, 2, 0, 2]
+
+
+def test_steps_blockalign(cli, stepjob, geo, repo):
+    """Each step's offset alignment is in params; a module that writes 0
+    there (idle, or before it recorded one) gives none."""
+    stepjob.steps[0].blockalign = 512
+    stepjob.steps[1].blockalign = 4096
+    stepjob.write_steps(steps_file(geo, repo, stepjob.steps))
+    st = show_json(cli, stepjob)["jobs"][0]["steps"]
+    assert [s["params"].get("blockalign") for s in st] == [512, 4096, None, None]
 
 
 def test_steps_without_histograms(cli, stepjob, geo, repo):

@@ -765,3 +765,16 @@ def test_offset_alignment_in_header(tmp_path):
                            blockalign_rule="the block size")
     text, _ = page(rendered(tmp_path, "dirth", doc))
     assert "Offset alignment" in text and "8,192 B (the block size)" in text
+
+
+def test_offset_alignment_per_block_size(tmp_path):
+    """Block sizes aligned differently are each named, with why."""
+    doc = iops_doc()
+    doc["settings"].update(
+        blockalign=512, logical_block_size=512,
+        blockalign_by_bs={"512": 512, "4096": 4096},
+        blockalign_why_by_bs={"512": "the block size", "4096": "the block size"},
+        blockalign_rule="the block size")
+    text, _ = page(rendered(tmp_path, "iops", doc))
+    assert "0.5 KiB: 512 B (the block size); 4 KiB: 4,096 B (the block size) " \
+        "(device logical block: 512 B)" in text

@@ -63,6 +63,18 @@ def test_pts_mode_and_incomplete(tmp_path):
     assert "whole span" in words
 
 
+def test_span_limited(tmp_path):
+    """A --precondition-span that left part of the drive unwritten is said."""
+    doc = auto_doc()
+    doc["precondition"] = precondition()
+    doc["precondition"]["span"] = "64m"
+    doc["precondition"]["devices"][0].update(span_bytes=64 * MIB, whole_device=False,
+                                             capacity_bytes=1 << 40)
+    p = render_sweep(tmp_path / "s", doc)
+    assert p.returncode == 0, p.stderr
+    _, words = header(tmp_path / "s")
+    assert "over the first 67,108,864 bytes (64 MiB) of /dev/nvme0n1 " \
+        "(--precondition-span=64m), not the whole device" in words
 def test_no_preconditioning(tmp_path):
     doc = done_doc()
     doc["precondition"] = None

@@ -117,7 +117,9 @@ def test_bad_plans_are_refused_with_file_and_line(cli, tmp_path, text, line, nee
 
 
 @pytest.mark.parametrize("spec,needles", [
-    ("curve.points=10,20", ("p.ini:13: [curve] has no points=", "overrides only")),
+    ("curve.bogus=10,20", ("--set curve.bogus=10,20: [curve] (", "p.ini:13) has no bogus=",
+                           "ssdload curve takes no --bogus")),
+    ("sweep:read.chartx=1", ("[sweep:read] (", "p.ini:7)", "takes no --chartx")),
     ("scale.runtime=1s", ("scale.runtime=1s", "no such step")),
     ("curve", ("not STEP.KEY=VALUE",)),
     ("sweep:read.runtime=never", ("--set sweep:read.runtime", "not a valid value")),
@@ -127,6 +129,66 @@ def test_bad_overrides_are_refused(cli, tmp_path, spec, needles):
     assert p.returncode == 2
     one_error_line(p, *needles)
     assert p.stdout == ""
+
+
+def test_set_adds_a_key_the_command_takes(cli, tmp_path):
+    """--set adds a key the plan does not set when the step's command takes
+    it; the override is still checked as the plan's own keys are."""
+    path = plan(tmp_path, GOOD)
+    p = dry(cli, tmp_path, path, "--set", "curve.max-iops=5000", "--set",
+            "sweep:read.ramp_time=5s")
+    s = steps(p.stdout)
+    assert "--max-iops=5000" in s["curve"], p.stdout
+    assert "--ramp_time=5s" in s["sweep:read"] and "--runtime=3m" in s["sweep:read"]
+    p = dry(cli, tmp_path, path, "--set", "sweep:read.ramp_time=later")
+    assert p.returncode == 2
+    one_error_line(p, "--set sweep:read.ramp_time", "not a valid value")
+
+
+SCALE = GOOD + """
+[scale:raid]
+devices = ${filename}
+raid = 0
+needs-devices = 2
+chart = Figure 3
+"""
+
+
+def test_a_step_needing_drives_is_skipped_with_the_reason(cli, tmp_path):
+    path = plan(tmp_path, SCALE)
+    p = dry(cli, tmp_path, path)
+    assert "scale:raid" not in steps(p.stdout), p.stdout
+    assert re.search(r"\[scale:raid\] chart: Figure 3\n    skipped: needs 2 drives "
+                     r"\(needs-devices=2\), given 1: give them with --set "
+                     r"scale:raid\.devices=DEV,DEV", p.stdout), p.stdout
+    p = dry(cli, tmp_path, path, "--set", "scale:raid.devices=/dev/a,/dev/b")
+    s = steps(p.stdout)
+    assert "--devices=/dev/a,/dev/b" in s["scale:raid"] and "--raid=0" in s["scale:raid"]
+    assert "needs-devices" not in s["scale:raid"]
+    p = dry(cli, tmp_path, plan(tmp_path, SCALE.replace("devices = 2", "devices = 1")))
+    assert p.returncode == 2
+    one_error_line(p, "needs-devices=1", "from 2 to 16")
+    p = dry(cli, tmp_path, plan(tmp_path, GOOD.replace("qd-list = 1,2,4,8",
+                                                       "needs-devices = 2")))
+    one_error_line(p, "p.ini:9: [sweep:read] needs-devices=", "takes --devices")
+
+
+def test_quick_limits_a_steps_preconditioning(cli, tmp_path):
+    """--scale=quick preconditions 64 MiB, not the whole drive: a step's
+    --precondition gets --precondition-span=64m, unless --set says."""
+    text = GOOD.replace("qd-list = 1,2,4,8", "qd-list = 1,2,4,8\nprecondition = random:2")
+    text = text.replace("[curve]", "[precondition]\nprecondition = fill\n\n[curve]")
+    path = plan(tmp_path, text)
+    s = steps(dry(cli, tmp_path, path, "--scale=quick").stdout)
+    assert "--precondition=random:2" in s["sweep:read"]
+    assert "--precondition-span=64m" in s["sweep:read"]
+    assert "--precondition-span" not in s["curve"]
+    pre = s["precondition"]
+    assert "--precondition-span=64m" in pre or "--size=64m" in pre, pre
+    s = steps(dry(cli, tmp_path, path, "--scale=quick", "--set",
+                  "sweep:read.precondition-span=1g").stdout)
+    assert "--precondition-span=1g" in s["sweep:read"]
+    assert steps(dry(cli, tmp_path, path).stdout)["sweep:read"].count("precondition-span") == 0
 
 
 def test_a_continued_value_and_a_flag(cli, tmp_path):

@@ -33,3 +33,14 @@ def test_review_report_refuses_a_step_dir_outside(tmp_path):
     assert p.returncode == 2
     assert "not a plain name" in p.stderr
     assert not (tmp_path / "review" / "report.html").exists()
+
+
+def test_review_report_says_why_a_step_was_skipped(tmp_path):
+    doc = review_doc()
+    doc["steps"][1].update(state="skipped", skip_reason="needs 2 drives (needs-devices=2), "
+                           "given 1: give them with --set scale.devices=DEV,DEV,...")
+    p = render_file(tmp_path / "review", "plan.json", doc)
+    assert p.returncode == 0, p.stderr
+    text = " ".join(Html((tmp_path / "review" / "report.html").read_text(
+        encoding="utf-8")).text)
+    assert "skipped: needs 2 drives (needs-devices=2), given 1" in text

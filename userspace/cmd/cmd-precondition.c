@@ -82,7 +82,7 @@ int ssl_method_guard(const struct ssl_method *m, const char *const *devs, unsign
 		}
 		if (!m->dry_run)
 			continue;
-		bytes = ssl_precond_promised(&m->pc, cap);
+		bytes = ssl_precond_promised(&m->pc, ssl_precond_span(&m->pc, cap));
 		ssl_size_str(sz, sizeof(sz), bytes);
 		fprintf(stderr, "ssdload: %s: --dry-run: --precondition=%s would write %s (%" PRIu64
 			" bytes)%s to %s\n", m->cmd, mode, sz, bytes,
@@ -119,6 +119,7 @@ int ssl_method_precondition(const struct ssl_method *m, json_object *doc, const 
 	top = json_object_new_object();
 	arr = json_object_new_array();
 	jset(top, "mode", json_object_new_string(mode));
+	jset(top, "span", jstr_or_null(m->pc.span_arg[0] ? m->pc.span_arg : NULL));
 	jset(top, "devices", arr);
 	jset(doc, "precondition", top);
 	for (i = 0; i < n && !st; i++) {
@@ -131,11 +132,13 @@ int ssl_method_precondition(const struct ssl_method *m, json_object *doc, const 
 			snprintf(tag, sizeof(tag), "d%u-", i + 1);
 		t.filename = devs[i];
 		t.tag = tag;
-		t.span = d.capacity_bytes;
+		t.span = ssl_precond_span(&m->pc, d.capacity_bytes);
 		st = ssl_precond_run(&t, &m->pc, &rec);
 		if (!rec)
 			continue;
 		jset(rec, "path", json_object_new_string(devs[i]));
+		jset(rec, "capacity_bytes", json_object_new_int64((int64_t)d.capacity_bytes));
+		jset(rec, "whole_device", json_object_new_boolean(t.span == d.capacity_bytes));
 		promised += (uint64_t)jnum(rec, "bytes_promised", 0);
 		written += (uint64_t)jnum(rec, "bytes_written", 0);
 		json_object_array_add(arr, rec);
@@ -161,9 +164,13 @@ static const char *const pc_usage[] = {
 	"(filesystem, partition table, RAID) is refused unless --force.  The record",
 	"(mode, bytes written, time, each pass) goes to DIR/precondition.json.",
 	"",
-	"  --filename=DEV        the device (all of it is written)",
+	"  --filename=DEV        the device (all of it is written, unless",
+	"                        --precondition-span)",
 	"  --precondition=MODE   fill, seq128k:N, random:N or pts[:TIME[:N]] (see",
 	"                        ssdload sweep --help)",
+	"  --precondition-span=SIZE|P%",
+	"                        write only the device's first SIZE bytes or P%",
+	"                        (review's --scale=quick: 64m); the record says so",
 	"  --allow_write         required: the device's data is destroyed",
 	SSL_PRECOND_GUARD_USAGE,
 	"  --output-dir=DIR      where the record goes (default",
@@ -184,6 +191,7 @@ static const struct ssl_opt pc_opts[] = {
 	{ "eta",		SSL_ARG_REQUIRED, SSL_M_ETA },
 	{ "allow_write",	SSL_ARG_FLAG, SSL_M_PASS },
 	{ "precondition",	SSL_ARG_REQUIRED, SSL_M_PRECOND },
+	{ "precondition-span",	SSL_ARG_REQUIRED, SSL_M_PRECOND_SPAN },
 	SSL_METHOD_GUARD_OPTS,
 	{ NULL, 0, 0 },
 };

@@ -23,6 +23,9 @@
 	"                        of RND 4KiB writes), pts[:TIME[:N]] (pts's WIPC,", \
 	"                        then its WDPC: rounds of TIME, default 1m, to steady", \
 	"                        state, at most N rounds, 5 to 25, default 25)", \
+	"  --precondition-span=SIZE|P%", \
+	"                        precondition only the device's first SIZE bytes or", \
+	"                        P% (default: all of it); the record says the span", \
 	"  --section=P%|SIZE     measure only the device's first P% or SIZE (fio's", \
 	"                        size=), after a --precondition of the whole device"
 #define SSL_PRECOND_GUARD_USAGE \

@@ -27,6 +27,7 @@ static const struct {
 	{ "bssplit", O_BSSPLIT }, { "iodepth", O_IODEPTH }, { "rate_iops", O_RATE_IOPS },
 	{ "rate", O_RATE }, { "runtime", O_RUNTIME }, { "ramp_time", O_RAMP_TIME },
 	{ "number_ios", O_NUMBER_IOS }, { "numjobs", O_NUMJOBS }, { "idle", STEP_IDLE },
+	{ "blockalign", O_BLOCKALIGN },
 };
 
 static int step_key_id(const char *key, const char **name)
@@ -169,7 +170,7 @@ static int step_keys_read(struct run_ctx *sc, struct step_def *st, const char *w
 		if (id == -2) {
 			ssl_err("%s: unknown key '%s' (a step takes rw, rwmixread, bs, bssplit, "
 				"iodepth, rate_iops, rate, runtime, ramp_time, number_ios, "
-				"numjobs or idle)", where, keys[i]);
+				"numjobs, blockalign or idle)", where, keys[i]);
 			return -1;
 		}
 		if (!*vals[i]) {

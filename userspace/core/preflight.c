@@ -59,7 +59,7 @@ static const struct pf_rule pf_rules[] = {
 	{ SSDLOAD_ATTR_DISABLE_LAT, PF_NUM, PF_JOB, 0, 1, 0, NULL },
 	{ SSDLOAD_ATTR_IO_TIMEOUT_MS, PF_NUM, PF_JOB, 0, SSDLOAD_MAX_MS, 0, "ms" },
 	{ SSDLOAD_ATTR_SCRAMBLE_BUFFERS, PF_NUM, PF_JOB, 0, 1, 0, NULL },
-	{ SSDLOAD_ATTR_BLOCKALIGN, PF_NUM, PF_JOB, 0, SSDLOAD_MAX_BS,
+	{ SSDLOAD_ATTR_BLOCKALIGN, PF_NUM, PF_BOTH, 0, SSDLOAD_MAX_BS,
 	  SSDLOAD_MIN_BS, "bytes" },
 	{ SSDLOAD_ATTR_RANDOM_SCATTER, PF_NUM, PF_JOB, 0, 1, 0, NULL },
 	{ SSDLOAD_ATTR_BUFFER_COMPRESS_PERCENTAGE, PF_NUM, PF_JOB, 0, 100, 0, "percent" },
@@ -434,6 +434,8 @@ struct pf_phase {
 	unsigned int dirs, rated;
 	struct pf_bsd bsd[3];
 	uint32_t lo, hi;
+	uint32_t ba;			/* random offset alignment */
+	int own_ba;			/* ba is the step's blockalign */
 };
 
 static int pf_is_trimwrite(int rw)
@@ -622,6 +624,13 @@ static int pf_check_lbs(const struct pf_phase *ph, int nph, const struct pf_dev 
 				       dev->path);
 		}
 	}
+	for (p = 0; p < nph; p++) {
+		if (!(ph[p].ba % lbs))
+			continue;
+		snprintf(attr, alen, "%sblockalign", ph[p].own_ba ? ph[p].pfx : "");
+		return ssl_fail(why, wlen, "blockalign %" PRIu32 " is not a multiple of the "
+			       "logical block size %" PRIu32 " of %s", ph[p].ba, lbs, dev->path);
+	}
 	return 0;
 }
 
@@ -677,11 +686,48 @@ static int pf_check_span(const struct pf_cfg *c, uint32_t ba, uint32_t hi, int n
 	return 0;
 }
 
+static uint32_t pf_gcd(uint32_t a, uint32_t b)
+{
+	while (b) {
+		uint32_t t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/*
+ * Each phase's alignment: its step's blockalign, at most its largest
+ * block, else the job's *@ba; *@ba becomes the unit of the spans, their
+ * greatest common divisor (module/plan.c's ssdload_plan_ba()).
+ */
+static int pf_plan_ba(struct pf_phase *ph, int nph, uint32_t *ba, char *attr,
+		      size_t alen, char *why, size_t wlen)
+{
+	uint32_t unit = 0;
+	int i;
+
+	for (i = 0; i < nph; i++) {
+		if (!ph[i].own_ba)
+			ph[i].ba = *ba;
+		if (ph[i].own_ba && ph[i].ba > ph[i].hi) {
+			snprintf(attr, alen, "%sblockalign", ph[i].pfx);
+			return ssl_fail(why, wlen, "blockalign %" PRIu32 " is larger than the "
+				       "step's largest block %" PRIu32, ph[i].ba, ph[i].hi);
+		}
+		unit = unit ? pf_gcd(unit, ph[i].ba) : ph[i].ba;
+	}
+	if (unit)
+		*ba = unit;
+	return 0;
+}
+
 /* The phases of @job into @ph (its steps but the idle ones, or the job). */
 static int pf_phases(const struct ssl_pf_job *job, const struct pf_cfg *base,
 		     struct pf_phase *ph, char *attr, size_t alen, char *why, size_t wlen)
 {
-	int n = 0, s, k, idle;
+	int n = 0, s, k, idle, own;
 
 	if (!job->nsteps) {
 		pf_phase_of(base, &ph[0]);
@@ -691,13 +737,18 @@ static int pf_phases(const struct ssl_pf_job *job, const struct pf_cfg *base,
 		const struct ssl_pf_step *st = &job->steps[s];
 		struct pf_cfg c = *base;
 
-		for (k = 0, idle = 0; k < st->na; k++) {
+		for (k = 0, idle = 0, own = 0; k < st->na; k++) {
 			idle |= !strcmp(st->a[k].attr, SSDLOAD_STEP_ATTR_IDLE_MS);
+			own |= !strcmp(st->a[k].attr, SSDLOAD_ATTR_BLOCKALIGN);
 			pf_cfg_set(&c, st->a[k].attr, st->a[k].val, 1);
 		}
 		if (idle)
 			continue;
 		pf_phase_of(&c, &ph[n]);
+		/* the step's own alignment (0: its smallest block) */
+		ph[n].own_ba = own;
+		if (own)
+			ph[n].ba = c.blockalign ? (uint32_t)c.blockalign : ph[n].lo;
 		snprintf(ph[n].pfx, sizeof(ph[n].pfx), "%s/%d/", SSDLOAD_CONFIGFS_STEPS, s + 1);
 		if (pf_check_rate(&c, &ph[n], attr, alen, why, wlen))
 			return -1;
@@ -737,6 +788,8 @@ int ssl_preflight_job(const struct ssl_pf_job *job, char *attr, size_t alen,
 		r = ssl_fail(why, wlen, "blockalign %" PRIu32 " is larger than the largest "
 			    "block %" PRIu32, ba, hi);
 	}
+	if (!r)
+		r = pf_plan_ba(ph, nph, &ba, attr, alen, why, wlen);
 	for (i = 0; !r && nph && i < job->ndevs; i++) {
 		struct pf_dev dev;
 

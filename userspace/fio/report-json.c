@@ -540,6 +540,8 @@ static json_object *json_step_params(const struct ssdload_steps_rec *rec)
 	jint(o, "numjobs", rec->numjobs);	/* the workers that issued */
 	jint(o, "bs_min", rec->bs_min);
 	jint(o, "bs_max", rec->bs_max);
+	if (rec->blockalign)	/* 0: a module that does not say */
+		jint(o, "blockalign", rec->blockalign);
 	jint(o, "runtime_ms", (int64_t)rec->runtime_ms);
 	jint(o, "ramp_ms", (int64_t)rec->ramp_ms);
 	jint(o, "number_ios", (int64_t)rec->number_ios);

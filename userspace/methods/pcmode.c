@@ -6,6 +6,7 @@
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/array_size.h"
@@ -62,13 +63,54 @@ static int pts_mode(const char *cmd, const char *val, const char *colon,
 	return 0;
 }
 
+int ssl_precond_span_parse(const char *cmd, const char *val, struct ssl_precond *pc)
+{
+	size_t n = strlen(val);
+	double pct = 0;
+	uint64_t b = 0;
+	char *end;
+
+	if (n && val[n - 1] == '%') {
+		pct = strtod(val, &end);
+		if (end != val + n - 1 || end == val || !(pct > 0) || pct > 100)
+			goto bad;
+	} else if (ssl_parse_size(val, &b) || b < SSL_PC_SEQ_BS) {
+		goto bad;
+	}
+	if (n >= sizeof(pc->span_arg))
+		goto bad;
+	pc->span_bytes = b;
+	pc->span_pct = pct;
+	snprintf(pc->span_arg, sizeof(pc->span_arg), "%s", val);
+	return 0;
+bad:
+	ssl_err("%s: --precondition-span=%s: a size of at least 128k (k/m/g/t suffixes) "
+		"or a percentage of the device above 0 and at most 100%%", cmd, val);
+	return -1;
+}
+
+uint64_t ssl_precond_span(const struct ssl_precond *pc, uint64_t capacity)
+{
+	uint64_t s = capacity;
+
+	if (pc->span_pct)
+		s = (uint64_t)((double)capacity * pc->span_pct / 100.0);
+	else if (pc->span_bytes && pc->span_bytes < capacity)
+		s = pc->span_bytes;
+	return s == capacity ? s : s / SSL_PC_RND_BS * SSL_PC_RND_BS;
+}
+
 int ssl_precond_parse(const char *cmd, const char *val, struct ssl_precond *pc)
 {
 	const char *colon = strchr(val, ':');
 	size_t n = colon ? (size_t)(colon - val) : strlen(val);
+	struct ssl_precond span = *pc;	/* --precondition-span, given before */
 	unsigned int m;
 
 	memset(pc, 0, sizeof(*pc));
+	pc->span_bytes = span.span_bytes;
+	pc->span_pct = span.span_pct;
+	memcpy(pc->span_arg, span.span_arg, sizeof(pc->span_arg));
 	for (m = 0; m < ARRAY_SIZE(pc_names); m++)
 		if (strlen(pc_names[m]) == n && !strncmp(val, pc_names[m], n))
 			break;

@@ -26,6 +26,10 @@ struct ssl_precond {
 	unsigned int passes;	/* fill 1, random:N and seq128k:N N, pts the WIPC's 2 */
 	uint64_t round_ms;	/* pts: a WDPC round */
 	unsigned int max_rounds;	/* pts: the WDPC's round limit */
+	/* --precondition-span: the bytes from the start, or a percentage */
+	uint64_t span_bytes;		/* 0: not given */
+	double span_pct;		/* 0: not given */
+	char span_arg[32];		/* as given, "" if not */
 };
 
 /* the span a pass of @bs covers: @span down to a multiple of @bs */
@@ -40,6 +44,17 @@ const char *ssl_precond_name(enum ssl_pc_mode mode);
 int ssl_precond_parse(const char *cmd, const char *val, struct ssl_precond *pc);
 /* "none", "fill", "random:2", "seq128k:3", "pts" or "pts:5000ms:10" into @buf */
 void ssl_precond_str(const struct ssl_precond *pc, char *buf, size_t len);
+/*
+ * --precondition-span=@val (SIZE or P%) into @pc (kept by a later
+ * ssl_precond_parse()); 0, or -1 after a message.
+ */
+int ssl_precond_span_parse(const char *cmd, const char *val, struct ssl_precond *pc);
+/*
+ * The span @pc writes on a device of @capacity bytes: the whole device,
+ * or its first --precondition-span (at most the device, rounded down to
+ * a multiple of 4 KiB, the random passes' block).
+ */
+uint64_t ssl_precond_span(const struct ssl_precond *pc, uint64_t capacity);
 /* the bytes that @pc writes over @span (pts: its WIPC; the WDPC's are measured) */
 uint64_t ssl_precond_promised(const struct ssl_precond *pc, uint64_t span);
 

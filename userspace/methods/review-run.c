@@ -86,12 +86,13 @@ static json_object *new_doc(const struct ssl_review_plan *p, const struct ssl_re
 	json_object *doc = ssl_doc_head(REVIEW_FORMAT, REVIEW_FORMAT_VERSION, o->command);
 	json_object *steps = json_object_new_array(), *s;
 	struct ssl_argv a;
-	char *line;
-	int i;
+	char *line, why[256];
+	int i, skip;
 
 	jset(doc, "plan", plan_json(p));
 	dev_json(doc, d);
 	for (i = 0; i < p->nsteps; i++) {
+		skip = ssl_review_skip(p, &p->step[i], d->path, why, sizeof(why));
 		s = json_object_new_object();
 		jset(s, "section", json_object_new_string(p->step[i].section));
 		jset(s, "kind", json_object_new_string(p->step[i].kind));
@@ -103,10 +104,11 @@ static json_object *new_doc(const struct ssl_review_plan *p, const struct ssl_re
 		av_free(&a);
 		jset(s, "argv", jstr_or_null(line ? line : ""));
 		free(line);
-		jset(s, "estimate_s", json_object_new_int64(
+		jset(s, "estimate_s", json_object_new_int64(skip ? 0 :
 			(int64_t)ssl_review_estimate(&p->step[i], d->capacity_bytes)));
 		jset(s, "destroys", jstr_or_null(ssl_review_destroys(&p->step[i])));
 		jset(s, "state", json_object_new_string("pending"));
+		jset(s, "skip_reason", skip ? json_object_new_string(why) : NULL);
 		jset(s, "status", NULL);
 		jset(s, "started", NULL);
 		jset(s, "finished", NULL);
@@ -129,15 +131,18 @@ static int save(json_object *doc, const char *outdir)
 	return 0;
 }
 
-/* the steps of @p that destroy data, as one line, into @buf; 0 if none */
-static int destroyers(const struct ssl_review_plan *p, char *buf, size_t len)
+/* the steps of @p that destroy data on @dev, as one line, into @buf; 0 if none */
+static int destroyers(const struct ssl_review_plan *p, const char *dev, char *buf,
+		      size_t len)
 {
+	char why[256];
 	size_t n = 0;
 	int i, c = 0;
 
 	buf[0] = '\0';
 	for (i = 0; i < p->nsteps; i++)
-		if (ssl_review_destroys(&p->step[i])[0] && n < len) {
+		if (ssl_review_destroys(&p->step[i])[0] && n < len &&
+		    !ssl_review_skip(p, &p->step[i], dev, why, sizeof(why))) {
 			n += (size_t)snprintf(buf + n, len - n, "%s[%s]", c++ ? ", " : "",
 					      p->step[i].section);
 		}
@@ -151,7 +156,7 @@ static int guard(const struct ssl_review_plan *p, const struct ssl_review_opts *
 	char what[512];
 	int fd, r;
 
-	if (!destroyers(p, what, sizeof(what)))
+	if (!destroyers(p, o->filename, what, sizeof(what)))
 		return 0;
 	if (!o->allow_write) {
 		ssl_err("review: the steps %s write to %s: --allow_write to let them "
@@ -279,6 +284,24 @@ static json_object *resume_doc(const struct ssl_review_opts *o, const struct ssl
 	return doc;
 }
 
+/*
+ * Step @i skipped on @dev (its needs-devices=): said, and recorded in @doc;
+ * 1, or 0 if it runs.  A resumed run asks again (its --set are the same).
+ */
+static int skipped(struct ssl_review_plan *p, json_object *doc, const char *dev, int i)
+{
+	json_object *js = json_object_array_get_idx(jget(doc, "steps"), (size_t)i);
+	char why[256];
+
+	if (!ssl_review_skip(p, &p->step[i], dev, why, sizeof(why)))
+		return 0;
+	fprintf(stderr, "ssdload: review: step %d/%d [%s] skipped: %s\n", i + 1, p->nsteps,
+		p->step[i].section, why);
+	jset(js, "state", json_object_new_string("skipped"));
+	jset(js, "skip_reason", json_object_new_string(why));
+	return 1;
+}
+
 static int step_done(json_object *doc, int i)
 {
 	json_object *s = json_object_array_get_idx(jget(doc, "steps"), (size_t)i);
@@ -296,6 +319,11 @@ static int run_steps(struct ssl_review_plan *p, const struct ssl_review_opts *o,
 		if (step_done(doc, i)) {
 			fprintf(stderr, "ssdload: review: step %d/%d [%s] is done already\n",
 				i + 1, p->nsteps, p->step[i].section);
+			continue;
+		}
+		if (skipped(p, doc, o->filename, i)) {
+			if (save(doc, outdir))
+				return 1;
 			continue;
 		}
 		progress(p, jget(doc, "steps"), i, t0);
@@ -362,13 +390,17 @@ int ssl_review_run(struct ssl_review_plan *p, const struct ssl_review_opts *o)
 
 /* ---- --dry-run and --list ---- */
 
-static uint64_t plan_estimate(const struct ssl_review_plan *p, uint64_t capacity)
+/* the steps' estimates on @dev (NULL: every step, none skipped) */
+static uint64_t plan_estimate(const struct ssl_review_plan *p, const char *dev,
+			      uint64_t capacity)
 {
+	char why[256];
 	uint64_t t = 0;
 	int i;
 
 	for (i = 0; i < p->nsteps; i++)
-		t += ssl_review_estimate(&p->step[i], capacity);
+		if (!ssl_review_skip(p, &p->step[i], dev, why, sizeof(why)))
+			t += ssl_review_estimate(&p->step[i], capacity);
 	return t;
 }
 
@@ -382,7 +414,7 @@ static void dry_device(const struct ssl_review_plan *p, const struct ssl_review_
 		*st = 2;
 		return;
 	}
-	if (!destroyers(p, what, sizeof(what))) {
+	if (!destroyers(p, o->filename, what, sizeof(what))) {
 		ssl_dev_identity(d, what, sizeof(what));
 		fprintf(stderr, "ssdload: %s: %s; the plan only reads it\n", d->path, what);
 		return;
@@ -404,7 +436,7 @@ int ssl_review_dry_run(struct ssl_review_plan *p, const struct ssl_review_opts *
 	const char *outdir = o->resume ? o->resume : o->outdir ? o->outdir : "review-DATE";
 	struct ssl_dev d;
 	struct ssl_argv a;
-	char eta[32], *line;
+	char eta[32], *line, why[256];
 	const char *destroys;
 	int i, st = 0;
 
@@ -413,6 +445,11 @@ int ssl_review_dry_run(struct ssl_review_plan *p, const struct ssl_review_opts *
 	       p->quick ? "quick" : "full", p->nsteps);
 	dry_device(p, o, &d, &st);
 	for (i = 0; i < p->nsteps; i++) {
+		if (ssl_review_skip(p, &p->step[i], o->filename, why, sizeof(why))) {
+			printf("%2d. [%s]%s%s\n    skipped: %s\n", i + 1, p->step[i].section,
+			       p->step[i].chart ? " chart: " : "", p->step[i].chart ?: "", why);
+			continue;
+		}
 		if (ssl_review_argv(p, &p->step[i], o->filename, outdir, o->allow_write, &a))
 			return 2;
 		line = argv_line(&a);
@@ -425,7 +462,7 @@ int ssl_review_dry_run(struct ssl_review_plan *p, const struct ssl_review_opts *
 		       destroys[0] ? "destroys " : "reads only", destroys);
 		free(line);
 	}
-	ssl_eta_str(eta, sizeof(eta), plan_estimate(p, d.capacity_bytes));
+	ssl_eta_str(eta, sizeof(eta), plan_estimate(p, o->filename, d.capacity_bytes));
 	printf("total: about %s%s; dry run: nothing was written\n", eta,
 	       d.capacity_bytes ? "" : " (device unknown: fills not counted)");
 	return st;
@@ -448,9 +485,9 @@ static void list_one(const char *dir, const char *file, ssl_cmd_lookup lookup)
 	snprintf(name, sizeof(name), "%.*s", (int)(strlen(file) - 4), file);
 	if (ssl_review_load(path, lookup, &p))
 		return;
-	ssl_eta_str(full, sizeof(full), plan_estimate(&p, LIST_CAPACITY));
+	ssl_eta_str(full, sizeof(full), plan_estimate(&p, NULL, LIST_CAPACITY));
 	ssl_review_quicken(&p);
-	ssl_eta_str(quick, sizeof(quick), plan_estimate(&p, LIST_CAPACITY));
+	ssl_eta_str(quick, sizeof(quick), plan_estimate(&p, NULL, LIST_CAPACITY));
 	printf("%-28s %2d steps  full %-9s quick %-7s %s\n", name, p.nsteps, full, quick,
 	       ssl_review_meta(&p, "title"));
 	ssl_review_free(&p);

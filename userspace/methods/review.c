@@ -44,7 +44,7 @@ struct step_kind {
 static const struct step_kind kinds[] = {
 	{ "purge", "pts", "purge", NULL, 0, DEV_FILENAME, OUT_NONE, 1, "", "" },
 	{ "precondition", "precondition", NULL, NULL, 0, DEV_FILENAME, OUT_DIR, 1,
-	  "size=64m", "" },
+	  "", "" },
 	{ "sweep", "sweep", NULL, NULL, 0, DEV_FILENAME, OUT_DIR, 0,
 	  "ramp_time=0 runtime=1s", "qd-list workers" },
 	{ "curve", "curve", NULL, NULL, 0, DEV_FILENAME, OUT_DIR, 0,
@@ -74,11 +74,17 @@ static const struct step_kind precond_by_run = {
 	"precondition", "run", NULL, NULL, 0, DEV_FILENAME, OUT_RUN_JSON, 1, "size=64m", ""
 };
 #define PRECOND_KEY	"precondition"
+/* what --scale=quick limits a step's own preconditioning to */
+#define QUICK_PC_SPAN_KEY	"precondition-span"
+#define QUICK_PC_SPAN		"64m"
+/* a step of --devices runs only when they are this many or more */
+#define NEEDS_KEY	"needs-devices"
+#define NEEDS_MAX	16
 
 /* keys every step takes that are not passed to its command */
 static int review_key(const char *k)
 {
-	return !strcmp(k, "chart");
+	return !strcmp(k, "chart") || !strcmp(k, NEEDS_KEY);
 }
 
 static const struct step_kind *kind_of(const char *kind, ssl_cmd_lookup lookup)
@@ -533,6 +539,26 @@ static int precond_parse(const char *v, unsigned int *passes, int *random)
 	return 0;
 }
 
+/* needs-devices=N: a count from 2 to NEEDS_MAX, on a step of --devices */
+static int check_needs(const struct ssl_review_plan *p, const struct ssl_review_step *s,
+		       const struct ssl_review_kv *kv, const char *where)
+{
+	char *end;
+	unsigned long n = strtoul(kv->val, &end, 10);
+
+	if (kind_of(s->kind, p->lookup)->dev != DEV_DEVICES) {
+		ssl_err("%s: [%s] %s=: only a step that takes --devices (scale) has it", where,
+			s->section, kv->key);
+		return -1;
+	}
+	if (*end || end == kv->val || n < 2 || n > NEEDS_MAX) {
+		ssl_err("%s: [%s] %s=%s: a number of drives from 2 to %d", where, s->section,
+			kv->key, kv->val, NEEDS_MAX);
+		return -1;
+	}
+	return 0;
+}
+
 static int check_kv(const struct ssl_review_plan *p, const struct ssl_review_step *s,
 		    const struct ssl_review_kv *kv)
 {
@@ -552,6 +578,8 @@ static int check_kv(const struct ssl_review_plan *p, const struct ssl_review_ste
 		r = ssl_parse_size(kv->val, &v);
 	else if (!strcmp(kv->key, PRECOND_KEY) && !strcmp(s->cmd, "run"))
 		r = precond_parse(kv->val, &n, &rnd);
+	else if (!strcmp(kv->key, NEEDS_KEY))
+		return check_needs(p, s, kv, where);
 	if (r)
 		ssl_err("%s: [%s] %s=%s: not a valid value", where, s->section, kv->key,
 			kv->val);
@@ -647,15 +675,68 @@ int ssl_review_set(struct ssl_review_plan *p, const char *spec)
 	if (!s)
 		return -1;
 	kv = step_kv(s, dot);
-	if (!kv) {
-		ssl_err("%s:%d: [%s] has no %s=: --set %s overrides only what the plan "
-			"sets (write a plan of your own to add it)", p->path, s->line,
-			s->section, dot, spec);
+	if (!kv && !step_accepts(p->lookup, s, dot)) {
+		ssl_err("review: --set %s: [%s] (%s:%d) has no %s=, and ssdload %s%s%s takes no "
+			"--%s (see ssdload %s --help)", spec, s->section, p->path, s->line, dot,
+			s->cmd, kind_of(s->kind, p->lookup)->sub ? " " : "",
+			kind_of(s->kind, p->lookup)->sub ?: "", dot, s->cmd);
 		return -1;
 	}
-	kv_replace(kv, eq, SSL_KV_SET);
+	if (!kv && s->nkv == SSL_REVIEW_MAX_KEYS) {
+		ssl_err("review: --set %s: [%s] has %d keys already", spec, s->section,
+			SSL_REVIEW_MAX_KEYS);
+		return -1;
+	}
+	if (kv) {
+		kv_replace(kv, eq, SSL_KV_SET);
+	} else {	/* a key the step's command takes: added */
+		kv = &s->kv[s->nkv++];
+		kv_set(kv, dot, eq, 0, SSL_KV_SET);
+	}
+	if (!strcmp(dot, "chart")) {
+		free(s->chart);
+		s->chart = xstrdup(eq);
+	}
 	json_object_array_add(p->overrides, json_object_new_string(spec));
 	return check_kv(p, s, kv);
+}
+
+static int expand(const struct ssl_review_plan *p, const char *val, const char *filename,
+		  const char *outdir, char *buf, size_t len);
+
+/* the drives of step @s: its devices= (or DEV) expanded; how many */
+static unsigned int devices_of(const struct ssl_review_plan *p,
+			       const struct ssl_review_step *s, const char *filename)
+{
+	const char *v = step_get(s, "devices");
+	char buf[PATH_MAX], *tok, *save;
+	unsigned int n = 0;
+
+	if (!v)
+		v = filename;
+	if (expand(p, v, filename, "", buf, sizeof(buf)))
+		return 0;
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+		n += *tok != '\0';
+	return n;
+}
+
+int ssl_review_skip(const struct ssl_review_plan *p, const struct ssl_review_step *s,
+		    const char *filename, char *why, size_t len)
+{
+	const char *need = step_get(s, NEEDS_KEY);
+	unsigned long n;
+	unsigned int have;
+
+	if (!need || !filename)
+		return 0;
+	n = strtoul(need, NULL, 10);
+	have = devices_of(p, s, filename);
+	if (have >= n)
+		return 0;
+	snprintf(why, len, "needs %lu drives (%s=%lu), given %u: give them with --set "
+		 "%s.devices=DEV,DEV,...", n, NEEDS_KEY, n, have, s->section);
+	return 1;
 }
 
 /* a list value cut to its first and last entries */
@@ -667,6 +748,23 @@ static void cut_list(struct ssl_review_kv *kv)
 		return;
 	memmove(first_end, last, strlen(last) + 1);
 	kv->from = SSL_KV_QUICK;
+}
+
+/* a step that preconditions (precondition=, not none): over 64 MiB only */
+static void quicken_precondition(struct ssl_review_plan *p, struct ssl_review_step *s)
+{
+	const char *pc = step_get(s, PRECOND_KEY);
+	struct ssl_review_kv *kv = step_kv(s, QUICK_PC_SPAN_KEY);
+
+	if (!pc || !strcmp(pc, "none") || (kv && kv->from == SSL_KV_SET))
+		return;
+	if (kv) {
+		kv_replace(kv, QUICK_PC_SPAN, SSL_KV_QUICK);
+		return;
+	}
+	if (!step_accepts(p->lookup, s, QUICK_PC_SPAN_KEY) || s->nkv == SSL_REVIEW_MAX_KEYS)
+		return;
+	kv_set(&s->kv[s->nkv++], QUICK_PC_SPAN_KEY, QUICK_PC_SPAN, 0, SSL_KV_QUICK);
 }
 
 static int quicken_step(struct ssl_review_plan *p, struct ssl_review_step *s)
@@ -699,6 +797,7 @@ static int quicken_step(struct ssl_review_plan *p, struct ssl_review_step *s)
 		if (kv && kv->from != SSL_KV_SET)
 			cut_list(kv);
 	}
+	quicken_precondition(p, s);
 	return 0;
 }
 
@@ -893,10 +992,10 @@ static uint64_t count_of(const struct ssl_review_step *s, const char *key, uint6
 	return n;
 }
 
-/* the span's bytes: size= (bytes or percent) of @capacity */
+/* the span's bytes: size= or precondition-span= (bytes or percent) of @capacity */
 static uint64_t span_of(const struct ssl_review_step *s, uint64_t capacity)
 {
-	const char *v = step_get(s, "size");
+	const char *v = step_get(s, "size") ?: step_get(s, QUICK_PC_SPAN_KEY);
 	uint64_t b;
 
 	if (v && strchr(v, '%'))

@@ -73,7 +73,10 @@ int ssl_review_load_text(const char *path, const char *text, ssl_cmd_lookup look
 			 struct ssl_review_plan *p);
 void ssl_review_free(struct ssl_review_plan *p);
 
-/* --set STEP.KEY=VALUE: STEP a section, or a kind that only one section has */
+/*
+ * --set STEP.KEY=VALUE: STEP a section, or a kind that only one section
+ * has; KEY one the step sets, or an option its command takes (added)
+ */
 int ssl_review_set(struct ssl_review_plan *p, const char *spec);
 /* --scale=quick: the shrinking of review.c's quick table, step by step */
 int ssl_review_quicken(struct ssl_review_plan *p);
@@ -88,6 +91,12 @@ const char *ssl_review_meta(const struct ssl_review_plan *p, const char *key);
 int ssl_review_argv(const struct ssl_review_plan *p, const struct ssl_review_step *s,
 		    const char *filename, const char *outdir, int allow_write,
 		    struct ssl_argv *a);
+/*
+ * Whether step @s is skipped on DEV @filename: its needs-devices=N and
+ * fewer drives given; 1 with the reason in @why, else 0.
+ */
+int ssl_review_skip(const struct ssl_review_plan *p, const struct ssl_review_step *s,
+		    const char *filename, char *why, size_t len);
 /* Estimated seconds of step @s on a device of @capacity bytes */
 uint64_t ssl_review_estimate(const struct ssl_review_step *s, uint64_t capacity);
 /* Whether step @s writes to the device: "" reads only, else what it destroys */

@@ -659,6 +659,8 @@ static int ssl_method_opt(struct ssl_method *m, int id, const char *name, const 
 		return ssl_pass_add(m->cmd, &m->pass, name, val);
 	case SSL_M_PRECOND:
 		return ssl_precond_parse(m->cmd, val, &m->pc);
+	case SSL_M_PRECOND_SPAN:
+		return ssl_precond_span_parse(m->cmd, val, &m->pc);
 	case SSL_M_FORCE:
 	case SSL_M_DRY_RUN:
 		if (val && ssl_parse_bool(val, id == SSL_M_FORCE ? &m->force : &m->dry_run)) {
@@ -804,6 +806,11 @@ int ssl_method_check(struct ssl_method *m)
 	if (m->pass.writes && !m->pass.allow_write) {
 		ssl_err("%s: --rw=%s writes to %s: give --allow_write (its data is "
 			"destroyed); nothing ran", m->cmd, m->pass.writes, m->filename);
+		return -1;
+	}
+	if (m->pc.span_arg[0] && m->pc.mode == SSL_PC_NONE) {
+		ssl_err("%s: --precondition-span=%s limits a --precondition: give one",
+			m->cmd, m->pc.span_arg);
 		return -1;
 	}
 	if (m->pc.mode != SSL_PC_NONE && !m->pass.allow_write) {

@@ -105,7 +105,7 @@ void ssl_pass_free(struct ssl_pass *p);
 enum {
 	SSL_M_FILENAME = 1000, SSL_M_OUTPUT_DIR, SSL_M_OUTPUT_FORMAT, SSL_M_NO_REPORT,
 	SSL_M_ETA, SSL_M_RAMP, SSL_M_RUNTIME, SSL_M_PASS, SSL_M_PRECOND, SSL_M_FORCE,
-	SSL_M_DRY_RUN,
+	SSL_M_DRY_RUN, SSL_M_PRECOND_SPAN,
 };
 
 #define SSL_METHOD_OPTS \
@@ -132,7 +132,8 @@ enum {
 	{ "allow_write",	SSL_ARG_FLAG, SSL_M_PASS }, \
 	{ "profile",		SSL_ARG_REQUIRED, SSL_M_PASS }, \
 	{ "section",		SSL_ARG_REQUIRED, SSL_M_PASS }, \
-	{ "precondition",	SSL_ARG_REQUIRED, SSL_M_PRECOND }
+	{ "precondition",	SSL_ARG_REQUIRED, SSL_M_PRECOND }, \
+	{ "precondition-span",	SSL_ARG_REQUIRED, SSL_M_PRECOND_SPAN }
 
 /* --force, --dry-run: the guard of --precondition (scale has its own) */
 #define SSL_METHOD_GUARD_OPTS \

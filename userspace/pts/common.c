@@ -1160,7 +1160,12 @@ int precondition_segments(struct pts_ctx *c, bool apart)
 
 void summary_where(const struct pts_ctx *c)
 {
-	printf("\nreport: %s/report.html, data: %s/%s\n", c->dir, c->dir, PTS_JSON);
+	/* --no-report: no report.html was made, so none is named */
+	if (c->no_report)
+		printf("\ndata: %s/%s (ssdload report %s renders the report)\n", c->dir,
+		       PTS_JSON, c->dir);
+	else
+		printf("\nreport: %s/report.html, data: %s/%s\n", c->dir, c->dir, PTS_JSON);
 }
 
 void interrupted_segments(const struct pts_ctx *c)

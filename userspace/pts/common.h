@@ -213,9 +213,9 @@ json_object *health_now(const struct pts_ctx *c);
  */
 unsigned int pts_blockalign(const struct pts_ctx *c, unsigned int bs);
 /*
- * The alignment of a round of iops or latency: one run of every block
- * size, and the engine aligns a run's offsets once (4 KiB, or the logical
- * block if larger).
+ * The alignment of a run of several random block sizes in one step
+ * (ECW's bssplit): 4 KiB, or the logical block if larger.  The matrix
+ * tests give each block size's step its own (pts_blockalign()).
  */
 unsigned int pts_round_blockalign(const struct pts_ctx *c);
 /* "4K", "0.5K" */

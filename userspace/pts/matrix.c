@@ -33,7 +33,7 @@ static int do_round(struct pts_ctx *c, unsigned int r)
 	char name[128], rel[64], out[PATH_MAX], eta[32], eta_min[32];
 	uint64_t t0 = ssl_now_ms(), left;
 	unsigned int m, b, k = 0;
-	char started[32];
+	char started[32], ba[32];
 	double tr;
 	int st;
 
@@ -53,8 +53,6 @@ static int do_round(struct pts_ctx *c, unsigned int r)
 	snprintf(rel, sizeof(rel), "rounds/round-%03u.json", r);
 	av_common_bins(c, &a, name);
 	av_add(&a, t->random ? "--rw=randrw" : "--rw=rw");
-	if (t->random)
-		av_addf(&a, "--blockalign=%u", pts_round_blockalign(c));
 	av_addf(&a, "--numjobs=%u", c->threads);
 	av_addf(&a, "--iodepth=%u", c->iodepth);
 	av_addf(&a, "--size=%llu", (unsigned long long)c->active_bytes);
@@ -62,10 +60,17 @@ static int do_round(struct pts_ctx *c, unsigned int r)
 	av_add(&a, "--percentile_list=" PTS_PERCENTILES);
 	if (c->keep_last_job)
 		av_add(&a, "--keep-job");
+	/* random points: each block size its own alignment (pts_blockalign()) */
 	for (m = 0; m < t->nmix; m++)
-		for (b = 0; b < c->nbs; b++)
-			av_addf(&a, "--step=rwmixread=%u,bs=%u,runtime=%llums", t->mix[m],
-				c->bs[b], (unsigned long long)c->point_ms);
+		for (b = 0; b < c->nbs; b++) {
+			ba[0] = '\0';
+			/* a block the device forbids: the kernel says so about bs */
+			if (t->random && pts_blockalign(c, c->bs[b]) <= c->bs[b])
+				snprintf(ba, sizeof(ba), ",blockalign=%u",
+					 pts_blockalign(c, c->bs[b]));
+			av_addf(&a, "--step=rwmixread=%u,bs=%u,runtime=%llums%s", t->mix[m],
+				c->bs[b], (unsigned long long)c->point_ms, ba);
+		}
 	hb = health_now(c);
 	now_iso(started, sizeof(started));
 	st = spawn_read(&a, out, "the round", &run);

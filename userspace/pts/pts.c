@@ -587,40 +587,56 @@ static json_object *device_json(const struct pts_ctx *c)
 	return o;
 }
 
+/* Why block size @bs is aligned to @ba (pts_blockalign()). */
+static const char *blockalign_why(const struct pts_ctx *c, unsigned int bs,
+				  unsigned int ba, char *buf, size_t len)
+{
+	if (c->def->bssplit)
+		return "4 KiB (or the logical block if larger) for all of ECW's block sizes: "
+		       "one run of them all";
+	if (ba == bs)
+		return "the block size";
+	snprintf(buf, len, "the device's logical block size, %u B: it forbids the block size",
+		 ba);
+	return buf;
+}
+
 /*
- * The offset alignment of the random I/Os: blockalign (the stimulus's),
- * blockalign_by_bs (each block size's, as bytes) and blockalign_rule.
+ * The offset alignment of the random I/Os: blockalign (the first block
+ * size's), blockalign_by_bs and blockalign_why_by_bs (each block size's,
+ * as bytes, and why: each is its own step or run), blockalign_rule (one
+ * line for them all) and logical_block_size.
  */
 static void blockalign_json(const struct pts_ctx *c, json_object *o)
 {
 	const struct pts_def *t = c->def;
-	bool round = t->ops == &pts_matrix_ops || t->bssplit;
-	json_object *by = json_object_new_object();
-	unsigned int i, ba;
-	char key[16];
+	json_object *by = NULL, *why = NULL;
+	unsigned int i, ba, ba0 = 0, own = 0;
+	char key[16], buf[96];
 
-	if (!t->random) {
-		jset(o, "blockalign", NULL);
-		jset(o, "blockalign_by_bs", NULL);
-		jset(o, "blockalign_rule", NULL);
-		json_object_put(by);
-		return;
+	jset(o, "logical_block_size", c->dev.logical_block_size ?
+	     json_object_new_int((int)c->dev.logical_block_size) : NULL);
+	if (t->random) {
+		by = json_object_new_object();
+		why = json_object_new_object();
 	}
-	for (i = 0; i < c->nbs; i++) {
+	for (i = 0; t->random && i < c->nbs; i++) {
+		ba = t->bssplit ? pts_round_blockalign(c) : pts_blockalign(c, c->bs[i]);
+		ba0 = i ? ba0 : ba;
+		own += ba == c->bs[i];
 		snprintf(key, sizeof(key), "%u", c->bs[i]);
-		jset(by, key, json_object_new_int((int)(round ? pts_round_blockalign(c) :
-							 pts_blockalign(c, c->bs[i]))));
+		jset(by, key, json_object_new_int((int)ba));
+		jset(why, key, json_object_new_string(blockalign_why(c, c->bs[i], ba, buf,
+								     sizeof(buf))));
 	}
-	ba = round ? pts_round_blockalign(c) : pts_blockalign(c, c->bs[0]);
-	jset(o, "blockalign", json_object_new_int((int)ba));
+	jset(o, "blockalign", t->random ? json_object_new_int((int)ba0) : NULL);
 	jset(o, "blockalign_by_bs", by);
-	jset(o, "blockalign_rule", json_object_new_string(
-		t->bssplit ? "4 KiB (or the logical block if larger) for all of ECW's block "
-		"sizes: one run of them all" :
-		round ? "4 KiB (or the logical block if larger) for every point: a round is "
-		"one run, whose offsets the engine aligns once (the 0.5 KiB points too)" :
-		ba == c->bs[0] ? "the block size" : "the logical block size (the device's "
-		"logical block forbids the block size)"));
+	jset(o, "blockalign_why_by_bs", why);
+	jset(o, "blockalign_rule", !t->random ? NULL : json_object_new_string(
+		t->bssplit ? blockalign_why(c, 0, 0, buf, sizeof(buf)) :
+		own == c->nbs ? "the block size" :
+		"each block size's own where the device's logical block allows it, else the "
+		"logical block size"));
 }
 
 static json_object *settings_json(const struct pts_ctx *c)

@@ -161,9 +161,10 @@ COMMAND_FIELDS = {
 # --precondition's record (sweep, curve, scale): the mode, what it wrote
 # (the promise, the bytes the runs wrote), its time, each device's passes
 PRECONDITION = obj({
-    "mode": string(null=False), "bytes_promised": N, "bytes_written": N, "duration_ms": N,
-    "complete": boolean,
-    "devices": array(obj({"path": string(), "span_bytes": N, "bytes_promised": N,
+    "mode": string(null=False), "span": string(), "bytes_promised": N, "bytes_written": N,
+    "duration_ms": N, "complete": boolean,
+    "devices": array(obj({"path": string(), "span_bytes": N, "capacity_bytes": N,
+                          "whole_device": boolean, "bytes_promised": N,
                           "bytes_written": N, "duration_ms": N, "complete": boolean,
                           "passes": array(obj({"what": string(), "bytes": N})),
                           "wdpc": obj({"rounds": N, "steady": boolean})}, null=False)),
@@ -816,8 +817,13 @@ class CommandReport(Report):
                 rows.append(("Preconditioning", "none"))
             else:
                 wdpc = [x["wdpc"] for x in pc.get("devices") or [] if x.get("wdpc")]
-                rows.append(("Preconditioning", "%s: %s written in %s%s%s" % (
+                part = [x for x in pc.get("devices") or [] if x.get("whole_device") is False]
+                rows.append(("Preconditioning", "%s: %s written in %s%s%s%s" % (
                     pc["mode"], fmt_bytes(pc.get("bytes_written")), fmt_ms(pc.get("duration_ms")),
+                    "".join(", over the first %s of %s (--precondition-span=%s), not the "
+                            "whole device" % (fmt_bytes(x.get("span_bytes")),
+                                              text(x.get("path")), text(pc.get("span")))
+                            for x in part),
                     "".join(", WDPC %s rounds, %s" % (text(w.get("rounds")),
                                                        "steady" if w.get("steady") else
                                                        "not steady") for w in wdpc),

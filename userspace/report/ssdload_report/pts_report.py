@@ -9,6 +9,21 @@ from .pts import (MATRIX_TESTS, TABLE_PERCENTILES, fmt_bssplit, fmt_load, fmt_me
                   fmt_zones, percentile, percentile_rows, scale, unit)
 
 
+def offset_alignment(s):
+    """The settings' offset alignment: one value and its rule, or, when the
+    block sizes were aligned differently, each block size's and why."""
+    by = s.get("blockalign_by_bs") or {}
+    why = s.get("blockalign_why_by_bs") or {}
+    if len(set(by.values())) <= 1:
+        return "%s B%s" % (fmt_int(s["blockalign"]), " (%s)" % s["blockalign_rule"]
+                           if s.get("blockalign_rule") else "")
+    lbs = s.get("logical_block_size")
+    parts = ["%s: %s B%s" % (fmt_bs(int(bs)), fmt_int(ba),
+                             " (%s)" % why[bs] if why.get(bs) else "")
+             for bs, ba in sorted(by.items(), key=lambda kv: int(kv[0]))]
+    return "; ".join(parts) + ("" if lbs is None else
+                               " (device logical block: %s B)" % fmt_int(lbs))
+
 class PtsReport(Report):
     """report.html of a pts run (run: a Run)."""
 
@@ -45,9 +60,7 @@ class PtsReport(Report):
                     fmt_bytes(rng), fmt_pct(s.get("active_range_pct")),
                     fmt_int(s.get("offset_bytes"))))]
         if s.get("blockalign") is not None:
-            sett.append(("Offset alignment", "%s B%s" % (
-                fmt_int(s["blockalign"]), " (%s)" % s["blockalign_rule"]
-                if s.get("blockalign_rule") else "")))
+            sett.append(("Offset alignment", offset_alignment(s)))
         if self.run.test == "wsat":
             sett += [("Sample time", fmt_ms(s.get("sample_ms"))),
                      ("Duration limit", fmt_ms(s.get("duration_ms"))),

@@ -17,7 +17,8 @@ STEP = obj({"section": string(null=False), "kind": string(null=False),
             "command": string(null=False), "chart": string(), "dir": string(null=False),
             "argv": string(), "estimate_s": anything, "destroys": string(),
             "state": string(null=False), "status": anything, "started": string(),
-            "finished": string()}, required=("section", "dir", "state"), null=False)
+            "finished": string(), "skip_reason": string()},
+           required=("section", "dir", "state"), null=False)
 REVIEW_DOC = obj({
     "format": string(null=False), "format_version": anything, "ssdload_version": string(),
     "command": string(), "started": string(), "finished": string(),
@@ -40,6 +41,9 @@ def render_steps(outdir, doc, render_dir):
     notes = {}
     for s in doc["steps"]:
         d = os.path.join(outdir, safe_dir(s["dir"]))
+        if s["state"] == "skipped":
+            notes[s["dir"]] = "skipped: %s" % text(s.get("skip_reason"))
+            continue
         if s["state"] != "done" or not os.path.isdir(d):
             notes[s["dir"]] = "not run (%s)" % s["state"]
             continue
