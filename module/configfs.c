@@ -291,6 +291,12 @@ CONFIGFS_ATTR(ssdload_job_, NAME)
 SSDLOAD_ENUM_ATTR(rw, ssdload_rw_names);
 SSDLOAD_ENUM_ATTR(rate_process, ssdload_rate_process_names);
 
+/* verify (Documentation/verify.rst) */
+SSDLOAD_ENUM_ATTR(verify, ssdload_verify_names);
+SSDLOAD_NUM_ATTR(verify_interval, 0, SSDLOAD_MAX_BS, SSDLOAD_MIN_BS);
+SSDLOAD_NUM_ATTR(do_verify, 0, 1, 0);
+SSDLOAD_NUM_ATTR(verify_fatal, 0, 1, 0);
+
 /*
  * filename: a block device, or fio's list "a:b" ("\\:" escapes a colon)
  * of up to SSDLOAD_MAX_DEVS, each absolute.
@@ -490,6 +496,11 @@ VISIBLE_IF_KUNIT struct configfs_attribute *ssdload_job_attrs[] = {
 	&ssdload_job_attr_loops,
 	&ssdload_job_attr_time_based,
 	&ssdload_job_attr_norandommap,
+	/* verify */
+	&ssdload_job_attr_verify,
+	&ssdload_job_attr_verify_interval,
+	&ssdload_job_attr_do_verify,
+	&ssdload_job_attr_verify_fatal,
 	&ssdload_job_attr_enable,
 	&ssdload_job_attr_state,
 	&ssdload_job_attr_error,

@@ -498,6 +498,19 @@ static int ssdload_progress_show(struct seq_file *m, void *unused)
 }
 SSDLOAD_DEBUGFS_ATTR(ssdload_progress);
 
+/* verify (uapi): the read-back pass, live while it runs. */
+static int ssdload_verify_file_show(struct seq_file *m, void *unused)
+{
+	struct ssdload_job *job = m->private;
+	int ret;
+
+	mutex_lock(&job->lock);
+	ret = ssdload_verify_show(job, m);
+	mutex_unlock(&job->lock);
+	return ret;
+}
+SSDLOAD_DEBUGFS_ATTR(ssdload_verify_file);
+
 /* Binary histograms: a snapshot built at open, freed at release. */
 struct ssdload_hist_snap {
 	size_t len;				/* bytes in data */
@@ -1039,6 +1052,8 @@ void ssdload_debugfs_job_add(struct ssdload_job *job)
 			    &ssdload_steps_fops);
 	debugfs_create_file(SSDLOAD_DBG_LEASE, 0400, dir, job,
 			    &ssdload_lease_fops);
+	debugfs_create_file(SSDLOAD_DBG_VERIFY, 0400, dir, job,
+			    &ssdload_verify_file_fops);
 }
 
 void ssdload_debugfs_job_del(struct ssdload_job *job)

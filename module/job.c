@@ -180,6 +180,7 @@ static enum ssdload_state ssdload_job_teardown(struct ssdload_job *job)
 		ssdload_worker_free_ios(job->workers[i]);
 
 	job->end_ns = ktime_get_ns();
+	ssdload_verify_release(job);
 	ssdload_job_close_devs(job);
 	ssdload_job_collect_errors(job);
 
@@ -201,9 +202,24 @@ static void ssdload_job_end_work(struct work_struct *work)
 	struct ssdload_job *job = container_of(work, struct ssdload_job,
 					       end_work);
 	enum ssdload_state state;
+	int vret;
 
+	vret = ssdload_verify_run(job);	/* reads: without job->lock */
 	mutex_lock(&job->lock);
 	state = ssdload_job_teardown(job);
+	if (vret && vret != -EINTR) {
+		const struct ssdload_vfail *f = &job->vfy.fail[0];
+
+		if (vret == -EILSEQ)
+			ssdload_job_set_error(job, vret,
+					      "verify: a unit failed, the first %s at sector %llu (debugfs verify lists them)",
+					      ssdload_vclass_names[f->cls],
+					      f->lba);
+		else
+			ssdload_job_set_error(job, vret,
+					      "verify: no memory for the read-back pass");
+		state = SSDLOAD_STATE_ERROR;
+	}
 	module_put(THIS_MODULE);
 	WRITE_ONCE(job->state, state);
 	mutex_unlock(&job->lock);
@@ -764,6 +780,7 @@ static void ssdload_job_disarm(struct ssdload_job *job)
 	lockdep_assert_held(&job->lock);
 	ssdload_job_destroy_threads(job);
 	ssdload_job_free_run(job);
+	ssdload_verify_release(job);
 	ssdload_job_close_devs(job);
 	WRITE_ONCE(job->state, SSDLOAD_STATE_STOPPED);
 }
@@ -910,6 +927,9 @@ int ssdload_job_start(struct ssdload_job *job)
 	ret = ssdload_job_open(job);
 	if (ret)
 		goto out_free_mask;
+	ret = ssdload_verify_prepare(job);
+	if (ret)
+		goto out_close_devs;
 	ret = ssdload_job_alloc_workers(job, mask, nr);
 	if (ret)
 		goto out_free_workers;
@@ -929,6 +949,8 @@ out_destroy_threads:
 	ssdload_job_destroy_threads(job);
 out_free_workers:
 	ssdload_job_free_run(job);
+out_close_devs:
+	ssdload_verify_release(job);
 	ssdload_job_close_devs(job);
 out_free_mask:
 	free_cpumask_var(mask);
@@ -1000,6 +1022,7 @@ struct ssdload_job *ssdload_job_alloc(const char *name)
 	job->cfg.scramble_buffers = 1;
 	job->cfg.random_scatter = 1;
 	job->cfg.buffer_compress_chunk = 512;
+	job->cfg.do_verify = 1;
 	return job;
 }
 EXPORT_SYMBOL_IF_KUNIT(ssdload_job_alloc);

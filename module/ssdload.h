@@ -13,9 +13,11 @@
 #include <linux/cpumask.h>
 #include <linux/llist.h>
 #include <linux/log2.h>
+#include <linux/math64.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
 #include <linux/ratelimit.h>
+#include <linux/seq_file.h>
 #include <linux/refcount.h>
 #include <linux/seqlock.h>
 #include <linux/slab.h>
@@ -254,6 +256,9 @@ struct ssdload_io {
 	bool inflight;			/* submitted, not yet reaped */
 	bool late;			/* counted as older than io_timeout_ms */
 	bool split;			/* the block layer split the bio */
+	u8 vgen;			/* verify: the generation it wrote,
+					 * 0 = none
+					 */
 	unsigned short nr_wvecs;	/* chunks of the write buffer */
 	unsigned short nr_rvecs;	/* chunks of the read buffer */
 	const struct bio_vec *wbuf;	/* the write buffer */
@@ -374,6 +379,7 @@ struct ssdload_wcursor {
 	unsigned int dev_ios;		/* I/Os on it since the last switch */
 	u64 dev_bytes;			/* bytes on it since the last switch */
 	struct ssdload_datagen dg;	/* write data */
+	u64 vseq;			/* verify: writes stamped */
 };
 
 /*
@@ -512,6 +518,79 @@ struct ssdload_worker {
 	struct ssdload_wcompl compl ____cacheline_aligned_in_smp;
 };
 
+/* verify: the block header, the checksums, the generation map (verify.c) */
+#define SSDLOAD_VGEN_MASK	0x7f	/* generation of the map byte, 1..127 */
+#define SSDLOAD_VGEN_AMBIG	0x80	/* two writes overlapped: any passes */
+
+/* What a job's checksums need: the type and, for crc64, the function. */
+struct ssdload_vctx {
+	u32 type;			/* enum ssdload_verify */
+	u64 (*crc64)(u64 crc, const void *p, size_t len); /* crc64_be */
+};
+
+/* What a write stamps into the header of a unit. */
+struct ssdload_vstamp {
+	u64 lba;			/* 512-byte sector of the unit */
+	u64 seed;			/* the job's randseed */
+	u64 seq;			/* the worker's write sequence number */
+	u64 time_ns;			/* CLOCK_REALTIME */
+	u32 worker;			/* worker index */
+	u32 gen;			/* the block's generation, 1..127 */
+};
+
+/* What a read-back unit should hold. */
+struct ssdload_vwant {
+	u64 lba;			/* the sector it was read from */
+	u64 seed;			/* the job's randseed */
+	u8 gen;				/* the map byte of its block */
+};
+
+/* What its header said (valid when it had one). */
+struct ssdload_vgot {
+	u64 lba;
+	u64 seq;
+	u32 gen;
+	u32 worker;
+};
+
+/* One listed failure (debugfs verify). */
+struct ssdload_vfail {
+	u64 lba;			/* 512-byte sector of the unit */
+	u8 cls;				/* enum ssdload_vclass */
+	int err;			/* read_error: errno */
+	struct ssdload_vgot got;	/* what the header said */
+	u8 want_gen;			/* the map byte */
+};
+
+/*
+ * A job's verify state.  Fixed from enable: the context, the map and
+ * the unit; the results are written by the verify pass (end_work) and
+ * read by debugfs under job->lock; they stay until the next enable.
+ */
+struct ssdload_vrun {
+	struct ssdload_vctx c;
+	u8 *map;			/* one byte per block, NULL = no verify */
+	u64 map_bytes;			/* its size */
+	u64 base[SSDLOAD_MAX_DEVS];	/* each device's first block in map */
+	u32 bs;				/* block (the job's only block size) */
+	u32 interval;			/* bytes per checked unit */
+	u8 state;			/* enum ssdload_vstate */
+	u64 written;			/* blocks with a generation */
+	u64 checked;			/* blocks read back */
+	u64 units;			/* units classified */
+	u64 ambiguous;			/* blocks with two writes in flight */
+	u64 cls[SSDLOAD_VCLASS_NR];	/* failed units per class */
+	u32 nr_fail;			/* entries of fail[] */
+	struct ssdload_vfail fail[SSDLOAD_VFAIL_MAX];
+};
+
+enum ssdload_vstate {
+	SSDLOAD_VSTATE_NONE = 0,	/* "none": no verify pass (yet) */
+	SSDLOAD_VSTATE_RUNNING,		/* "running" */
+	SSDLOAD_VSTATE_DONE,		/* "done" */
+	SSDLOAD_VSTATE_ABORTED,		/* "aborted": stopped, or verify_fatal */
+};
+
 /* Job parameters: set through configfs, fixed while the job runs. */
 struct ssdload_cfg {
 	u64 rw;				/* enum ssdload_rw */
@@ -557,6 +636,11 @@ struct ssdload_cfg {
 	struct ssdload_bsspec *bssplit;	/* NULL = unset */
 	struct ssdload_bsspec *bsrange;	/* NULL = unset */
 	struct ssdload_distspec *dist;	/* NULL = random (uniform) */
+	/* verify (Documentation/verify.rst) */
+	u32 verify;			/* enum ssdload_verify, 0 = off */
+	u64 verify_interval;		/* bytes per checked unit, 0 = bs */
+	u64 do_verify;			/* 1 = read back after the writes */
+	u64 verify_fatal;		/* 1 = stop at the first failure */
 };
 
 /*
@@ -633,6 +717,7 @@ struct ssdload_job {
 	u64 deadline_ns;		/* no submissions from here, 0 = none */
 	u64 end_ns;			/* ktime at teardown, 0 while running */
 	struct dentry *dbg;		/* debugfs directory */
+	struct ssdload_vrun vfy;	/* verify: map and results */
 };
 
 /*
@@ -919,6 +1004,53 @@ u64 ssdload_target(struct ssdload_worker *w, u8 dir, unsigned int dev,
 bool ssdload_pass_perm(const struct ssdload_job *job,
 		       const struct ssdload_worker *w);
 #endif
+
+/* verify.c */
+extern const struct ssdload_enum ssdload_verify_names[];
+extern const char * const ssdload_vclass_names[SSDLOAD_VCLASS_NR + 1];
+extern const char * const ssdload_vstate_names[];
+
+unsigned int ssdload_vcsum_size(u32 type);
+void ssdload_vcsum_flat(const struct ssdload_vctx *c, const void *p,
+			size_t len, u8 out[SSDLOAD_VHDR_CSUM_MAX]);
+const char *ssdload_vctx_get(struct ssdload_vctx *c, u32 type);
+void ssdload_vctx_put(struct ssdload_vctx *c);
+void ssdload_vstamp(const struct ssdload_vctx *c, const struct bio_vec *v,
+		    unsigned int nr, u32 off, u32 len,
+		    const struct ssdload_vstamp *st);
+u8 ssdload_vcheck(const struct ssdload_vctx *c, const struct bio_vec *v,
+		  unsigned int nr, u32 off, u32 len,
+		  const struct ssdload_vwant *want, struct ssdload_vgot *got);
+int ssdload_verify_prepare(struct ssdload_job *job);
+void ssdload_verify_release(struct ssdload_job *job);
+void ssdload_verify_write(struct ssdload_worker *w, struct ssdload_io *io,
+			  const struct bio_vec *buf, unsigned int nr);
+void ssdload_verify_written(struct ssdload_worker *w,
+			    const struct ssdload_io *io);
+int ssdload_verify_run(struct ssdload_job *job);
+int ssdload_verify_show(struct ssdload_job *job, struct seq_file *m);
+
+/* The generation after the map byte @m (1..127, wrapping; 0 = unwritten). */
+static inline u8 ssdload_vgen_next(u8 m)
+{
+	u8 g = m & SSDLOAD_VGEN_MASK;
+
+	return g >= SSDLOAD_VGEN_MASK ? 1 : g + 1;
+}
+
+/* Blocks of @bs bytes in a span of @span bytes (a partial one is not). */
+static inline u64 ssdload_vmap_blocks(u64 span, u32 bs)
+{
+	return div_u64(span, bs);
+}
+
+/* The map index of the block at byte @pos of device @dev. */
+static inline u64 ssdload_vmap_idx(const struct ssdload_vrun *v,
+				   const struct ssdload_dev *d,
+				   unsigned int dev, u64 pos)
+{
+	return v->base[dev] + div_u64(pos - d->span_start, v->bs);
+}
 
 /* debugfs.c */
 int ssdload_debugfs_init(void);

@@ -502,6 +502,10 @@ static void ssdload_reap_one(struct ssdload_worker *w, struct ssdload_io *io)
 		return;
 	}
 	w->poll.again_streak = 0;
+	if (unlikely(io->vgen)) {
+		ssdload_verify_written(w, io);
+		io->vgen = 0;
+	}
 	if (unlikely(io->split))
 		WRITE_ONCE(w->res.cnt.split_ios, w->res.cnt.split_ios + 1);
 	ssdload_record(w, io);
@@ -759,6 +763,8 @@ static void ssdload_prep(struct ssdload_worker *w, struct ssdload_io *io)
 		buf = io->wbuf;
 		nr = io->nr_wvecs;
 		ssdload_data_write(&w->cursor.dg, buf, nr, io->len, io->pos);
+		if (unlikely(w->job->vfy.map))
+			ssdload_verify_write(w, io, buf, nr);
 	} else {
 		buf = io->rbuf;
 		nr = io->nr_rvecs;

@@ -69,6 +69,11 @@
 #define SSDLOAD_ATTR_LOOPS		"loops"		/* runs of the step list, >= 1 */
 #define SSDLOAD_ATTR_TIME_BASED		"time_based"	/* 0/1, 0 = a timed job ends after one pass */
 #define SSDLOAD_ATTR_NORANDOMMAP	"norandommap"	/* 0/1, 1 = a random pass draws with replacement */
+/* verify (Documentation/verify.rst): fio's names and meanings */
+#define SSDLOAD_ATTR_VERIFY		"verify"	/* enum ssdload_verify, by name */
+#define SSDLOAD_ATTR_VERIFY_INTERVAL	"verify_interval" /* bytes per checked unit, 0 = bs */
+#define SSDLOAD_ATTR_DO_VERIFY		"do_verify"	/* 0/1, read back after the writes */
+#define SSDLOAD_ATTR_VERIFY_FATAL	"verify_fatal"	/* 0/1, stop at the first failure */
 
 /*
  * ---- limits of the job attributes --------------------------------------
@@ -136,6 +141,7 @@
 #define SSDLOAD_DBG_SERIES		"series"	/* binary time series, see below */
 #define SSDLOAD_DBG_STEPS		"steps"		/* binary per-step results, see below */
 #define SSDLOAD_DBG_LEASE		"lease"		/* held open: closing it stops the run */
+#define SSDLOAD_DBG_VERIFY		"verify"	/* text, the verify pass, see below */
 
 /* ---- enums ------------------------------------------------------------ */
 enum ssdload_rw {
@@ -442,5 +448,87 @@ struct ssdload_steps_rec {
 				 * (0: idle, or a module before it)
 				 */
 };
+
+/* ---- verify: the block header and the results ------------------------ */
+/*
+ * With verify set, every verify_interval bytes of a written block (the
+ * whole block if 0) start with a struct ssdload_vhdr: little-endian,
+ * fixed-width, SSDLOAD_VHDR_SIZE bytes.  The data checksum covers the
+ * unit's bytes after the header; the header checksum (crc32c, seed ~0)
+ * covers the header with hdr_csum as zero.  Documentation/verify.rst
+ * gives the layout byte by byte.
+ */
+enum ssdload_verify {
+	SSDLOAD_VERIFY_OFF = 0,		/* "0": no verify (the default) */
+	SSDLOAD_VERIFY_CRC32C,		/* "crc32c": Castagnoli, seed ~0 */
+	SSDLOAD_VERIFY_CRC64,		/* "crc64": crc64_be (ECMA-182), seed 0 */
+	SSDLOAD_VERIFY_XXHASH,		/* "xxhash": xxh64, seed 0 */
+	SSDLOAD_VERIFY_SHA256,		/* "sha256" */
+	SSDLOAD_VERIFY_MD5,		/* "md5": named, refused at enable */
+	SSDLOAD_VERIFY_SHA1,		/* "sha1": named, refused at enable */
+	SSDLOAD_VERIFY_PATTERN,		/* "pattern": named, refused at enable */
+	SSDLOAD_VERIFY_META,		/* "meta": the header only */
+	SSDLOAD_VERIFY_NULL,		/* "null": written and read, not checked */
+	SSDLOAD_VERIFY_NR,
+};
+
+#define SSDLOAD_VHDR_MAGIC	0x56445353U	/* "SSDV" little-endian */
+#define SSDLOAD_VHDR_VERSION	1
+#define SSDLOAD_VHDR_SIZE	96U		/* bytes, the header with csum[] */
+#define SSDLOAD_VHDR_CSUM_MAX	32U		/* bytes of csum[] (sha256) */
+
+struct ssdload_vhdr {
+	__le32 magic;		/*  0: SSDLOAD_VHDR_MAGIC */
+	__le16 version;		/*  4: SSDLOAD_VHDR_VERSION */
+	__u8 csum_type;		/*  6: enum ssdload_verify */
+	__u8 flags;		/*  7: 0 */
+	__le32 len;		/*  8: bytes of the unit, header included */
+	__le32 worker;		/* 12: index of the worker that wrote it */
+	__le64 lba;		/* 16: 512-byte sector the unit was written to */
+	__le64 seed;		/* 24: the job's randseed */
+	__le64 seq;		/* 32: the worker's write sequence number */
+	__le64 time_ns;		/* 40: CLOCK_REALTIME at the write, ns */
+	__le32 gen;		/* 48: the block's write generation, 1..127 */
+	__le32 hdr_csum;	/* 52: crc32c of the header, this field 0 */
+	__le64 reserved;	/* 56: 0 */
+	__u8 csum[32];		/* 64: the data checksum, little-endian for
+				 * the CRCs and xxh64, the digest for sha256;
+				 * zero-padded
+				 */
+};
+
+_Static_assert(sizeof(struct ssdload_vhdr) == SSDLOAD_VHDR_SIZE,
+	       "struct ssdload_vhdr is the documented 96 bytes");
+
+/* The failure classes of a checked unit. */
+enum ssdload_vclass {
+	SSDLOAD_VCLASS_CORRUPT = 0,	/* "corrupt": a checksum mismatch */
+	SSDLOAD_VCLASS_MISPLACED,	/* "misplaced": the header names another LBA */
+	SSDLOAD_VCLASS_STALE,		/* "stale": an older generation */
+	SSDLOAD_VCLASS_FOREIGN,		/* "foreign": no header of this job */
+	SSDLOAD_VCLASS_READ_ERROR,	/* "read_error": the read failed */
+	SSDLOAD_VCLASS_NR,
+	SSDLOAD_VCLASS_OK = SSDLOAD_VCLASS_NR,	/* passed (no failure) */
+};
+
+#define SSDLOAD_VFAIL_MAX	64	/* failures listed in debugfs verify */
+
+/*
+ * debugfs verify (text, key=value per line):
+ *   verify=<type name>	verify_interval=<bytes>
+ *   verify_state=<none|running|done|aborted>
+ *   verify_written=<blocks>	blocks written and acknowledged (map entries)
+ *   verify_checked=<blocks>	blocks read back and classified
+ *   verify_units=<units>	verify_interval units checked
+ *   verify_ambiguous=<blocks>	written twice with both writes in flight:
+ *				any generation of them passes
+ *   verify_failed=<units>	failed units, the sum of the classes
+ *   verify_corrupt= verify_misplaced= verify_stale= verify_foreign=
+ *   verify_read_error=		failed units per class
+ *   verify_map_bytes=<bytes>	the generation map
+ * then the first SSDLOAD_VFAIL_MAX failures, one per line:
+ *   fail=<lba> <class> <detail>
+ * (lba in 512-byte sectors, detail one word: got=.. want=..).
+ */
 
 #endif /* _UAPI_SSDLOAD_H */

@@ -209,4 +209,37 @@ static inline void ssdload_start_plug(struct blk_plug *plug,
 	MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING)
 #endif
 
+/*
+ * crc32c, for the verify header and verify=crc32c.
+ *   6.1 .. 6.13: crc32c() is in libcrc32c.ko (a module on Debian's
+ *                kernels: a link to it would make insmod of ssdload.ko
+ *                fail until it is loaded); __crc32c_le() of lib/crc32.c
+ *                (CONFIG_CRC32, built in) computes the same CRC, in
+ *                software.
+ *   6.14 ..:     crc32c() is part of the CRC32 library itself.
+ */
+#include <linux/crc32.h>
+
+static inline u32 ssdload_crc32c(u32 crc, const void *p, size_t len)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 14, 0)
+	return crc32c(crc, p, len);
+#else
+	return __crc32c_le(crc, p, len);
+#endif
+}
+
+/*
+ * Incremental SHA-256 of lib/crypto (verify=sha256).
+ *   6.1 .. 6.16: struct sha256_state, sha256_init/update/final()
+ *   6.17 ..:     struct sha256_ctx, the same three calls
+ */
+#include <crypto/sha2.h>
+
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 17, 0)
+#define ssdload_sha256_ctx sha256_ctx
+#else
+#define ssdload_sha256_ctx sha256_state
+#endif
+
 #endif /* _SSDLOAD_COMPAT_H */

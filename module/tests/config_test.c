@@ -335,6 +335,21 @@ static const struct cfg_case cfg_cases[] = {
 	NO("group", "a:b", EINVAL),
 	NO("group", "caf\xe9", EINVAL),
 	NO("group", "a\n\n", EINVAL),
+	/* verify (verify.c): fio's names, refused at enable if unsupported */
+	OK("verify", "crc32c", "crc32c\n"),
+	OK("verify", "sha256\n", "sha256\n"),
+	OK("verify", "md5", "md5\n"),
+	OK("verify", "0", "0\n"),
+	NO("verify", "crc7", EINVAL),
+	NO("verify", "", EINVAL),
+	OK("verify_interval", "512", "512\n"),
+	OK("verify_interval", "0", "0\n"),
+	NO("verify_interval", "100", EINVAL),
+	NO("verify_interval", "33554432", ERANGE),
+	OK("do_verify", "0", "0\n"),
+	NO("do_verify", "2", ERANGE),
+	OK("verify_fatal", "1", "1\n"),
+	NO("verify_fatal", "yes", EINVAL),
 	/* enable: 0 stops (a no-op on an idle job), 1 starts */
 	OK("enable", "0", "0\n"),
 	NO("enable", "2", EINVAL),
@@ -482,6 +497,8 @@ static void test_defaults(struct kunit *test)
 		{ "scramble_buffers", "1\n" }, { "enable", "0\n" },
 		{ "shared", "0\n" }, { "group", "\n" }, { "loops", "1\n" },
 		{ "time_based", "1\n" }, { "norandommap", "0\n" },
+		{ "verify", "0\n" }, { "verify_interval", "0\n" },
+		{ "do_verify", "1\n" }, { "verify_fatal", "0\n" },
 		{ "state", "idle\n" }, { "error", "0\n" },
 	};
 	struct cfg_fixture *f = test->priv;

@@ -71,6 +71,10 @@ BAD = {
     "loops": NUM_BAD + ["0", "4294967296"],
     "time_based": NUM_BAD + ["2", "-0", "1x"],
     "norandommap": NUM_BAD + ["2", "-0", "1x"],
+    "verify": ["crc7", "CRC32C", "crc32c,md5", "\n", " ", "-1", "1"],
+    "verify_interval": NUM_BAD + ["1", "511", "513", str(32 << 20)],
+    "do_verify": NUM_BAD + ["2", "-0", "1x"],
+    "verify_fatal": NUM_BAD + ["2", "-0", "1x"],
     "enable": NUM_BAD + ["2"],
 }
 # in-range edge values that must be accepted and read back
@@ -119,6 +123,10 @@ GOOD = {
     "loops": [("1", "1"), ("4294967295", "4294967295"), ("360\n", "360"), ("1", "1")],
     "time_based": [("0", "0"), ("1\n", "1")],
     "norandommap": [("1", "1"), ("0\n", "0")],
+    "verify": [("crc32c", "crc32c"), ("xxhash\n", "xxhash"), ("0", "0")],
+    "verify_interval": [("512", "512"), ("0", "0")],
+    "do_verify": [("0", "0"), ("1", "1")],
+    "verify_fatal": [("1", "1"), ("0", "0")],
     "offset": [("0", "0"), ("512", "512"), ("25%", "25.0000%")],
 }
 

@@ -37,8 +37,10 @@ CONTRACT_ATTRS = (
     "buffer_compress_percentage", "buffer_compress_chunk", "dedupe_percentage",
     "buffer_pattern", "zero_buffers", "refill_buffers", "file_service_type", "numjobs",
     "rate_iops", "rate", "rate_process", "log_interval_ms", "log_hist",
-    "shared", "group", "loops", "time_based", "norandommap", "enable", "state",
-    "error",
+    "shared", "group", "loops", "time_based", "norandommap",
+    # verify (Documentation/verify.rst)
+    "verify", "verify_interval", "do_verify", "verify_fatal",
+    "enable", "state", "error",
 )
 RO_ATTRS = ("state", "error")
 RW_NAMES = ("read", "write", "randread", "randwrite", "rw", "randrw")
