@@ -43,6 +43,10 @@ SSDLOAD_NUM_ATTR(numjobs, 0, SSDLOAD_MAX_NUMJOBS, 0);
 SSDLOAD_NUM_ATTR(log_interval_ms, 0, SSDLOAD_MAX_MS, 0);
 SSDLOAD_NUM_ATTR(log_hist, 0, 1, 0);
 SSDLOAD_NUM_ATTR(shared, 0, 1, 0);
+SSDLOAD_NUM_ATTR(thinktime_us, 0, SSDLOAD_MAX_US, 0);
+SSDLOAD_NUM_ATTR(thinktime_spin_us, 0, SSDLOAD_MAX_US, 0);
+SSDLOAD_NUM_ATTR(thinktime_blocks, 0, U64_MAX, 0);
+SSDLOAD_NUM_ATTR(thinktime_iotime_us, 0, SSDLOAD_MAX_US, 0);
 
 /* The value of offset or size, as written. */
 struct ssdload_span_val {
@@ -290,6 +294,56 @@ CONFIGFS_ATTR(ssdload_job_, NAME)
 
 SSDLOAD_ENUM_ATTR(rw, ssdload_rw_names);
 SSDLOAD_ENUM_ATTR(rate_process, ssdload_rate_process_names);
+SSDLOAD_ENUM_ATTR(thinktime_blocks_type, ssdload_think_type_names);
+
+/* startdelay_us: a delay, or a range "LO-HI" each worker draws from. */
+static ssize_t ssdload_job_startdelay_us_show(struct config_item *item,
+					      char *page)
+{
+	const struct ssdload_cfg *cfg = &to_job(item)->cfg;
+
+	if (cfg->startdelay_hi_us == cfg->startdelay_us)
+		return sysfs_emit(page, "%llu\n", cfg->startdelay_us);
+	return sysfs_emit(page, "%llu-%llu\n", cfg->startdelay_us,
+			  cfg->startdelay_hi_us);
+}
+
+/* startdelay_us as parsed: the range's ends. */
+struct ssdload_range_val {
+	u64 lo, hi;
+};
+
+static int ssdload_startdelay_parse(const struct ssdload_attr *a,
+				    const char *page, void *val)
+{
+	struct ssdload_range_val *v = val;
+
+	return ssdload_parse_range(page, SSDLOAD_MAX_US, &v->lo, &v->hi);
+}
+
+static void ssdload_startdelay_apply(void *dst, const void *val)
+{
+	const struct ssdload_range_val *v = val;
+	struct ssdload_cfg *cfg = dst;
+
+	cfg->startdelay_us = v->lo;
+	cfg->startdelay_hi_us = v->hi;
+}
+
+static ssize_t ssdload_job_startdelay_us_store(struct config_item *item,
+					       const char *page, size_t count)
+{
+	static const struct ssdload_attr a = {
+		.name = "startdelay_us",
+		.size = sizeof(struct ssdload_range_val),
+		.parse = ssdload_startdelay_parse,
+		.apply = ssdload_startdelay_apply,
+	};
+	struct ssdload_job *job = to_job(item);
+
+	return ssdload_store(job, NULL, &a, &job->cfg, page, count);
+}
+CONFIGFS_ATTR(ssdload_job_, startdelay_us);
 
 /* verify (Documentation/verify.rst) */
 SSDLOAD_ENUM_ATTR(verify, ssdload_verify_names);
@@ -501,6 +555,12 @@ VISIBLE_IF_KUNIT struct configfs_attribute *ssdload_job_attrs[] = {
 	&ssdload_job_attr_verify_interval,
 	&ssdload_job_attr_do_verify,
 	&ssdload_job_attr_verify_fatal,
+	&ssdload_job_attr_thinktime_us,
+	&ssdload_job_attr_thinktime_spin_us,
+	&ssdload_job_attr_thinktime_blocks,
+	&ssdload_job_attr_thinktime_blocks_type,
+	&ssdload_job_attr_thinktime_iotime_us,
+	&ssdload_job_attr_startdelay_us,
 	&ssdload_job_attr_enable,
 	&ssdload_job_attr_state,
 	&ssdload_job_attr_error,

@@ -384,6 +384,23 @@ static void ssdload_job_counts(struct ssdload_job *job, struct ssdload_wcount *t
 	}
 }
 
+/*
+ * thinktime: the time the workers paused, summed over them, and their
+ * pauses (both 0 without thinktime_us).
+ */
+static void ssdload_summary_think(struct seq_file *m, struct ssdload_job *job)
+{
+	u64 ns = 0, pauses = 0;
+	unsigned int i;
+
+	for (i = 0; i < job->nr_workers; i++) {
+		ns += READ_ONCE(job->workers[i]->think.total_ns);
+		pauses += READ_ONCE(job->workers[i]->think.pauses);
+	}
+	seq_printf(m, "think_ns=%llu\n", ns);
+	seq_printf(m, "think_pauses=%llu\n", pauses);
+}
+
 static int ssdload_summary_show(struct seq_file *m, void *unused)
 {
 	struct ssdload_job *job = m->private;
@@ -428,6 +445,7 @@ static int ssdload_summary_show(struct seq_file *m, void *unused)
 	seq_printf(m, "steps=%u\n", ssdload_steps_ran(job) ? job->nr_phases : 0);
 	seq_printf(m, "loops=%u\n", job->run_loops);
 	seq_printf(m, "time_based=%llu\n", job->cfg.time_based);
+	ssdload_summary_think(m, job);
 	ssdload_job_cpu(job, &cpu, &usr, &ctx, &done);
 	seq_printf(m, "cpu_ns=%llu\n", cpu);
 	seq_printf(m, "usr_cpu_ns=%llu\n", usr);

@@ -796,17 +796,25 @@ static void ssdload_job_launch(struct ssdload_job *job, u64 start_ns,
 			       struct ssdload_gate *gate,
 			       struct task_struct **tasks)
 {
+	u64 lo = 0, hi = 0;
 	unsigned int i;
 
 	ssdload_job_get(job);
 	__module_get(THIS_MODULE);
 	job->start_ns = start_ns;
-	job->ramp_end_ns = job->start_ns +
+	/* startdelay: each worker's run starts after its own delay */
+	for (i = 0; i < job->nr_workers; i++) {
+		u64 delay = ssdload_startdelay_ns(&job->cfg, i);
+
+		lo = i ? min(lo, delay) : delay;
+		hi = max(hi, delay);
+		ssdload_worker_begin(job->workers[i], start_ns + delay);
+	}
+	/* the measured time runs from the first worker's ramp end */
+	job->ramp_end_ns = job->start_ns + lo +
 			   job->phases[0].ramp_ms * NSEC_PER_MSEC;
 	job->deadline_ns = job->run_ms ?
-		job->start_ns + job->run_ms * NSEC_PER_MSEC : 0;
-	for (i = 0; i < job->nr_workers; i++)
-		ssdload_worker_begin(job->workers[i], job->start_ns);
+		job->start_ns + hi + job->run_ms * NSEC_PER_MSEC : 0;
 	atomic_set(&job->nr_active, job->nr_workers);
 	WRITE_ONCE(job->state, SSDLOAD_STATE_RUNNING);
 	for (i = 0; i < job->nr_workers; i++) {
@@ -1023,6 +1031,7 @@ struct ssdload_job *ssdload_job_alloc(const char *name)
 	job->cfg.random_scatter = 1;
 	job->cfg.buffer_compress_chunk = 512;
 	job->cfg.do_verify = 1;
+	job->cfg.thinktime_blocks = 1;
 	return job;
 }
 EXPORT_SYMBOL_IF_KUNIT(ssdload_job_alloc);

@@ -66,6 +66,13 @@ const struct ssdload_enum ssdload_rate_process_names[] = {
 };
 EXPORT_SYMBOL_IF_KUNIT(ssdload_rate_process_names);
 
+const struct ssdload_enum ssdload_think_type_names[] = {
+	{ SSDLOAD_THINK_COMPLETE,	"complete" },
+	{ SSDLOAD_THINK_ISSUE,		"issue" },
+	{ 0, NULL }
+};
+EXPORT_SYMBOL_IF_KUNIT(ssdload_think_type_names);
+
 const char * const ssdload_dir_names[SSDLOAD_DIR_NR] = {
 	[SSDLOAD_DIR_READ]	= "read",
 	[SSDLOAD_DIR_WRITE]	= "write",
@@ -95,6 +102,41 @@ int ssdload_parse_u64(const char *buf, u64 min, u64 max, u64 align, u64 *out)
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(ssdload_parse_u64);
+
+/*
+ * A value or a range "LO-HI" (fio's startdelay=2-5), each 0..@max, LO <=
+ * HI; a value gives LO = HI.
+ */
+int ssdload_parse_range(const char *buf, u64 max, u64 *lo, u64 *hi)
+{
+	char tmp[48], *dash;
+	u64 a, b;
+	int ret;
+
+	if (strscpy(tmp, buf, sizeof(tmp)) < 0)
+		return -EINVAL;
+	dash = strchr(tmp, '-');
+	if (!dash) {
+		ret = ssdload_parse_u64(tmp, 0, max, 0, &a);
+		if (ret)
+			return ret;
+		*lo = a;
+		*hi = a;
+		return 0;
+	}
+	*dash = '\0';
+	ret = ssdload_parse_u64(tmp, 0, max, 0, &a);
+	if (!ret)
+		ret = ssdload_parse_u64(dash + 1, 0, max, 0, &b);
+	if (ret)
+		return ret;
+	if (a > b)
+		return -EINVAL;
+	*lo = a;
+	*hi = b;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(ssdload_parse_range);
 
 /* Strict boolean: "0" or "1" only. */
 int ssdload_parse_bool(const char *buf, bool *out)

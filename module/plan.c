@@ -558,6 +558,11 @@ int ssdload_plan_run(struct ssdload_job *job, unsigned int nr)
 {
 	int ret;
 
+	/* fio: thinktime_blocks unset counts only thinktime_iotime */
+	if (job->cfg.thinktime_us && !job->cfg.thinktime_blocks &&
+	    !job->cfg.thinktime_iotime_us)
+		return ssdload_job_refuse(job, -EINVAL, "thinktime_blocks",
+					  "thinktime_blocks=0 pauses by time only: set thinktime_iotime_us");
 	ret = ssdload_plan_bs(job);
 	if (ret)
 		return ret;

@@ -10,6 +10,7 @@
 #include <linux/blkdev.h>
 #include <linux/configfs.h>
 #include <linux/kref.h>
+#include <linux/kthread.h>
 #include <linux/cpumask.h>
 #include <linux/llist.h>
 #include <linux/log2.h>
@@ -308,6 +309,36 @@ struct ssdload_wdev {
 	struct ssdload_devstat st[SSDLOAD_DIR_NR];
 };
 
+/* thinktime_blocks_type: what thinktime_blocks counts. */
+enum ssdload_think_type {
+	SSDLOAD_THINK_COMPLETE = 0,	/* "complete": completed I/Os */
+	SSDLOAD_THINK_ISSUE,		/* "issue": issued I/Os */
+};
+
+/*
+ * thinktime (think.c), as fio's: once thinktime_blocks I/Os were counted
+ * since the last pause (or thinktime_iotime passed), the worker issues
+ * nothing new, waits for its I/Os in flight, then spins for
+ * thinktime_spin and sleeps (hrtimer) for the rest of thinktime.  Set
+ * before the run (ns, the limits) and by ssdload_think_begin(); the rest
+ * only by the worker.  debugfs reads total_ns and pauses.
+ */
+struct ssdload_wthink {
+	u64 ns;				/* thinktime, 0 = off */
+	u64 spin_ns;			/* of it, spun */
+	u64 iotime_ns;			/* I/O time between pauses, 0 = off */
+	u64 blocks;			/* I/Os between pauses, 0 = by time */
+	bool by_issue;			/* count issued, not completed, I/Os */
+	bool due;			/* a pause is due: drain, then pause */
+	u64 last;			/* the count at the last pause */
+	u64 due_cnt;			/* the count when this one became due */
+	u64 last_ns;			/* end of the last pause (iotime) */
+	u64 start_ns;			/* start of the pause, 0 = none */
+	u64 end_ns;			/* its end */
+	u64 total_ns;			/* time paused */
+	u64 pauses;			/* pauses taken */
+};
+
 /* Counters of a worker, read live with READ_ONCE(); summed per job. */
 struct ssdload_wcount {
 	u64 split_ios;			/* completed I/Os whose bio was split */
@@ -507,6 +538,9 @@ struct ssdload_worker {
 	struct ssdload_gate *gate;	/* start GROUP: passed before the first
 					 * I/O, then NULL
 					 */
+	u64 begin_ns;			/* its first I/O, after startdelay */
+
+	struct ssdload_wthink think;
 
 	struct ssdload_wphase phase;
 	struct ssdload_wcursor cursor;
@@ -629,6 +663,13 @@ struct ssdload_cfg {
 	u64 loops;			/* runs of the step list (or of the job) */
 	u64 time_based;			/* 0 = runtime_ms or one pass, the first */
 	u64 norandommap;		/* 1 = a random pass draws with replacement */
+	u64 thinktime_us;		/* pause, 0 = none */
+	u64 thinktime_spin_us;		/* of it, spun */
+	u64 thinktime_blocks;		/* I/Os between pauses, 0 = by time */
+	u32 thinktime_blocks_type;	/* enum ssdload_think_type */
+	u64 thinktime_iotime_us;	/* I/O time between pauses, 0 = off */
+	u64 startdelay_us;		/* start delay, or its range's low end */
+	u64 startdelay_hi_us;		/* the range's high end (= low: none) */
 	u32 fst;			/* enum ssdload_fst */
 	u32 fst_n;			/* I/Os before a switch, 0 = 1 */
 	u32 pattern_len;		/* buffer_pattern bytes, 0 = none */
@@ -805,6 +846,7 @@ extern const struct ssdload_enum ssdload_state_names[];
 extern const struct ssdload_enum ssdload_poll_fallback_names[];
 extern const struct ssdload_enum ssdload_fst_names[];
 extern const struct ssdload_enum ssdload_rate_process_names[];
+extern const struct ssdload_enum ssdload_think_type_names[];
 extern const char * const ssdload_dir_names[SSDLOAD_DIR_NR];
 
 int ssdload_parse_u64(const char *buf, u64 min, u64 max, u64 align, u64 *out);
@@ -818,6 +860,7 @@ int ssdload_parse_bytes_or_pct(const char *buf, u64 *bytes, u64 *ppm,
 			       bool *pct);
 int ssdload_parse_fst(const char *buf, u32 *fst, u32 *n);
 int ssdload_parse_group(const char *buf, char *out, size_t outlen);
+int ssdload_parse_range(const char *buf, u64 max, u64 *lo, u64 *hi);
 void ssdload_safe_value(const char *buf, char *out, size_t outlen);
 bool ssdload_blank(const char *buf);
 
@@ -929,6 +972,30 @@ static inline u64 ssdload_kv_bytes(size_t size)
 	return PAGE_ALIGN(size);
 }
 
+/*
+ * The free I/Os a worker keeps back in phase @ph: those beyond its
+ * iodepth, or none when it issues nothing (@idle).
+ */
+static inline unsigned int ssdload_phase_spare(const struct ssdload_worker *w,
+					       const struct ssdload_phase *ph,
+					       bool idle)
+{
+	return idle ? 0 : w->pool.nr_ios - min(ph->iodepth, w->pool.nr_ios);
+}
+
+/* Must the worker stop issuing (stop, an I/O error, teardown)? */
+static inline bool ssdload_worker_stopped(const struct ssdload_worker *w)
+{
+	return READ_ONCE(w->job->stop) || READ_ONCE(w->job->failed) ||
+	       kthread_should_stop();
+}
+
+/* think.c */
+u64 ssdload_startdelay_ns(const struct ssdload_cfg *cfg, unsigned int idx);
+void ssdload_think_begin(struct ssdload_worker *w, u64 t0);
+bool ssdload_think(struct ssdload_worker *w, u64 now);
+void ssdload_start_wait(struct ssdload_worker *w);
+
 /* series.c */
 u64 ssdload_series_mem(const struct ssdload_job *job);
 void ssdload_series_plan(struct ssdload_job *job, u8 dirs);
@@ -1003,6 +1070,8 @@ u64 ssdload_target(struct ssdload_worker *w, u8 dir, unsigned int dev,
 		   u32 *len);
 bool ssdload_pass_perm(const struct ssdload_job *job,
 		       const struct ssdload_worker *w);
+bool ssdload_think_due(const struct ssdload_wthink *t, u64 n, u64 now);
+u64 ssdload_think_left(const struct ssdload_wthink *t, u64 n);
 #endif
 
 /* verify.c */

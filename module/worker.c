@@ -588,10 +588,7 @@ static bool ssdload_measuring(struct ssdload_worker *w, u64 now)
 /* May anything go out at @now (a retry included)? */
 static bool ssdload_may_issue(struct ssdload_worker *w, u64 now)
 {
-	struct ssdload_job *job = w->job;
-
-	if (READ_ONCE(job->stop) || READ_ONCE(job->failed) ||
-	    kthread_should_stop())
+	if (ssdload_worker_stopped(w))
 		return false;
 	return !w->phase.deadline_ns || now < w->phase.deadline_ns;
 }
@@ -920,8 +917,7 @@ void ssdload_phase_enter(struct ssdload_worker *w, unsigned int idx, u64 t0)
 	w->phase.uniform_bs = ph->uniform_bs;
 	w->phase.bs = ph->bs_max;
 	w->phase.ba = ph->ba;
-	w->phase.spare = idle ? 0 :
-			 w->pool.nr_ios - min(ph->iodepth, w->pool.nr_ios);
+	w->phase.spare = ssdload_phase_spare(w, ph, idle);
 	w->phase.ramp_end_ns = t0 + ph->ramp_ms * NSEC_PER_MSEC;
 	if (ph->idle)
 		w->phase.deadline_ns = t0 + ph->idle_ms * NSEC_PER_MSEC;
@@ -1075,6 +1071,8 @@ void ssdload_worker_begin(struct ssdload_worker *w, u64 t0)
 	w->phase.ph = NULL;
 	w->phase.loop = 0;
 	w->phase.epoch = 0;
+	w->begin_ns = t0;
+	ssdload_think_begin(w, t0);
 	ssdload_phase_enter(w, 0, t0);
 }
 
@@ -1362,6 +1360,8 @@ int ssdload_worker_fn(void *data)
 
 	if (w->gate)
 		ssdload_gate_pass(w);
+	if (unlikely(w->begin_ns > w->job->start_ns))
+		ssdload_start_wait(w);
 	for (;;) {
 		cond_resched();
 		ssdload_track_cpu(w);
@@ -1387,6 +1387,9 @@ int ssdload_worker_fn(void *data)
 			break;
 
 		w->rate.wake_ns = 0;
+		/* thinktime: one predictable branch when it is off */
+		if (unlikely(w->think.ns) && issuing && ssdload_think(w, now))
+			continue;
 		if ((issuing && w->pool.nr_free > w->phase.spare) ||
 		    w->pool.retry || w->pool.follow) {
 			issuing = ssdload_submit_batch(w, now, issuing);

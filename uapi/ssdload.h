@@ -74,6 +74,12 @@
 #define SSDLOAD_ATTR_VERIFY_INTERVAL	"verify_interval" /* bytes per checked unit, 0 = bs */
 #define SSDLOAD_ATTR_DO_VERIFY		"do_verify"	/* 0/1, read back after the writes */
 #define SSDLOAD_ATTR_VERIFY_FATAL	"verify_fatal"	/* 0/1, stop at the first failure */
+#define SSDLOAD_ATTR_THINKTIME_US	"thinktime_us"	/* pause after thinktime_blocks I/Os, us, 0 = off */
+#define SSDLOAD_ATTR_THINKTIME_SPIN_US	"thinktime_spin_us" /* of the pause, spun, us */
+#define SSDLOAD_ATTR_THINKTIME_BLOCKS	"thinktime_blocks" /* I/Os between pauses, 0 = by time only */
+#define SSDLOAD_ATTR_THINKTIME_BLOCKS_TYPE "thinktime_blocks_type" /* complete|issue */
+#define SSDLOAD_ATTR_THINKTIME_IOTIME_US "thinktime_iotime_us" /* us of I/O between pauses, 0 = off */
+#define SSDLOAD_ATTR_STARTDELAY_US	"startdelay_us"	/* us, or LO-HI: drawn per worker */
 
 /*
  * ---- limits of the job attributes --------------------------------------
@@ -98,6 +104,8 @@
  * a quarter of the ns a u64 holds (U64_MAX / NSEC_PER_MSEC / 4)
  */
 #define SSDLOAD_MAX_MS		(0xffffffffffffffffULL / 1000000U / 4)
+/* thinktime_us, thinktime_spin_us, thinktime_iotime_us, startdelay_us */
+#define SSDLOAD_MAX_US		(0xffffffffffffffffULL / 1000U / 4)
 #define SSDLOAD_MAX_RATE_IOPS	(1ULL << 32)	/* rate_iops: I/Os per second */
 #define SSDLOAD_MAX_RATE_BPS	(1ULL << 44)	/* rate: bytes per second */
 #define SSDLOAD_GROUP_LEN	64U		/* group names: 1..63 characters */

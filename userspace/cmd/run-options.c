@@ -124,6 +124,8 @@ const struct ssl_opt run_opts[] = {
 	{ "write_barrier",	SSL_ARG_REQUIRED, O_WRITE_BARRIER },
 	{ "thinktime_spin",	SSL_ARG_REQUIRED, O_THINKTIME_SPIN },
 	{ "thinktime_blocks",	SSL_ARG_REQUIRED, O_THINKTIME_BLOCKS },
+	{ "thinktime_blocks_type", SSL_ARG_REQUIRED, O_THINKTIME_BLOCKS_TYPE },
+	{ "thinktime_iotime",	SSL_ARG_REQUIRED, O_THINKTIME_IOTIME },
 	{ "rate_min",		SSL_ARG_REQUIRED, O_RATE_MIN },
 	{ "rate_iops_min",	SSL_ARG_REQUIRED, O_RATE_IOPS_MIN },
 	{ "max_latency",	SSL_ARG_REQUIRED, O_MAX_LATENCY },
@@ -1032,6 +1034,77 @@ static int extent_opts(struct run_ctx *c)
 	return 0;
 }
 
+/* A time in us (a bare number: @bare_us units) into @attr. */
+static int us_opt(struct run_ctx *c, int id, const char *attr, uint64_t bare_us,
+		  uint64_t *out)
+{
+	uint64_t v;
+
+	if (!c->raw[id])
+		return 0;
+	if (ssl_parse_time_us(c->raw[id], bare_us, &v) || v > SSDLOAD_MAX_US)
+		return bad_value(c, id, bare_us == 1 ?
+				 "not a time (microseconds, or with us/ms/s/m/h suffix)" :
+				 "not a time (seconds, or with us/ms/s/m/h suffix)");
+	if (out)
+		*out = v;
+	add_write_u64(c, attr, v);
+	return 0;
+}
+
+/* startdelay: a time, or fio's range LO-HI (each worker draws its own) */
+static int startdelay_opt(struct run_ctx *c)
+{
+	const char *v = c->raw[O_STARTDELAY];
+	const char *dash = v ? strchr(v, '-') : NULL;
+	char lo[64], val[64];
+	uint64_t a, b;
+
+	if (!v)
+		return 0;
+	if (!dash)
+		return us_opt(c, O_STARTDELAY, SSDLOAD_ATTR_STARTDELAY_US, 1000000, NULL);
+	snprintf(lo, sizeof(lo), "%.*s", (int)(dash - v), v);
+	if (ssl_parse_time_us(lo, 1000000, &a) || ssl_parse_time_us(dash + 1, 1000000, &b) ||
+	    a > SSDLOAD_MAX_US || b > SSDLOAD_MAX_US || a > b)
+		return bad_value(c, O_STARTDELAY, "not a time or a range LO-HI of times "
+				 "(seconds, or with us/ms/s/m/h suffix)");
+	snprintf(val, sizeof(val), "%" PRIu64 "-%" PRIu64, a, b);
+	add_write(c, SSDLOAD_ATTR_STARTDELAY_US, val);
+	return 0;
+}
+
+/*
+ * fio's thinktime family: thinktime and thinktime_spin in us (bare: us),
+ * thinktime_iotime (bare: s), thinktime_blocks (fio's 0 pauses after each
+ * I/O: 1), thinktime_blocks_type.  thinktime_iotime without
+ * thinktime_blocks pauses by time only (fio), the module's blocks 0.
+ */
+static int think_opts(struct run_ctx *c)
+{
+	const char *type = c->raw[O_THINKTIME_BLOCKS_TYPE];
+	uint64_t blocks = 1;
+
+	if (us_opt(c, O_THINKTIME, SSDLOAD_ATTR_THINKTIME_US, 1, NULL) ||
+	    us_opt(c, O_THINKTIME_SPIN, SSDLOAD_ATTR_THINKTIME_SPIN_US, 1, NULL) ||
+	    us_opt(c, O_THINKTIME_IOTIME, SSDLOAD_ATTR_THINKTIME_IOTIME_US, 1000000, NULL) ||
+	    startdelay_opt(c))
+		return -1;
+	if (c->raw[O_THINKTIME_BLOCKS]) {
+		if (u64_opt(c, O_THINKTIME_BLOCKS, NULL, &blocks))
+			return -1;
+		add_write_u64(c, SSDLOAD_ATTR_THINKTIME_BLOCKS, blocks ? blocks : 1);
+	} else if (c->raw[O_THINKTIME_IOTIME]) {
+		add_write_u64(c, SSDLOAD_ATTR_THINKTIME_BLOCKS, 0);
+	}
+	if (type) {
+		if (strcmp(type, "complete") && strcmp(type, "issue"))
+			return bad_value(c, O_THINKTIME_BLOCKS_TYPE, "must be complete or issue");
+		add_write(c, SSDLOAD_ATTR_THINKTIME_BLOCKS_TYPE, type);
+	}
+	return 0;
+}
+
 /* newer attributes are written only when given: older modules lack them */
 static int newer_opts(struct run_ctx *c)
 {
@@ -1046,7 +1119,7 @@ static int newer_opts(struct run_ctx *c)
 	    buffer_opts(c) ||
 	    conv_opt(c, O_FILE_SERVICE_TYPE, SSDLOAD_ATTR_FILE_SERVICE_TYPE, ssl_conv_fst) ||
 	    fio_log_opts(c) || run_ss_opts(c) || rate_series_opts(c) ||
-	    flag_opt(c, O_SHARED, SSDLOAD_ATTR_SHARED, NULL))
+	    flag_opt(c, O_SHARED, SSDLOAD_ATTR_SHARED, NULL) || think_opts(c))
 		return -1;
 	if (c->raw[O_GROUP]) {
 		if (ssl_check_group(c->raw[O_GROUP]))

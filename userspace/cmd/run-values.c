@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * fio's options that ssdload takes for the values that mean what it does
- * anyway: buffered=0, verify=0, thinktime=0, continue_on_error=none ...
+ * anyway: buffered=0, verify=0, continue_on_error=none ...
  * (fio's defaults, or ssdload's behaviour), the options that tune a
  * userspace engine's submission (a note: the kernel workers submit bios
  * themselves), randrepeat, random_generator, norandommap, rw_sequencer
@@ -54,9 +54,7 @@ static const struct fio_value {
 	  "not one of fio's generators" },
 	{ O_BUFFERED, V_BOOL, "0", NULL, NULL },
 	{ O_VERIFY, V_WORD, "0", NULL, NULL },
-	{ O_STARTDELAY, V_TIME, "0", NULL, NULL },
 	{ O_CONTINUE_ON_ERROR, V_WORD, "none|0", NULL, NULL },
-	{ O_THINKTIME, V_TIME, "0", NULL, NULL },
 	{ O_IO_SUBMIT_MODE, V_WORD, "inline|offload", SUBMIT, "not inline or offload" },
 	{ O_IODEPTH_BATCH, V_UINT, NULL, SUBMIT, NULL },
 	{ O_IODEPTH_BATCH_COMPLETE_MIN, V_UINT, NULL, SUBMIT, NULL },
@@ -71,8 +69,6 @@ static const struct fio_value {
 	{ O_END_FSYNC, V_BOOL, "0", NULL, NULL },
 	{ O_FSYNC_ON_CLOSE, V_BOOL, "0", NULL, NULL },
 	{ O_WRITE_BARRIER, V_UINT, "0", NULL, NULL },
-	{ O_THINKTIME_SPIN, V_UINT, "0", NULL, NULL },
-	{ O_THINKTIME_BLOCKS, V_UINT, "1", NULL, NULL },
 	{ O_RATE_MIN, V_UINT, "0", NULL, NULL },
 	{ O_RATE_IOPS_MIN, V_UINT, "0", NULL, NULL },
 	{ O_MAX_LATENCY, V_UINT, "0", NULL, NULL },

@@ -164,6 +164,39 @@ static int apply_suffix(uint64_t v, const char *suf, size_t len,
 	return -1;
 }
 
+/* digits, then a suffix of @tab, or none: @bare units (0 = refused) */
+static int parse_time(const char *s, uint64_t bare, const struct suffix *tab,
+		      uint64_t *out)
+{
+	size_t len = value_len(s), used;
+	uint64_t v;
+
+	if (parse_digits(s, len, 10, &v, &used))
+		return -1;
+	if (used == len) {
+		if (!bare || v > UINT64_MAX / bare)
+			return -1;
+		*out = v * bare;
+		return 0;
+	}
+	return apply_suffix(v, s + used, len - used, tab, out);
+}
+
+int ssl_parse_time_us(const char *s, uint64_t bare_unit_us, uint64_t *out)
+{
+	static const struct suffix us_suffixes[] = {
+		{ "us", 1 }, { "usec", 1 },
+		{ "ms", 1000 }, { "msec", 1000 },
+		{ "s", 1000000 }, { "sec", 1000000 },
+		{ "m", 60000000 }, { "min", 60000000 },
+		{ "h", 3600000000ULL }, { "hour", 3600000000ULL },
+		{ "d", 86400000000ULL }, { "day", 86400000000ULL },
+		{ NULL, 0 },
+	};
+
+	return parse_time(s, bare_unit_us, us_suffixes, out);
+}
+
 int ssl_parse_time_ms(const char *s, uint64_t bare_unit_ms, uint64_t *out)
 {
 	static const struct suffix time_suffixes[] = {
@@ -174,28 +207,17 @@ int ssl_parse_time_ms(const char *s, uint64_t bare_unit_ms, uint64_t *out)
 		{ "d", 86400000 }, { "day", 86400000 },
 		{ NULL, 0 },
 	};
-	size_t len = value_len(s), used, slen;
-	const char *suf;
-	uint64_t v;
+	size_t len = value_len(s);
+	uint64_t us;
 
-	if (parse_digits(s, len, 10, &v, &used))
-		return -1;
-	suf = s + used;
-	slen = len - used;
-	if (!slen) {
-		if (bare_unit_ms && v > UINT64_MAX / bare_unit_ms)
-			return -1;
-		*out = v * bare_unit_ms;
-		return 0;
-	}
-	if ((slen == 2 && !strncasecmp(suf, "us", 2)) ||
-	    (slen == 4 && !strncasecmp(suf, "usec", 4))) {
-		if (v % 1000)
+	if ((len > 2 && !strncasecmp(s + len - 2, "us", 2)) ||
+	    (len > 4 && !strncasecmp(s + len - 4, "usec", 4))) {
+		if (ssl_parse_time_us(s, 0, &us) || us % 1000)
 			return -1;	/* the module counts whole ms */
-		*out = v / 1000;
+		*out = us / 1000;
 		return 0;
 	}
-	return apply_suffix(v, suf, slen, time_suffixes, out);
+	return parse_time(s, bare_unit_ms, time_suffixes, out);
 }
 
 int ssl_parse_percentiles(const char *s, double *out, int max, int *n)
@@ -483,9 +505,6 @@ static size_t edit_distance(const char *a, size_t la, const char *b)
  */
 #define WHY_RUN "an option of the jobs of ssdload run only"
 #define WHY_LOG "ssdload writes its own averaged logs (--write_*_log, --log_avg_msec); use those"
-#define WHY_THINK \
-	"the kernel workers keep their depth busy; use --rate_iops or" \
-	" --rate for a lighter load"
 #define WHY_RATE "only a cap is supported; use --rate_iops or --rate"
 #define WHY_VERIFY "data is not verified: ssdload measures performance; verify with fio itself"
 #define WHY_BATCH \
@@ -529,7 +548,6 @@ static size_t edit_distance(const char *a, size_t la, const char *b)
 #define WHY_WRONLY "use --rw=write or randwrite"
 #define WHY_RAMP "use --ramp_time"
 #define WHY_EXITWHAT "jobs end on their own limits; use stonewall sets"
-#define WHY_START "all jobs of a set start together; use stonewall sets to sequence them"
 
 static const struct {
 	const char *name;
@@ -544,10 +562,6 @@ static const struct {
 	{ "log_max_value", WHY_LOG },
 	{ "log_compression", WHY_LOG },
 	{ "per_job_logs", WHY_LOG },
-	{ "thinktime", WHY_THINK },
-	{ "thinktime_blocks", WHY_THINK },
-	{ "thinktime_spin", WHY_THINK },
-	{ "startdelay", WHY_START },
 	{ "rate_min", WHY_RATE },
 	{ "rate_cycle", WHY_RATE },
 	{ "rate_iops_min", WHY_RATE },

@@ -50,6 +50,13 @@ int ssl_set_kb_base(unsigned int base);
  * units (1000 for fio's runtime and ramp_time: seconds).
  */
 int ssl_parse_time_ms(const char *s, uint64_t bare_unit_ms, uint64_t *out);
+/*
+ * A duration in microseconds (fio's thinktime, startdelay): suffixes
+ * us/usec, ms/msec, s/sec, m/min, h/hour, d/day; a bare number is in
+ * @bare_unit_us units (1 for thinktime, 1000000 for startdelay: seconds),
+ * 0 refuses it.
+ */
+int ssl_parse_time_us(const char *s, uint64_t bare_unit_us, uint64_t *out);
 
 /* fio's percentile_list "1:5:99.9": values in (0, 100], at most max. */
 int ssl_parse_percentiles(const char *s, double *out, int max, int *n);

@@ -107,6 +107,7 @@ struct ssl_summary {
 	char rate_process[16];		/* linear|poisson; "" if absent */
 	struct ssl_opt_u64 late_threshold_ns;
 	struct ssl_opt_u64 log_interval_ms, log_hist, series_records;
+	struct ssl_opt_u64 think_ns, think_pauses;	/* thinktime: paused */
 };
 
 /* One direction of a series record (struct ssdload_series_dir). */

@@ -297,6 +297,8 @@ static json_object *json_ssdload(const struct ssl_summary *s, int with_devices)
 	jopt(o, "usr_cpu_ns", &s->usr_cpu_ns);
 	jopt(o, "sys_cpu_ns", &s->sys_cpu_ns);
 	jopt(o, "cpu_ns_per_io", &s->cpu_ns_per_io);
+	jopt(o, "think_ns", &s->think_ns);
+	jopt(o, "think_pauses", &s->think_pauses);
 	workers = json_object_new_array();
 	for (i = 0; i < s->nr_worker; i++)
 		json_object_array_add(workers, json_worker(s, i));
