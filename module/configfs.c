@@ -42,6 +42,10 @@ SSDLOAD_NUM_ATTR(numjobs, 0, SSDLOAD_MAX_NUMJOBS, 0);
 SSDLOAD_NUM_ATTR(log_interval_ms, 0, SSDLOAD_MAX_MS, 0);
 SSDLOAD_NUM_ATTR(log_hist, 0, 1, 0);
 SSDLOAD_NUM_ATTR(shared, 0, 1, 0);
+SSDLOAD_NUM_ATTR(fsync, 0, SSDLOAD_MAX_FSYNC, 0);
+SSDLOAD_NUM_ATTR(end_fsync, 0, 1, 0);
+SSDLOAD_NUM_ATTR(sync, 0, 1, 0);
+SSDLOAD_NUM_ATTR(write_barrier, 0, SSDLOAD_MAX_FSYNC, 0);
 
 /* The value of offset or size, as written. */
 struct ssdload_span_val {
@@ -488,6 +492,10 @@ VISIBLE_IF_KUNIT struct configfs_attribute *ssdload_job_attrs[] = {
 	&ssdload_job_attr_group,
 	&ssdload_job_attr_loops,
 	&ssdload_job_attr_time_based,
+	&ssdload_job_attr_fsync,
+	&ssdload_job_attr_end_fsync,
+	&ssdload_job_attr_sync,
+	&ssdload_job_attr_write_barrier,
 	&ssdload_job_attr_enable,
 	&ssdload_job_attr_state,
 	&ssdload_job_attr_error,

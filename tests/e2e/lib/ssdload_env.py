@@ -37,7 +37,8 @@ CONTRACT_ATTRS = (
     "buffer_compress_percentage", "buffer_compress_chunk", "dedupe_percentage",
     "buffer_pattern", "zero_buffers", "refill_buffers", "file_service_type", "numjobs",
     "rate_iops", "rate", "rate_process", "log_interval_ms", "log_hist",
-    "shared", "group", "loops", "time_based", "enable", "state", "error",
+    "shared", "group", "loops", "time_based", "fsync", "end_fsync", "sync",
+    "write_barrier", "enable", "state", "error",
 )
 RO_ATTRS = ("state", "error")
 RW_NAMES = ("read", "write", "randread", "randwrite", "rw", "randrw")
