@@ -112,6 +112,7 @@ void ssdload_flush_plan(struct ssdload_worker *w, struct ssdload_io *io)
 {
 	struct ssdload_wcount *c = &w->res.cnt;
 
+	io->barrier = false;	/* a pool I/O may have been a barrier before */
 	if (io->dir != SSDLOAD_DIR_WRITE)
 		return;
 	io->barrier = w->flush.barrier && w->flush.nth &&
