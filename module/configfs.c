@@ -47,6 +47,10 @@ SSDLOAD_NUM_ATTR(thinktime_us, 0, SSDLOAD_MAX_US, 0);
 SSDLOAD_NUM_ATTR(thinktime_spin_us, 0, SSDLOAD_MAX_US, 0);
 SSDLOAD_NUM_ATTR(thinktime_blocks, 0, U64_MAX, 0);
 SSDLOAD_NUM_ATTR(thinktime_iotime_us, 0, SSDLOAD_MAX_US, 0);
+SSDLOAD_NUM_ATTR(fsync, 0, SSDLOAD_MAX_FSYNC, 0);
+SSDLOAD_NUM_ATTR(end_fsync, 0, 1, 0);
+SSDLOAD_NUM_ATTR(sync, 0, 1, 0);
+SSDLOAD_NUM_ATTR(write_barrier, 0, SSDLOAD_MAX_FSYNC, 0);
 
 /* The value of offset or size, as written. */
 struct ssdload_span_val {
@@ -561,6 +565,10 @@ VISIBLE_IF_KUNIT struct configfs_attribute *ssdload_job_attrs[] = {
 	&ssdload_job_attr_thinktime_blocks_type,
 	&ssdload_job_attr_thinktime_iotime_us,
 	&ssdload_job_attr_startdelay_us,
+	&ssdload_job_attr_fsync,
+	&ssdload_job_attr_end_fsync,
+	&ssdload_job_attr_sync,
+	&ssdload_job_attr_write_barrier,
 	&ssdload_job_attr_enable,
 	&ssdload_job_attr_state,
 	&ssdload_job_attr_error,

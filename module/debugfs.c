@@ -381,6 +381,8 @@ static void ssdload_job_counts(struct ssdload_job *job, struct ssdload_wcount *t
 		t->nowait_retries += READ_ONCE(c->nowait_retries);
 		t->timed_out += READ_ONCE(c->timed_out);
 		t->stuck += READ_ONCE(c->stuck);
+		t->fua_writes += READ_ONCE(c->fua_writes);
+		t->barrier_writes += READ_ONCE(c->barrier_writes);
 	}
 }
 
@@ -401,13 +403,50 @@ static void ssdload_summary_think(struct seq_file *m, struct ssdload_job *job)
 	seq_printf(m, "think_pauses=%llu\n", pauses);
 }
 
+/* The figures of direction (or sync) @n: <n>_ios= ... <n>_lat_sumsq_ns2= */
+static void ssdload_summary_lat(struct seq_file *m, const char *n,
+				const struct ssdload_sum *s)
+{
+	char sumsq[48];
+
+	ssdload_u128_to_str(s->lat_sumsq, sumsq, sizeof(sumsq));
+	seq_printf(m, "%s_ios=%llu\n", n, s->ios);
+	seq_printf(m, "%s_bytes=%llu\n", n, s->bytes);
+	seq_printf(m, "%s_errors=%llu\n", n, s->errors);
+	seq_printf(m, "%s_lat_min_ns=%llu\n", n, s->lat_min);
+	seq_printf(m, "%s_lat_mean_ns=%llu\n", n, ssdload_sum_mean(s));
+	seq_printf(m, "%s_lat_max_ns=%llu\n", n, s->lat_max);
+	seq_printf(m, "%s_lat_stddev_ns=%llu\n", n, ssdload_sum_stddev(s));
+	seq_printf(m, "%s_lat_sum_ns=%llu\n", n, s->lat_sum);
+	seq_printf(m, "%s_lat_sumsq_ns2=%s\n", n, sumsq);
+}
+
+/*
+ * fio's sync options (flush.c): the settings, the flushes as sync_*
+ * (sync_ios counts the measured flush bios, one per device each time),
+ * and the FUA writes.
+ */
+static void ssdload_summary_sync(struct seq_file *m, struct ssdload_job *job,
+				 const struct ssdload_wcount *cnt)
+{
+	struct ssdload_sum s;
+
+	seq_printf(m, "fsync=%llu\n", job->cfg.fsync);
+	seq_printf(m, "end_fsync=%llu\n", job->cfg.end_fsync);
+	seq_printf(m, "sync=%llu\n", job->cfg.sync);
+	seq_printf(m, "write_barrier=%llu\n", job->cfg.write_barrier);
+	ssdload_sum_dir(job, SSDLOAD_HIST_DIR_SYNC, &s, NULL);
+	ssdload_summary_lat(m, "sync", &s);
+	seq_printf(m, "fua_writes=%llu\n", cnt->fua_writes);
+	seq_printf(m, "barrier_writes=%llu\n", cnt->barrier_writes);
+}
+
 static int ssdload_summary_show(struct seq_file *m, void *unused)
 {
 	struct ssdload_job *job = m->private;
 	u64 cpu, usr, ctx, done;
 	struct ssdload_wcount cnt;
 	struct ssdload_sum s;
-	char sumsq[48];
 	int d;
 
 	mutex_lock(&job->lock);
@@ -454,22 +493,11 @@ static int ssdload_summary_show(struct seq_file *m, void *unused)
 	seq_printf(m, "cpu_ns_per_io=%llu\n", done ? div64_u64(cpu, done) : 0);
 	ssdload_summary_depths(m, job);
 	for (d = 0; d < SSDLOAD_DIR_NR; d++) {
-		const char *n = ssdload_dir_names[d];
-
 		ssdload_sum_dir(job, d, &s, NULL);
-		ssdload_u128_to_str(s.lat_sumsq, sumsq, sizeof(sumsq));
-		seq_printf(m, "%s_ios=%llu\n", n, s.ios);
-		seq_printf(m, "%s_bytes=%llu\n", n, s.bytes);
-		seq_printf(m, "%s_errors=%llu\n", n, s.errors);
-		seq_printf(m, "%s_lat_min_ns=%llu\n", n, s.lat_min);
-		seq_printf(m, "%s_lat_mean_ns=%llu\n", n, ssdload_sum_mean(&s));
-		seq_printf(m, "%s_lat_max_ns=%llu\n", n, s.lat_max);
-		seq_printf(m, "%s_lat_stddev_ns=%llu\n", n,
-			   ssdload_sum_stddev(&s));
-		seq_printf(m, "%s_lat_sum_ns=%llu\n", n, s.lat_sum);
-		seq_printf(m, "%s_lat_sumsq_ns2=%s\n", n, sumsq);
+		ssdload_summary_lat(m, ssdload_dir_names[d], &s);
 		ssdload_summary_rate(m, job, d);
 	}
+	ssdload_summary_sync(m, job, &cnt);
 	ssdload_summary_devs(m, job);
 	ssdload_summary_workers(m, job);
 	mutex_unlock(&job->lock);
@@ -613,6 +641,7 @@ static const struct file_operations ssdload_##NAME##_fops = {		\
 SSDLOAD_HIST_FILE(hist_read, SSDLOAD_DIR_READ, false);
 SSDLOAD_HIST_FILE(hist_write, SSDLOAD_DIR_WRITE, false);
 SSDLOAD_HIST_FILE(hist_trim, SSDLOAD_DIR_TRIM, false);
+SSDLOAD_HIST_FILE(hist_sync, SSDLOAD_HIST_DIR_SYNC, false);
 SSDLOAD_HIST_FILE(hist_intended_read, SSDLOAD_DIR_READ, true);
 SSDLOAD_HIST_FILE(hist_intended_write, SSDLOAD_DIR_WRITE, true);
 SSDLOAD_HIST_FILE(hist_intended_trim, SSDLOAD_DIR_TRIM, true);
@@ -1058,6 +1087,8 @@ void ssdload_debugfs_job_add(struct ssdload_job *job)
 			    &ssdload_hist_write_fops);
 	debugfs_create_file(SSDLOAD_DBG_HIST_TRIM, 0400, dir, job,
 			    &ssdload_hist_trim_fops);
+	debugfs_create_file(SSDLOAD_DBG_HIST_SYNC, 0400, dir, job,
+			    &ssdload_hist_sync_fops);
 	debugfs_create_file(SSDLOAD_DBG_HIST_INTENDED_READ, 0400, dir, job,
 			    &ssdload_hist_intended_read_fops);
 	debugfs_create_file(SSDLOAD_DBG_HIST_INTENDED_WRITE, 0400, dir, job,

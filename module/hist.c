@@ -162,6 +162,28 @@ void ssdload_record(struct ssdload_worker *w, struct ssdload_io *io)
 EXPORT_SYMBOL_IF_KUNIT(ssdload_record);
 
 /*
+ * Account one reaped flush (flush.c): its own statistics, as fio keeps
+ * its sync latencies apart from the writes'.  With disable_lat only the
+ * count.
+ */
+void ssdload_record_sync(struct ssdload_worker *w, struct ssdload_io *io)
+{
+	struct ssdload_dstat *d = &w->res.sync;
+
+	WRITE_ONCE(d->done, d->done + 1);
+	if (unlikely(io->status)) {
+		WRITE_ONCE(d->errors, d->errors + 1);
+		return;
+	}
+	if (!io->measured)
+		return;
+	WRITE_ONCE(d->ios, d->ios + 1);
+	if (!w->compl.nolat)
+		ssdload_dstat_add(d, io->done_ns - io->submit_ns);
+}
+EXPORT_SYMBOL_IF_KUNIT(ssdload_record_sync);
+
+/*
  * A consistent copy of worker @w's scalars of direction @dir (not the
  * histogram pointer).  The writer's section runs with preemption off, so
  * the retry loop cannot wait on a writer that was scheduled out.
@@ -202,11 +224,17 @@ static void ssdload_sum_stats(struct ssdload_job *job, int phase, int dir,
 		memset(hist, 0, SSDLOAD_HIST_BUCKETS * sizeof(u64));
 	for (i = 0; i < job->nr_workers; i++) {
 		const struct ssdload_worker *w = job->workers[i];
-		const struct ssdload_dstat *src = intended ? &w->res.ist[dir] :
-							     &w->res.st[dir];
+		const struct ssdload_dstat *src;
 		const u64 *h;
 		struct ssdload_dstat d;
 
+		if (dir == SSDLOAD_HIST_DIR_SYNC) {
+			if (intended || phase >= 0)
+				continue;
+			src = &w->res.sync;
+		} else {
+			src = intended ? &w->res.ist[dir] : &w->res.st[dir];
+		}
 		if (phase >= 0 && !w->pst)
 			continue;
 		if (phase >= 0)

@@ -531,6 +531,12 @@ static int ssdload_job_check_mem(struct ssdload_job *job, unsigned int nr)
 					  " and histogram deltas" : "",
 					  DIV_ROUND_UP_ULL(job->mem, SZ_1M),
 					  cap >> 20);
+	job->mem += nr * ssdload_flush_mem(job);
+	if (job->mem > cap)
+		return ssdload_job_refuse(job, -ENOMEM, "fsync",
+					  "%u workers with their flush histograms need %llu MiB, more than max_job_mem_mb=%llu",
+					  nr, DIV_ROUND_UP_ULL(job->mem, SZ_1M),
+					  cap >> 20);
 	return 0;
 }
 

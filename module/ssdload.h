@@ -260,6 +260,8 @@ struct ssdload_io {
 	u8 vgen;			/* verify: the generation it wrote,
 					 * 0 = none
 					 */
+	bool flush;			/* an empty flush (flush.c), not I/O */
+	bool barrier;			/* write_barrier: PREFLUSH | FUA */
 	unsigned short nr_wvecs;	/* chunks of the write buffer */
 	unsigned short nr_rvecs;	/* chunks of the read buffer */
 	const struct bio_vec *wbuf;	/* the write buffer */
@@ -345,6 +347,10 @@ struct ssdload_wcount {
 	u64 nowait_retries;		/* polled submissions refused, retried */
 	u64 timed_out;			/* I/Os seen older than io_timeout_ms */
 	u64 stuck;			/* of those, still in flight */
+	u64 fua_writes;			/* writes sent with REQ_FUA (sync=1 or
+					 * write_barrier)
+					 */
+	u64 barrier_writes;		/* of them, with REQ_PREFLUSH too */
 };
 
 /* The first failed I/O a worker reaped (the job's error at teardown). */
@@ -503,6 +509,32 @@ struct ssdload_wres {
 	struct ssdload_dstat ist[SSDLOAD_DIR_NR];	/* latency from the
 							 * intended time (rate)
 							 */
+	struct ssdload_dstat sync;	/* flushes (fsync, end_fsync): ios
+					 * counts flushes, bytes stays 0
+					 */
+};
+
+/*
+ * Flushes (fsync, end_fsync) and FUA writes (sync, write_barrier), see
+ * flush.c.  Written by the submission path and the reap only.
+ */
+struct ssdload_wflush {
+	struct ssdload_io **ios;	/* one empty flush bio per device */
+	u64 every;			/* fsync: a flush after this many
+					 * writes, 0 = none
+					 */
+	u64 barrier;			/* write_barrier: every Nth write */
+	u64 writes;			/* writes planned since the last flush */
+	u64 nth;			/* writes planned, for write_barrier */
+	unsigned int inflight;		/* flush bios in flight */
+	bool due;			/* a flush waits for the writes before
+					 * it to complete: nothing new goes out
+					 */
+	bool at_end;			/* end_fsync: one flush once issuing
+					 * ended
+					 */
+	bool fua;			/* sync: every write with REQ_FUA */
+	bool plan;			/* some of the above: count the writes */
 };
 
 /*
@@ -549,6 +581,7 @@ struct ssdload_worker {
 	struct ssdload_wrate rate;
 	struct ssdload_wpoll poll;
 	struct ssdload_wres res;
+	struct ssdload_wflush flush;
 	struct ssdload_wcompl compl ____cacheline_aligned_in_smp;
 };
 
@@ -670,6 +703,10 @@ struct ssdload_cfg {
 	u64 thinktime_iotime_us;	/* I/O time between pauses, 0 = off */
 	u64 startdelay_us;		/* start delay, or its range's low end */
 	u64 startdelay_hi_us;		/* the range's high end (= low: none) */
+	u64 fsync;			/* a flush after every N writes, 0 = none */
+	u64 end_fsync;			/* 1 = a flush once the writes ended */
+	u64 sync;			/* 1 = writes with REQ_FUA */
+	u64 write_barrier;		/* every Nth write PREFLUSH | FUA, 0 = none */
 	u32 fst;			/* enum ssdload_fst */
 	u32 fst_n;			/* I/Os before a switch, 0 = 1 */
 	u32 pattern_len;		/* buffer_pattern bytes, 0 = none */
@@ -951,6 +988,26 @@ struct ssdload_worker *ssdload_worker_alloc(struct ssdload_job *job,
 void ssdload_worker_free_ios(struct ssdload_worker *w);
 void ssdload_worker_free(struct ssdload_worker *w);
 int ssdload_worker_fn(void *data);
+void ssdload_end_io(struct bio *bio);
+
+/*
+ * Has the measured phase begun at @now?  Without a ramp it always has: the
+ * coarse clock of disable_lat may lag the precise start by up to a tick.
+ */
+static inline bool ssdload_measuring(const struct ssdload_worker *w, u64 now)
+{
+	return !w->phase.ph->ramp_ms || now >= w->phase.ramp_end_ns;
+}
+
+/* flush.c */
+u64 ssdload_flush_mem(const struct ssdload_job *job);
+int ssdload_flush_alloc(struct ssdload_worker *w, int node);
+void ssdload_flush_free(struct ssdload_worker *w);
+void ssdload_flush_plan(struct ssdload_worker *w, struct ssdload_io *io);
+blk_opf_t ssdload_flush_opf(const struct ssdload_worker *w,
+			    const struct ssdload_io *io);
+void ssdload_flush_try(struct ssdload_worker *w, bool issuing, u64 now);
+void ssdload_flush_reaped(struct ssdload_worker *w, struct ssdload_io *io);
 void ssdload_perm_init(struct ssdload_wdev *wd, unsigned int idx, u64 seed);
 void ssdload_worker_begin(struct ssdload_worker *w, u64 t0);
 void ssdload_phase_enter(struct ssdload_worker *w, unsigned int idx, u64 t0);
@@ -1017,6 +1074,7 @@ static inline void ssdload_series_lat(struct ssdload_series *ser, int dir,
 /* hist.c */
 int ssdload_dstat_init(struct ssdload_dstat *d, int node);
 void ssdload_dstat_free(struct ssdload_dstat *d);
+void ssdload_record_sync(struct ssdload_worker *w, struct ssdload_io *io);
 void ssdload_record(struct ssdload_worker *w, struct ssdload_io *io);
 void ssdload_record_step(struct ssdload_worker *w,
 			 const struct ssdload_io *io);

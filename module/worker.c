@@ -239,6 +239,7 @@ void ssdload_worker_free(struct ssdload_worker *w)
 	if (w->compl.task)
 		put_task_struct(w->compl.task);
 	ssdload_worker_free_ios(w);
+	ssdload_flush_free(w);
 	for (d = 0; d < SSDLOAD_DIR_NR; d++) {
 		ssdload_dstat_free(&w->res.st[d]);
 		ssdload_dstat_free(&w->res.ist[d]);
@@ -277,6 +278,9 @@ static int ssdload_worker_alloc_stats(struct ssdload_worker *w, int node)
 		}
 	}
 	ret = ssdload_series_alloc(w, node);
+	if (ret)
+		return ret;
+	ret = ssdload_flush_alloc(w, node);
 	if (ret)
 		return ret;
 	return ssdload_steps_alloc(w, node);
@@ -395,7 +399,7 @@ out_free_worker:
  * submission) goes on a private list: no atomics, no wakeup.  Any other
  * context pushes on the lock-free list and wakes the worker.
  */
-static void ssdload_end_io(struct bio *bio)
+void ssdload_end_io(struct bio *bio)
 {
 	struct ssdload_io *io = container_of(bio, struct ssdload_io, bio);
 	struct ssdload_worker *w = io->w;
@@ -497,6 +501,13 @@ static void ssdload_reap_one(struct ssdload_worker *w, struct ssdload_io *io)
 	io->inflight = false;
 	if (unlikely(io->late))
 		WRITE_ONCE(w->res.cnt.stuck, w->res.cnt.stuck - 1);
+	if (unlikely(io->flush)) {
+		if (io->status)
+			ssdload_io_failed(w, io,
+					  blk_status_to_errno(io->status));
+		ssdload_flush_reaped(w, io);
+		return;
+	}
 	if (unlikely(io->status == BLK_STS_AGAIN) && w->polled) {
 		ssdload_requeue(w, io);
 		return;
@@ -574,15 +585,6 @@ static void ssdload_reap(struct ssdload_worker *w)
 static u64 ssdload_now(struct ssdload_worker *w)
 {
 	return w->coarse ? ktime_get_coarse_ns() : ktime_get_ns();
-}
-
-/*
- * Has the measured phase begun at @now?  Without a ramp it always has: the
- * coarse clock of disable_lat may lag the precise start by up to a tick.
- */
-static bool ssdload_measuring(struct ssdload_worker *w, u64 now)
-{
-	return !w->phase.ph->ramp_ms || now >= w->phase.ramp_end_ns;
 }
 
 /* May anything go out at @now (a retry included)? */
@@ -755,6 +757,9 @@ static void ssdload_prep(struct ssdload_worker *w, struct ssdload_io *io)
 	/* polled: fail fast instead of sleeping for a tag only we can free */
 	if (w->polled)
 		opf |= REQ_POLLED | REQ_NOWAIT;
+	if (io->dir == SSDLOAD_DIR_WRITE &&
+	    unlikely(w->flush.fua || io->barrier))
+		opf |= ssdload_flush_opf(w, io);
 	bio_reset(&io->bio, bdev, opf);
 	if (io->dir == SSDLOAD_DIR_WRITE) {
 		buf = io->wbuf;
@@ -1103,9 +1108,12 @@ static struct ssdload_io *ssdload_next_io(struct ssdload_worker *w, u64 now,
 		w->pool.follow = w->pool.follow->next;
 		io->measured = ssdload_measuring(w, now);
 		io->intended_ns = 0;	/* its trim was the scheduled send */
+		ssdload_flush_plan(w, io);
 		return io;
 	}
-	if (!*issuing || w->pool.nr_free <= w->phase.spare)
+	/* a flush waits for the writes before it: nothing new meanwhile */
+	if (!*issuing || w->pool.nr_free <= w->phase.spare ||
+	    unlikely(w->flush.due))
 		return NULL;
 	if (!ssdload_may_submit(w, now))
 		/*
@@ -1129,6 +1137,8 @@ static struct ssdload_io *ssdload_next_io(struct ssdload_worker *w, u64 now,
 	io->epoch = w->phase.epoch;
 	w->gap.issued = true;
 	ssdload_plan_io(w, io, dir, io->measured);
+	if (unlikely(w->flush.plan))
+		ssdload_flush_plan(w, io);
 	if (w->phase.paced)
 		ssdload_rate_stamp(w, io);
 	else
@@ -1382,6 +1392,8 @@ int ssdload_worker_fn(void *data)
 		if (unlikely(w->pool.retry || w->pool.follow) &&
 		    !ssdload_may_issue(w, now))
 			ssdload_drop_retries(w);
+		if (unlikely(w->flush.due || (w->flush.at_end && !issuing)))
+			ssdload_flush_try(w, issuing, now);
 		if (!issuing && !w->pool.inflight && !w->pool.retry &&
 		    !w->pool.follow)
 			break;
@@ -1390,8 +1402,8 @@ int ssdload_worker_fn(void *data)
 		/* thinktime: one predictable branch when it is off */
 		if (unlikely(w->think.ns) && issuing && ssdload_think(w, now))
 			continue;
-		if ((issuing && w->pool.nr_free > w->phase.spare) ||
-		    w->pool.retry || w->pool.follow) {
+		if ((issuing && w->pool.nr_free > w->phase.spare &&
+		     !w->flush.due) || w->pool.retry || w->pool.follow) {
 			issuing = ssdload_submit_batch(w, now, issuing);
 			/*
 			 * interrupt mode: inline completions wait on

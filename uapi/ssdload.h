@@ -80,6 +80,10 @@
 #define SSDLOAD_ATTR_THINKTIME_BLOCKS_TYPE "thinktime_blocks_type" /* complete|issue */
 #define SSDLOAD_ATTR_THINKTIME_IOTIME_US "thinktime_iotime_us" /* us of I/O between pauses, 0 = off */
 #define SSDLOAD_ATTR_STARTDELAY_US	"startdelay_us"	/* us, or LO-HI: drawn per worker */
+#define SSDLOAD_ATTR_FSYNC		"fsync"		/* a flush after every N writes, 0 = none */
+#define SSDLOAD_ATTR_END_FSYNC		"end_fsync"	/* 0/1, a flush once the writes ended */
+#define SSDLOAD_ATTR_SYNC		"sync"		/* 0/1, every write with FUA */
+#define SSDLOAD_ATTR_WRITE_BARRIER	"write_barrier"	/* every Nth write PREFLUSH|FUA, 0 = none */
 
 /*
  * ---- limits of the job attributes --------------------------------------
@@ -99,6 +103,7 @@
  */
 #define SSDLOAD_MAX_WORKERS	8192U
 #define SSDLOAD_MAX_LOOPS	0xffffffffU	/* loops is 1..this */
+#define SSDLOAD_MAX_FSYNC	0xffffffffU	/* fsync, write_barrier: 0..this */
 /*
  * runtime_ms, ramp_ms, io_timeout_ms, log_interval_ms, idle_ms: 0..this,
  * a quarter of the ns a u64 holds (U64_MAX / NSEC_PER_MSEC / 4)
@@ -146,6 +151,8 @@
 #define SSDLOAD_DBG_HIST_INTENDED_READ	"hist_intended_read"	/* binary, as hist_read */
 #define SSDLOAD_DBG_HIST_INTENDED_WRITE	"hist_intended_write"	/* binary, as hist_write */
 #define SSDLOAD_DBG_HIST_INTENDED_TRIM	"hist_intended_trim"	/* binary, as hist_trim */
+/* flushes (fsync, end_fsync): as hist_write, dir SSDLOAD_HIST_DIR_SYNC */
+#define SSDLOAD_DBG_HIST_SYNC		"hist_sync"	/* binary, see below */
 #define SSDLOAD_DBG_SERIES		"series"	/* binary time series, see below */
 #define SSDLOAD_DBG_STEPS		"steps"		/* binary per-step results, see below */
 #define SSDLOAD_DBG_LEASE		"lease"		/* held open: closing it stops the run */
@@ -183,6 +190,12 @@ enum ssdload_dir {
 	SSDLOAD_DIR_TRIM = 2,		/* REQ_OP_DISCARD */
 	SSDLOAD_DIR_NR
 };
+
+/*
+ * The dir of the header of hist_sync (flushes).  Not an I/O direction:
+ * the per-direction arrays of the other formats stay SSDLOAD_DIR_NR long.
+ */
+#define SSDLOAD_HIST_DIR_SYNC	3
 
 /*
  * The summary's iodepth_level, iodepth_submit and iodepth_complete (and
@@ -266,6 +279,9 @@ static inline __u64 ssdload_hist_value(__u32 idx)
  * version, and must use header_size to find the counts (newer versions
  * may append header fields).  Counts cover the measured phase only (the
  * ramp is excluded) and are summed over all workers of the job.
+ * hist_sync has the same layout (version 1) with dir SSDLOAD_HIST_DIR_SYNC:
+ * a flush's latency is from its submission (after the writes before it
+ * completed) to its completion; samples counts the flushes.
  */
 #define SSDLOAD_HIST_MAGIC	0x48445353U	/* "SSDH" little-endian */
 #define SSDLOAD_HIST_VERSION	1

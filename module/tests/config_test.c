@@ -345,6 +345,17 @@ static const struct cfg_case cfg_cases[] = {
 	OK("shared", "0\n", "0\n"),
 	NO("shared", "2", ERANGE),
 	NO("shared", "yes", EINVAL),
+	/* fsync, write_barrier: 0..2^32-1 writes; end_fsync, sync: 0/1 */
+	OK("fsync", "0", "0\n"),
+	OK("fsync", "4294967295\n", "4294967295\n"),
+	NO("fsync", "4294967296", ERANGE),
+	NO("fsync", "-1", EINVAL),
+	OK("write_barrier", "8", "8\n"),
+	NO("write_barrier", "4294967296", ERANGE),
+	OK("end_fsync", "1", "1\n"),
+	NO("end_fsync", "2", ERANGE),
+	OK("sync", "1\n", "1\n"),
+	NO("sync", "dsync", EINVAL),
 	/* group: 1..63 of [A-Za-z0-9_.-]; empty is none */
 	OK("group", "oltp", "oltp\n"),
 	OK("group", "A-z_0.9\n", "A-z_0.9\n"),
@@ -524,6 +535,9 @@ static void test_defaults(struct kunit *test)
 		{ "thinktime_blocks", "1\n" },
 		{ "thinktime_blocks_type", "complete\n" },
 		{ "thinktime_iotime_us", "0\n" }, { "startdelay_us", "0\n" },
+		{ "fsync", "0\n" },
+		{ "end_fsync", "0\n" }, { "sync", "0\n" },
+		{ "write_barrier", "0\n" },
 		{ "state", "idle\n" }, { "error", "0\n" },
 	};
 	struct cfg_fixture *f = test->priv;

@@ -77,29 +77,34 @@ static void test_startdelay_parse(struct kunit *test)
  */
 static void test_startdelay_draw(struct kunit *test)
 {
-	struct ssdload_cfg cfg = { .randseed = 42, .startdelay_us = 10,
-				   .startdelay_hi_us = 13 };
+	/* the job's whole configuration is too large for a test's stack */
+	struct ssdload_cfg *cfg = kunit_kzalloc(test, sizeof(*cfg), GFP_KERNEL);
 	bool seen[4] = { };
 	unsigned int i;
 
+	KUNIT_ASSERT_NOT_NULL(test, cfg);
+	cfg->randseed = 42;
+	cfg->startdelay_us = 10;
+	cfg->startdelay_hi_us = 13;
+
 	for (i = 0; i < 256; i++) {
-		u64 ns = ssdload_startdelay_ns(&cfg, i);
+		u64 ns = ssdload_startdelay_ns(cfg, i);
 
 		KUNIT_ASSERT_GE(test, ns, 10 * NSEC_PER_USEC);
 		KUNIT_ASSERT_LE(test, ns, 13 * NSEC_PER_USEC);
 		KUNIT_ASSERT_EQ(test, ns % NSEC_PER_USEC, 0ULL);
-		KUNIT_EXPECT_EQ(test, ns, ssdload_startdelay_ns(&cfg, i));
+		KUNIT_EXPECT_EQ(test, ns, ssdload_startdelay_ns(cfg, i));
 		seen[ns / NSEC_PER_USEC - 10] = true;
 	}
 	for (i = 0; i < ARRAY_SIZE(seen); i++)
 		KUNIT_EXPECT_TRUE(test, seen[i]);
 	/* a single value, and none */
-	cfg.startdelay_us = 5;
-	cfg.startdelay_hi_us = 5;
-	KUNIT_EXPECT_EQ(test, ssdload_startdelay_ns(&cfg, 3), 5 * NSEC_PER_USEC);
-	cfg.startdelay_us = 0;
-	cfg.startdelay_hi_us = 0;
-	KUNIT_EXPECT_EQ(test, ssdload_startdelay_ns(&cfg, 3), 0ULL);
+	cfg->startdelay_us = 5;
+	cfg->startdelay_hi_us = 5;
+	KUNIT_EXPECT_EQ(test, ssdload_startdelay_ns(cfg, 3), 5 * NSEC_PER_USEC);
+	cfg->startdelay_us = 0;
+	cfg->startdelay_hi_us = 0;
+	KUNIT_EXPECT_EQ(test, ssdload_startdelay_ns(cfg, 3), 0ULL);
 }
 
 static struct kunit_case ssdload_think_cases[] = {

@@ -75,6 +75,10 @@ BAD = {
     "verify_interval": NUM_BAD + ["1", "511", "513", str(32 << 20)],
     "do_verify": NUM_BAD + ["2", "-0", "1x"],
     "verify_fatal": NUM_BAD + ["2", "-0", "1x"],
+    "fsync": NUM_BAD + ["4294967296", U64_MAX],
+    "end_fsync": NUM_BAD + ["2", "-0", "1x"],
+    "sync": NUM_BAD + ["2", "dsync", "sync"],
+    "write_barrier": NUM_BAD + ["4294967296"],
     "enable": NUM_BAD + ["2"],
 }
 # in-range edge values that must be accepted and read back
@@ -127,6 +131,10 @@ GOOD = {
     "verify_interval": [("512", "512"), ("0", "0")],
     "do_verify": [("0", "0"), ("1", "1")],
     "verify_fatal": [("1", "1"), ("0", "0")],
+    "fsync": [("4294967295", "4294967295"), ("8\n", "8"), ("0", "0")],
+    "end_fsync": [("1", "1"), ("0", "0")],
+    "sync": [("1", "1"), ("0", "0")],
+    "write_barrier": [("16", "16"), ("0", "0")],
     "offset": [("0", "0"), ("512", "512"), ("25%", "25.0000%")],
 }
 
@@ -251,7 +259,8 @@ def test_store_while_running_busy(nullb, jobs):
              "file_service_type": "random", "numjobs": "2", "rate_iops": "1000",
              "rate": "1000000", "rate_process": "poisson", "log_interval_ms": "100",
              "log_hist": "1", "shared": "1", "group": "g", "loops": "2",
-             "time_based": "0"}
+             "time_based": "0", "fsync": "4", "end_fsync": "1", "sync": "1",
+             "write_barrier": "8"}
     assert set(valid) | {"enable"} == set(BAD)
     j.enable()
     for attr, v in valid.items():

@@ -26,7 +26,10 @@ SUMMARY_KEYS = (["version", "state", "error", "workers", "runtime_ns", "ramp_ns"
                  "cpu_ns", "usr_cpu_ns",
                  "sys_cpu_ns", "ctx", "cpu_ns_per_io",
                  "iodepth_level", "iodepth_submit", "iodepth_complete"] +
-                [d + "_" + k for d in DIRS for k in DIR_KEYS] + ["devices"])
+                [d + "_" + k for d in DIRS for k in DIR_KEYS] +
+                ["fsync", "end_fsync", "sync", "write_barrier"] +
+                ["sync_" + k for k in DIR_KEYS[:9]] +
+                ["fua_writes", "barrier_writes", "devices"])
 DEV_KEYS = (["name", "span_start", "span_bytes"] +
             [d + "_" + k for d in DIRS for k in ("done", "ios", "bytes", "errors", "lat_sum_ns")])
 WORKER_KEYS = (["cpu", "ran_on", "pid", "cpu_ns", "ctx", "iodepth_level"] +
@@ -35,7 +38,8 @@ WORKER_KEYS = (["cpu", "ran_on", "pid", "cpu_ns", "ctx", "iodepth_level"] +
 PROGRESS_KEYS = {"state", "elapsed_ns", "ramp_ns", "runtime_ns", "number_ios",
                  "read_ios", "write_ios", "trim_ios", "inflight", "timed_out_ios",
                  "stuck_ios", "cpu_ns", "step", "loop"}
-FILES = {"summary", "progress", "hist_read", "hist_write", "hist_trim", "hist_intended_read",
+FILES = {"summary", "progress", "hist_read", "hist_write", "hist_trim", "hist_sync",
+         "hist_intended_read",
          "hist_intended_write", "hist_intended_trim", "series", "steps", "lease"}
 POINTER = re.compile(r"(0x)?ffff[0-9a-f]{12}", re.I)
 

@@ -219,6 +219,7 @@ int cmd_show(int argc, const char **argv)
 			.sum = &res.sum,
 			.hist = res.hist,
 			.ihist = res.ihist,
+			.shist = &res.shist,
 			.series = &res.series,
 			.steps = &res.steps,
 			.plist = a.plist,

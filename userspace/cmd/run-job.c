@@ -242,6 +242,7 @@ static int print_results(struct run_ctx *c, int final)
 			.sum = &res.sum,
 			.hist = res.hist,
 			.ihist = res.ihist,
+			.shist = &res.shist,
 			.series = &res.series,
 			.steps = &res.steps,
 			.plist = c->plist,

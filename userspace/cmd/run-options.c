@@ -1119,7 +1119,8 @@ static int newer_opts(struct run_ctx *c)
 	    buffer_opts(c) ||
 	    conv_opt(c, O_FILE_SERVICE_TYPE, SSDLOAD_ATTR_FILE_SERVICE_TYPE, ssl_conv_fst) ||
 	    fio_log_opts(c) || run_ss_opts(c) || rate_series_opts(c) ||
-	    flag_opt(c, O_SHARED, SSDLOAD_ATTR_SHARED, NULL) || think_opts(c))
+	    flag_opt(c, O_SHARED, SSDLOAD_ATTR_SHARED, NULL) || think_opts(c) ||
+	    run_sync_opts(c))
 		return -1;
 	if (c->raw[O_GROUP]) {
 		if (ssl_check_group(c->raw[O_GROUP]))

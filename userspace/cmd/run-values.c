@@ -63,12 +63,7 @@ static const struct fio_value {
 	{ O_GTOD_REDUCE, V_BOOL, "0|1", NULL, NULL },
 	{ O_LAT_PERCENTILES, V_BOOL, "0|1", LAT, NULL },
 	{ O_CLAT_PERCENTILES, V_BOOL, "0|1", LAT, NULL },
-	{ O_FSYNC_EVERY, V_UINT, "0", NULL, NULL },
-	{ O_FDATASYNC, V_UINT, "0", NULL, NULL },
-	{ O_SYNC_MODE, V_WORD, "none|0", NULL, NULL },
-	{ O_END_FSYNC, V_BOOL, "0", NULL, NULL },
 	{ O_FSYNC_ON_CLOSE, V_BOOL, "0", NULL, NULL },
-	{ O_WRITE_BARRIER, V_UINT, "0", NULL, NULL },
 	{ O_RATE_MIN, V_UINT, "0", NULL, NULL },
 	{ O_RATE_IOPS_MIN, V_UINT, "0", NULL, NULL },
 	{ O_MAX_LATENCY, V_UINT, "0", NULL, NULL },
@@ -252,6 +247,61 @@ int run_value_opts(struct run_ctx *c)
 		if (f->id == O_GTOD_REDUCE && on)
 			gtod_reduce(c);
 	}
+	return 0;
+}
+
+/* fio's integer option @id (k/m/g too) up to the module's SSDLOAD_MAX_FSYNC */
+static int sync_count(const struct run_ctx *c, int id, uint64_t *n)
+{
+	char why[96];
+
+	*n = 0;
+	if (!c->raw[id])
+		return 0;
+	if (ssl_parse_size(c->raw[id], n))
+		return bad_value(c, id, "not a non-negative integer");
+	if (*n > SSDLOAD_MAX_FSYNC) {
+		snprintf(why, sizeof(why), "out of range (0 to %u writes)", SSDLOAD_MAX_FSYNC);
+		return bad_value(c, id, why);
+	}
+	return 0;
+}
+
+/*
+ * fio's sync options on a block device (configfs.rst, fsync): fsync=N and
+ * fdatasync=N, which mean the same there (one flush of the write cache),
+ * a flush after every N writes; end_fsync a flush once the writes ended;
+ * sync=1|sync|dsync FUA writes (O_SYNC and O_DSYNC with direct I/O);
+ * write_barrier=N every Nth write PREFLUSH+FUA.  Written only when given:
+ * older modules lack the attributes.
+ */
+int run_sync_opts(struct run_ctx *c)
+{
+	const char *v = c->raw[O_SYNC_MODE];
+	uint64_t n, d, b;
+
+	if (sync_count(c, O_FSYNC_EVERY, &n) || sync_count(c, O_FDATASYNC, &d) ||
+	    sync_count(c, O_WRITE_BARRIER, &b))
+		return -1;
+	if (n && d && n != d)
+		return bad_value(c, O_FDATASYNC, "differs from fsync: on a block device both "
+				 "flush the write cache, and a job has one flush interval");
+	if (c->raw[O_FSYNC_EVERY] || c->raw[O_FDATASYNC])
+		add_write_u64(c, SSDLOAD_ATTR_FSYNC, n ? n : d);
+	if (c->raw[O_WRITE_BARRIER])
+		add_write_u64(c, SSDLOAD_ATTR_WRITE_BARRIER, b);
+	if (flag_opt(c, O_END_FSYNC, SSDLOAD_ATTR_END_FSYNC, NULL))
+		return -1;
+	if (!v)
+		return 0;
+	if (!strcmp(v, "none") || !strcmp(v, "0"))
+		add_write_u64(c, SSDLOAD_ATTR_SYNC, 0);
+	else if (!strcmp(v, "sync") || !strcmp(v, "1") || !strcmp(v, "dsync"))
+		add_write_u64(c, SSDLOAD_ATTR_SYNC, 1);
+	else
+		return bad_value(c, O_SYNC_MODE, "must be none, 0, sync, 1 or dsync (fio's "
+				 "values; sync and dsync both make every write FUA on a "
+				 "block device)");
 	return 0;
 }
 

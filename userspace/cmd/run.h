@@ -190,6 +190,7 @@ void run_job_options(struct run_ctx *c);
  */
 int run_value_opts(struct run_ctx *c);
 int run_norandommap_opt(struct run_ctx *c);
+int run_sync_opts(struct run_ctx *c);
 
 /* run-steps.c: --step, --steps and --loops into c->steps */
 int steps_opts(struct run_ctx *c);

@@ -510,7 +510,7 @@ static size_t edit_distance(const char *a, size_t la, const char *b)
 #define WHY_BATCH \
 	"bios are submitted one by one by the kernel workers; " \
 	"--iodepth is the queue depth"
-#define WHY_SYNC "no flush or FUA is issued: every write is a plain direct write"
+#define WHY_SYNC "not on a block device: use --end_fsync for a flush at the end, --fsync=N for one every N writes"
 #define WHY_FILES "ssdload drives block devices, not files in a file system; give --filename=DEV"
 #define WHY_BUF "buffers are written as --buffer_pattern or --scramble_buffers say"
 #define WHY_ERR "an I/O error ends the job, with the error named; nothing is ignored"
@@ -581,12 +581,12 @@ static const struct {
 	{ "iodepth_batch_complete_min", WHY_BATCH },
 	{ "iodepth_batch_complete_max", WHY_BATCH },
 	{ "iodepth_low", WHY_BATCH },
-	{ "fsync", WHY_SYNC },
-	{ "fdatasync", WHY_SYNC },
-	{ "sync", WHY_SYNC },
-	{ "end_fsync", WHY_SYNC },
+	{ "fsync", WHY_RUN },
+	{ "fdatasync", WHY_RUN },
+	{ "sync", WHY_RUN },
+	{ "end_fsync", WHY_RUN },
 	{ "fsync_on_close", WHY_SYNC },
-	{ "write_barrier", WHY_SYNC },
+	{ "write_barrier", WHY_RUN },
 	{ "nrfiles", WHY_FILES },
 	{ "openfiles", WHY_FILES },
 	{ "directory", WHY_FILES },

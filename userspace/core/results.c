@@ -98,6 +98,12 @@ static void parse_optional(const struct ssl_kvlist *kv, struct ssl_summary *s)
 	opt_u64(kv, "series_records", &s->series_records);
 	opt_u64(kv, "think_ns", &s->think_ns);
 	opt_u64(kv, "think_pauses", &s->think_pauses);
+	opt_u64(kv, "fsync", &s->fsync);
+	opt_u64(kv, "end_fsync", &s->end_fsync);
+	opt_u64(kv, "sync", &s->fua);
+	opt_u64(kv, "write_barrier", &s->write_barrier);
+	opt_u64(kv, "fua_writes", &s->fua_writes);
+	opt_u64(kv, "barrier_writes", &s->barrier_writes);
 }
 
 /* a uint64_t key "<prefix>_<suffix>", or with .opt a struct ssl_opt_u64 */
@@ -275,6 +281,14 @@ static int parse_dirs(const struct ssl_kvlist *kv, struct ssl_summary *s, char *
 					   &ds->lat_sumsq_ns2);
 		parse_rate(kv, dir_names[d], &ds->rate);
 	}
+	/* the flushes (sync_*): a module without them has no keys */
+	s->have_sync = kv_fields(kv, "sync", fields, ARRAY_SIZE(fields), &s->sync, 0) ==
+		       ARRAY_SIZE(fields);
+	if (s->have_sync)
+		s->sync.have_sums = parse_sums(kv, "sync", &s->sync.lat_sum_ns,
+					       &s->sync.lat_sumsq_ns2);
+	else
+		memset(&s->sync, 0, sizeof(s->sync));
 	return 0;
 }
 
@@ -878,6 +892,10 @@ int results_read(const char *job, struct ssl_results *res)
 				&res->ihist[d], d))
 			goto fail;
 	}
+	if (s->have_sync &&
+	    read_binary(job, SSDLOAD_DBG_HIST_SYNC, !s->sync.ios, parse_hist_cb,
+			&res->shist, SSDLOAD_HIST_DIR_SYNC))
+		goto fail;
 	if (s->log_interval_ms.v &&
 	    read_binary(job, SSDLOAD_DBG_SERIES, !s->series_records.v,
 			parse_series_cb, &res->series, 0))
@@ -915,6 +933,7 @@ void results_free(struct ssl_results *r)
 		results_free_hist(&r->hist[d]);
 		results_free_hist(&r->ihist[d]);
 	}
+	results_free_hist(&r->shist);
 	results_free_series(&r->series);
 	results_free_steps(&r->steps);
 }

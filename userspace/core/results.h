@@ -108,6 +108,11 @@ struct ssl_summary {
 	struct ssl_opt_u64 late_threshold_ns;
 	struct ssl_opt_u64 log_interval_ms, log_hist, series_records;
 	struct ssl_opt_u64 think_ns, think_pauses;	/* thinktime: paused */
+	/* fio's sync options: the flushes as sync_* (have_sync: the keys were there) */
+	struct ssl_dir_stats sync;
+	int have_sync;
+	struct ssl_opt_u64 fsync, end_fsync, fua, write_barrier;	/* as set */
+	struct ssl_opt_u64 fua_writes, barrier_writes;
 };
 
 /* One direction of a series record (struct ssdload_series_dir). */
@@ -162,6 +167,7 @@ struct ssl_results {
 	struct ssl_summary sum;
 	struct ssl_hist hist[SSDLOAD_DIR_NR];	/* hist_<dir> */
 	struct ssl_hist ihist[SSDLOAD_DIR_NR];	/* hist_intended_<dir> */
+	struct ssl_hist shist;			/* hist_sync (flushes) */
 	struct ssl_series series;		/* with log_interval_ms > 0 */
 	struct ssl_steps steps;			/* a job with steps (else absent) */
 };

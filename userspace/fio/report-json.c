@@ -299,6 +299,8 @@ static json_object *json_ssdload(const struct ssl_summary *s, int with_devices)
 	jopt(o, "cpu_ns_per_io", &s->cpu_ns_per_io);
 	jopt(o, "think_ns", &s->think_ns);
 	jopt(o, "think_pauses", &s->think_pauses);
+	jopt(o, "fua_writes", &s->fua_writes);
+	jopt(o, "barrier_writes", &s->barrier_writes);
 	workers = json_object_new_array();
 	for (i = 0; i < s->nr_worker; i++)
 		json_object_array_add(workers, json_worker(s, i));
@@ -617,12 +619,24 @@ static json_object *json_job_head(const struct ssl_report *r)
 	return job;
 }
 
-static json_object *json_sync(void)
+/*
+ * fio's "sync" object: the flushes (fsync, end_fsync), their count and
+ * latency with fio's keys (percentiles and json+ bins as the directions').
+ * A clone (@r NULL) has zeros: the module keeps flushes per job only.
+ */
+static json_object *json_sync(const struct ssl_report *r)
 {
 	json_object *sync = json_object_new_object();
+	struct dir_view v;
 
-	jint(sync, "total_ios", 0);
-	json_object_object_add(sync, "lat_ns", json_zero_lat());
+	if (!r) {
+		jint(sync, "total_ios", 0);
+		json_object_object_add(sync, "lat_ns", json_zero_lat());
+		return sync;
+	}
+	rep_sync_view(r, &v);
+	jint(sync, "total_ios", (int64_t)v.ios);
+	json_object_object_add(sync, "lat_ns", v.n ? json_lat(r, &v) : json_zero_lat());
 	return sync;
 }
 
@@ -731,7 +745,7 @@ static json_object *json_job(const struct ssl_report *r,
 
 	for (d = 0; d < SSDLOAD_DIR_NR; d++)
 		json_object_object_add(job, rep_dir_names[d], json_dir(r, &v[d]));
-	json_object_object_add(job, "sync", json_sync());
+	json_object_object_add(job, "sync", json_sync(r));
 	jint(job, "job_runtime", (int64_t)((r->sum->runtime_ns * group_threads(r->sum) +
 					    500000) / 1000000));
 	if (s->cpu_ns.have) {
@@ -865,7 +879,7 @@ static json_object *json_clone(const struct ssl_report *r, unsigned int i,
 		sv[d].agg_bytes = v[d].bw_bytes;
 		json_object_object_add(job, rep_dir_names[d], json_clone_dir(r, w, d, &sv[d]));
 	}
-	json_object_object_add(job, "sync", json_sync());
+	json_object_object_add(job, "sync", json_sync(NULL));
 	jint(job, "job_runtime", (int64_t)((r->sum->runtime_ns + 500000) / 1000000));
 	if (w->ctx.have)
 		jint(job, "ctx", (int64_t)w->ctx.v);

@@ -121,6 +121,27 @@ static void print_percentiles(FILE *f, const struct ssl_report *r,
 	}
 }
 
+/*
+ * fio's block of the syncs (the flushes of fsync and end_fsync), and
+ * ssdload's count of FUA writes (sync, write_barrier)
+ */
+static void print_sync(FILE *f, const struct ssl_report *r)
+{
+	const struct ssl_summary *s = r->sum;
+	struct dir_view v;
+
+	rep_sync_view(r, &v);
+	if (v.n) {
+		fprintf(f, "  fsync/fdatasync/sync_file_range:\n");
+		print_lat(f, "sync", &v);
+		print_percentiles(f, r, "sync", &v);
+	}
+	if (s->fua_writes.have && s->fua_writes.v)
+		fprintf(f, "  fua writes   : %" PRIu64 " (of them %" PRIu64
+			" barriers: PREFLUSH+FUA)\n", s->fua_writes.v,
+			s->barrier_writes.have ? s->barrier_writes.v : 0);
+}
+
 static void print_lat_dist(FILE *f, const char *unit, const double *vals, int nr)
 {
 	int i, shown = 0;
@@ -387,9 +408,10 @@ static void print_issued(FILE *f, const struct ssl_report *r,
 	print_depth_line(f, "  IO depths    : ", rep_depth_keys, &r->sum->depth);
 	print_depth_line(f, "     submit    : ", rep_batch_keys, &r->sum->submit);
 	print_depth_line(f, "     complete  : ", rep_batch_keys, &r->sum->complete);
-	fprintf(f, "     issued rwts: total=%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",0"
+	fprintf(f, "     issued rwts: total=%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
 		" short=0,0,0,0 dropped=0,0,0,0\n", v[0].ios + v[0].errors,
-		v[1].ios + v[1].errors, v[2].ios + v[2].errors);
+		v[1].ios + v[1].errors, v[2].ios + v[2].errors,
+		r->sum->sync.ios + r->sum->sync.errors);
 	if (r->iodepth)
 		fprintf(f, "     latency   : target=0, window=0, percentile=100.00%%, "
 			"depth=%" PRIu64 "\n", r->iodepth);
@@ -672,6 +694,7 @@ void rep_print_normal(FILE *f, const struct ssl_report *r,
 	print_lat_dist(f, "nsec", ns, SSL_LAT_NS_NR);
 	print_lat_dist(f, "usec", us, SSL_LAT_US_NR);
 	print_lat_dist(f, "msec", ms, SSL_LAT_MS_NR);
+	print_sync(f, r);
 	print_cpu(f, r->sum);
 	print_issued(f, r, v);
 	print_ss(f, r);

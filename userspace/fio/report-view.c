@@ -387,6 +387,14 @@ const char *rep_step_rw_name(uint32_t rw)
 /* ------------------------------------------------------------------ */
 /* the job's views                                                     */
 
+void rep_sync_view(const struct ssl_report *r, struct dir_view *v)
+{
+	memset(v, 0, sizeof(*v));
+	v->ios = r->sum->sync.ios;
+	v->errors = r->sum->sync.errors;
+	lat_view(r, r->shist, &r->sum->sync, v);
+}
+
 int rep_views(const struct ssl_report *r, struct dir_view v[SSDLOAD_DIR_NR],
 	      struct dir_view iv[SSDLOAD_DIR_NR])
 {

@@ -63,6 +63,12 @@ struct step_dir {
 int rep_views(const struct ssl_report *r, struct dir_view v[SSDLOAD_DIR_NR],
 	      struct dir_view iv[SSDLOAD_DIR_NR]);
 
+/*
+ * The flushes (fio's sync: fsync, end_fsync), in @v: ios, errors and the
+ * latency, from hist_sync where it was read; all 0 without flushes.
+ */
+void rep_sync_view(const struct ssl_report *r, struct dir_view *v);
+
 int rep_have_steps(const struct ssl_report *r);
 /* direction @d of step @st, in @sd (its v, and iv when rate controlled) */
 void rep_step_dir_view(const struct ssl_report *r, const struct ssl_step *st, int d,

@@ -37,6 +37,7 @@ struct ssl_report {
 	const struct ssl_hist *ihist;		/* [SSDLOAD_DIR_NR] hist_intended_*,
 						 * or NULL
 						 */
+	const struct ssl_hist *shist;		/* hist_sync (flushes), or NULL */
 	const struct ssl_series *series;	/* time series, or NULL */
 	const struct ssl_steps *steps;		/* per-step results, or NULL */
 	const double *plist;			/* percentiles to report */

@@ -40,6 +40,7 @@ CONTRACT_ATTRS = (
     "shared", "group", "loops", "time_based", "norandommap",
     # verify (Documentation/verify.rst)
     "verify", "verify_interval", "do_verify", "verify_fatal",
+    "fsync", "end_fsync", "sync", "write_barrier",
     "enable", "state", "error",
 )
 RO_ATTRS = ("state", "error")
