@@ -17,7 +17,8 @@ def exe(repo, tmp_path_factory):
     cmd = [os.environ.get("CC", "cc"), "-std=c11", "-Wall", "-Wextra", "-Werror", "-O2",
            "-I" + os.path.join(repo, "userspace"),
            os.path.join(repo, "tests", "unit", "test_pts_spec.c"),
-           os.path.join(repo, "userspace", "pts", "ss.c"), "-lm", "-o", out]
+           os.path.join(repo, "userspace", "pts", "ss.c"),
+           os.path.join(repo, "userspace", "core", "linfit.c"), "-lm", "-o", out]
     r = subprocess.run(cmd, capture_output=True, text=True)
     assert r.returncode == 0, "compiling test_pts_spec.c failed:\n" + r.stderr
     return out
