@@ -21,8 +21,6 @@
 #include "fio/fioopts.h"
 #include "fio/jobfile.h"
 
-const char run_bare_flag[] = "";
-
 static const char *const run_usage[] = {
 	"usage: ssdload run [JOBFILE | --profile=NAME] --filename=DEV [options]",
 	"",

@@ -178,50 +178,6 @@ static const char *const rw_names[] = {
 	"trim", "randtrim", "trimwrite", "randtrimwrite",
 };
 
-int bad_value(const struct run_ctx *c, int id, const char *why)
-{
-	const char *eq = c->raw[id] == run_bare_flag ? "" : "=";
-
-	if (c->where)	/* a key of a step */
-		ssl_err("%s: %s%s%s: %s", c->where, c->raw_name[id], eq, c->raw[id], why);
-	else if (c->from[id])	/* a line of a job file */
-		ssl_err("%s: %s%s%s: %s", c->from[id], c->raw_name[id], eq, c->raw[id], why);
-	else
-		ssl_err("--%s%s%s: %s", c->raw_name[id], eq, c->raw[id], why);
-	return -1;
-}
-
-static void add_write(struct run_ctx *c, const char *attr, const char *val)
-{
-	struct attr_write *w = &c->w[c->nw++];
-
-	w->attr = attr;
-	snprintf(w->val, sizeof(w->val), "%s", val);
-}
-
-void add_write_u64(struct run_ctx *c, const char *attr, uint64_t v)
-{
-	char buf[32];
-
-	snprintf(buf, sizeof(buf), "%" PRIu64, v);
-	add_write(c, attr, buf);
-}
-
-int u64_opt(struct run_ctx *c, int id, const char *attr, uint64_t *out)
-{
-	uint64_t v;
-
-	if (!c->raw[id])
-		return 0;
-	if (ssl_parse_u64(c->raw[id], &v))
-		return bad_value(c, id, "not a non-negative integer");
-	if (out)
-		*out = v;
-	if (attr)
-		add_write_u64(c, attr, v);
-	return 0;
-}
-
 /* iodepth: 1 to the module's SSDLOAD_MAX_IODEPTH */
 int depth_opt(struct run_ctx *c, uint64_t *out)
 {
@@ -239,34 +195,6 @@ int depth_opt(struct run_ctx *c, uint64_t *out)
 	if (out)
 		*out = v;
 	add_write_u64(c, SSDLOAD_ATTR_IODEPTH, v);
-	return 0;
-}
-
-int time_opt(struct run_ctx *c, int id, const char *attr)
-{
-	uint64_t v;
-
-	if (!c->raw[id])
-		return 0;
-	if (ssl_parse_time_ms(c->raw[id], 1000, &v))
-		return bad_value(c, id, "not a time (seconds, or with ms/s/m/h suffix)");
-	add_write_u64(c, attr, v);
-	return 0;
-}
-
-/* A 0/1 option: bare (= 1), --opt=0|1 or --opt 0|1. */
-int flag_opt(struct run_ctx *c, int id, const char *attr, int *out)
-{
-	int b = 1;
-
-	if (!c->raw[id])
-		return 0;
-	if (*c->raw[id] && ssl_parse_bool(c->raw[id], &b))
-		return bad_value(c, id, "must be 0 or 1");
-	if (attr)
-		add_write_u64(c, attr, (uint64_t)b);
-	if (out)
-		*out = b;
 	return 0;
 }
 
@@ -337,23 +265,6 @@ static int pct_opt(struct run_ctx *c, int id, const char *attr)
 		return bad_value(c, id, "must be a percentage, 0 to 100");
 	add_write_u64(c, attr, v);
 	return 0;
-}
-
-/*
- * "ssdload: note: ..." on stderr, unless this is a run of a job file whose
- * runner printed the notes of every job already (SSL_NOTED_ENV).
- */
-void __attribute__((format(printf, 1, 2))) run_note(const char *fmt, ...)
-{
-	va_list ap;
-
-	if (getenv(SSL_NOTED_ENV))
-		return;
-	fputs("ssdload: note: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
 }
 
 /*
@@ -763,13 +674,6 @@ int cmdline_only(int id)
 		return 1;
 	}
 	return 0;
-}
-
-void run_opt_note(const struct run_ctx *c, int id, const char *sep, const char *why)
-{
-	run_note("%s%s%s%s%s%s%s", c->from[id] ? c->from[id] : "--",
-		 c->from[id] ? ": " : "", c->raw_name[id], *c->raw[id] ? "=" : "",
-		 c->raw[id], sep, why);
 }
 
 /* fio's ioengine: ssl_fio_engine_why() says which ones are refused */

@@ -160,24 +160,28 @@ struct run_ctx {
 #define POLL_MS		200	/* progress/state polling period */
 
 /*
- * run-options.c: the options, and their converters into c->w[] (0, or -1
- * after a message naming the option as given: --opt, FILE:LINE or a step)
+ * run-write.c: the attribute writes into c->w[], a value's refusal, the
+ * notes, and the plain options (0, or -1 after a message naming the
+ * option as given: --opt, FILE:LINE or a step)
  */
-extern const struct ssl_opt run_opts[];
 int bad_value(const struct run_ctx *c, int id, const char *why);
+void add_write(struct run_ctx *c, const char *attr, const char *val);
 void add_write_u64(struct run_ctx *c, const char *attr, uint64_t v);
 int u64_opt(struct run_ctx *c, int id, const char *attr, uint64_t *out);
-int depth_opt(struct run_ctx *c, uint64_t *out);
 int time_opt(struct run_ctx *c, int id, const char *attr);
 int flag_opt(struct run_ctx *c, int id, const char *attr, int *out);
+void __attribute__((format(printf, 1, 2))) run_note(const char *fmt, ...);
+/* "FILE:LINE: name=value@sep@why" (or "--name=value...") as a run_note() */
+void run_opt_note(const struct run_ctx *c, int id, const char *sep, const char *why);
+
+/* run-options.c: the options, and their converters into c->w[] */
+extern const struct ssl_opt run_opts[];
+int depth_opt(struct run_ctx *c, uint64_t *out);
 int numjobs_opt(struct run_ctx *c, uint64_t *n);
 int rw_opt(struct run_ctx *c);
 int mix_opt(struct run_ctx *c);
 int block_size_opts(struct run_ctx *c);
 int rate_series_opts(struct run_ctx *c);
-void __attribute__((format(printf, 1, 2))) run_note(const char *fmt, ...);
-/* "FILE:LINE: name=value@sep@why" (or "--name=value...") as a run_note() */
-void run_opt_note(const struct run_ctx *c, int id, const char *sep, const char *why);
 int cmdline_only(int id);
 int run_check_options(struct run_ctx *c);
 void numjobs_notes(const struct run_ctx *c);
