@@ -79,6 +79,13 @@ BAD = {
     "end_fsync": NUM_BAD + ["2", "-0", "1x"],
     "sync": NUM_BAD + ["2", "dsync", "sync"],
     "write_barrier": NUM_BAD + ["4294967296"],
+    "thinktime_us": NUM_BAD + ["4611686018427388", "1ms"],
+    "thinktime_spin_us": NUM_BAD + ["4611686018427388"],
+    "thinktime_blocks": NUM_BAD,
+    "thinktime_blocks_type": ["completed", "ISSUE", "issue,complete", "\n", " "],
+    "thinktime_iotime_us": NUM_BAD + ["4611686018427388"],
+    "startdelay_us": ["abc", "-1", "5-2", "1-4611686018427388", "2s", "1-", "-5", "\n",
+                      " "],
     "enable": NUM_BAD + ["2"],
 }
 # in-range edge values that must be accepted and read back
@@ -135,6 +142,12 @@ GOOD = {
     "end_fsync": [("1", "1"), ("0", "0")],
     "sync": [("1", "1"), ("0", "0")],
     "write_barrier": [("16", "16"), ("0", "0")],
+    "thinktime_us": [("250000\n", "250000"), ("0", "0")],
+    "thinktime_spin_us": [("50", "50"), ("0", "0")],
+    "thinktime_blocks": [(U64_MAX, U64_MAX), ("16", "16"), ("1", "1")],
+    "thinktime_blocks_type": [("issue", "issue"), ("complete\n", "complete")],
+    "thinktime_iotime_us": [("9000000", "9000000"), ("0", "0")],
+    "startdelay_us": [("2000000-5000000\n", "2000000-5000000"), ("7-7", "7"), ("0", "0")],
     "offset": [("0", "0"), ("512", "512"), ("25%", "25.0000%")],
 }
 
@@ -260,7 +273,11 @@ def test_store_while_running_busy(nullb, jobs):
              "rate": "1000000", "rate_process": "poisson", "log_interval_ms": "100",
              "log_hist": "1", "shared": "1", "group": "g", "loops": "2",
              "time_based": "0", "fsync": "4", "end_fsync": "1", "sync": "1",
-             "write_barrier": "8"}
+             "write_barrier": "8", "norandommap": "1", "verify": "crc32c",
+             "verify_interval": "512", "do_verify": "0", "verify_fatal": "1",
+             "thinktime_us": "100", "thinktime_spin_us": "10", "thinktime_blocks": "4",
+             "thinktime_blocks_type": "issue", "thinktime_iotime_us": "1000",
+             "startdelay_us": "5-9"}
     assert set(valid) | {"enable"} == set(BAD)
     j.enable()
     for attr, v in valid.items():

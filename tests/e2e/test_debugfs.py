@@ -22,7 +22,7 @@ SUMMARY_KEYS = (["version", "state", "error", "workers", "runtime_ns", "ramp_ns"
                  "nowait_retries", "io_timeout_ms", "timed_out_ios", "randseed",
                  "numjobs", "bs_min", "bs_max", "blockalign", "rate_process",
                  "late_threshold_ns", "log_interval_ms", "log_hist", "series_records",
-                 "steps", "loops", "time_based",
+                 "steps", "loops", "time_based", "think_ns", "think_pauses",
                  "cpu_ns", "usr_cpu_ns",
                  "sys_cpu_ns", "ctx", "cpu_ns_per_io",
                  "iodepth_level", "iodepth_submit", "iodepth_complete"] +
@@ -40,7 +40,8 @@ PROGRESS_KEYS = {"state", "elapsed_ns", "ramp_ns", "runtime_ns", "number_ios",
                  "stuck_ios", "cpu_ns", "step", "loop"}
 FILES = {"summary", "progress", "hist_read", "hist_write", "hist_trim", "hist_sync",
          "hist_intended_read",
-         "hist_intended_write", "hist_intended_trim", "series", "steps", "lease"}
+         "hist_intended_write", "hist_intended_trim", "series", "steps", "lease",
+         "verify"}
 POINTER = re.compile(r"(0x)?ffff[0-9a-f]{12}", re.I)
 
 

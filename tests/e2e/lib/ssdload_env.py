@@ -41,6 +41,9 @@ CONTRACT_ATTRS = (
     # verify (Documentation/verify.rst)
     "verify", "verify_interval", "do_verify", "verify_fatal",
     "fsync", "end_fsync", "sync", "write_barrier",
+    # thinktime and startdelay (configfs.rst)
+    "thinktime_us", "thinktime_spin_us", "thinktime_blocks", "thinktime_blocks_type",
+    "thinktime_iotime_us", "startdelay_us",
     "enable", "state", "error",
 )
 RO_ATTRS = ("state", "error")
