@@ -3,10 +3,11 @@
 
 The plan fills the device (the [precondition] step: `ssdload
 precondition --precondition=fill`, one sequential pass), sweeps two
-depths and runs a QD1 read, at --scale=quick (the sweep cut to its first
-and last depth of 1 s each).  The results directory must hold each
-step's results and plan.json recording them done with their command
-lines; the fill must have written the whole device once (diskstats).
+depths and runs a QD1 read, at --scale=quick (the fill cut to the first
+64 MiB, the sweep to its first and last depth of 1 s each).  The results
+directory must hold each step's results and plan.json recording them
+done with their command lines; the fill must have written its 64 MiB
+span once (diskstats), as its record says.
 The review runs with --no-report: under TCG the renderer takes minutes
 (matplotlib), and the report of a review directory is tested on the host
 (tests/unit/test_review_report.py).  A --dry-run of the same plan writes
@@ -81,8 +82,12 @@ def test_review_runs_a_plan_end_to_end(ssdload, cli, null_blk, plan, tmp_path): 
     assert p.returncode == 0, p.stdout + p.stderr
     assert "step 1/3 [precondition]" in p.stderr and "plan ETA" in p.stderr, p.stderr
     d = env.stat_delta(before, dev.stat())
-    assert d["write_bytes"] == dev.size_bytes(), d  # the fill: one pass
-    assert (out / "01-precondition" / "precondition.json").is_file()
+    assert dev.size_bytes() > 64 << 20, dev.size_bytes()
+    assert d["write_bytes"] == 64 << 20, d  # the fill at quick: one pass of its span
+    pc = json.loads((out / "01-precondition" / "precondition.json").read_text())["precondition"]
+    assert pc["mode"] == "fill" and pc["bytes_written"] == 64 << 20, pc
+    assert (pc["devices"][0]["span_bytes"], pc["devices"][0]["whole_device"]) == \
+        (64 << 20, False), pc["devices"]
     doc = json.loads((out / "plan.json").read_text())
     assert doc["format"] == "ssdload-review" and doc["state"] == "done"
     assert doc["plan"]["scale"] == "quick" and doc["plan"]["text"] == PLAN
