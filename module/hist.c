@@ -123,6 +123,24 @@ void ssdload_record_step(struct ssdload_worker *w,
 }
 
 /*
+ * Count one reaped bio in @d: done, and errors or measured ios.  True if
+ * it was measured and completed without error (its latency to record).
+ */
+static inline bool ssdload_dstat_reap(struct ssdload_dstat *d,
+				      const struct ssdload_io *io)
+{
+	WRITE_ONCE(d->done, d->done + 1);
+	if (unlikely(io->status)) {
+		WRITE_ONCE(d->errors, d->errors + 1);
+		return false;
+	}
+	if (!io->measured)
+		return false;
+	WRITE_ONCE(d->ios, d->ios + 1);
+	return true;
+}
+
+/*
  * Account one reaped I/O.  Only the owning worker calls this.  With
  * disable_lat there is no per-I/O timestamp: the worker's next clock read
  * stands in for the completion time (reaped_measured).
@@ -136,15 +154,8 @@ void ssdload_record(struct ssdload_worker *w, struct ssdload_io *io)
 		ssdload_record_step(w, io);
 	if (unlikely(w->nr_devs > 1))
 		ssdload_record_dev(w, io);
-	WRITE_ONCE(d->done, d->done + 1);
-	if (unlikely(io->status)) {
-		WRITE_ONCE(d->errors, d->errors + 1);
+	if (!ssdload_dstat_reap(d, io))
 		return;
-	}
-	if (!io->measured)
-		return;
-
-	WRITE_ONCE(d->ios, d->ios + 1);
 	d->bytes += io->len;
 	if (w->compl.nolat) {
 		w->res.reaped_measured = true;
@@ -170,15 +181,7 @@ void ssdload_record_sync(struct ssdload_worker *w, struct ssdload_io *io)
 {
 	struct ssdload_dstat *d = &w->res.sync;
 
-	WRITE_ONCE(d->done, d->done + 1);
-	if (unlikely(io->status)) {
-		WRITE_ONCE(d->errors, d->errors + 1);
-		return;
-	}
-	if (!io->measured)
-		return;
-	WRITE_ONCE(d->ios, d->ios + 1);
-	if (!w->compl.nolat)
+	if (ssdload_dstat_reap(d, io) && !w->compl.nolat)
 		ssdload_dstat_add(d, io->done_ns - io->submit_ns);
 }
 EXPORT_SYMBOL_IF_KUNIT(ssdload_record_sync);

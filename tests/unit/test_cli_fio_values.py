@@ -19,7 +19,7 @@ import subprocess
 
 import pytest
 
-from cli import one_error_line, run
+from cli import fio_takes, one_error_line, run
 
 
 def parse_only(cli, *args):
@@ -29,15 +29,6 @@ def parse_only(cli, *args):
 
 def notes(p):
     return [l for l in p.stderr.splitlines() if l.startswith("ssdload: note: ")]
-
-
-def fio_takes(*args):
-    """fio --parse-only of a null job with @args: None when fio is missing."""
-    if not shutil.which("fio"):
-        return None
-    p = subprocess.run(["fio", "--parse-only", "--name=x", "--ioengine=null", "--size=1m"] +
-                       list(args), capture_output=True, text=True, timeout=30)
-    return p.returncode == 0 and "error" not in p.stderr.lower()
 
 
 # (option=value, a needle of its note or None for silence); startdelay and

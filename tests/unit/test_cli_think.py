@@ -7,26 +7,15 @@ LO-HI.  thinktime_iotime without thinktime_blocks pauses by time only (the
 module's thinktime_blocks=0).  fio 3.33 itself checks, where it is
 installed, that each accepted value is one it takes.
 """
-import shutil
-import subprocess
 
 import pytest
 
-from cli import one_error_line, run
+from cli import fio_takes, one_error_line, run
 
 
 def parse_only(cli, *args):
     p = run(cli, "run", "--name=j", "--filename=/dev/unit-test", "--parse-only", *args)
     return p, dict(l.split("=", 1) for l in p.stdout.splitlines() if "=" in l)
-
-
-def fio_takes(*args):
-    """fio --parse-only of a null job with @args: None when fio is missing."""
-    if not shutil.which("fio"):
-        return None
-    p = subprocess.run(["fio", "--parse-only", "--name=x", "--ioengine=null", "--size=1m"] +
-                       list(args), capture_output=True, text=True, timeout=30)
-    return p.returncode == 0 and "error" not in p.stderr.lower()
 
 
 # (options, the attributes they write)

@@ -8,9 +8,19 @@ lib/fakemodule.py) in @env.
 import json
 import os
 import re
+import shutil
 import subprocess
 import threading
 import time
+
+
+def fio_takes(*args):
+    """fio --parse-only of a null job with @args: None when fio is missing."""
+    if not shutil.which("fio"):
+        return None
+    p = subprocess.run(["fio", "--parse-only", "--name=x", "--ioengine=null", "--size=1m"] +
+                       list(args), capture_output=True, text=True, timeout=30)
+    return p.returncode == 0 and "error" not in p.stderr.lower()
 
 
 def run(cli, *args, env=None, **kw):
