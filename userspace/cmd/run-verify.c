@@ -95,6 +95,14 @@ static int verify_notes(struct run_ctx *c)
 	return 0;
 }
 
+/* is rwmixread or rwmixwrite (@id) given as @pct? */
+static int mix_is(const struct run_ctx *c, int id, uint64_t pct)
+{
+	uint64_t v;
+
+	return c->raw[id] && !ssl_parse_u64(c->raw[id], &v) && v == pct;
+}
+
 int run_verify_opts(struct run_ctx *c)
 {
 	const char *type = "0";
@@ -122,9 +130,11 @@ int run_verify_opts(struct run_ctx *c)
 	if (strcmp(c->raw[O_VERIFY], type))
 		run_opt_note(c, O_VERIFY, ": ", "the kernel's crc32c, which uses the CPU's "
 			     "instruction where there is one");
-	/* rw, randrw, readwrite: reads and writes (rwmixread=0 or 100 aside) */
+	/* rw, randrw, readwrite: reads and writes, unless a mix leaves one out */
 	if (c->raw[O_RW] && c->writes && !c->trims && (strstr(c->raw[O_RW], "rw") ||
-						      strstr(c->raw[O_RW], "readwrite")))
+						      strstr(c->raw[O_RW], "readwrite")) &&
+	    !mix_is(c, O_RWMIXREAD, 0) && !mix_is(c, O_RWMIXREAD, 100) &&
+	    !mix_is(c, O_RWMIXWRITE, 0) && !mix_is(c, O_RWMIXWRITE, 100))
 		run_opt_note(c, O_VERIFY, ": ", "the reads of a mixed job are not checked "
 			     "yet; the pass after the writes checks every block written");
 	return 0;

@@ -134,6 +134,7 @@ struct run_ctx {
 	int ndisks;
 	uint64_t dstat_ms;		/* ssl_now_ms() of the first sample */
 	int logs_failed;		/* a fio log could not be written */
+	int verify_failed;		/* the verify pass found a failed unit */
 	int parse_only;
 	int keep_job;			/* --keep-job: leave the done job in place */
 	int writes;			/* rw includes writes */
