@@ -217,9 +217,12 @@ def vjob(geo, tmp_path):
     def make(text, error=0, state="done", **kw):
         job = FakeJob(geo, str(tmp_path), "vjob", [], lognormal(3, 2048, 40_000, 0.3),
                       state=state, error=error, **kw)
+        path = os.path.join(job.dir, "verify")
         if text is not None:
-            with open(os.path.join(job.dir, "verify"), "w") as f:
+            with open(path, "w") as f:
                 f.write(text)
+        elif os.path.exists(path):
+            os.unlink(path)
         job.env = {"SSDLOAD_DEBUGFS": str(tmp_path),
                    "SSDLOAD_CONFIGFS": str(tmp_path / "no-configfs")}
         return job
@@ -312,3 +315,33 @@ def test_run_exit_status(fakerun, tmp_path, failed, status):
     j = json.loads(out)["jobs"][0]
     assert j["ssdload"]["verify"]["failed"] == len(failed)
     assert j["total_err"] == len(failed)
+
+
+# ---- the HTML report (ssdload report of a run.json) -------------------------
+
+def test_html_report_shows_the_verify_pass(cli, vjob, tmp_path):
+    """The run's report page shows the verify counts per class, the first
+    failures and a banner, from the CLI's own JSON; none without verify."""
+    pytest.importorskip("matplotlib", reason="the renderer draws with matplotlib")
+    from report import render_file
+    job = vjob(verify_text(FAILED[:2]), error=-84, state="error")
+    doc = json.loads(show(cli, job, "--output-format=json+"))
+    p = render_file(tmp_path / "out", "run.json", doc, None)
+    assert p.returncode == 0, p.stderr
+    page = (tmp_path / "out" / "report.html").read_text()
+    assert '<div class="banner bad" id="verify-failed"><h2>verify: 2 units failed' in page
+    assert "1 corrupt, 1 misplaced" in page
+    table = page[page.index('id="verify"'):]
+    for k in ("crc32c", "blocks written", "2048", "failed units: read error",
+              "generation map (bytes)"):
+        assert k in table, k
+    fails = page[page.index('id="verify-failures"'):]
+    assert "<td>80</td><td>misplaced</td>" in fails.replace("\n", ""), fails[:800]
+    assert "got_lba=88" in fails
+
+    job = vjob(None)
+    doc = json.loads(show(cli, job, "--output-format=json+"))
+    p = render_file(tmp_path / "plain", "run.json", doc, None)
+    assert p.returncode == 0, p.stderr
+    page = (tmp_path / "plain" / "report.html").read_text()
+    assert 'id="verify' not in page
