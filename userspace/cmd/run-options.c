@@ -159,6 +159,10 @@ const struct ssl_opt run_opts[] = {
 	{ "rw_sequencer",	SSL_ARG_REQUIRED, O_RW_SEQUENCER },
 	/* with numjobs: offset_increment_opt() */
 	{ "offset_increment",	SSL_ARG_REQUIRED, O_OFFSET_INCREMENT },
+	/* verify (run-verify.c) */
+	{ "verify_interval",	SSL_ARG_REQUIRED, O_VERIFY_INTERVAL },
+	{ "verify_fatal",	SSL_ARG_FLAG, O_VERIFY_FATAL },
+	{ "verify_async",	SSL_ARG_REQUIRED, O_VERIFY_ASYNC },
 	{ NULL, 0, 0 },
 };
 
@@ -1024,7 +1028,7 @@ static int newer_opts(struct run_ctx *c)
 	    conv_opt(c, O_FILE_SERVICE_TYPE, SSDLOAD_ATTR_FILE_SERVICE_TYPE, ssl_conv_fst) ||
 	    fio_log_opts(c) || run_ss_opts(c) || rate_series_opts(c) ||
 	    flag_opt(c, O_SHARED, SSDLOAD_ATTR_SHARED, NULL) || think_opts(c) ||
-	    run_sync_opts(c))
+	    run_sync_opts(c) || run_verify_opts(c))
 		return -1;
 	if (c->raw[O_GROUP]) {
 		if (ssl_check_group(c->raw[O_GROUP]))

@@ -740,7 +740,7 @@ static json_object *json_job(const struct ssl_report *r,
 	double ms[SSL_LAT_MS_NR] = { 0 };
 	uint64_t all = v[0].n + v[1].n + v[2].n;
 	const struct ssl_summary *s = r->sum;
-	json_object *job = json_job_head(r), *ext;
+	json_object *job = json_job_head(r), *ext, *vfy;
 	int d;
 
 	for (d = 0; d < SSDLOAD_DIR_NR; d++)
@@ -772,8 +772,11 @@ static json_object *json_job(const struct ssl_report *r,
 	json_object_object_add(job, "latency_ms",
 			       json_dist(ssl_lat_ranges, ms, SSL_LAT_MS_NR));
 	json_latency_target(r, job);
+	rep_verify_fio_keys(job, r);
 	ext = json_ssdload(r->sum, 1);
 	json_object_object_add(job, "ssdload", ext);
+	if ((vfy = rep_verify_json(r->verify)))
+		json_object_object_add(ext, "verify", vfy);
 	if (json_add_ss(r, job, ext)) {
 		json_object_put(job);
 		return NULL;
@@ -887,6 +890,8 @@ static json_object *json_clone(const struct ssl_report *r, unsigned int i,
 	jint(job, "minf", 0);
 	json_iodepth(job, &w->depth, NULL, NULL);
 	json_latency_target(r, job);
+	if (i == 0)	/* job-wide: once, in the first entry */
+		rep_verify_fio_keys(job, r);
 	ext = json_worker(r->sum, i);
 	jint(ext, "worker", i);
 	jstr(ext, "state", r->sum->state);
@@ -894,6 +899,8 @@ static json_object *json_clone(const struct ssl_report *r, unsigned int i,
 		json_object_object_add(ext, "devices", json_devices(r->sum));
 	if (i == 0 && (rate = json_clone_rate(r, v)))
 		json_object_object_add(ext, "rate", rate);
+	if (i == 0 && (rate = rep_verify_json(r->verify)))
+		json_object_object_add(ext, "verify", rate);
 	json_object_object_add(job, "ssdload", ext);
 	if (json_add_ss(r, job, ext)) {
 		json_object_put(job);

@@ -695,6 +695,7 @@ void rep_print_normal(FILE *f, const struct ssl_report *r,
 	print_lat_dist(f, "usec", us, SSL_LAT_US_NR);
 	print_lat_dist(f, "msec", ms, SSL_LAT_MS_NR);
 	print_sync(f, r);
+	rep_print_verify(f, r);
 	print_cpu(f, r->sum);
 	print_issued(f, r, v);
 	print_ss(f, r);
