@@ -459,6 +459,7 @@ static int ssdload_summary_show(struct seq_file *m, void *unused)
 	seq_printf(m, "workers=%u\n", job->nr_workers);
 	seq_printf(m, "runtime_ns=%llu\n", ssdload_job_runtime_ns(job));
 	seq_printf(m, "ramp_ns=%llu\n", job->cfg.ramp_ms * NSEC_PER_MSEC);
+	seq_printf(m, "start_real_ns=%llu\n", job->start_real_ns);
 	seq_printf(m, "hipri=%llu\n", job->cfg.hipri);
 	seq_printf(m, "polled=%d\n", job->polled);
 	seq_printf(m, "disable_lat=%llu\n", job->cfg.disable_lat);

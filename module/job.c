@@ -476,6 +476,7 @@ static void ssdload_job_reset(struct ssdload_job *job)
 	job->poll_fallback = SSDLOAD_POLL_OK;
 	job->end_ns = 0;
 	job->start_ns = 0;
+	job->start_real_ns = 0;
 }
 
 /* Start step: the CPUs of the workers, into @mask; their number or -errno. */
@@ -808,6 +809,8 @@ static void ssdload_job_launch(struct ssdload_job *job, u64 start_ns,
 	ssdload_job_get(job);
 	__module_get(THIS_MODULE);
 	job->start_ns = start_ns;
+	/* the same instant on the wall clock, to line hosts' results up */
+	job->start_real_ns = ktime_get_real_ns() - (ktime_get_ns() - start_ns);
 	/* startdelay: each worker's run starts after its own delay */
 	for (i = 0; i < job->nr_workers; i++) {
 		u64 delay = ssdload_startdelay_ns(&job->cfg, i);

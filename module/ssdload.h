@@ -791,6 +791,7 @@ struct ssdload_job {
 	atomic_t nr_active;		/* workers still running their loop */
 	struct work_struct end_work;	/* tears a run down when it ends */
 	u64 start_ns;			/* ktime at enable */
+	u64 start_real_ns;		/* start_ns as CLOCK_REALTIME */
 	u64 ramp_end_ns;		/* start_ns + ramp */
 	u64 deadline_ns;		/* no submissions from here, 0 = none */
 	u64 end_ns;			/* ktime at teardown, 0 while running */

@@ -96,6 +96,7 @@ static void parse_optional(const struct ssl_kvlist *kv, struct ssl_summary *s)
 	opt_u64(kv, "log_interval_ms", &s->log_interval_ms);
 	opt_u64(kv, "log_hist", &s->log_hist);
 	opt_u64(kv, "series_records", &s->series_records);
+	opt_u64(kv, "start_real_ns", &s->start_real_ns);
 	opt_u64(kv, "think_ns", &s->think_ns);
 	opt_u64(kv, "think_pauses", &s->think_pauses);
 	opt_u64(kv, "fsync", &s->fsync);

@@ -108,6 +108,7 @@ struct ssl_summary {
 	struct ssl_opt_u64 late_threshold_ns;
 	struct ssl_opt_u64 log_interval_ms, log_hist, series_records;
 	struct ssl_opt_u64 think_ns, think_pauses;	/* thinktime: paused */
+	struct ssl_opt_u64 start_real_ns;	/* the start on CLOCK_REALTIME */
 	/* fio's sync options: the flushes as sync_* (have_sync: the keys were there) */
 	struct ssl_dir_stats sync;
 	int have_sync;
