@@ -18,7 +18,7 @@ DIR_KEYS = ["ios", "bytes", "errors", "lat_min_ns", "lat_mean_ns", "lat_max_ns",
             "behind_ios", "behind_bytes"]
 DIRS = ("read", "write", "trim")
 SUMMARY_KEYS = (["version", "state", "error", "workers", "runtime_ns", "ramp_ns",
-                 "start_real_ns",
+                 "start_real_ns", "start_at", "first_submit_real_ns", "start_error_ns",
                  "hipri", "polled", "disable_lat", "poll_fallback", "split_ios",
                  "nowait_retries", "io_timeout_ms", "timed_out_ios", "randseed",
                  "numjobs", "bs_min", "bs_max", "blockalign", "rate_process",

@@ -125,6 +125,8 @@ static const char *const run_usage[] = {
 	"                         --thinktime_iotime=TIME (bare = s) as fio's",
 	"  --startdelay=TIME[-TIME] start each worker after this (bare = s; a range:",
 	"                         each worker draws its own)",
+	"  --start_at=NS|+TIME     start at this instant (ns since the epoch, CLOCK_REALTIME)",
+	"                         or this long from now: hosts that start together",
 	"  --buffered=0, --verify=0, --continue_on_error=none,",
 	"  --random_generator, --io_submit_mode, --iodepth_batch*,",
 	"  --iodepth_low, --gtod_reduce, --(c)lat_percentiles, --description",

@@ -318,6 +318,12 @@ static json_object *json_ssdload(const struct ssl_summary *s, int with_devices)
 	jopt(o, "sys_cpu_ns", &s->sys_cpu_ns);
 	jopt(o, "cpu_ns_per_io", &s->cpu_ns_per_io);
 	jopt(o, "start_real_ns", &s->start_real_ns);
+	if (s->start_at.have && s->start_at.v) {
+		jopt(o, "start_at", &s->start_at);
+		jopt(o, "first_submit_real_ns", &s->first_submit_real_ns);
+		if (s->have_start_error)
+			jint(o, "start_error_ns", s->start_error_ns);
+	}
 	jopt(o, "think_ns", &s->think_ns);
 	jopt(o, "think_pauses", &s->think_pauses);
 	jopt(o, "fua_writes", &s->fua_writes);
