@@ -125,6 +125,8 @@ static const char *const run_usage[] = {
 	"                         --thinktime_iotime=TIME (bare = s) as fio's",
 	"  --startdelay=TIME[-TIME] start each worker after this (bare = s; a range:",
 	"                         each worker draws its own)",
+	"  --start_at=NS|+TIME     start at this instant (ns since the epoch, CLOCK_REALTIME)",
+	"                         or this long from now: hosts that start together",
 	"  --verify=TYPE          stamp every block written with a header and a",
 	"                         checksum (crc32c, crc64, xxhash, sha256, meta, null)",
 	"                         and read it all back after the writes; failures are",

@@ -96,6 +96,17 @@ static void parse_optional(const struct ssl_kvlist *kv, struct ssl_summary *s)
 	opt_u64(kv, "log_interval_ms", &s->log_interval_ms);
 	opt_u64(kv, "log_hist", &s->log_hist);
 	opt_u64(kv, "series_records", &s->series_records);
+	opt_u64(kv, "start_real_ns", &s->start_real_ns);
+	opt_u64(kv, "start_at", &s->start_at);
+	opt_u64(kv, "first_submit_real_ns", &s->first_submit_real_ns);
+	v = ssl_kv_get(kv, "start_error_ns");
+	if (v) {
+		char *end;
+
+		errno = 0;
+		s->start_error_ns = strtoll(v, &end, 10);
+		s->have_start_error = !errno && end != v && !*end;
+	}
 	opt_u64(kv, "think_ns", &s->think_ns);
 	opt_u64(kv, "think_pauses", &s->think_pauses);
 	opt_u64(kv, "fsync", &s->fsync);

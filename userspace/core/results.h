@@ -109,6 +109,11 @@ struct ssl_summary {
 	struct ssl_opt_u64 late_threshold_ns;
 	struct ssl_opt_u64 log_interval_ms, log_hist, series_records;
 	struct ssl_opt_u64 think_ns, think_pauses;	/* thinktime: paused */
+	struct ssl_opt_u64 start_real_ns;	/* the start on CLOCK_REALTIME */
+	/* start_at (CLOCK_REALTIME ns), the first worker's first submission */
+	struct ssl_opt_u64 start_at, first_submit_real_ns;
+	int64_t start_error_ns;		/* the last worker's lateness after start_at */
+	int have_start_error;
 	/* fio's sync options: the flushes as sync_* (have_sync: the keys were there) */
 	struct ssl_dir_stats sync;
 	int have_sync;

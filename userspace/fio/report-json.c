@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <json-c/json.h>
 
@@ -274,12 +275,31 @@ static json_object *json_devices(const struct ssl_summary *s)
  * ssdload's own results, outside fio's schema: jobs[0].ssdload.  A key
  * the module did not print (an older module) is left out.
  */
+/*
+ * The geometry of every histogram of the result (uapi): results merge
+ * bucket by bucket only when it is the same (ssdload merge).
+ */
+static json_object *json_hist_geometry(void)
+{
+	json_object *o = json_object_new_object();
+
+	jint(o, "version", SSDLOAD_HIST_VERSION);
+	jint(o, "sub_bits", SSDLOAD_HIST_SUB_BITS);
+	jint(o, "max_shift", SSDLOAD_HIST_MAX_SHIFT);
+	jint(o, "buckets", SSDLOAD_HIST_BUCKETS);
+	return o;
+}
+
 static json_object *json_ssdload(const struct ssl_summary *s, int with_devices)
 {
 	json_object *o = json_object_new_object(), *workers;
+	char host[256] = "";
 	unsigned int i;
 
 	jstr(o, "state", s->state);
+	json_object_object_add(o, "histogram", json_hist_geometry());
+	if (!gethostname(host, sizeof(host) - 1))
+		jstr(o, "hostname", host);
 	jopt(o, "hipri", &s->hipri);
 	jopt(o, "polled", &s->polled);
 	if (s->poll_fallback[0])
@@ -297,6 +317,13 @@ static json_object *json_ssdload(const struct ssl_summary *s, int with_devices)
 	jopt(o, "usr_cpu_ns", &s->usr_cpu_ns);
 	jopt(o, "sys_cpu_ns", &s->sys_cpu_ns);
 	jopt(o, "cpu_ns_per_io", &s->cpu_ns_per_io);
+	jopt(o, "start_real_ns", &s->start_real_ns);
+	if (s->start_at.have && s->start_at.v) {
+		jopt(o, "start_at", &s->start_at);
+		jopt(o, "first_submit_real_ns", &s->first_submit_real_ns);
+		if (s->have_start_error)
+			jint(o, "start_error_ns", s->start_error_ns);
+	}
 	jopt(o, "think_ns", &s->think_ns);
 	jopt(o, "think_pauses", &s->think_pauses);
 	jopt(o, "fua_writes", &s->fua_writes);
