@@ -31,6 +31,7 @@ static const struct cmd_struct commands[] = {
 	{ "profiles", cmd_profiles, "list the shipped workload profiles (four corners, SQL, Oracle, VDI)" },
 	{ "compare", cmd_compare, "runs of different drives or kernels side by side, curves overlaid" },
 	{ "review", cmd_review, "a published review as one command: the steps of a plan, one report" },
+	{ "trace-info", cmd_trace_info, "what a block trace holds: format, records, devices, duration, mix" },
 	{ "report", cmd_report, "render the HTML report of a pts, sweep, curve, compare, scale, latency grid or plain run from its JSON" },
 };
 
