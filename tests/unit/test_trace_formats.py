@@ -89,7 +89,7 @@ def test_msr_detected_and_named(cli, tmp_path):
     ("128166372003061629,hm,x,Read,4096,4096,100", "DiskNumber 'x' is not a decimal"),
     ("128166372003061629,hm,1,Peek,4096,4096,100", "Type 'Peek' is neither Read nor Write"),
     ("128166372003061629,hm,1,Read,4096,0,100", "Size 0: a zero-length I/O"),
-    ("128166372003061629,hm,1,Read,-4096,4096,100", "Offset '-4096' is not a decimal"),
+    ("128166372003061629,hm,1,Read,-4096,4096,100", "Offset -4096 is negative"),
     ("128166372003061628,hm,1,Read,4096,4096,100", "before the first record"),
     ("1281663720030616290000,hm,1,Read,4096,4096,100", "not a decimal number"),
     ("12816637200306162,hm,1,Read,4096,4096," + "9" * 20, "ResponseTime"),
@@ -132,6 +132,7 @@ def test_alibaba_records(cli, tmp_path, header):
     ("0,X,4096,4096,1577808000000700", "opcode 'X' is neither R nor W"),
     ("0,R,4096,abc,1577808000000700", "length 'abc' is not a decimal number"),
     ("0,R,4096,0,1577808000000700", "length 0: a zero-length I/O"),
+    ("0,W,-512,4096,1577808000000700", "offset -512 is negative"),
     ("0,R,4096,4096,1577808000000000", "before the first record"),
     ("4294967296,R,4096,4096,1577808000000700", "device_id 4294967296 is above"),
 ])

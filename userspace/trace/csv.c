@@ -127,6 +127,8 @@ int csv_u64(struct trace *t, const struct csv *c, unsigned int i,
 	unsigned long long x;
 	char *end;
 
+	if (s[0] == '-' && csv_is_number(s + 1))
+		return csv_fail(t, c, "%s %.40s is negative", name, s);
 	if (!csv_is_number(s))
 		return csv_fail(t, c, "%s '%.40s' is not a decimal number", name, s);
 	errno = 0;
