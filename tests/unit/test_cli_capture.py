@@ -9,7 +9,8 @@ from cli import one_error_line, run, usage_lists
 
 
 def test_usage(cli):
-    usage_lists(cli, "capture", ["--duration", "--output", "--buffer-kb", "--buffers"])
+    usage_lists(cli, "capture", ["--duration", "--output", "--buffer-kb", "--buffers",
+                                   "--method"])
 
 
 @pytest.mark.parametrize("args,why", [
@@ -21,6 +22,8 @@ def test_usage(cli):
     (["/dev/null", "--duration=1", "-o", "T", "--buffer-kb=0"], "--buffer-kb=0: want 1..65536"),
     (["/dev/null", "--duration=1", "-o", "T", "--buffers=1"], "--buffers=1: want 2..4096"),
     (["/dev/null", "--duration=1", "-o", "T"], "/dev/null: not a block device"),
+    (["/dev/null", "--duration=1", "-o", "T", "--method=ftrace"],
+     "--method=ftrace: want blktrace or tracefs"),
     (["/nonexistent/dev", "--duration=1", "-o", "T"], "No such file"),
     (["/dev/null", "/dev/zero", "--duration=1", "-o", "T"], "one DEV"),
 ])

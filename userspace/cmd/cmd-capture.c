@@ -22,13 +22,15 @@
 #include <unistd.h>
 
 #include "cmd/builtin.h"
+#include "cmd/capture.h"
 #include "core/options.h"
 #include "trace/trace.h"
 
 #define CAP_OUT_MAX	65536
 
 static const char *const capture_usage[] = {
-	"usage: ssdload capture DEV --duration=T -o TRACE [--buffer-kb=N] [--buffers=N]",
+	"usage: ssdload capture DEV --duration=T -o TRACE [--method=blktrace|tracefs]",
+	"                       [--buffer-kb=N] [--buffers=N]",
 	"",
 	"Record the I/O that applications do to block device DEV for T (fio's",
 	"time syntax, bare seconds: 30, 500ms, 2m) with blktrace, into",
@@ -39,29 +41,36 @@ static const char *const capture_usage[] = {
 	"",
 	"  --duration=T       how long to record (required)",
 	"  -o, --output=TRACE the files' prefix (refused if TRACE.blktrace.0 exists)",
+	"  --method=M         blktrace (default): the blktrace program; tracefs:",
+	"                     the block_rq_issue and block_rq_complete tracepoints",
+	"                     of a tracefs instance (requests only, microsecond",
+	"                     times, no blktrace needed), written as one file",
 	"  --buffer-kb=N      blktrace's sub-buffer size, KiB (default 512)",
 	"  --buffers=N        blktrace's sub-buffers per CPU (default 4); raise",
-	"                     both when events are dropped",
+	"                     both when events are dropped (tracefs: the ring",
+	"                     buffer is their product per CPU)",
 	"",
-	"Needs root, debugfs at /sys/kernel/debug and blktrace (apt install",
-	"blktrace).  Exit status: 0 captured (dropped events are reported),",
+	"Needs root, and debugfs at /sys/kernel/debug and blktrace (apt install",
+	"blktrace), or tracefs.  Exit status: 0 captured (dropped events are reported),",
 	"1 the capture failed, 2 bad usage.",
 	NULL,
 };
 
-enum { O_DURATION, O_OUTPUT, O_BUFFER_KB, O_BUFFERS };
+enum { O_DURATION, O_OUTPUT, O_BUFFER_KB, O_BUFFERS, O_METHOD };
 
 static const struct ssl_opt capture_opts[] = {
 	{ "duration", SSL_ARG_REQUIRED, O_DURATION },
 	{ "output", SSL_ARG_REQUIRED, O_OUTPUT },
 	{ "buffer-kb", SSL_ARG_REQUIRED, O_BUFFER_KB },
 	{ "buffers", SSL_ARG_REQUIRED, O_BUFFERS },
+	{ "method", SSL_ARG_REQUIRED, O_METHOD },
 	{ NULL, 0, 0 },
 };
 
 struct capture {
 	const char *dev, *out;
 	uint64_t ms, buf_kb, nbuf;
+	int tracefs;			/* --method=tracefs */
 	char dir[PATH_MAX], name[NAME_MAX + 1];
 	char text[CAP_OUT_MAX];		/* blktrace's output */
 	size_t len;
@@ -89,6 +98,13 @@ static int capture_opt(struct capture *c, const struct ssl_opt *opt, const char 
 		return 0;
 	case O_OUTPUT:
 		c->out = val;
+		return 0;
+	case O_METHOD:
+		if (strcmp(val, "blktrace") && strcmp(val, "tracefs")) {
+			ssl_err("capture: --method=%s: want blktrace or tracefs", val);
+			return -1;
+		}
+		c->tracefs = !strcmp(val, "tracefs");
 		return 0;
 	case O_BUFFER_KB:
 		if (ssl_parse_u64(val, &c->buf_kb) || !c->buf_kb || c->buf_kb > 65536) {
@@ -178,7 +194,7 @@ static int capture_check(struct capture *c)
 		ssl_err("capture: %s exists: not overwritten", first);
 		return -1;
 	}
-	if (!ssl_is_mounted("/sys/kernel/debug", "debugfs")) {
+	if (!c->tracefs && !ssl_is_mounted("/sys/kernel/debug", "debugfs")) {
 		ssl_err("capture: debugfs is not mounted at /sys/kernel/debug (blktrace needs it)");
 		return -1;
 	}
@@ -203,7 +219,6 @@ static void capture_child(struct capture *c, int out)
 /* run blktrace for c->ms (or until a signal), its output in c->text */
 static int capture_run(struct capture *c)
 {
-	struct sigaction sa = { .sa_handler = cap_signal }, old_int, old_term;
 	uint64_t start = ssl_now_ms();
 	struct rusage ru;
 	int fds[2], st = 0, done = 0;
@@ -214,8 +229,6 @@ static int capture_run(struct capture *c)
 		ssl_err("capture: pipe: %s", strerror(errno));
 		return -1;
 	}
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
 	pid = fork();
 	if (pid < 0) {
 		ssl_err("capture: fork: %s", strerror(errno));
@@ -246,8 +259,6 @@ static int capture_run(struct capture *c)
 	if (!done)
 		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 			;
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
 	if (!getrusage(RUSAGE_CHILDREN, &ru))
 		c->cpu_s = ru.ru_utime.tv_sec + ru.ru_stime.tv_sec +
 			   (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
@@ -302,8 +313,10 @@ static int capture_verify(struct capture *c, uint64_t *recs)
 
 int cmd_capture(int argc, const char **argv)
 {
+	struct sigaction sa = { .sa_handler = cap_signal }, old_int, old_term;
 	struct capture *c = calloc(1, sizeof(*c));
-	uint64_t recs;
+	struct capture_cost cost = { 0 };
+	uint64_t recs, t0;
 	double secs;
 	int r;
 
@@ -323,21 +336,41 @@ int cmd_capture(int argc, const char **argv)
 		free(c);
 		return 2;
 	}
-	if (capture_run(c) || (capture_parse(c), capture_verify(c, &recs))) {
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	t0 = ssl_now_ms();
+	if (c->tracefs) {
+		r = capture_tracefs(c->dev, c->ms, c->buf_kb * c->nbuf, c->out, &cap_stop, &cost);
+	} else {
+		r = capture_run(c);
+		if (!r) {
+			capture_parse(c);
+			cost.events = c->events;
+			cost.dropped = c->dropped;
+			cost.have_events = c->have_total;
+			cost.cpu_s = c->cpu_s;
+		}
+	}
+	/* the time recorded: shorter than asked after a Ctrl-C */
+	secs = (ssl_now_ms() - t0) / 1e3;
+	if (secs <= 0)
+		secs = 1e-3;
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	if (r || capture_verify(c, &recs)) {
 		free(c);
 		return 1;
 	}
-	secs = c->ms / 1e3;
 	printf("captured %s for %.3f s into %s.blktrace.N: %" PRIu64 " I/Os\n", c->dev, secs,
 	       c->out, recs);
-	if (c->have_total)
-		printf("blktrace: %" PRIu64 " events, %" PRIu64 " dropped\n", c->events,
-		       c->dropped);
-	printf("overhead: blktrace used %.3f s of CPU (%.2f%% of one CPU over the capture)\n",
-	       c->cpu_s, 100.0 * c->cpu_s / secs);
-	if (c->dropped)
-		ssl_err("capture: blktrace dropped %" PRIu64 " events: the trace misses I/Os; raise --buffer-kb and --buffers",
-			c->dropped);
+	if (cost.have_events)
+		printf("%s: %" PRIu64 " events, %" PRIu64 " dropped\n",
+		       c->tracefs ? "tracefs" : "blktrace", cost.events, cost.dropped);
+	printf("overhead: %s used %.3f s of CPU (%.2f%% of one CPU over the capture)\n",
+	       c->tracefs ? "ssdload" : "blktrace", cost.cpu_s, 100.0 * cost.cpu_s / secs);
+	if (cost.dropped)
+		ssl_err("capture: %" PRIu64 " events dropped: the trace misses I/Os; raise --buffer-kb and --buffers",
+			cost.dropped);
 	free(c);
 	return 0;
 }
