@@ -86,6 +86,6 @@ def test_refused_at_enable(nullb, jobs, kmsg, case):
     assert lines, "no pr_err naming start_at"
     assert j.state != "running"
     assert j.error.startswith("-%d" % err), j.error
-    j.set(start_at=0, group="")
+    j.set(start_at=0, group="\n")
     s = j.run(60)
     assert s["read_ios"] == 16
