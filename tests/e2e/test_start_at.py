@@ -84,7 +84,8 @@ def test_refused_at_enable(nullb, jobs, kmsg, case):
     assert ei.value.errno == err, ei.value
     lines = [l for l in kmsg.since(mark) if "start_at" in l]
     assert lines, "no pr_err naming start_at"
-    assert j.state == "idle"
-    j.set(start_at=0, group="")
+    assert j.state != "running"
+    assert j.error.startswith("-%d" % err), j.error
+    j.set(start_at=0, group="\n")
     s = j.run(60)
     assert s["read_ios"] == 16
