@@ -292,3 +292,33 @@ def test_bad_state_refused_at_enable(brd, jobs, kmsg):
     with pytest.raises(OSError) as e:
         env.read(os.path.join(w.dbg, "verify_state"))
     assert e.value.errno == errno.ENODATA
+
+
+# ---- the CLI: --verify_state_save, --verify_only with --verify_state ------------
+
+@pytest.mark.stock
+def test_cli_save_then_verify_only(brd, cli, tmp_path):  # pylint: disable=unused-argument
+    """ssdload run --verify saves the state atomically where --verify_state
+    says; a --verify_only run loads it and passes; after one block is
+    restored from an older copy, the same run fails with it as stale."""
+    dev = brd(SPAN // KIB)[0]
+    path = str(tmp_path / "st")
+    base = ["run", "--filename=" + dev.path, "--bs=%d" % BS, "--size=%d" % SPAN,
+            "--randseed=%d" % SEED, "--verify=crc32c", "--rw=write", "--iodepth=4",
+            "--cpus_allowed=0", "--eta=never"]
+    p = env.cli(*(base + ["--name=vcli1", "--allow_write=1", "--verify_state=" + path]))
+    if p.returncode and "does not support" in p.stderr:
+        pytest.skip("this CLI does not take --verify yet: %s" % p.stderr.strip())
+    assert p.returncode == 0, p.stderr
+    old = env.direct_read(dev.path, 0, SPAN)
+    p = env.cli(*(base + ["--name=vcli2", "--allow_write=1", "--loops=2",
+                          "--verify_state=" + path]), check=True)
+    st = open(path, "rb").read()
+    assert st[:4] == b"SSST" and st[128:128 + BLOCKS] == bytes([2]) * BLOCKS
+    assert [f for f in os.listdir(tmp_path) if f != "st"] == [], "a temporary file is left"
+    p = env.cli(*(base + ["--name=vcli3", "--verify_only", "--verify_state=" + path]))
+    assert p.returncode == 0, p.stderr
+    env.direct_write(dev.path, 5 * BS, old[5 * BS:6 * BS])
+    p = env.cli(*(base + ["--name=vcli4", "--verify_only", "--verify_state=" + path]))
+    assert p.returncode == 1, (p.stdout, p.stderr)
+    assert "stale" in p.stdout + p.stderr
