@@ -356,6 +356,20 @@ SSDLOAD_ENUM_ATTR(verify, ssdload_verify_names);
 SSDLOAD_NUM_ATTR(verify_interval, 0, SSDLOAD_MAX_BS, SSDLOAD_MIN_BS);
 SSDLOAD_NUM_ATTR(do_verify, 0, 1, 0);
 SSDLOAD_NUM_ATTR(verify_fatal, 0, 1, 0);
+SSDLOAD_NUM_ATTR(verify_only, 0, 1, 0);
+
+/*
+ * verify_state (binary, write-only): a saved state for verify_only.
+ * configfs gathers the bytes and hands them over at close, ignoring the
+ * result: they are kept as written and checked at enable (verify-state.c).
+ */
+static ssize_t ssdload_job_verify_state_write(struct config_item *item,
+					      const void *buf, size_t len)
+{
+	return ssdload_vstate_store(to_job(item), buf, len);
+}
+CONFIGFS_BIN_ATTR_WO(ssdload_job_, verify_state, NULL,
+		     SSDLOAD_VSTATE_MAX_BYTES);
 
 /*
  * filename: a block device, or fio's list "a:b" ("\\:" escapes a colon)
@@ -561,6 +575,7 @@ VISIBLE_IF_KUNIT struct configfs_attribute *ssdload_job_attrs[] = {
 	&ssdload_job_attr_verify_interval,
 	&ssdload_job_attr_do_verify,
 	&ssdload_job_attr_verify_fatal,
+	&ssdload_job_attr_verify_only,
 	&ssdload_job_attr_thinktime_us,
 	&ssdload_job_attr_thinktime_spin_us,
 	&ssdload_job_attr_thinktime_blocks,
@@ -589,9 +604,16 @@ static struct configfs_item_operations ssdload_job_item_ops = {
 	.release	= ssdload_job_release,
 };
 
+/* The binary job attributes (features lists them after the others). */
+static struct configfs_bin_attribute *ssdload_job_bin_attrs[] = {
+	&ssdload_job_attr_verify_state,
+	NULL,
+};
+
 static const struct config_item_type ssdload_job_type = {
 	.ct_item_ops	= &ssdload_job_item_ops,
 	.ct_attrs	= ssdload_job_attrs,
+	.ct_bin_attrs	= ssdload_job_bin_attrs,
 	.ct_owner	= THIS_MODULE,
 };
 
@@ -641,11 +663,15 @@ static struct config_group ssdload_jobs_group;
 /* Root: the read-only features list. */
 static ssize_t ssdload_root_features_show(struct config_item *item, char *page)
 {
+	struct configfs_bin_attribute **bin;
 	struct configfs_attribute **attr;
 	ssize_t len = 0;
 
 	for (attr = ssdload_job_attrs; *attr; attr++)
 		len += sysfs_emit_at(page, len, "%s\n", (*attr)->ca_name);
+	for (bin = ssdload_job_bin_attrs; *bin; bin++)
+		len += sysfs_emit_at(page, len, "%s\n",
+				     (*bin)->cb_attr.ca_name);
 	return len;
 }
 CONFIGFS_ATTR_RO(ssdload_root_, features);

@@ -585,6 +585,70 @@ static int ssdload_verify_file_show(struct seq_file *m, void *unused)
 }
 SSDLOAD_DEBUGFS_ATTR(ssdload_verify_file);
 
+/*
+ * verify_state (uapi): the last run's span and generation map, encoded
+ * at open into a snapshot freed at release.  -EBUSY while the job runs,
+ * -ENODATA if its last run had no verify.
+ */
+struct ssdload_vstate_snap {
+	size_t len;
+	u8 data[];
+};
+
+static int ssdload_vstate_open(struct inode *inode, struct file *file)
+{
+	struct ssdload_job *job = inode->i_private;
+	const struct ssdload_vrun *v = &job->vfy;
+	struct ssdload_vstate_snap *snap;
+	int ret = 0;
+	u64 len;
+
+	mutex_lock(&job->lock);
+	if (ssdload_state_busy(job->state)) {
+		ret = -EBUSY;
+		goto out_unlock;
+	}
+	if (!v->map) {
+		ret = -ENODATA;
+		goto out_unlock;
+	}
+	len = ssdload_vstate_len(&v->span, v->map_bytes);
+	snap = kvmalloc(sizeof(*snap) + len, GFP_KERNEL);
+	if (!snap) {
+		ret = -ENOMEM;
+		goto out_unlock;
+	}
+	snap->len = len;
+	ssdload_vstate_encode(&v->span, v->map, v->map_bytes,
+			      ktime_get_real_ns(), snap->data);
+	file->private_data = snap;
+out_unlock:
+	mutex_unlock(&job->lock);
+	return ret ? ret : nonseekable_open(inode, file);
+}
+
+static ssize_t ssdload_vstate_read(struct file *file, char __user *buf,
+				   size_t count, loff_t *ppos)
+{
+	struct ssdload_vstate_snap *snap = file->private_data;
+
+	return simple_read_from_buffer(buf, count, ppos, snap->data,
+				       snap->len);
+}
+
+static int ssdload_vstate_release(struct inode *inode, struct file *file)
+{
+	kvfree(file->private_data);
+	return 0;
+}
+
+static const struct file_operations ssdload_vstate_fops = {
+	.owner		= THIS_MODULE,
+	.open		= ssdload_vstate_open,
+	.read		= ssdload_vstate_read,
+	.release	= ssdload_vstate_release,
+};
+
 /* Binary histograms: a snapshot built at open, freed at release. */
 struct ssdload_hist_snap {
 	size_t len;				/* bytes in data */
@@ -1131,6 +1195,8 @@ void ssdload_debugfs_job_add(struct ssdload_job *job)
 			    &ssdload_lease_fops);
 	debugfs_create_file(SSDLOAD_DBG_VERIFY, 0400, dir, job,
 			    &ssdload_verify_file_fops);
+	debugfs_create_file(SSDLOAD_DBG_VERIFY_STATE, 0400, dir, job,
+			    &ssdload_vstate_fops);
 }
 
 void ssdload_debugfs_job_del(struct ssdload_job *job)

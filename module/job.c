@@ -105,6 +105,8 @@ static void ssdload_job_release(struct kref *ref)
 	struct ssdload_job *job = container_of(ref, struct ssdload_job, ref);
 
 	ssdload_job_free_run(job);
+	ssdload_verify_free(job);
+	ssdload_vstate_drop(job);
 	ssdload_steps_release(job);
 	kfree(job->devs);
 	kfree(job->paths);
@@ -466,6 +468,7 @@ static void ssdload_job_plan_worker(struct ssdload_job *job,
 static void ssdload_job_reset(struct ssdload_job *job)
 {
 	ssdload_job_free_run(job);
+	ssdload_verify_free(job);
 	spin_lock(&job->err_lock);
 	job->err = 0;
 	job->errmsg[0] = '\0';
@@ -787,7 +790,7 @@ static void ssdload_job_disarm(struct ssdload_job *job)
 	lockdep_assert_held(&job->lock);
 	ssdload_job_destroy_threads(job);
 	ssdload_job_free_run(job);
-	ssdload_verify_release(job);
+	ssdload_verify_free(job);
 	ssdload_job_close_devs(job);
 	WRITE_ONCE(job->state, SSDLOAD_STATE_STOPPED);
 }
@@ -1010,7 +1013,7 @@ out_destroy_threads:
 out_free_workers:
 	ssdload_job_free_run(job);
 out_close_devs:
-	ssdload_verify_release(job);
+	ssdload_verify_free(job);
 	ssdload_job_close_devs(job);
 out_free_mask:
 	free_cpumask_var(mask);

@@ -211,7 +211,8 @@ static int ssdload_phase_compile(struct ssdload_job *job,
 					  "step %u has no end: set its (or the job's) runtime_ms or number_ios",
 					  st->nr);
 	}
-	if (ssdload_cfg_writes(c) && !c->allow_write) {
+	/* verify_only issues nothing: it reads back a saved state */
+	if (ssdload_cfg_writes(c) && !c->allow_write && !c->verify_only) {
 		if (st)
 			snprintf(attr, sizeof(attr), "steps/%u/rw", st->nr);
 		return ssdload_job_refuse(job, -EPERM, "allow_write",
@@ -322,6 +323,8 @@ int ssdload_steps_compile(struct ssdload_job *job)
 	}
 	job->writes = job->dirs & (BIT(SSDLOAD_DIR_WRITE) |
 				   BIT(SSDLOAD_DIR_TRIM));
+	if (job->cfg.verify_only)
+		job->writes = false;	/* the devices open read-only */
 	/*
 	 * Reads and writes in different steps need two buffers too: a read
 	 * step must not overwrite the data (pattern, zeros, compressibility)

@@ -631,13 +631,39 @@ struct ssdload_vfail {
 };
 
 /*
+ * The span and geometry of a state file (verify-state.c): what a run
+ * saves, and what a verify_only run must match.
+ */
+struct ssdload_vspan_dev {
+	u64 dev_bytes;			/* the device's size */
+	u64 span_start;			/* bytes */
+	u64 span_bytes;			/* bytes */
+	char name[SSDLOAD_VSTATE_NAME_LEN];
+};
+
+struct ssdload_vspan {
+	u32 csum_type;			/* enum ssdload_verify */
+	u32 bs;				/* bytes per block */
+	u32 interval;			/* bytes per unit */
+	u32 nr_devs;
+	u64 seed;			/* in the headers */
+	struct ssdload_vspan_dev dev[SSDLOAD_MAX_DEVS];
+};
+
+/*
  * A job's verify state.  Fixed from enable: the context, the map and
  * the unit; the results are written by the verify pass (end_work) and
  * read by debugfs under job->lock; they stay until the next enable.
  */
 struct ssdload_vrun {
 	struct ssdload_vctx c;
-	u8 *map;			/* one byte per block, NULL = no verify */
+	u8 *map;			/* one byte per block, NULL = no verify;
+					 * kept after the run for verify_state
+					 */
+	u64 seed;			/* in the headers: randseed, or the
+					 * loaded state's (verify_only)
+					 */
+	struct ssdload_vspan span;	/* what debugfs verify_state saves */
 	u64 map_bytes;			/* its size */
 	u64 base[SSDLOAD_MAX_DEVS];	/* each device's first block in map */
 	u32 bs;				/* block (the job's only block size) */
@@ -650,6 +676,18 @@ struct ssdload_vrun {
 	u64 cls[SSDLOAD_VCLASS_NR];	/* failed units per class */
 	u32 nr_fail;			/* entries of fail[] */
 	struct ssdload_vfail fail[SSDLOAD_VFAIL_MAX];
+};
+
+/*
+ * configfs verify_state: the bytes last written, kept until the next
+ * write or the job's removal, checked at enable.  err: why a write was
+ * not kept (too large, no memory).
+ */
+struct ssdload_vload {
+	void *buf;			/* kvmalloc'ed, NULL = none */
+	size_t len;
+	int err;			/* 0, or the refusal enable reports */
+	size_t err_len;			/* the refused write's bytes */
 };
 
 enum ssdload_vstate {
@@ -721,6 +759,7 @@ struct ssdload_cfg {
 	u64 verify_interval;		/* bytes per checked unit, 0 = bs */
 	u64 do_verify;			/* 1 = read back after the writes */
 	u64 verify_fatal;		/* 1 = stop at the first failure */
+	u64 verify_only;		/* 1 = check the loaded state, no I/O */
 };
 
 /*
@@ -799,6 +838,7 @@ struct ssdload_job {
 	u64 end_ns;			/* ktime at teardown, 0 while running */
 	struct dentry *dbg;		/* debugfs directory */
 	struct ssdload_vrun vfy;	/* verify: map and results */
+	struct ssdload_vload vload;	/* verify_state loaded, under lock */
 };
 
 /*
@@ -1159,6 +1199,23 @@ void ssdload_verify_written(struct ssdload_worker *w,
 			    const struct ssdload_io *io);
 int ssdload_verify_run(struct ssdload_job *job);
 int ssdload_verify_show(struct ssdload_job *job, struct seq_file *m);
+void ssdload_verify_free(struct ssdload_job *job);
+
+/* verify-state.c */
+u64 ssdload_vstate_len(const struct ssdload_vspan *sp, u64 map_bytes);
+void ssdload_vstate_encode(const struct ssdload_vspan *sp, const u8 *map,
+			   u64 map_bytes, u64 time_ns, void *out);
+int ssdload_vstate_parse(const void *buf, size_t len,
+			 struct ssdload_vspan *sp, const u8 **map,
+			 u64 *map_bytes, char *why, size_t n);
+int ssdload_vstate_match(const struct ssdload_vspan *got,
+			 const struct ssdload_vspan *want, char *why,
+			 size_t n);
+int ssdload_vstate_load(struct ssdload_job *job, const u8 **map);
+void ssdload_vstate_span(struct ssdload_job *job, struct ssdload_vspan *sp);
+ssize_t ssdload_vstate_store(struct ssdload_job *job, const void *buf,
+			     size_t len);
+void ssdload_vstate_drop(struct ssdload_job *job);
 
 /* The generation after the map byte @m (1..127, wrapping; 0 = unwritten). */
 static inline u8 ssdload_vgen_next(u8 m)

@@ -350,6 +350,30 @@ static u32 ssdload_vread_bytes(u32 bs)
 	return bs >= SZ_1M ? bs : rounddown(SZ_1M, bs);
 }
 
+/* Start step: the refusals of verify_only and of a loaded state. */
+static int ssdload_verify_check_only(struct ssdload_job *job, const char *name)
+{
+	bool loaded = job->vload.buf || job->vload.err;
+
+	if (job->cfg.verify == SSDLOAD_VERIFY_OFF && job->cfg.verify_only)
+		return ssdload_job_refuse(job, -EINVAL, "verify_only",
+					  "verify_only=1 needs verify= set (the checksum the blocks were written with)");
+	if (loaded && !job->cfg.verify_only)
+		return ssdload_job_refuse(job, -EINVAL, "verify_state",
+					  "a state is loaded but verify_only=0 (writing 0 to verify_state drops it)");
+	if (job->cfg.verify_only || job->cfg.verify == SSDLOAD_VERIFY_OFF)
+		return 0;
+	if (!job->writes)
+		return ssdload_job_refuse(job, -EINVAL, "verify",
+					  "verify=%s: the job does not write (verify_only=1 checks a saved state)",
+					  name);
+	if (job->dirs & BIT(SSDLOAD_DIR_TRIM))
+		return ssdload_job_refuse(job, -EINVAL, "verify",
+					  "verify=%s: the job trims what it would check",
+					  name);
+	return 0;
+}
+
 /* Start step, with the devices open: check verify, allocate the map. */
 int ssdload_verify_prepare(struct ssdload_job *job)
 {
@@ -357,21 +381,17 @@ int ssdload_verify_prepare(struct ssdload_job *job)
 	const char *name = ssdload_enum_name(ssdload_verify_names,
 					     job->cfg.verify);
 	u64 cap = (u64)READ_ONCE(ssdload_max_job_mem_mb) << 20;
+	const u8 *state = NULL;
 	u64 blocks = 0, need;
 	const char *why;
 	unsigned int i;
+	int ret;
 
+	ssdload_verify_free(job);
 	memset(v, 0, sizeof(*v));
-	if (job->cfg.verify == SSDLOAD_VERIFY_OFF)
-		return 0;
-	if (!job->writes)
-		return ssdload_job_refuse(job, -EINVAL, "verify",
-					  "verify=%s: the job does not write (verify_only is not supported yet)",
-					  name);
-	if (job->dirs & BIT(SSDLOAD_DIR_TRIM))
-		return ssdload_job_refuse(job, -EINVAL, "verify",
-					  "verify=%s: the job trims what it would check",
-					  name);
+	ret = ssdload_verify_check_only(job, name);
+	if (ret || job->cfg.verify == SSDLOAD_VERIFY_OFF)
+		return ret;
 	if (!job->fixed_len)
 		return ssdload_job_refuse(job, -EINVAL, "verify",
 					  "verify=%s needs one block size and offsets aligned to it (no bssplit, bsrange or smaller blockalign)",
@@ -382,14 +402,22 @@ int ssdload_verify_prepare(struct ssdload_job *job)
 		return ssdload_job_refuse(job, -EINVAL, "verify_interval",
 					  "verify_interval=%u must divide bs=%u",
 					  v->interval, v->bs);
-	why = ssdload_vctx_get(&v->c, job->cfg.verify);
-	if (why)
-		return ssdload_job_refuse(job, -EOPNOTSUPP, "verify",
-					  "verify=%s %s", name, why);
+	v->seed = job->dcfg.seed;
 	for (i = 0; i < job->nr_devs; i++) {
 		v->base[i] = blocks;
 		blocks += ssdload_vmap_blocks(job->devs[i].span_bytes, v->bs);
 	}
+	v->map_bytes = blocks;
+	ssdload_vstate_span(job, &v->span);
+	if (job->cfg.verify_only) {
+		ret = ssdload_vstate_load(job, &state);
+		if (ret)
+			return ret;
+	}
+	why = ssdload_vctx_get(&v->c, job->cfg.verify);
+	if (why)
+		return ssdload_job_refuse(job, -EOPNOTSUPP, "verify",
+					  "verify=%s %s", name, why);
 	need = PAGE_ALIGN(max_t(u64, blocks, 1)) +
 	       ssdload_vread_bytes(v->bs);
 	if (job->mem + need > cap) {
@@ -408,13 +436,23 @@ int ssdload_verify_prepare(struct ssdload_job *job)
 					  "out of memory for the generation map (%llu bytes)",
 					  blocks);
 	}
-	v->map_bytes = blocks;
+	if (state)
+		memcpy(v->map, state, blocks);
 	job->mem += need;
 	return 0;
 }
 
-/* Teardown, or a failed start: free the map (the results stay). */
+/*
+ * Teardown: drop what the checksums hold.  The map stays, with the
+ * results, for debugfs verify_state, until the next enable.
+ */
 void ssdload_verify_release(struct ssdload_job *job)
+{
+	ssdload_vctx_put(&job->vfy.c);
+}
+
+/* A failed start, the next enable, the job's end: free the map too. */
+void ssdload_verify_free(struct ssdload_job *job)
 {
 	vfree(job->vfy.map);
 	job->vfy.map = NULL;
@@ -565,7 +603,7 @@ static bool ssdload_vcheck_run(struct ssdload_job *job, unsigned int dev,
 	u64 i;
 	u32 off;
 
-	want.seed = job->dcfg.seed;
+	want.seed = v->seed;
 	for (i = 0; i < n; i++) {
 		want.gen = v->map[v->base[dev] + blk + i];
 		for (off = 0; off < v->bs; off += v->interval) {
@@ -635,7 +673,8 @@ int ssdload_verify_run(struct ssdload_job *job)
 	u64 i, written = 0, ambig = 0;
 	int ret = 0;
 
-	if (!v->map || !job->cfg.do_verify || READ_ONCE(job->stop))
+	if (!v->map || READ_ONCE(job->stop) ||
+	    !(job->cfg.do_verify || job->cfg.verify_only))
 		return 0;
 	for (i = 0; i < v->map_bytes; i++) {
 		written += !!v->map[i];

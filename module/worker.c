@@ -1365,7 +1365,8 @@ int ssdload_worker_fn(void *data)
 {
 	struct ssdload_worker *w = data;
 	struct ssdload_job *job = w->job;
-	bool issuing = true;
+	/* verify_only: no I/O, the read-back pass of end_work is the run */
+	bool issuing = !job->cfg.verify_only;
 	u64 now;
 
 	if (w->gate)

@@ -74,6 +74,9 @@
 #define SSDLOAD_ATTR_VERIFY_INTERVAL	"verify_interval" /* bytes per checked unit, 0 = bs */
 #define SSDLOAD_ATTR_DO_VERIFY		"do_verify"	/* 0/1, read back after the writes */
 #define SSDLOAD_ATTR_VERIFY_FATAL	"verify_fatal"	/* 0/1, stop at the first failure */
+#define SSDLOAD_ATTR_VERIFY_ONLY	"verify_only"	/* 0/1, check a loaded state, write nothing */
+/* binary, write-only: a state file (struct ssdload_vstate_hdr) to load */
+#define SSDLOAD_ATTR_VERIFY_STATE	"verify_state"
 #define SSDLOAD_ATTR_THINKTIME_US	"thinktime_us"	/* pause after thinktime_blocks I/Os, us, 0 = off */
 #define SSDLOAD_ATTR_THINKTIME_SPIN_US	"thinktime_spin_us" /* of the pause, spun, us */
 #define SSDLOAD_ATTR_THINKTIME_BLOCKS	"thinktime_blocks" /* I/Os between pauses, 0 = by time only */
@@ -160,6 +163,7 @@
 #define SSDLOAD_DBG_STEPS		"steps"		/* binary per-step results, see below */
 #define SSDLOAD_DBG_LEASE		"lease"		/* held open: closing it stops the run */
 #define SSDLOAD_DBG_VERIFY		"verify"	/* text, the verify pass, see below */
+#define SSDLOAD_DBG_VERIFY_STATE	"verify_state"	/* binary, the run's state, see below */
 
 /* ---- enums ------------------------------------------------------------ */
 enum ssdload_rw {
@@ -557,5 +561,80 @@ enum ssdload_vclass {
  *   fail=<lba> <class> <detail>
  * (lba in 512-byte sectors, detail one word: got=.. want=..).
  */
+
+/* ---- verify: the state file (verify_state_save, verify_state_load) ---- */
+/*
+ * What a write run leaves for a later verify_only run: the span, the
+ * checksum geometry and the generation of every block.  debugfs
+ * verify_state gives it after a run with verify; configfs verify_state
+ * takes it back before enable.  Little-endian, fixed-width:
+ *
+ *   struct ssdload_vstate_hdr		header_size bytes
+ *   struct ssdload_vstate_dev		nr_devs records of dev_size bytes
+ *   __u8 map[map_bytes]		the map byte of every block, device
+ *					after device, in span order: bits
+ *					0-6 the generation of its last
+ *					write (0: never written), bit 7
+ *					set: ambiguous (any generation of
+ *					the job passes)
+ *   __le32 crc				crc32c (seed ~0, inverted) of every
+ *					byte before it
+ *
+ * A reader uses header_size and dev_size (a newer version may append
+ * fields) and refuses another magic or major version, a length other
+ * than the one the header gives, and a bad crc.
+ * Documentation/verify.rst gives the layout byte by byte.
+ */
+#define SSDLOAD_VSTATE_MAGIC	0x54535353U	/* "SSST" little-endian */
+#define SSDLOAD_VSTATE_VERSION	1
+#define SSDLOAD_VSTATE_GEN_BITS	8		/* map bits per block */
+#define SSDLOAD_VSTATE_NAME_LEN	32U		/* bytes of a device's name */
+/*
+ * The largest state configfs takes: configfs keeps a binary attribute's
+ * bytes in one buffer of int size, and one write(2) moves at most this.
+ */
+#define SSDLOAD_VSTATE_MAX_BYTES 0x7ffff000U
+
+struct ssdload_vstate_hdr {
+	__le32 magic;		/*  0: SSDLOAD_VSTATE_MAGIC */
+	__le16 version;		/*  4: SSDLOAD_VSTATE_VERSION */
+	__le16 header_size;	/*  6: bytes of this header */
+	__le16 dev_size;	/*  8: bytes per device record */
+	__le16 nr_devs;		/* 10: device records, 1..SSDLOAD_MAX_DEVS */
+	__u8 csum_type;		/* 12: enum ssdload_verify of the blocks */
+	__u8 gen_bits;		/* 13: SSDLOAD_VSTATE_GEN_BITS */
+	__le16 flags;		/* 14: 0 */
+	__le32 bs;		/* 16: bytes per block (one map byte each) */
+	__le32 interval;	/* 20: verify_interval, bytes per unit */
+	__le64 seed;		/* 24: the seed in the blocks' headers */
+	__le64 map_bytes;	/* 32: bytes of the map: the blocks */
+	__le64 written;		/* 40: blocks with a generation */
+	__le64 time_ns;		/* 48: CLOCK_REALTIME when it was saved */
+	__le64 reserved;	/* 56: 0 */
+};
+
+_Static_assert(sizeof(struct ssdload_vstate_hdr) == 64,
+	       "struct ssdload_vstate_hdr is the documented 64 bytes");
+
+struct ssdload_vstate_dev {
+	__le64 dev_bytes;	/*  0: the device's size, bytes */
+	__le64 span_start;	/*  8: its span: offset, bytes */
+	__le64 span_bytes;	/* 16: and length, bytes */
+	__le64 blocks;		/* 24: its blocks in the map: span_bytes / bs */
+	char name[SSDLOAD_VSTATE_NAME_LEN]; /* 32: the disk's name, NUL-padded
+					     * (shown, not compared)
+					     */
+};
+
+_Static_assert(sizeof(struct ssdload_vstate_dev) == 64,
+	       "struct ssdload_vstate_dev is the documented 64 bytes");
+
+/* Bytes of a state of @nr_devs devices and @map_bytes blocks. */
+static inline __u64 ssdload_vstate_bytes(__u32 nr_devs, __u64 map_bytes)
+{
+	return sizeof(struct ssdload_vstate_hdr) +
+	       (__u64)nr_devs * sizeof(struct ssdload_vstate_dev) +
+	       map_bytes + sizeof(__u32);
+}
 
 #endif /* _UAPI_SSDLOAD_H */

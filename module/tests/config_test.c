@@ -384,6 +384,8 @@ static const struct cfg_case cfg_cases[] = {
 	NO("do_verify", "2", ERANGE),
 	OK("verify_fatal", "1", "1\n"),
 	NO("verify_fatal", "yes", EINVAL),
+	OK("verify_only", "1", "1\n"),
+	NO("verify_only", "2", ERANGE),
 	/* enable: 0 stops (a no-op on an idle job), 1 starts */
 	OK("enable", "0", "0\n"),
 	NO("enable", "2", EINVAL),
@@ -533,6 +535,7 @@ static void test_defaults(struct kunit *test)
 		{ "time_based", "1\n" }, { "norandommap", "0\n" },
 		{ "verify", "0\n" }, { "verify_interval", "0\n" },
 		{ "do_verify", "1\n" }, { "verify_fatal", "0\n" },
+		{ "verify_only", "0\n" },
 		{ "thinktime_us", "0\n" }, { "thinktime_spin_us", "0\n" },
 		{ "thinktime_blocks", "1\n" },
 		{ "thinktime_blocks_type", "complete\n" },

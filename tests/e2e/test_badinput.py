@@ -75,6 +75,7 @@ BAD = {
     "verify_interval": NUM_BAD + ["1", "511", "513", str(32 << 20)],
     "do_verify": NUM_BAD + ["2", "-0", "1x"],
     "verify_fatal": NUM_BAD + ["2", "-0", "1x"],
+    "verify_only": NUM_BAD + ["2", "-0", "1x"],
     "fsync": NUM_BAD + ["4294967296", U64_MAX],
     "end_fsync": NUM_BAD + ["2", "-0", "1x"],
     "sync": NUM_BAD + ["2", "dsync", "sync"],
@@ -139,6 +140,7 @@ GOOD = {
     "verify_interval": [("512", "512"), ("0", "0")],
     "do_verify": [("0", "0"), ("1", "1")],
     "verify_fatal": [("1", "1"), ("0", "0")],
+    "verify_only": [("1", "1"), ("0\n", "0")],
     "fsync": [("4294967295", "4294967295"), ("8\n", "8"), ("0", "0")],
     "end_fsync": [("1", "1"), ("0", "0")],
     "sync": [("1", "1"), ("0", "0")],
@@ -197,7 +199,7 @@ def test_refusals_are_rate_limited(nullb, jobs, kmsg):
 
 def test_every_feature_has_bad_values():
     """A new attribute without bad-input cases fails here."""
-    writable = set(env.CONTRACT_ATTRS) - set(env.RO_ATTRS)
+    writable = set(env.CONTRACT_ATTRS) - set(env.RO_ATTRS) - set(env.BIN_ATTRS)
     assert set(BAD) == writable
 
 
@@ -277,6 +279,7 @@ def test_store_while_running_busy(nullb, jobs):
              "time_based": "0", "fsync": "4", "end_fsync": "1", "sync": "1",
              "write_barrier": "8", "norandommap": "1", "verify": "crc32c",
              "verify_interval": "512", "do_verify": "0", "verify_fatal": "1",
+             "verify_only": "1",
              "thinktime_us": "100", "thinktime_spin_us": "10", "thinktime_blocks": "4",
              "thinktime_blocks_type": "issue", "thinktime_iotime_us": "1000",
              "startdelay_us": "5-9", "start_at": "1"}

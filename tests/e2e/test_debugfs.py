@@ -42,7 +42,7 @@ PROGRESS_KEYS = {"state", "elapsed_ns", "ramp_ns", "runtime_ns", "number_ios",
 FILES = {"summary", "progress", "hist_read", "hist_write", "hist_trim", "hist_sync",
          "hist_intended_read",
          "hist_intended_write", "hist_intended_trim", "series", "steps", "lease",
-         "verify"}
+         "verify", "verify_state"}
 POINTER = re.compile(r"(0x)?ffff[0-9a-f]{12}", re.I)
 
 

@@ -157,9 +157,6 @@ def test_what_enable_would_refuse_is_refused_first(cli, tmp_path, args, bad, nee
 LATER = {
     "verify_backlog": "checks while writing are not supported yet",
     "verify_backlog_batch": "goes with verify_backlog",
-    "verify_only": "needs what an earlier run wrote",
-    "verify_state_save": "generation map is not saved",
-    "verify_state_load": "no saved generation map",
     "verify_dump": "not yet dumped to files",
     "verify_pattern": "verify=pattern and its pattern",
     "verify_generation_bits": "one byte per block",

@@ -555,7 +555,7 @@ int run_job(struct run_ctx *c)
 			goto out_remove;
 		}
 	}
-	if (create_steps(c))
+	if (create_steps(c) || run_vstate_load(c))
 		goto out_remove;
 	if (!c->iodepth) {
 		char buf[32];
@@ -598,6 +598,8 @@ int run_job(struct run_ctx *c)
 	}
 	status = strcmp(state, "error") && !c->lat_failed && !c->logs_failed &&
 		 !c->verify_failed ? 0 : 1;
+	if (run_vstate_save(c))
+		status = 1;
 	if (c->keep_job && !sig_first)
 		goto out;
 
@@ -611,6 +613,8 @@ out_remove:
 	}
 out:
 	drop_lease(c);
+	free(c->vstate_buf);
+	c->vstate_buf = NULL;
 	/* a signal decides the exit status, as if it had ended the process */
 	return sig_first ? SSL_EXIT_SIGNAL(sig_first) : status;
 }

@@ -166,6 +166,11 @@ const struct ssl_opt run_opts[] = {
 	{ "verify_interval",	SSL_ARG_REQUIRED, O_VERIFY_INTERVAL },
 	{ "verify_fatal",	SSL_ARG_FLAG, O_VERIFY_FATAL },
 	{ "verify_async",	SSL_ARG_REQUIRED, O_VERIFY_ASYNC },
+	/* verify_only and the verify state file (run-vstate.c) */
+	{ "verify_only",	SSL_ARG_FLAG, O_VERIFY_ONLY },
+	{ "verify_state_save",	SSL_ARG_FLAG, O_VERIFY_STATE_SAVE },
+	{ "verify_state_load",	SSL_ARG_FLAG, O_VERIFY_STATE_LOAD },
+	{ "verify_state",	SSL_ARG_REQUIRED, O_VERIFY_STATE },
 	{ NULL, 0, 0 },
 };
 
@@ -1062,7 +1067,8 @@ static int newer_opts(struct run_ctx *c)
 	    conv_opt(c, O_FILE_SERVICE_TYPE, SSDLOAD_ATTR_FILE_SERVICE_TYPE, ssl_conv_fst) ||
 	    fio_log_opts(c) || run_ss_opts(c) || rate_series_opts(c) ||
 	    flag_opt(c, O_SHARED, SSDLOAD_ATTR_SHARED, NULL) || think_opts(c) ||
-	    run_sync_opts(c) || run_verify_opts(c))
+	    run_sync_opts(c) || run_verify_opts(c) ||
+	    run_vstate_opts(c))
 		return -1;
 	if (c->raw[O_GROUP]) {
 		if (ssl_check_group(c->raw[O_GROUP]))

@@ -62,6 +62,8 @@ enum run_opt_id {
 	O_OFFSET_INCREMENT,
 	/* verify (run-verify.c), with O_VERIFY, O_DO_VERIFY, O_EXPERIMENTAL_VERIFY */
 	O_VERIFY_INTERVAL, O_VERIFY_FATAL, O_VERIFY_ASYNC,
+	/* verify_only and the verify state file (run-vstate.c) */
+	O_VERIFY_ONLY, O_VERIFY_STATE_SAVE, O_VERIFY_STATE_LOAD, O_VERIFY_STATE,
 	O_NR
 };
 
@@ -159,6 +161,11 @@ struct run_ctx {
 	struct ssl_fio_ss ss;		/* ss.dur 0: no detection */
 	uint64_t ss_next_s;		/* the run's next second to sample */
 	uint64_t ss_ramp_ms;		/* no sample before it (ramp_time, ss_ramp) */
+	/* the verify state file (run-vstate.c) */
+	char vstate_path[4096];		/* to load or save, "" = none */
+	int vstate_save;		/* save it after the run */
+	char *vstate_buf;		/* the checked state to load, or NULL */
+	size_t vstate_len;
 };
 
 #define POLL_MS		200	/* progress/state polling period */
@@ -206,6 +213,15 @@ int run_sync_opts(struct run_ctx *c);
  * after rw_opt()
  */
 int run_verify_opts(struct run_ctx *c);
+
+/*
+ * run-vstate.c: verify_only, verify_state_save, verify_state_load and
+ * verify_state (a state to load is read and checked at once); its load
+ * into configfs before enable and its save after the run
+ */
+int run_vstate_opts(struct run_ctx *c);
+int run_vstate_load(struct run_ctx *c);
+int run_vstate_save(struct run_ctx *c);
 
 /* run-steps.c: --step, --steps and --loops into c->steps */
 int steps_opts(struct run_ctx *c);

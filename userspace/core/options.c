@@ -511,11 +511,6 @@ static size_t edit_distance(const char *a, size_t la, const char *b)
 	"checks while writing are not supported yet: with --do_verify=1 every " \
 	"block written is checked once the writes are done"
 #define WHY_VBATCH "goes with verify_backlog, which is not supported yet"
-#define WHY_VONLY \
-	"a check without writes needs what an earlier run wrote (its generation " \
-	"map from verify_state_save), not supported yet: verify in the run that writes"
-#define WHY_VSAVE "the generation map is not saved to a file yet"
-#define WHY_VLOAD "no saved generation map can be loaded yet (see verify_only)"
 #define WHY_VDUMP \
 	"failed blocks are listed in the report (sector, class, detail), not yet " \
 	"dumped to files"
@@ -596,9 +591,9 @@ static const struct {
 	{ "verify_offset", WHY_VOFFSET },
 	{ "verify_backlog", WHY_VBACKLOG },
 	{ "verify_backlog_batch", WHY_VBATCH },
-	{ "verify_only", WHY_VONLY },
-	{ "verify_state_save", WHY_VSAVE },
-	{ "verify_state_load", WHY_VLOAD },
+	{ "verify_only", WHY_RUN },
+	{ "verify_state_save", WHY_RUN },
+	{ "verify_state_load", WHY_RUN },
 	{ "verify_dump", WHY_VDUMP },
 	{ "verify_generation_bits", WHY_VGEN },
 	{ "verify_header_seed", WHY_VSEED },

@@ -80,6 +80,7 @@ static const struct pf_rule pf_rules[] = {
 	  "bytes" },
 	{ SSDLOAD_ATTR_DO_VERIFY, PF_NUM, PF_JOB, 0, 1, 0, NULL },
 	{ SSDLOAD_ATTR_VERIFY_FATAL, PF_NUM, PF_JOB, 0, 1, 0, NULL },
+	{ SSDLOAD_ATTR_VERIFY_ONLY, PF_NUM, PF_JOB, 0, 1, 0, NULL },
 	{ SSDLOAD_ATTR_OFFSET, PF_SPAN, PF_JOB, 0, 0, SSDLOAD_SPAN_ALIGN, "bytes" },
 	{ SSDLOAD_ATTR_SIZE, PF_SPAN, PF_JOB, 0, 0, SSDLOAD_SPAN_ALIGN, "bytes" },
 	{ SSDLOAD_ATTR_CPUS_ALLOWED, PF_CPUS, PF_JOB, 0, 0, 0, NULL },
@@ -435,6 +436,7 @@ struct pf_cfg {
 	struct pf_span offset, size;
 	const char *verify;		/* the verify attribute, NULL: off */
 	uint64_t verify_interval;
+	uint64_t verify_only;		/* 1: no I/O, a saved state is checked */
 };
 
 /* A phase of the run: the job, or one non-idle step. */
@@ -519,6 +521,8 @@ static void pf_cfg_set(struct pf_cfg *c, const char *attr, const char *val, int 
 		c->verify = strcmp(val, "0") ? val : NULL;
 	} else if (!strcmp(attr, SSDLOAD_ATTR_VERIFY_INTERVAL)) {
 		pf_num(r, val, &c->verify_interval, why, sizeof(why));
+	} else if (!strcmp(attr, SSDLOAD_ATTR_VERIFY_ONLY)) {
+		pf_num(r, val, &c->verify_only, why, sizeof(why));
 	} else if (!strcmp(attr, SSDLOAD_ATTR_RATE_IOPS)) {
 		pf_rate(r, val, c->rate_iops, why, sizeof(why));
 		if (step)	/* one cap per direction: the step's replaces */
@@ -786,6 +790,11 @@ static int pf_check_verify(const struct pf_cfg *c, const struct pf_phase *ph, in
 	size_t k;
 	int i;
 
+	if (!c->verify && c->verify_only) {
+		snprintf(attr, alen, "%s", SSDLOAD_ATTR_VERIFY_ONLY);
+		return ssl_fail(why, wlen, "verify_only=1 needs verify= set (the "
+			       "checksum the blocks were written with)");
+	}
 	if (!c->verify || !nph)
 		return 0;
 	snprintf(attr, alen, "%s", SSDLOAD_ATTR_VERIFY);
@@ -799,10 +808,12 @@ static int pf_check_verify(const struct pf_cfg *c, const struct pf_phase *ph, in
 		lo = ph[i].lo < lo ? ph[i].lo : lo;
 		hi = ph[i].hi > hi ? ph[i].hi : hi;
 	}
+	if (c->verify_only)	/* no I/O: the state's blocks are read back */
+		dirs = 1U << SSDLOAD_DIR_WRITE;
 	if (!(dirs & 1U << SSDLOAD_DIR_WRITE))
 		return ssl_fail(why, wlen, "verify=%s on a job that does not write: fio "
-			       "checks what an earlier run wrote, which needs verify_only "
-			       "(not supported yet); verify in the run that writes", c->verify);
+			       "checks what an earlier run wrote: add --verify_only with a "
+			       "saved state (--verify_state_load)", c->verify);
 	if (dirs & 1U << SSDLOAD_DIR_TRIM)
 		return ssl_fail(why, wlen, "verify=%s: the job trims what it would check",
 			       c->verify);

@@ -40,6 +40,7 @@ CONTRACT_ATTRS = (
     "shared", "group", "loops", "time_based", "norandommap",
     # verify (Documentation/verify.rst)
     "verify", "verify_interval", "do_verify", "verify_fatal",
+    "verify_only", "verify_state",
     "fsync", "end_fsync", "sync", "write_barrier",
     # thinktime and startdelay (configfs.rst)
     "thinktime_us", "thinktime_spin_us", "thinktime_blocks", "thinktime_blocks_type",
@@ -47,6 +48,9 @@ CONTRACT_ATTRS = (
     "enable", "state", "error",
 )
 RO_ATTRS = ("state", "error")
+# Binary attributes: bytes taken at close, checked at enable (no bad-value
+# store to refuse; tests/e2e/test_verify_corrupt.py has their refusals).
+BIN_ATTRS = ("verify_state",)
 RW_NAMES = ("read", "write", "randread", "randwrite", "rw", "randrw")
 WRITING_RW = ("write", "randwrite", "rw", "randrw")
 TRIM_RW = ("trim", "randtrim", "trimwrite", "randtrimwrite")
