@@ -672,6 +672,8 @@ struct ssdload_vrun {
 	u64 checked;			/* blocks read back */
 	u64 units;			/* units classified */
 	u64 ambiguous;			/* blocks with two writes in flight */
+	u64 csum_ns;			/* the checksum timed at the run's end: */
+	u64 csum_bytes;			/* ns for this many bytes (0: not timed) */
 	u64 cls[SSDLOAD_VCLASS_NR];	/* failed units per class */
 	u32 nr_fail;			/* entries of fail[] */
 	struct ssdload_vfail fail[SSDLOAD_VFAIL_MAX];
@@ -1197,6 +1199,7 @@ int ssdload_vsum_prepare(struct ssdload_job *job);
 void ssdload_vsum_release(struct ssdload_vctx *c);
 int ssdload_vsum_worker_alloc(struct ssdload_worker *w, int node);
 void ssdload_vsum_worker_free(struct ssdload_worker *w);
+void ssdload_vsum_time(struct ssdload_job *job);
 void ssdload_vpat_make(const struct ssdload_vpat *p, u8 *out, u64 pos);
 void ssdload_vpat_fill(const struct ssdload_vctx *c, const struct bio_vec *v,
 		       unsigned int nr, u32 off, u32 len, u64 pos);

@@ -17,6 +17,7 @@
 #include <linux/ctype.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -509,4 +510,61 @@ void ssdload_vsum_worker_free(struct ssdload_worker *w)
 	kfree_sensitive(w->vc->desc);
 	kfree(w->vc);
 	w->vc = NULL;
+}
+
+/* ---- the checksum's own speed ---------------------------------------- */
+
+#define SSDLOAD_VSUM_TIME_BYTES	SZ_256K	/* checksummed per timing */
+#define SSDLOAD_VSUM_TIME_REPS	3	/* the fastest of this many */
+
+/*
+ * At the run's end, before the read-back pass: time the job's checksum
+ * (or, for verify=pattern, the pattern's fill) over 256 KiB in units of
+ * verify_interval bytes, the fastest of three passes, on this (the
+ * end_work) thread, into csum_ns and csum_bytes (debugfs verify).  The
+ * same kernel code the workers run, measured apart from the I/O, so that
+ * `make bench` can set a verify row's extra CPU per I/O against it.
+ * meta and null have no data checksum: nothing is timed.
+ */
+void ssdload_vsum_time(struct ssdload_job *job)
+{
+	struct ssdload_vrun *v = &job->vfy;
+	u32 unit = v->interval, off, i;
+	u8 out[SSDLOAD_VHDR_CSUM_MAX];
+	struct bio_vec bv;
+	u64 best = U64_MAX;
+	struct page *page;
+	u8 *buf;
+
+	if (!ssdload_vcsum_size(v->c.type) &&
+	    v->c.type != SSDLOAD_VERIFY_PATTERN)
+		return;
+	if (!unit || unit > SSDLOAD_VSUM_TIME_BYTES)
+		return;
+	page = alloc_pages(GFP_KERNEL | __GFP_NOWARN,
+			   get_order(SSDLOAD_VSUM_TIME_BYTES));
+	if (!page)
+		return;
+	buf = page_address(page);
+	for (off = 0; off < SSDLOAD_VSUM_TIME_BYTES; off++)
+		buf[off] = (off * 2654435761U) >> 24;
+	bv.bv_page = page;
+	bv.bv_offset = 0;
+	bv.bv_len = SSDLOAD_VSUM_TIME_BYTES;
+	for (i = 0; i < SSDLOAD_VSUM_TIME_REPS; i++) {
+		u64 t = ktime_get_ns();
+
+		for (off = 0; off + unit <= SSDLOAD_VSUM_TIME_BYTES;
+		     off += unit) {
+			if (v->c.type == SSDLOAD_VERIFY_PATTERN)
+				ssdload_vpat_fill(&v->c, &bv, 1, off, unit, off);
+			else
+				ssdload_vcsum_flat(&v->c, buf + off, unit, out);
+		}
+		best = min(best, ktime_get_ns() - t);
+		cond_resched();
+	}
+	__free_pages(page, get_order(SSDLOAD_VSUM_TIME_BYTES));
+	WRITE_ONCE(v->csum_ns, best);
+	WRITE_ONCE(v->csum_bytes, rounddown(SSDLOAD_VSUM_TIME_BYTES, unit));
 }

@@ -684,7 +684,10 @@ int ssdload_verify_run(struct ssdload_job *job)
 	u64 i, written = 0, ambig = 0;
 	int ret = 0;
 
-	if (!v->map || !job->cfg.do_verify || READ_ONCE(job->stop))
+	if (!v->map || READ_ONCE(job->stop))
+		return 0;
+	ssdload_vsum_time(job);
+	if (!job->cfg.do_verify)
 		return 0;
 	for (i = 0; i < v->map_bytes; i++) {
 		written += !!v->map[i];
@@ -729,6 +732,8 @@ int ssdload_verify_show(struct ssdload_job *job, struct seq_file *m)
 		seq_printf(m, "verify_%s=%llu\n", ssdload_vclass_names[i],
 			   READ_ONCE(v->cls[i]));
 	seq_printf(m, "verify_map_bytes=%llu\n", v->map_bytes);
+	seq_printf(m, "verify_csum_ns=%llu\nverify_csum_bytes=%llu\n",
+		   READ_ONCE(v->csum_ns), READ_ONCE(v->csum_bytes));
 	for (i = 0; i < nr; i++) {
 		const struct ssdload_vfail *f = &v->fail[i];
 

@@ -553,6 +553,8 @@ enum ssdload_vclass {
  *   verify_corrupt= verify_misplaced= verify_stale= verify_foreign=
  *   verify_read_error=		failed units per class
  *   verify_map_bytes=<bytes>	the generation map
+ *   verify_csum_ns=<ns> verify_csum_bytes=<bytes>	the data checksum timed
+ *				at the run's end over that many bytes
  * then the first SSDLOAD_VFAIL_MAX failures, one per line:
  *   fail=<lba> <class> <detail>
  * (lba in 512-byte sectors, detail one word: got=.. want=..).

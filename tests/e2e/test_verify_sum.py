@@ -48,6 +48,9 @@ def _one_pass(brd, jobs, name, **attrs):
     assert v["verify_written"] == blocks, v
     assert v["verify_checked"] == blocks, v
     assert v["verify_failed"] == 0, v
+    # the checksum (or the pattern's fill) timed at the run's end
+    assert v["verify_csum_bytes"] == 256 * KIB, v
+    assert v["verify_csum_ns"] > 0, v
     return dev, j, v
 
 
