@@ -222,37 +222,14 @@ static ssize_t ssdload_job_buffer_pattern_store(struct config_item *item,
 CONFIGFS_ATTR(ssdload_job_, buffer_pattern);
 
 /* verify_pattern (verify-sum.c): fio's syntax, shown as written. */
-static ssize_t ssdload_job_verify_pattern_show(struct config_item *item,
-					       char *page)
-{
-	struct ssdload_job *job = to_job(item);
-	ssize_t len;
-
-	mutex_lock(&job->lock);
-	len = ssdload_vpattern_show(&job->cfg.vpat, page);
-	mutex_unlock(&job->lock);
-	return len;
-}
-
 static int ssdload_vpattern_parse(const struct ssdload_attr *a,
 				  const char *page, void *val)
 {
 	return ssdload_parse_vpattern(page, val);
 }
 
-static ssize_t ssdload_job_verify_pattern_store(struct config_item *item,
-						const char *page, size_t count)
-{
-	static const struct ssdload_attr a = {
-		.name = "verify_pattern",
-		.size = sizeof(struct ssdload_vpat),
-		.parse = ssdload_vpattern_parse,
-	};
-	struct ssdload_job *job = to_job(item);
-
-	return ssdload_store(job, NULL, &a, &job->cfg.vpat, page, count);
-}
-CONFIGFS_ATTR(ssdload_job_, verify_pattern);
+SSDLOAD_SPEC_ATTR(verify_pattern, vpat, struct ssdload_vpat,
+		  ssdload_vpattern_parse, ssdload_vpattern_show);
 
 static ssize_t ssdload_job_file_service_type_show(struct config_item *item,
 						  char *page)

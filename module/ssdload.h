@@ -747,7 +747,7 @@ struct ssdload_cfg {
 	u64 verify_interval;		/* bytes per checked unit, 0 = bs */
 	u64 do_verify;			/* 1 = read back after the writes */
 	u64 verify_fatal;		/* 1 = stop at the first failure */
-	struct ssdload_vpat vpat;	/* verify_pattern, len 0 = none */
+	struct ssdload_vpat *vpat;	/* verify_pattern, NULL = none */
 };
 
 /*

@@ -180,10 +180,10 @@ bad:
 }
 EXPORT_SYMBOL_IF_KUNIT(ssdload_parse_vpattern);
 
-/* verify_pattern as configfs shows it: as written, or "". */
+/* verify_pattern as configfs shows it: as written. */
 ssize_t ssdload_vpattern_show(const struct ssdload_vpat *p, char *page)
 {
-	return sysfs_emit(page, "%s\n", p->len ? p->text : "");
+	return sysfs_emit(page, "%s\n", p->text);
 }
 EXPORT_SYMBOL_IF_KUNIT(ssdload_vpattern_show);
 
@@ -439,14 +439,14 @@ void ssdload_vshash_final(const struct ssdload_vctx *c, u8 *out)
 int ssdload_vsum_prepare(struct ssdload_job *job)
 {
 	struct ssdload_vctx *c = &job->vfy.c;
-	const struct ssdload_vpat *p = &job->cfg.vpat;
+	const struct ssdload_vpat *p = job->cfg.vpat;
 	u32 type = job->cfg.verify;
 
 	c->bs = job->vfy.bs;
-	if (type == SSDLOAD_VERIFY_PATTERN && !p->len)
+	if (type == SSDLOAD_VERIFY_PATTERN && !p)
 		return ssdload_job_refuse(job, -EINVAL, "verify_pattern",
 					  "verify=pattern needs verify_pattern");
-	if (!p->len)
+	if (!p)
 		return 0;
 	if (type == SSDLOAD_VERIFY_META || type == SSDLOAD_VERIFY_NULL)
 		return ssdload_job_refuse(job, -EINVAL, "verify_pattern",

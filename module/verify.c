@@ -397,10 +397,10 @@ int ssdload_verify_prepare(struct ssdload_job *job)
 	int ret;
 
 	memset(v, 0, sizeof(*v));
-	if (job->cfg.verify == SSDLOAD_VERIFY_OFF && job->cfg.vpat.len)
+	if (job->cfg.verify == SSDLOAD_VERIFY_OFF && job->cfg.vpat)
 		return ssdload_job_refuse(job, -EINVAL, "verify_pattern",
 					  "verify_pattern=%s needs verify (pattern, or a checksum); buffer_pattern fills without checking",
-					  job->cfg.vpat.text);
+					  job->cfg.vpat->text);
 	if (job->cfg.verify == SSDLOAD_VERIFY_OFF)
 		return 0;
 	if (!job->writes)
