@@ -98,6 +98,10 @@ def table(res):
 				rc = '%.2f' % (r['cpu_ns_per_io'] / ref['cpu_ns_per_io'])
 		lines.append('%-40s %4d %10.0f %10s %9s %9s' % (r['tool'], r['qd'], r['iops'],
 							      fmt_cpu(r.get('cpu_ns_per_io')), ri, rc))
+	vl = verify_lines(rows)
+	if vl:
+		lines.append('')
+		lines.extend(vl)
 	lines.append('')
 	lines.append('targets (median over rounds of the ratio within each round):')
 	for label, ratio, thr, detail in targets(rows):
@@ -110,6 +114,37 @@ def table(res):
 								  'met' if ratio >= thr else 'MISSED')
 				     + '  ' + detail)
 	return '\n'.join(lines)
+
+
+def csum_ns_per_kib(row):
+	"""The module's own timing of its checksum (debugfs verify, at each
+	run's end): median over rounds of ns per KiB, or None."""
+	v = [s['verify_csum_ns'] * 1024 / s['verify_csum_bytes']
+	     for s in (row or {}).get('samples', []) if s.get('verify_csum_bytes')]
+	return statistics.median(v) if v else None
+
+
+def verify_lines(rows):
+	"""The checksum's cost per KiB written (the verify row's extra CPU per
+	I/O over the plain row's, per KiB of the block) next to the kernel's
+	own speed for that checksum, timed in the same guest."""
+	out = []
+	for tool, plain, kib in (('ssdload randwrite verify=crc32c', 'ssdload randwrite', 4),
+				 ('ssdload randwrite verify=xxhash', 'ssdload randwrite', 4),
+				 ('ssdload 128k write verify=crc32c', 'ssdload 128k write', 128)):
+		r, p = find(rows, tool, 32), find(rows, plain, 32)
+		if not r:
+			continue
+		own = csum_ns_per_kib(r)
+		cost = None
+		if p and r.get('cpu_ns_per_io') and p.get('cpu_ns_per_io'):
+			cost = (r['cpu_ns_per_io'] - p['cpu_ns_per_io']) / kib
+		out.append('  %-40s %s ns/KiB written over plain; kernel checksum %s ns/KiB'
+			   % (tool, '%.0f' % cost if cost is not None else '-',
+			      '%.0f' % own if own is not None else '-'))
+	if out:
+		out.insert(0, 'verify: extra CPU per KiB written, and the checksum alone (module, same guest):')
+	return out
 
 
 def paired(a, b, key='iops'):
@@ -178,6 +213,15 @@ def targets(rows):
 	# steps: per-step accounting and the hand-overs, against the plain row
 	add('cpu/IO: 4k randread / 4 steps (QD32)', find(rows, 'ssdload', 32),
 	    find(rows, 'ssdload 4 steps', 32), 0.95, 'cpu_ns_per_io')
+	# verify: stamping every written block, CPU per I/O against the plain
+	# row (>= 0.8 means the checksum costs at most 1.25 x plain per I/O)
+	rw32 = find(rows, 'ssdload randwrite', 32)
+	add('cpu/IO: 4k randwrite / verify=crc32c (QD32)', rw32,
+	    find(rows, 'ssdload randwrite verify=crc32c', 32), 0.8, 'cpu_ns_per_io')
+	add('cpu/IO: 4k randwrite / verify=xxhash (QD32)', rw32,
+	    find(rows, 'ssdload randwrite verify=xxhash', 32), 0.8, 'cpu_ns_per_io')
+	add('cpu/IO: 128k write / verify=crc32c (QD32)', find(rows, 'ssdload 128k write', 32),
+	    find(rows, 'ssdload 128k write verify=crc32c', 32), None, 'cpu_ns_per_io')
 	# calibration, not targets: the platform's own limits
 	add('calibration: floor / fio pvsync2 (QD1)', floor, pv, None)
 	add('calibration: floor 2 CPUs / floor (the platform)', find(rows, 'floor 2 CPUs', 1),

@@ -99,7 +99,8 @@ def features():
         return set()
 
 
-def ssdload_point(qd, cpus="0", hipri=0, disable_lat=0, rw="randread", more=(), steps=0):
+def ssdload_point(qd, cpus="0", hipri=0, disable_lat=0, rw="randread", more=(), steps=0,
+                  bs=4096):
     """One ssdload run; with @steps, the same time split into that many
     steps (jobs/NAME/steps/N) that inherit everything."""
     name = "bench"
@@ -108,7 +109,7 @@ def ssdload_point(qd, cpus="0", hipri=0, disable_lat=0, rw="randread", more=(), 
     made = []
     try:
         total_ms = int((RAMP + SECONDS + TAIL) * 1000)
-        attrs = [("filename", DEV), ("rw", rw), ("bs", 4096),
+        attrs = [("filename", DEV), ("rw", rw), ("bs", bs),
                  ("iodepth", qd), ("cpus_allowed", cpus),
                  ("runtime_ms", total_ms // steps if steps else total_ms)]
         for n in range(1, steps + 1):
@@ -148,6 +149,13 @@ def ssdload_point(qd, cpus="0", hipri=0, disable_lat=0, rw="randread", more=(), 
                 extra["summary_" + k] = summ[k]
         if state != "done":
             extra["error"] = read(os.path.join(jd, "error")).strip()
+        if dict(more).get("verify"):
+            vfy = dict(l.split("=", 1) for l in
+                       read(os.path.join(DEBUGFS, name, "verify")).splitlines()
+                       if l and not l.startswith("fail="))
+            for k in ("verify_csum_ns", "verify_csum_bytes"):
+                if k in vfy:
+                    extra[k] = int(vfy[k])
         return ios, wall, cpu, extra
     finally:
         for d in reversed(made):
@@ -204,6 +212,9 @@ URING_OPT = ["--fixedbufs=1", "--registerfiles=1", "--hipri=1"]
 ECW_BSSPLIT = ("512/4:1k/1:1536/1:2k/1:2560/1:3k/1:3584/1:4k/67:8k/10:"
                "16k/7:32k/3:64k/3")
 
+# verify rows: no read-back (null_blk keeps no data), a 1 GiB span
+VERIFY = [("do_verify", 0), ("size", 1 << 30)]
+
 # the latest IOPS of each point ("name|qd"), for rows set relative to another
 LAST = {}
 
@@ -256,6 +267,24 @@ ROWS = [
     # steps: the same run as 4 back-to-back steps (per-step histograms and
     # three hand-overs), CPU per I/O against the plain row
     ("ssdload 4 steps", [32], lambda qd: ssdload_point(qd, steps=4), "loops"),
+    # verify (Documentation/verify.rst): the stamping of every written
+    # block, CPU per I/O against the plain randwrite row.  null_blk keeps
+    # no data, so no read-back (do_verify=0); the span is 1 GiB, for a
+    # small generation map.  The debugfs verify file adds the checksum's
+    # own speed, timed in the module at the job's end.
+    ("ssdload randwrite verify=crc32c", [32],
+     lambda qd: ssdload_point(qd, rw="randwrite", more=VERIFY + [("verify", "crc32c")]),
+     "verify"),
+    ("ssdload randwrite verify=xxhash", [32],
+     lambda qd: ssdload_point(qd, rw="randwrite", more=VERIFY + [("verify", "xxhash")]),
+     "verify"),
+    ("ssdload 128k write", [32],
+     lambda qd: ssdload_point(qd, rw="write", bs=128 << 10, more=[("size", 1 << 30)]),
+     None),
+    ("ssdload 128k write verify=crc32c", [32],
+     lambda qd: ssdload_point(qd, rw="write", bs=128 << 10,
+                              more=VERIFY + [("verify", "crc32c")]),
+     "verify"),
     # the platform's own scaling: two floor loops, one per CPU, at once
     ("floor 2 CPUs", [1], lambda qd: floor_point(nr_cpus=2), None),
     ("ssdload 2 workers", [1], lambda qd: ssdload_point(qd, cpus="0-1"), None),
@@ -271,8 +300,11 @@ RUN_ORDER = [
     ("ssdload hipri", 1), ("floor 2 CPUs", 1), ("ssdload 2 workers", 1),
     ("ssdload disable_lat", 32), ("ssdload log 100ms", 32), ("ssdload", 32),
     ("ssdload rate 50%", 32), ("ssdload 4 steps", 32), ("ssdload bssplit+zipf", 32),
-    ("ssdload bssplit ECW+zoned", 32), ("ssdload randwrite", 32),
-    ("ssdload randwrite refill_buffers", 32), ("ssdload 2 workers", 32),
+    ("ssdload bssplit ECW+zoned", 32), ("ssdload randwrite refill_buffers", 32),
+    ("ssdload randwrite", 32), ("ssdload randwrite verify=crc32c", 32),
+    ("ssdload randwrite verify=xxhash", 32),
+    ("ssdload 128k write", 32), ("ssdload 128k write verify=crc32c", 32),
+    ("ssdload 2 workers", 32),
     ("ssdload hipri", 32), ("fio io_uring fixedbufs+regfiles+hipri", 32),
     ("fio io_uring", 32), ("fio libaio", 32),
     ("ssdload", 128), ("ssdload hipri", 128), ("fio io_uring fixedbufs+regfiles+hipri", 128),

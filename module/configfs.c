@@ -223,6 +223,16 @@ static ssize_t ssdload_job_buffer_pattern_store(struct config_item *item,
 }
 CONFIGFS_ATTR(ssdload_job_, buffer_pattern);
 
+/* verify_pattern (verify-sum.c): fio's syntax, shown as written. */
+static int ssdload_vpattern_parse(const struct ssdload_attr *a,
+				  const char *page, void *val)
+{
+	return ssdload_parse_vpattern(page, val);
+}
+
+SSDLOAD_SPEC_ATTR(verify_pattern, vpat, struct ssdload_vpat,
+		  ssdload_vpattern_parse, ssdload_vpattern_show);
+
 static ssize_t ssdload_job_file_service_type_show(struct config_item *item,
 						  char *page)
 {
@@ -576,6 +586,7 @@ VISIBLE_IF_KUNIT struct configfs_attribute *ssdload_job_attrs[] = {
 	&ssdload_job_attr_do_verify,
 	&ssdload_job_attr_verify_fatal,
 	&ssdload_job_attr_verify_only,
+	&ssdload_job_attr_verify_pattern,
 	&ssdload_job_attr_thinktime_us,
 	&ssdload_job_attr_thinktime_spin_us,
 	&ssdload_job_attr_thinktime_blocks,

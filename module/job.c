@@ -113,6 +113,7 @@ static void ssdload_job_release(struct kref *ref)
 	kfree(job->cfg.bssplit);
 	kfree(job->cfg.bsrange);
 	kfree(job->cfg.dist);
+	kfree(job->cfg.vpat);
 	free_cpumask_var(job->cpus);
 	mutex_destroy(&job->lock);
 	kfree(job);

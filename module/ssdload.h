@@ -583,6 +583,9 @@ struct ssdload_worker {
 	struct ssdload_wpoll poll;
 	struct ssdload_wres res;
 	struct ssdload_wflush flush;
+	struct ssdload_vctx *vc;	/* verify: this worker's checksum
+					 * context, NULL = no verify
+					 */
 	struct ssdload_wcompl compl ____cacheline_aligned_in_smp;
 };
 
@@ -590,10 +593,33 @@ struct ssdload_worker {
 #define SSDLOAD_VGEN_MASK	0x7f	/* generation of the map byte, 1..127 */
 #define SSDLOAD_VGEN_AMBIG	0x80	/* two writes overlapped: any passes */
 
-/* What a job's checksums need: the type and, for crc64, the function. */
+/*
+ * verify_pattern as parsed (verify-sum.c): its bytes, with the block's
+ * byte offset (fio's %o, 8 bytes little-endian) pasted at each fmt[].
+ */
+struct ssdload_vpat {
+	u32 len;			/* bytes, 0 = no verify_pattern */
+	u32 nr_fmt;			/* entries of fmt[] */
+	u16 fmt[SSDLOAD_VPATTERN_FMT_MAX]; /* offsets of the %o in bytes[] */
+	u8 bytes[SSDLOAD_PATTERN_MAX];
+	char text[SSDLOAD_VPATTERN_TEXT_MAX]; /* as written, for show */
+};
+
+/*
+ * What a job's checksums need: the type and, for crc64, the function;
+ * for md5 and sha1 the transform and a hash state, for verify_pattern
+ * the pattern and a scratch copy of it.  The state and the scratch are
+ * its user's own: the job's (the read-back pass) or a worker's copy
+ * (ssdload_vsum_worker_alloc()).
+ */
 struct ssdload_vctx {
 	u32 type;			/* enum ssdload_verify */
+	u32 bs;				/* the block: %o is its offset */
 	u64 (*crc64)(u64 crc, const void *p, size_t len); /* crc64_be */
+	struct crypto_shash *tfm;	/* md5, sha1 (NULL: another type) */
+	struct shash_desc *desc;	/* its state, this user's */
+	const struct ssdload_vpat *pat;	/* verify_pattern, NULL = none */
+	u8 *pbuf;			/* SSDLOAD_PATTERN_MAX, this user's */
 };
 
 /* What a write stamps into the header of a unit. */
@@ -673,6 +699,8 @@ struct ssdload_vrun {
 	u64 checked;			/* blocks read back */
 	u64 units;			/* units classified */
 	u64 ambiguous;			/* blocks with two writes in flight */
+	u64 csum_ns;			/* the checksum timed at the run's end: */
+	u64 csum_bytes;			/* ns for this many bytes (0: not timed) */
 	u64 cls[SSDLOAD_VCLASS_NR];	/* failed units per class */
 	u32 nr_fail;			/* entries of fail[] */
 	struct ssdload_vfail fail[SSDLOAD_VFAIL_MAX];
@@ -760,6 +788,7 @@ struct ssdload_cfg {
 	u64 do_verify;			/* 1 = read back after the writes */
 	u64 verify_fatal;		/* 1 = stop at the first failure */
 	u64 verify_only;		/* 1 = check the loaded state, no I/O */
+	struct ssdload_vpat *vpat;	/* verify_pattern, NULL = none */
 };
 
 /*
@@ -1216,6 +1245,27 @@ void ssdload_vstate_span(struct ssdload_job *job, struct ssdload_vspan *sp);
 ssize_t ssdload_vstate_store(struct ssdload_job *job, const void *buf,
 			     size_t len);
 void ssdload_vstate_drop(struct ssdload_job *job);
+
+/* verify-sum.c: md5 and sha1 (crypto API), verify_pattern */
+int ssdload_parse_vpattern(const char *buf, struct ssdload_vpat *p);
+ssize_t ssdload_vpattern_show(const struct ssdload_vpat *p, char *page);
+const char *ssdload_vshash_get(struct ssdload_vctx *c, const char *alg);
+void ssdload_vshash_put(struct ssdload_vctx *c);
+void ssdload_vshash_init(const struct ssdload_vctx *c);
+void ssdload_vshash_update(const struct ssdload_vctx *c, const void *p,
+			   size_t len);
+void ssdload_vshash_final(const struct ssdload_vctx *c, u8 *out);
+int ssdload_vsum_prepare(struct ssdload_job *job);
+void ssdload_vsum_release(struct ssdload_vctx *c);
+int ssdload_vsum_worker_alloc(struct ssdload_worker *w, int node);
+void ssdload_vsum_worker_free(struct ssdload_worker *w);
+void ssdload_vsum_time(struct ssdload_job *job);
+void ssdload_vpat_make(const struct ssdload_vpat *p, u8 *out, u64 pos);
+void ssdload_vpat_fill(const struct ssdload_vctx *c, const struct bio_vec *v,
+		       unsigned int nr, u32 off, u32 len, u64 pos);
+u8 ssdload_vpat_check(const struct ssdload_vctx *c, const struct bio_vec *v,
+		      unsigned int nr, u32 off, u32 len, u64 pos,
+		      struct ssdload_vgot *got);
 
 /* The generation after the map byte @m (1..127, wrapping; 0 = unwritten). */
 static inline u8 ssdload_vgen_next(u8 m)

@@ -57,6 +57,10 @@ unsigned int ssdload_vcsum_size(u32 type)
 		return sizeof(u64);
 	case SSDLOAD_VERIFY_SHA256:
 		return SHA256_DIGEST_SIZE;
+	case SSDLOAD_VERIFY_MD5:
+		return 16;			/* MD5_DIGEST_SIZE */
+	case SSDLOAD_VERIFY_SHA1:
+		return 20;			/* SHA1_DIGEST_SIZE */
 	default:
 		return 0;
 	}
@@ -65,18 +69,19 @@ EXPORT_SYMBOL_IF_KUNIT(ssdload_vcsum_size);
 
 /*
  * Can this kernel compute @type?  Resolves crc64_be (lib/crc64, a module
- * on some kernels, absent from others) into @c->crc64: the caller drops
- * it with ssdload_vctx_put().  Returns a reason, or NULL if it can.
+ * on some kernels, absent from others) into @c->crc64, and md5 and sha1
+ * into a crypto API transform (verify-sum.c): the caller drops them with
+ * ssdload_vctx_put().  Returns a reason, or NULL if it can.
  */
 const char *ssdload_vctx_get(struct ssdload_vctx *c, u32 type)
 {
+	memset(c, 0, sizeof(*c));
 	c->type = type;
-	c->crc64 = NULL;
 	switch (type) {
 	case SSDLOAD_VERIFY_MD5:
+		return ssdload_vshash_get(c, "md5");
 	case SSDLOAD_VERIFY_SHA1:
-	case SSDLOAD_VERIFY_PATTERN:
-		return "is not supported yet (use crc32c, crc64, xxhash, sha256, meta or null)";
+		return ssdload_vshash_get(c, "sha1");
 	case SSDLOAD_VERIFY_CRC64:
 		if (!IS_ENABLED(CONFIG_CRC64))
 			return "needs lib/crc64 (CONFIG_CRC64), which this kernel lacks";
@@ -95,6 +100,7 @@ void ssdload_vctx_put(struct ssdload_vctx *c)
 	if (c->crc64)
 		symbol_put(crc64_be);
 	c->crc64 = NULL;
+	ssdload_vshash_put(c);
 }
 EXPORT_SYMBOL_IF_KUNIT(ssdload_vctx_put);
 
@@ -124,6 +130,10 @@ static void ssdload_vsum_init(struct ssdload_vsum *s,
 	case SSDLOAD_VERIFY_SHA256:
 		sha256_init(&s->sha);
 		break;
+	case SSDLOAD_VERIFY_MD5:
+	case SSDLOAD_VERIFY_SHA1:
+		ssdload_vshash_init(c);
+		break;
 	}
 }
 
@@ -142,6 +152,10 @@ static void ssdload_vsum_update(struct ssdload_vsum *s, const void *p,
 		break;
 	case SSDLOAD_VERIFY_SHA256:
 		sha256_update(&s->sha, p, len);
+		break;
+	case SSDLOAD_VERIFY_MD5:
+	case SSDLOAD_VERIFY_SHA1:
+		ssdload_vshash_update(s->c, p, len);
 		break;
 	}
 }
@@ -169,6 +183,10 @@ static void ssdload_vsum_final(struct ssdload_vsum *s,
 		break;
 	case SSDLOAD_VERIFY_SHA256:
 		sha256_final(&s->sha, out);
+		break;
+	case SSDLOAD_VERIFY_MD5:
+	case SSDLOAD_VERIFY_SHA1:
+		ssdload_vshash_final(s->c, out);
 		break;
 	}
 }
@@ -232,6 +250,12 @@ static struct ssdload_vhdr *ssdload_vhdr_at(const struct bio_vec *v,
 	return NULL;
 }
 
+/* The offset of the unit at @off of a buffer in its block. */
+static u32 ssdload_vboff(const struct ssdload_vctx *c, u32 off)
+{
+	return c->bs ? off % c->bs : off;
+}
+
 /* crc32c of the header with hdr_csum as zero. */
 static u32 ssdload_vhdr_csum(const struct ssdload_vhdr *h)
 {
@@ -259,6 +283,12 @@ void ssdload_vstamp(const struct ssdload_vctx *c, const struct bio_vec *v,
 	BUILD_BUG_ON(offsetof(struct ssdload_vhdr, csum) != 64);
 	if (c->type == SSDLOAD_VERIFY_NULL)
 		return;
+	if (c->pat) {
+		ssdload_vpat_fill(c, v, nr, off, len,
+				  (st->lba << SECTOR_SHIFT) - ssdload_vboff(c, off));
+		if (c->type == SSDLOAD_VERIFY_PATTERN)
+			return;
+	}
 	h = ssdload_vhdr_at(v, nr, off);
 	if (WARN_ON_ONCE(!h || len < SSDLOAD_VHDR_SIZE))
 		return;
@@ -304,6 +334,10 @@ u8 ssdload_vcheck(const struct ssdload_vctx *c, const struct bio_vec *v,
 	memset(got, 0, sizeof(*got));
 	if (c->type == SSDLOAD_VERIFY_NULL)
 		return SSDLOAD_VCLASS_OK;
+	if (c->type == SSDLOAD_VERIFY_PATTERN)
+		return ssdload_vpat_check(c, v, nr, off, len,
+					  (want->lba << SECTOR_SHIFT) -
+					  ssdload_vboff(c, off), got);
 	h = ssdload_vhdr_at(v, nr, off);
 	if (WARN_ON_ONCE(!h || len < SSDLOAD_VHDR_SIZE))
 		return SSDLOAD_VCLASS_CORRUPT;
@@ -389,6 +423,10 @@ int ssdload_verify_prepare(struct ssdload_job *job)
 
 	ssdload_verify_free(job);
 	memset(v, 0, sizeof(*v));
+	if (job->cfg.verify == SSDLOAD_VERIFY_OFF && job->cfg.vpat)
+		return ssdload_job_refuse(job, -EINVAL, "verify_pattern",
+					  "verify_pattern=%s needs verify (pattern, or a checksum); buffer_pattern fills without checking",
+					  job->cfg.vpat->text);
 	ret = ssdload_verify_check_only(job, name);
 	if (ret || job->cfg.verify == SSDLOAD_VERIFY_OFF)
 		return ret;
@@ -418,28 +456,37 @@ int ssdload_verify_prepare(struct ssdload_job *job)
 	if (why)
 		return ssdload_job_refuse(job, -EOPNOTSUPP, "verify",
 					  "verify=%s %s", name, why);
+	ret = ssdload_vsum_prepare(job);
+	if (ret)
+		goto out_put_ctx;
 	need = PAGE_ALIGN(max_t(u64, blocks, 1)) +
 	       ssdload_vread_bytes(v->bs);
 	if (job->mem + need > cap) {
-		ssdload_vctx_put(&v->c);
-		return ssdload_job_refuse(job, -ENOMEM, "verify",
-					  "the generation map of %llu blocks and the read buffer need %llu MiB more, %llu MiB in all, more than max_job_mem_mb=%llu",
-					  blocks, DIV_ROUND_UP_ULL(need, SZ_1M),
-					  DIV_ROUND_UP_ULL(job->mem + need,
-							   SZ_1M),
-					  cap >> 20);
+		ret = ssdload_job_refuse(job, -ENOMEM, "verify",
+					 "the generation map of %llu blocks and the read buffer need %llu MiB more, %llu MiB in all, more than max_job_mem_mb=%llu",
+					 blocks, DIV_ROUND_UP_ULL(need, SZ_1M),
+					 DIV_ROUND_UP_ULL(job->mem + need,
+							  SZ_1M),
+					 cap >> 20);
+		goto out_release_sum;
 	}
 	v->map = vzalloc(max_t(u64, blocks, 1));
 	if (!v->map) {
-		ssdload_vctx_put(&v->c);
-		return ssdload_job_refuse(job, -ENOMEM, "verify",
-					  "out of memory for the generation map (%llu bytes)",
-					  blocks);
+		ret = ssdload_job_refuse(job, -ENOMEM, "verify",
+					 "out of memory for the generation map (%llu bytes)",
+					 blocks);
+		goto out_release_sum;
 	}
 	if (state)
 		memcpy(v->map, state, blocks);
 	job->mem += need;
 	return 0;
+
+out_release_sum:
+	ssdload_vsum_release(&v->c);
+out_put_ctx:
+	ssdload_vctx_put(&v->c);
+	return ret;
 }
 
 /*
@@ -448,6 +495,7 @@ int ssdload_verify_prepare(struct ssdload_job *job)
  */
 void ssdload_verify_release(struct ssdload_job *job)
 {
+	ssdload_vsum_release(&job->vfy.c);
 	ssdload_vctx_put(&job->vfy.c);
 }
 
@@ -456,6 +504,7 @@ void ssdload_verify_free(struct ssdload_job *job)
 {
 	vfree(job->vfy.map);
 	job->vfy.map = NULL;
+	ssdload_vsum_release(&job->vfy.c);
 	ssdload_vctx_put(&job->vfy.c);
 }
 
@@ -484,7 +533,7 @@ void ssdload_verify_write(struct ssdload_worker *w, struct ssdload_io *io,
 	st.time_ns = ktime_get_real_ns();
 	for (off = 0; off < io->len; off += v->interval) {
 		st.lba = (io->pos + off) >> SECTOR_SHIFT;
-		ssdload_vstamp(&v->c, buf, nr, off, v->interval, &st);
+		ssdload_vstamp(w->vc, buf, nr, off, v->interval, &st);
 	}
 }
 
@@ -673,8 +722,10 @@ int ssdload_verify_run(struct ssdload_job *job)
 	u64 i, written = 0, ambig = 0;
 	int ret = 0;
 
-	if (!v->map || READ_ONCE(job->stop) ||
-	    !(job->cfg.do_verify || job->cfg.verify_only))
+	if (!v->map || READ_ONCE(job->stop))
+		return 0;
+	ssdload_vsum_time(job);
+	if (!(job->cfg.do_verify || job->cfg.verify_only))
 		return 0;
 	for (i = 0; i < v->map_bytes; i++) {
 		written += !!v->map[i];
@@ -719,6 +770,8 @@ int ssdload_verify_show(struct ssdload_job *job, struct seq_file *m)
 		seq_printf(m, "verify_%s=%llu\n", ssdload_vclass_names[i],
 			   READ_ONCE(v->cls[i]));
 	seq_printf(m, "verify_map_bytes=%llu\n", v->map_bytes);
+	seq_printf(m, "verify_csum_ns=%llu\nverify_csum_bytes=%llu\n",
+		   READ_ONCE(v->csum_ns), READ_ONCE(v->csum_bytes));
 	for (i = 0; i < nr; i++) {
 		const struct ssdload_vfail *f = &v->fail[i];
 

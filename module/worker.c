@@ -240,6 +240,7 @@ void ssdload_worker_free(struct ssdload_worker *w)
 		put_task_struct(w->compl.task);
 	ssdload_worker_free_ios(w);
 	ssdload_flush_free(w);
+	ssdload_vsum_worker_free(w);
 	for (d = 0; d < SSDLOAD_DIR_NR; d++) {
 		ssdload_dstat_free(&w->res.st[d]);
 		ssdload_dstat_free(&w->res.ist[d]);
@@ -281,6 +282,9 @@ static int ssdload_worker_alloc_stats(struct ssdload_worker *w, int node)
 	if (ret)
 		return ret;
 	ret = ssdload_flush_alloc(w, node);
+	if (ret)
+		return ret;
+	ret = ssdload_vsum_worker_alloc(w, node);
 	if (ret)
 		return ret;
 	return ssdload_steps_alloc(w, node);

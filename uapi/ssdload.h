@@ -77,6 +77,7 @@
 #define SSDLOAD_ATTR_VERIFY_ONLY	"verify_only"	/* 0/1, check a loaded state, write nothing */
 /* binary, write-only: a state file (struct ssdload_vstate_hdr) to load */
 #define SSDLOAD_ATTR_VERIFY_STATE	"verify_state"
+#define SSDLOAD_ATTR_VERIFY_PATTERN	"verify_pattern" /* fio's syntax: 0xHEX, "text", int, %o */
 #define SSDLOAD_ATTR_THINKTIME_US	"thinktime_us"	/* pause after thinktime_blocks I/Os, us, 0 = off */
 #define SSDLOAD_ATTR_THINKTIME_SPIN_US	"thinktime_spin_us" /* of the pause, spun, us */
 #define SSDLOAD_ATTR_THINKTIME_BLOCKS	"thinktime_blocks" /* I/Os between pauses, 0 = by time only */
@@ -122,7 +123,9 @@
 #define SSDLOAD_GROUP_LEN	64U		/* group names: 1..63 characters */
 #define SSDLOAD_BSSPLIT_MAX	64		/* bssplit sizes per direction (fio) */
 #define SSDLOAD_ZONES_MAX	256		/* random_distribution zones per direction */
-#define SSDLOAD_PATTERN_MAX	512U		/* buffer_pattern bytes */
+#define SSDLOAD_PATTERN_MAX	512U		/* buffer_pattern, verify_pattern bytes */
+#define SSDLOAD_VPATTERN_TEXT_MAX 1040U	/* verify_pattern: characters, with the NUL */
+#define SSDLOAD_VPATTERN_FMT_MAX 16U		/* verify_pattern: %o per pattern */
 
 /*
  * ---- configfs steps: jobs/NAME/steps/N/ (N = 1..SSDLOAD_MAX_STEPS) -----
@@ -495,9 +498,9 @@ enum ssdload_verify {
 	SSDLOAD_VERIFY_CRC64,		/* "crc64": crc64_be (ECMA-182), seed 0 */
 	SSDLOAD_VERIFY_XXHASH,		/* "xxhash": xxh64, seed 0 */
 	SSDLOAD_VERIFY_SHA256,		/* "sha256" */
-	SSDLOAD_VERIFY_MD5,		/* "md5": named, refused at enable */
-	SSDLOAD_VERIFY_SHA1,		/* "sha1": named, refused at enable */
-	SSDLOAD_VERIFY_PATTERN,		/* "pattern": named, refused at enable */
+	SSDLOAD_VERIFY_MD5,		/* "md5": crypto API, 16-byte digest */
+	SSDLOAD_VERIFY_SHA1,		/* "sha1": crypto API, 20-byte digest */
+	SSDLOAD_VERIFY_PATTERN,		/* "pattern": verify_pattern, no header */
 	SSDLOAD_VERIFY_META,		/* "meta": the header only */
 	SSDLOAD_VERIFY_NULL,		/* "null": written and read, not checked */
 	SSDLOAD_VERIFY_NR,
@@ -523,8 +526,8 @@ struct ssdload_vhdr {
 	__le32 hdr_csum;	/* 52: crc32c of the header, this field 0 */
 	__le64 reserved;	/* 56: 0 */
 	__u8 csum[32];		/* 64: the data checksum, little-endian for
-				 * the CRCs and xxh64, the digest for sha256;
-				 * zero-padded
+				 * the CRCs and xxh64, the digest for sha256,
+				 * md5 and sha1; zero-padded
 				 */
 };
 
@@ -557,6 +560,8 @@ enum ssdload_vclass {
  *   verify_corrupt= verify_misplaced= verify_stale= verify_foreign=
  *   verify_read_error=		failed units per class
  *   verify_map_bytes=<bytes>	the generation map
+ *   verify_csum_ns=<ns> verify_csum_bytes=<bytes>	the data checksum timed
+ *				at the run's end over that many bytes
  * then the first SSDLOAD_VFAIL_MAX failures, one per line:
  *   fail=<lba> <class> <detail>
  * (lba in 512-byte sectors, detail one word: got=.. want=..).

@@ -99,7 +99,6 @@ def test_verify_overlapping_writes_pass(brd, jobs):
 
 @pytest.mark.quick
 @pytest.mark.parametrize("attrs,attr,errno", [
-    ({"verify": "md5"}, "verify", 95),
     ({"verify": "crc32c", "verify_interval": 1536}, "verify_interval", 22),
     ({"verify": "crc32c", "verify_interval": 8192}, "verify_interval", 22),
     ({"verify": "crc32c", "bssplit": "4k/50:8k/50"}, "verify", 22),

@@ -333,6 +333,7 @@ static void ss_stopped(const struct run_ctx *c)
 static int wait_job(struct run_ctx *c, char *state, size_t len)
 {
 	uint64_t now, next_status = ssl_now_ms() + c->status_ms, next_ss = 0;
+	uint64_t start_ms = 0;
 	int err, stop_sent = 0, told = 0, armed = 0;
 	unsigned int waited = 0;
 	struct eta_view e;
@@ -375,6 +376,9 @@ static int wait_job(struct run_ctx *c, char *state, size_t len)
 		}
 		if (!stop_sent) {
 			now = ssl_now_ms();
+			if (!start_ms)
+				start_ms = now;	/* running since enable, or start GROUP */
+			run_trigger_poll(c, start_ms, now);
 			if (c->ss.dur && now >= next_ss) {
 				next_ss = now + SS_POLL_MS;
 				if (run_ss_poll(c)) {
@@ -615,6 +619,8 @@ out:
 	drop_lease(c);
 	free(c->vstate_buf);
 	c->vstate_buf = NULL;
+	if (run_trigger_end(c))
+		status = 1;
 	/* a signal decides the exit status, as if it had ended the process */
 	return sig_first ? SSL_EXIT_SIGNAL(sig_first) : status;
 }

@@ -55,6 +55,10 @@ const struct ssl_opt run_opts[] = {
 	{ "status-interval",	SSL_ARG_REQUIRED, O_STATUS_INTERVAL },
 	{ "parse-only",		SSL_ARG_FLAG, O_PARSE_ONLY },
 	{ "keep-job",		SSL_ARG_FLAG, O_KEEP_JOB },
+	{ "trigger-timeout",	SSL_ARG_REQUIRED, O_TRIGGER_TIMEOUT },
+	{ "trigger-file",	SSL_ARG_REQUIRED, O_TRIGGER_FILE },
+	{ "trigger-cmd",	SSL_ARG_REQUIRED, O_TRIGGER_CMD },
+	{ "trigger",		SSL_ARG_REQUIRED, O_TRIGGER_CMD },	/* fio's name */
 	{ "latency-table",	SSL_ARG_FLAG, O_LATENCY_TABLE },
 	{ "latency-below",	SSL_ARG_REQUIRED, O_LATENCY_BELOW },
 	{ "latency-check",	SSL_ARG_REQUIRED, O_LATENCY_CHECK },
@@ -682,7 +686,7 @@ int cmdline_only(int id)
 	case O_OUTPUT_FORMAT: case O_PARSE_ONLY: case O_ETA: case O_STATUS_INTERVAL:
 	case O_KEEP_JOB: case O_LATENCY_TABLE: case O_LATENCY_BELOW:
 	case O_LATENCY_CHECK: case O_PROFILE: case O_SECTION: case O_STEP: case O_STEPS:
-	case O_OUTPUT:
+	case O_OUTPUT: case O_TRIGGER_TIMEOUT: case O_TRIGGER_FILE: case O_TRIGGER_CMD:
 		return 1;
 	}
 	return 0;
@@ -776,6 +780,8 @@ static int report_opts(struct run_ctx *c)
 			return bad_value(c, O_STATUS_INTERVAL,
 					 "must be at least 200ms (the polling period)");
 	}
+	if (run_trigger_opts(c))
+		return -1;
 	if (flag_opt(c, O_PARSE_ONLY, NULL, &c->parse_only) ||
 	    flag_opt(c, O_KEEP_JOB, NULL, &c->keep_job) ||
 	    flag_opt(c, O_TIME_BASED, NULL, &c->time_based) ||

@@ -6,6 +6,7 @@
  *   run-job.c        the run of one job: lease, signals, progress, results
  *   run-steps.c      --step, --steps, --loops: the steps/N attributes
  *   run-options.c    fio-named options: the configfs attributes to write
+ *   run-trigger.c    --trigger-timeout, --trigger-file, --trigger-cmd
  */
 #ifndef SSDLOAD_CLI_RUN_H
 #define SSDLOAD_CLI_RUN_H
@@ -64,7 +65,21 @@ enum run_opt_id {
 	O_VERIFY_INTERVAL, O_VERIFY_FATAL, O_VERIFY_ASYNC,
 	/* verify_only and the verify state file (run-vstate.c) */
 	O_VERIFY_ONLY, O_VERIFY_STATE_SAVE, O_VERIFY_STATE_LOAD, O_VERIFY_STATE,
+	/* fio's verification triggers (run-trigger.c) */
+	O_TRIGGER_TIMEOUT, O_TRIGGER_FILE, O_TRIGGER_CMD,
 	O_NR
+};
+
+/* --trigger-*: when to run the command, and its process */
+struct run_trigger {
+	int on;				/* a timeout or a file was given */
+	uint64_t timeout_ms;		/* after the job's start, 0 = none */
+	const char *file;		/* fire when it exists, NULL = none */
+	const char *cmd;		/* run with /bin/sh -c */
+	int polled;			/* the job ran: the trigger was watched */
+	int fired;
+	int failed;			/* it could not be started */
+	int pid;			/* its process until reaped, else -1 */
 };
 
 /* one configfs attribute to write, in order */
@@ -166,6 +181,7 @@ struct run_ctx {
 	int vstate_save;		/* save it after the run */
 	char *vstate_buf;		/* the checked state to load, or NULL */
 	size_t vstate_len;
+	struct run_trigger trig;	/* --trigger-timeout, -file, -cmd */
 };
 
 #define POLL_MS		200	/* progress/state polling period */
@@ -234,6 +250,9 @@ void free_steps(struct run_ctx *c);
  */
 int run_ss_opts(struct run_ctx *c);
 int run_ss_poll(struct run_ctx *c);
+int run_trigger_opts(struct run_ctx *c);
+void run_trigger_poll(struct run_ctx *c, uint64_t start_ms, uint64_t now);
+int run_trigger_end(struct run_ctx *c);
 
 /* run-job.c: the run of the job c->w[] and c->steps describe */
 int run_job(struct run_ctx *c);

@@ -39,7 +39,7 @@ CONTRACT_ATTRS = (
     "rate_iops", "rate", "rate_process", "log_interval_ms", "log_hist",
     "shared", "group", "loops", "time_based", "norandommap",
     # verify (Documentation/verify.rst)
-    "verify", "verify_interval", "do_verify", "verify_fatal",
+    "verify", "verify_interval", "do_verify", "verify_fatal", "verify_pattern",
     "verify_only", "verify_state",
     "fsync", "end_fsync", "sync", "write_barrier",
     # thinktime and startdelay (configfs.rst)
