@@ -59,6 +59,8 @@ enum run_opt_id {
 	O_RW_SEQUENCER,
 	/* numjobs' clones at spread offsets (offset_increment_opt()) */
 	O_OFFSET_INCREMENT,
+	/* fio's clones: their regions, rates and counts (per_clone_opt()) */
+	O_SIZE_INCREMENT, O_PER_CLONE,
 	O_NR
 };
 
@@ -139,6 +141,7 @@ struct run_ctx {
 	int group_reporting;		/* --group_reporting */
 	int time_based;			/* --time_based (bare or true) */
 	int allow_write;		/* --allow_write given as 1 */
+	int per_clone;			/* numjobs are fio's clones (per_clone) */
 	char seed[24];			/* randseed drawn for randrepeat=0 */
 	uint64_t iodepth;
 	struct attr_write w[64];
