@@ -233,15 +233,16 @@ int ssdload_plan_clones(struct ssdload_job *job, struct ssdload_dev *dev,
 	start = last * cfg->offset_increment;
 	if (start >= *size && to_end)
 		return ssdload_job_refuse(job, -EINVAL, attr,
-					  "worker %llu starts at %llu, beyond the end of %s (%llu bytes)",
-					  last, offset + start, dev->path, devsize);
+					  "%s: worker %llu starts at %llu, beyond the end of %s (%llu bytes)",
+					  attr, last, offset + start, dev->path,
+					  devsize);
 	ssdload_clone_region(job, dev, last, &start, &bytes);
 	end = offset + start + bytes;
 	if (bytes < job->bs_max || end > devsize)
 		return ssdload_job_refuse(job, -EINVAL, attr,
-					  "worker %llu's region %llu+%llu does not fit %s (%llu bytes) with a block of %u",
-					  last, offset + start, bytes, dev->path,
-					  devsize, job->bs_max);
+					  "%s: worker %llu's region %llu+%llu does not fit %s (%llu bytes) with a block of %u",
+					  attr, last, offset + start, bytes,
+					  dev->path, devsize, job->bs_max);
 	*size = start + bytes;
 	return 0;
 }
