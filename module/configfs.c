@@ -53,6 +53,38 @@ SSDLOAD_NUM_ATTR(sync, 0, 1, 0);
 SSDLOAD_NUM_ATTR(write_barrier, 0, SSDLOAD_MAX_FSYNC, 0);
 /* start_at: checked against the clock at enable (job.c) */
 SSDLOAD_NUM_ATTR(start_at, 0, U64_MAX, 0);
+SSDLOAD_NUM_ATTR(rw_seq_nr, 1, SSDLOAD_MAX_RW_SEQ_NR, 0);
+SSDLOAD_NUM_ATTR(offset_increment, 0, SSDLOAD_MAX_INCREMENT,
+		 SSDLOAD_SPAN_ALIGN);
+SSDLOAD_NUM_ATTR(size_increment, 0, SSDLOAD_MAX_INCREMENT,
+		 SSDLOAD_SPAN_ALIGN);
+SSDLOAD_NUM_ATTR(per_clone, 0, 1, 0);
+
+static int ssdload_rw_gap_parse(const struct ssdload_attr *a,
+				const char *page, void *val)
+{
+	return ssdload_parse_s64(page, SSDLOAD_MAX_RW_GAP, SSDLOAD_SPAN_ALIGN,
+				 val);
+}
+
+/* rw_gap: signed bytes (fio's rw=read:-8k goes backwards) */
+static ssize_t ssdload_job_rw_gap_show(struct config_item *item, char *page)
+{
+	return sysfs_emit(page, "%lld\n", to_job(item)->cfg.rw_gap);
+}
+
+static ssize_t ssdload_job_rw_gap_store(struct config_item *item,
+					const char *page, size_t count)
+{
+	static const struct ssdload_attr a = {
+		.name = "rw_gap", .size = sizeof(s64),
+		.parse = ssdload_rw_gap_parse,
+	};
+	struct ssdload_job *job = to_job(item);
+
+	return ssdload_store(job, NULL, &a, &job->cfg.rw_gap, page, count);
+}
+CONFIGFS_ATTR(ssdload_job_, rw_gap);
 
 /* The value of offset or size, as written. */
 struct ssdload_span_val {
@@ -598,6 +630,11 @@ VISIBLE_IF_KUNIT struct configfs_attribute *ssdload_job_attrs[] = {
 	&ssdload_job_attr_sync,
 	&ssdload_job_attr_write_barrier,
 	&ssdload_job_attr_start_at,
+	&ssdload_job_attr_rw_gap,
+	&ssdload_job_attr_rw_seq_nr,
+	&ssdload_job_attr_offset_increment,
+	&ssdload_job_attr_size_increment,
+	&ssdload_job_attr_per_clone,
 	&ssdload_job_attr_enable,
 	&ssdload_job_attr_state,
 	&ssdload_job_attr_error,

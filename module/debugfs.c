@@ -357,7 +357,11 @@ static void ssdload_progress_plan(struct seq_file *m, struct ssdload_job *job)
 			step = job->phases[READ_ONCE(w->phase.idx)].step;
 			loop = READ_ONCE(w->phase.loop);
 		} else if (check_mul_overflow(nios, (u64)job->run_loops,
-					      &nios)) {
+					      &nios) ||
+			   (job->cfg.per_clone &&
+			    check_mul_overflow(nios, (u64)job->nr_workers,
+					       &nios))) {
+			/* per_clone: every worker issues number_ios */
 			nios = U64_MAX;
 		}
 	}

@@ -411,7 +411,7 @@ VISIBLE_IF_KUNIT bool ssdload_pass_perm(const struct ssdload_job *job,
 
 	return w->phase.random && w->cursor.one_pass && job->uniform_bs &&
 	       job->ba == job->bs_max && !ssdload_cfg_skewed(cfg) &&
-	       !cfg->norandommap;
+	       !cfg->norandommap && cfg->rw_seq_nr <= 1;
 }
 EXPORT_SYMBOL_IF_KUNIT(ssdload_pass_perm);
 
@@ -455,6 +455,10 @@ static void ssdload_job_plan_worker(struct ssdload_job *job,
 			wd->slice_start = 0;
 			wd->slice_len = dev->nr_aligned;
 		}
+		/* clones: the worker's own region instead */
+		ssdload_walk_plan_worker(job, w, i);
+		if (job->clones && w->cursor.one_pass)
+			wd->pass_len = wd->slice_len * job->ba;
 		if (perm)
 			ssdload_perm_init(wd, w->idx, cfg->randseed ^ i);
 	}
@@ -463,6 +467,8 @@ static void ssdload_job_plan_worker(struct ssdload_job *job,
 		w->phase.has_quota = true;
 		w->phase.quota = 0;
 	}
+	if (cfg->rw_gap || cfg->rw_seq_nr > 1)
+		ssdload_walk_arm(w);
 }
 
 /* Start step: forget the last run and its error. */
@@ -1088,6 +1094,7 @@ struct ssdload_job *ssdload_job_alloc(const char *name)
 	job->cfg.buffer_compress_chunk = 512;
 	job->cfg.do_verify = 1;
 	job->cfg.thinktime_blocks = 1;
+	job->cfg.rw_seq_nr = 1;
 	return job;
 }
 EXPORT_SYMBOL_IF_KUNIT(ssdload_job_alloc);

@@ -104,6 +104,24 @@ int ssdload_parse_u64(const char *buf, u64 min, u64 max, u64 align, u64 *out)
 EXPORT_SYMBOL_IF_KUNIT(ssdload_parse_u64);
 
 /*
+ * Parse a decimal s64 within [-@lim, @lim] that is a multiple of @align
+ * (0 = any).  "-" is the only sign taken.  Errors as ssdload_parse_u64().
+ */
+int ssdload_parse_s64(const char *buf, u64 lim, u64 align, s64 *out)
+{
+	bool neg = buf[0] == '-';
+	u64 mag;
+	int ret;
+
+	ret = ssdload_parse_u64(buf + neg, 0, lim, align, &mag);
+	if (ret)
+		return ret;
+	*out = neg ? -(s64)mag : (s64)mag;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(ssdload_parse_s64);
+
+/*
  * A value or a range "LO-HI" (fio's startdelay=2-5), each 0..@max, LO <=
  * HI; a value gives LO = HI.
  */

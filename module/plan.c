@@ -390,6 +390,9 @@ int ssdload_steps_plan_rate(struct ssdload_job *job, unsigned int nr)
 						  pfx, ph->numjobs, nr);
 		}
 		active = ssdload_phase_workers(ph, nr);
+		/* per_clone: every worker has the whole rate */
+		if (job->cfg.per_clone)
+			active = 1;
 		for (d = 0; d < SSDLOAD_DIR_NR; d++) {
 			bool bw = !ph->rate_iops[d];
 			u64 r = bw ? ph->rate[d] : ph->rate_iops[d];
@@ -569,6 +572,10 @@ int ssdload_plan_run(struct ssdload_job *job, unsigned int nr)
 	ret = ssdload_plan_bs(job);
 	if (ret)
 		return ret;
+	job->plan_nr = nr;
+	ret = ssdload_plan_walk(job);
+	if (ret)
+		return ret;
 	ret = ssdload_steps_plan_rate(job, nr);
 	if (ret)
 		return ret;
@@ -714,6 +721,13 @@ int ssdload_plan_span(struct ssdload_job *job, struct ssdload_dev *dev)
 		return ssdload_job_refuse(job, -EINVAL, "size",
 					  "span of %llu bytes of %s is smaller than bs %u",
 					  size, dev->path, job->bs_max);
+	if (cfg->rw_gap % lbs)
+		return ssdload_job_refuse(job, -EINVAL, "rw_gap",
+					  "rw_gap %lld is not a multiple of the logical block size %u of %s",
+					  cfg->rw_gap, lbs, dev->path);
+	ret = ssdload_plan_clones(job, dev, offset, &size, to_end, devsize);
+	if (ret)
+		return ret;
 	dev->span_start = offset;
 	dev->nr_aligned = div_u64(size, job->ba);
 	dev->span_bytes = dev->nr_aligned * job->ba;

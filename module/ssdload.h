@@ -295,6 +295,7 @@ struct ssdload_dev {
 	u64 span_bytes;			/* bytes, a multiple of blockalign */
 	u64 nr_aligned;			/* blockalign units in the span */
 	u64 nr_units;			/* random starts: the largest block fits */
+	u64 clone_bytes;		/* clones: worker 0's region (walk.c) */
 	struct ssdload_dist *dist[SSDLOAD_DIR_NR];	/* NULL: uniform */
 };
 
@@ -302,7 +303,17 @@ struct ssdload_dev {
 struct ssdload_wdev {
 	u64 slice_start;		/* first unit of the worker's slice */
 	u64 slice_len;			/* units in the slice */
-	u64 next[SSDLOAD_DIR_NR];	/* sequential: byte cursor in the slice */
+	u64 next[SSDLOAD_DIR_NR];	/* sequential: byte cursor in the slice
+					 * (rw_gap: an s64, see walk.c)
+					 */
+	u64 rnext[SSDLOAD_DIR_NR];	/* rw_seq_nr: end of the last I/O,
+					 * bytes from the span's start
+					 */
+	u64 rnd_first;			/* clones: first random unit, */
+	u64 rnd_units;			/*   and their number */
+	u64 rnd_begin, rnd_end;		/* random region, bytes from the
+					 * span's start
+					 */
 	u64 left;			/* one pass: measured bytes still to go */
 	u64 pass_len;			/* one pass: the bytes of a whole pass */
 	bool perm;			/* random one pass: a permutation */
@@ -412,6 +423,12 @@ struct ssdload_wcursor {
 	u64 submitted;			/* measured I/Os submitted this phase */
 	bool one_pass;			/* ends when every slice was covered */
 	unsigned int devs_left;		/* one pass: devices not yet covered */
+	bool walk_end;			/* rw_gap, rw_seq_nr: the pass ends
+					 * with the I/O just planned
+					 */
+	u32 seq_left;			/* rw_seq_nr: sequential I/Os still
+					 * due before the next random offset
+					 */
 	unsigned int dev;		/* device of the next I/O */
 	unsigned int dev_ios;		/* I/Os on it since the last switch */
 	u64 dev_bytes;			/* bytes on it since the last switch */
@@ -775,6 +792,11 @@ struct ssdload_cfg {
 	u64 end_fsync;			/* 1 = a flush once the writes ended */
 	u64 sync;			/* 1 = writes with REQ_FUA */
 	u64 write_barrier;		/* every Nth write PREFLUSH | FUA, 0 = none */
+	s64 rw_gap;			/* bytes after each sequential I/O */
+	u64 rw_seq_nr;			/* random: I/Os per random offset */
+	u64 offset_increment;		/* bytes, worker k: k times later */
+	u64 size_increment;		/* bytes, worker k: k times more */
+	u64 per_clone;			/* 1 = fio's clones (see walk.c) */
 	u32 fst;			/* enum ssdload_fst */
 	u32 fst_n;			/* I/Os before a switch, 0 = 1 */
 	u32 pattern_len;		/* buffer_pattern bytes, 0 = none */
@@ -854,6 +876,11 @@ struct ssdload_job {
 	u64 ser_final;			/* of which kept for the last record */
 	u8 poll_fallback;		/* enum ssdload_poll_fallback */
 	unsigned int nr_workers;	/* workers of the last run */
+	unsigned int plan_nr;		/* workers of the run being planned */
+	bool clones;			/* each worker has its own region
+					 * (fio's clones, walk.c)
+					 */
+	bool clone_to_end;		/* ... running to the device's end */
 	u32 run_gen;			/* changes when the last run's results
 					 * are freed (a streamed reader checks)
 					 */
@@ -959,6 +986,7 @@ extern const struct ssdload_enum ssdload_think_type_names[];
 extern const char * const ssdload_dir_names[SSDLOAD_DIR_NR];
 
 int ssdload_parse_u64(const char *buf, u64 min, u64 max, u64 align, u64 *out);
+int ssdload_parse_s64(const char *buf, u64 lim, u64 align, s64 *out);
 int ssdload_parse_bool(const char *buf, bool *out);
 int ssdload_parse_enum(const char *buf, const struct ssdload_enum *tbl,
 		       u32 *out);
@@ -1019,6 +1047,27 @@ int ssdload_steps_compile(struct ssdload_job *job);
 int ssdload_steps_plan_rate(struct ssdload_job *job, unsigned int nr);
 int ssdload_plan_run(struct ssdload_job *job, unsigned int nr);
 int ssdload_plan_span(struct ssdload_job *job, struct ssdload_dev *dev);
+
+/* walk.c */
+static inline bool ssdload_cfg_clones(const struct ssdload_cfg *cfg)
+{
+	return cfg->per_clone || cfg->offset_increment || cfg->size_increment;
+}
+
+s64 ssdload_walk_first(u64 abs, u64 region, s64 gap, u32 len);
+s64 ssdload_walk_after(s64 off, u32 len, s64 gap, u64 region, bool *end);
+u64 ssdload_walk_seq(struct ssdload_worker *w, u8 dir, unsigned int dev,
+		     u32 len);
+bool ssdload_walk_rseq(struct ssdload_worker *w, u8 dir, unsigned int dev,
+		       u32 len, u64 *pos);
+void ssdload_walk_rdrawn(struct ssdload_worker *w, u8 dir, unsigned int dev,
+			 u64 off, u32 len);
+void ssdload_walk_arm(struct ssdload_worker *w);
+int ssdload_plan_walk(struct ssdload_job *job);
+int ssdload_plan_clones(struct ssdload_job *job, struct ssdload_dev *dev,
+			u64 offset, u64 *size, bool to_end, u64 devsize);
+void ssdload_walk_plan_worker(struct ssdload_job *job,
+			      struct ssdload_worker *w, unsigned int i);
 
 /* step.c */
 extern const struct config_item_type ssdload_steps_type;

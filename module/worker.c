@@ -686,7 +686,9 @@ static u32 ssdload_next_len(struct ssdload_worker *w, u8 dir)
  * the largest block fits, rounded down to the phase's own alignment
  * when a step has one.  Sequential reads and writes of rw=rw keep a
  * position each, as fio does, so that both streams are sequential.  In a
- * one-pass run an I/O never goes past what is left of the slice.
+ * one-pass run an I/O never goes past what is left of the slice.  fio's
+ * rw suffixes walk with gaps (rw_gap) or go on from a random offset
+ * (rw_seq_nr); clones draw over their own region (walk.c).
  */
 VISIBLE_IF_KUNIT u64 ssdload_target(struct ssdload_worker *w, u8 dir,
 				    unsigned int dev, u32 *len)
@@ -701,13 +703,21 @@ VISIBLE_IF_KUNIT u64 ssdload_target(struct ssdload_worker *w, u8 dir,
 	if (wd->perm) {
 		unit = wd->slice_start + ssdload_perm_next(wd);
 	} else if (w->phase.random) {
+		if (unlikely(job->cfg.rw_seq_nr > 1) &&
+		    ssdload_walk_rseq(w, dir, dev, *len, &off))
+			return off;
 		if (d->dist[dir])
 			unit = ssdload_dist_draw(d->dist[dir],
 						 ssdload_rng_next(w),
 						 ssdload_rng_next(w));
+		else if (unlikely(job->clones))
+			unit = wd->rnd_first +
+			       ssdload_rng_below(w, wd->rnd_units);
 		else
 			unit = ssdload_rng_below(w, d->nr_units);
 	} else {
+		if (unlikely(job->cfg.rw_gap))
+			return ssdload_walk_seq(w, dir, dev, *len);
 		slice = wd->slice_len * job->ba;
 		off = wd->next[dir];
 		if (off + *len > slice) {
@@ -723,6 +733,8 @@ VISIBLE_IF_KUNIT u64 ssdload_target(struct ssdload_worker *w, u8 dir,
 	/* the phase's alignment, a multiple of the unit: round down */
 	if (w->phase.ba > job->ba)
 		off -= off % w->phase.ba;
+	if (unlikely(job->cfg.rw_seq_nr > 1))
+		ssdload_walk_rdrawn(w, dir, dev, off, *len);
 	return d->span_start + off;
 }
 EXPORT_SYMBOL_IF_KUNIT(ssdload_target);
@@ -810,9 +822,13 @@ static void ssdload_plan_io(struct ssdload_worker *w, struct ssdload_io *io,
 	if (w->cursor.one_pass && measured) {
 		wd = &w->wd[io->dev];
 		wd->left -= io->len;
+		/* rw_gap, rw_seq_nr: the next I/O would not fit */
+		if (unlikely(w->cursor.walk_end))
+			wd->left = 0;
 		if (!wd->left)
 			w->cursor.devs_left--;
 	}
+	w->cursor.walk_end = false;
 }
 
 /* Submit a prepared I/O; @stamp is its submit time. */
@@ -937,8 +953,10 @@ void ssdload_phase_enter(struct ssdload_worker *w, unsigned int idx, u64 t0)
 		w->phase.deadline_ns = 0;
 	if (!w->cursor.one_pass) {
 		w->phase.has_quota = ph->number_ios;
-		w->phase.quota = w->idx < active ?
-			   ssdload_share(ph->number_ios, active, w->idx) : 0;
+		/* per_clone: each worker number_ios, as fio's clones */
+		w->phase.quota = w->idx >= active ? 0 :
+				 job->cfg.per_clone ? ph->number_ios :
+				 ssdload_share(ph->number_ios, active, w->idx);
 	}
 	w->cursor.submitted = 0;
 	w->rate.drawn = false;
@@ -954,13 +972,18 @@ void ssdload_phase_enter(struct ssdload_worker *w, unsigned int idx, u64 t0)
 			continue;
 		}
 		/* each phase and loop its own arrivals */
+		/* per_clone: each worker the whole rate, its own arrivals */
 		ssdload_sched_init(&w->rate.sched[d],
 				   bw ? ph->rate[d] : ph->rate_iops[d], bw,
 				   job->cfg.rate_process == SSDLOAD_RATE_POISSON,
-				   active, w->idx, ph->bs_max, t0,
-				   job->cfg.randseed + d +
-				   ((u64)w->phase.loop * job->nr_phases + idx) *
-				   SSDLOAD_DIR_NR);
+				   job->cfg.per_clone ? 1 : active,
+				   job->cfg.per_clone ? 0 : w->idx,
+				   ph->bs_max, t0,
+				   (job->cfg.randseed + d +
+				    ((u64)w->phase.loop * job->nr_phases + idx) *
+				    SSDLOAD_DIR_NR) ^
+				   (job->cfg.per_clone ?
+				    (u64)w->idx * 0x9e3779b97f4a7c15ULL : 0));
 	}
 	if (w->pst) {
 		struct ssdload_pstat *ps = &w->pst[idx];
@@ -1010,6 +1033,9 @@ bool ssdload_pass_arm(struct ssdload_worker *w)
 		if (wd->left)
 			w->cursor.devs_left++;
 	}
+	/* rw_gap and rw_seq_nr walk from their start too */
+	if (w->job->cfg.rw_gap || w->job->cfg.rw_seq_nr > 1)
+		ssdload_walk_arm(w);
 	w->cursor.dev = 0;
 	while (w->cursor.devs_left && !w->wd[w->cursor.dev].left)
 		w->cursor.dev++;

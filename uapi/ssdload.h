@@ -89,6 +89,12 @@
 #define SSDLOAD_ATTR_END_FSYNC		"end_fsync"	/* 0/1, a flush once the writes ended */
 #define SSDLOAD_ATTR_SYNC		"sync"		/* 0/1, every write with FUA */
 #define SSDLOAD_ATTR_WRITE_BARRIER	"write_barrier"	/* every Nth write PREFLUSH|FUA, 0 = none */
+/* fio's rw suffix, offset_increment and numjobs clones (configfs.rst) */
+#define SSDLOAD_ATTR_RW_GAP		"rw_gap"	/* bytes after each sequential I/O, < 0: backwards */
+#define SSDLOAD_ATTR_RW_SEQ_NR		"rw_seq_nr"	/* random: I/Os per random offset, >= 1 */
+#define SSDLOAD_ATTR_OFFSET_INCREMENT	"offset_increment" /* bytes: worker k starts k * this later */
+#define SSDLOAD_ATTR_SIZE_INCREMENT	"size_increment" /* bytes: worker k covers k * this more */
+#define SSDLOAD_ATTR_PER_CLONE		"per_clone"	/* 0/1, fio's clones: span, rate, count per worker */
 
 /*
  * ---- limits of the job attributes --------------------------------------
@@ -109,6 +115,10 @@
 #define SSDLOAD_MAX_WORKERS	8192U
 #define SSDLOAD_MAX_LOOPS	0xffffffffU	/* loops is 1..this */
 #define SSDLOAD_MAX_FSYNC	0xffffffffU	/* fsync, write_barrier: 0..this */
+#define SSDLOAD_MAX_RW_GAP	(1ULL << 40)	/* |rw_gap|: bytes, multiples of SSDLOAD_SPAN_ALIGN */
+#define SSDLOAD_MAX_RW_SEQ_NR	0xffffffffU	/* rw_seq_nr is 1..this */
+#define SSDLOAD_MAX_INCREMENT	(1ULL << 48)	/* offset_ and size_increment: 0..this, */
+						/*   bytes, multiples of SSDLOAD_SPAN_ALIGN */
 /*
  * runtime_ms, ramp_ms, io_timeout_ms, log_interval_ms, idle_ms: 0..this,
  * a quarter of the ns a u64 holds (U64_MAX / NSEC_PER_MSEC / 4)

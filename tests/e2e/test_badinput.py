@@ -90,6 +90,12 @@ BAD = {
     "startdelay_us": ["abc", "-1", "5-2", "1-4611686018427388", "2s", "1-", "-5", "\n",
                       " "],
     "start_at": NUM_BAD,
+    "rw_gap": ["abc", "1", "-1", "100", "+512", "--512", "8k", str((1 << 40) + 512),
+               "-" + str((1 << 40) + 512), U64_OVER, "\n", " ", "1.5"],
+    "rw_seq_nr": NUM_BAD + ["0", "4294967296"],
+    "offset_increment": NUM_BAD + ["1", "1000", str((1 << 48) + 512)],
+    "size_increment": NUM_BAD + ["1", "1000", str((1 << 48) + 512)],
+    "per_clone": NUM_BAD + ["2", "-0", "1x"],
     "enable": NUM_BAD + ["2"],
 }
 # in-range edge values that must be accepted and read back
@@ -155,6 +161,12 @@ GOOD = {
     "thinktime_iotime_us": [("9000000", "9000000"), ("0", "0")],
     "startdelay_us": [("2000000-5000000\n", "2000000-5000000"), ("7-7", "7"), ("0", "0")],
     "start_at": [(U64_MAX, U64_MAX), ("0", "0")],
+    "rw_gap": [("8192", "8192"), ("-8192\n", "-8192"), (str(1 << 40), str(1 << 40)),
+               ("-" + str(1 << 40), "-" + str(1 << 40)), ("0", "0")],
+    "rw_seq_nr": [("4294967295", "4294967295"), ("8\n", "8"), ("1", "1")],
+    "offset_increment": [(str(1 << 48), str(1 << 48)), ("1048576", "1048576"), ("0", "0")],
+    "size_increment": [("4096", "4096"), ("0", "0")],
+    "per_clone": [("1", "1"), ("0", "0")],
     "offset": [("0", "0"), ("512", "512"), ("25%", "25.0000%")],
 }
 
@@ -286,7 +298,8 @@ def test_store_while_running_busy(nullb, jobs):
              "verify_pattern": "%o",
              "thinktime_us": "100", "thinktime_spin_us": "10", "thinktime_blocks": "4",
              "thinktime_blocks_type": "issue", "thinktime_iotime_us": "1000",
-             "startdelay_us": "5-9", "start_at": "1"}
+             "startdelay_us": "5-9", "start_at": "1", "rw_gap": "-8192", "rw_seq_nr": "4",
+             "offset_increment": "1048576", "size_increment": "4096", "per_clone": "1"}
     assert set(valid) | {"enable"} == set(BAD)
     j.enable()
     for attr, v in valid.items():

@@ -115,7 +115,7 @@ def test_parse_only_checks_the_target(cli, tmp_path, target, why):
 @pytest.mark.parametrize("args,notes", [
     (["--numjobs=4", "--rw=randread", "--rate_iops=100"],
      ["--numjobs=4 with rate_iops=100: the cap is the job's, shared by its 4 workers; "
-      "fio's is each clone's (4 times as much)"]),
+      "fio's is each clone's (4 times as much; --per_clone=1 gives fio's)"]),
     (["--numjobs=2", "--rw=randwrite", "--number_ios=1000"],
      ["--numjobs=2 with number_ios=1000: the count is the job's"]),
     (["--numjobs=3", "--rw=write"],
@@ -137,9 +137,13 @@ def test_numjobs_differences_are_noted(cli, args, notes):
 
 
 def test_numjobs_note_names_the_job_file_line(cli, tmp_path):
+    """A job file's numjobs are fio's clones (per_clone): no note; with
+    --per_clone=0 ssdload's meaning, noted at the file's line."""
     f = jobfile(tmp_path, "[global]\nnumjobs=2\n[j]\nfilename=/dev/unit-test\n"
                 "rw=randread\nrate_iops=50\n")
-    _, err = parse(cli, f)
+    out, err = parse(cli, f)
+    assert out.get("per_clone") == "1" and "numjobs" not in err, (out, err)
+    _, err = parse(cli, "--per_clone=0", f)
     assert "job.fio:2: numjobs=2 with rate_iops=50: the cap" in err, err
 
 

@@ -175,6 +175,8 @@ const struct ssl_opt run_opts[] = {
 	{ "verify_state_save",	SSL_ARG_FLAG, O_VERIFY_STATE_SAVE },
 	{ "verify_state_load",	SSL_ARG_FLAG, O_VERIFY_STATE_LOAD },
 	{ "verify_state",	SSL_ARG_REQUIRED, O_VERIFY_STATE },
+	{ "size_increment",	SSL_ARG_REQUIRED, O_SIZE_INCREMENT },
+	{ "per_clone",		SSL_ARG_FLAG, O_PER_CLONE },
 	{ NULL, 0, 0 },
 };
 
@@ -318,6 +320,9 @@ static int io_size_opt(struct run_ctx *c)
 		return -1;		/* refused by block_size_opts() already */
 	if (c->raw[O_NUMJOBS] && ssl_parse_u64(c->raw[O_NUMJOBS], &n))
 		return -1;
+	/* per_clone: the module counts number_ios per worker already */
+	if (c->per_clone)
+		n = 1;
 	add_write_u64(c, SSDLOAD_ATTR_NUMBER_IOS, n * ((bytes + bs - 1) / bs));
 	return 0;
 }
@@ -590,36 +595,50 @@ int rate_series_opts(struct run_ctx *c)
 
 /*
  * fio's rw suffix (rw=read:8k, rw=randread:8): for sequential I/O a gap
- * added after each I/O (negative: backwards), for random I/O the I/Os
- * issued per new random offset (rw_sequencer).  ssdload's sequential
- * I/Os are contiguous and each random I/O draws a new offset: only the
- * suffixes that mean that (0, and 1) are taken.
+ * added after each I/O (negative: backwards), the module's rw_gap; for
+ * random I/O the I/Os issued per new random offset, the module's
+ * rw_seq_nr (the next blocks: rw_sequencer=sequential, fio's default).
+ * Both walk by whole blocks: one block size.
  */
-static int rw_suffix(const struct run_ctx *c, const char *sfx, int random)
+static int rw_suffix(struct run_ctx *c, const char *sfx, int random)
 {
-	const char *s = sfx + strspn(sfx, " \t");
+	const char *s = sfx + strspn(sfx, " \t"), *seq = c->raw[O_RW_SEQUENCER];
+	int several = c->raw[O_BSSPLIT] || c->raw[O_BSRANGE] ||
+		      (c->raw[O_BS] && strchr(c->raw[O_BS], ','));
+	char gap[32];
 	uint64_t v;
 
 	if (random) {
-		if (ssl_parse_u64(s, &v) || !v)
+		if (ssl_parse_u64(s, &v) || !v || v > SSDLOAD_MAX_RW_SEQ_NR)
 			return bad_value(c, O_RW, "the suffix of a random rw is the number "
 					 "of I/Os per random offset (rw_sequencer), a count "
-					 "above 0");
+					 "from 1 to 4294967295");
 		if (v == 1)
 			return 0;
-		return bad_value(c, O_RW, "several I/Os per random offset (fio's "
-				 "rw_sequencer) are not supported: each random I/O of "
-				 "ssdload draws a new offset (give no suffix, or :1)");
+		if (seq && !strcmp(seq, "identical"))
+			return bad_value(c, O_RW_SEQUENCER, "the same block several times "
+					 "per random offset is not supported: ssdload goes on to "
+					 "the next blocks (rw_sequencer=sequential)");
+		if (several)
+			return bad_value(c, O_RW, "several I/Os per random offset need one "
+					 "block size (bs)");
+		add_write_u64(c, SSDLOAD_ATTR_RW_SEQ_NR, v);
+		return 0;
 	}
 	if (ssl_parse_size(*s == '-' ? s + 1 : s, &v))
 		return bad_value(c, O_RW, "the suffix of a sequential rw is a gap (bytes, "
 				 "or with k/m/g/t suffix; negative: backwards)");
 	if (!v)
 		return 0;
-	return bad_value(c, O_RW, *s == '-' ? "backward sequential I/O (a negative "
-			 "gap) is not supported: ssdload's sequential I/Os go forward" :
-			 "a gap after each sequential I/O is not supported: ssdload's "
-			 "sequential I/Os are contiguous (give no suffix, or :0)");
+	if (v > SSDLOAD_MAX_RW_GAP || v % SSDLOAD_SPAN_ALIGN)
+		return bad_value(c, O_RW, "the gap must be a multiple of 512 bytes, "
+				 "at most 1t either way");
+	if (several)
+		return bad_value(c, O_RW, "a gap after each sequential I/O needs one "
+				 "block size (bs)");
+	snprintf(gap, sizeof(gap), "%s%" PRIu64, *s == '-' ? "-" : "", v);
+	add_write(c, SSDLOAD_ATTR_RW_GAP, gap);
+	return 0;
 }
 
 /* --rw: the attribute, and whether the job writes or trims */
@@ -721,10 +740,11 @@ static void noop_notes(const struct run_ctx *c)
 }
 
 /*
- * numjobs=N makes one job of N workers, where fio makes N clones: a note
- * for each option whose meaning differs then (Documentation/cli.rst,
- * Differences from fio).  Called once the job is valid, steps included.
- * A count (number_ios, io_size) bounds a run by I/Os, not by the span.
+ * numjobs=N makes one job of N workers, where fio makes N clones: without
+ * per_clone a note for each option whose meaning differs then
+ * (Documentation/cli.rst, Differences from fio); with it the workers are
+ * fio's clones.  Called once the job is valid, steps included.  A count
+ * (number_ios, io_size) bounds a run by I/Os, not by the span.
  */
 void numjobs_notes(const struct run_ctx *c)
 {
@@ -734,19 +754,21 @@ void numjobs_notes(const struct run_ctx *c)
 	uint64_t n;
 	size_t i;
 
-	if (!nj || ssl_parse_u64(nj, &n) || n < 2)
+	if (!nj || ssl_parse_u64(nj, &n) || n < 2 || c->per_clone)
 		return;
 	for (i = 0; i < ARRAY_SIZE(per_job); i++)
 		if (c->raw[per_job[i]] && *c->raw[per_job[i]])
 			run_note("%s%snumjobs=%s with %s=%s: the %s is the job's, shared by "
-				 "its %s workers; fio's is each clone's (%s times as much)",
+				 "its %s workers; fio's is each clone's (%s times as much; "
+				 "--per_clone=1 gives fio's)",
 				 at ? at : "--", at ? ": " : "", nj, c->raw_name[per_job[i]],
 				 c->raw[per_job[i]], per_job[i] == O_NUMBER_IOS ? "count" : "cap",
 				 nj, nj);
 	if (strncmp(rw, "rand", 4) && !c->raw[O_NUMBER_IOS] && !c->raw[O_IO_SIZE] &&
-	    !c->raw[O_OFFSET_INCREMENT])
+	    !c->raw[O_OFFSET_INCREMENT] && !c->raw[O_SIZE_INCREMENT])
 		run_note("%s%snumjobs=%s with rw=%s: the %s workers split the span into "
-			 "slices; fio's clones each cover the whole span",
+			 "slices; fio's clones each cover the whole span (--per_clone=1 "
+			 "gives fio's)",
 			 at ? at : "--", at ? ": " : "", nj, rw, nj);
 }
 
@@ -890,47 +912,108 @@ static int span_times(const char *v, uint64_t n, char *out, size_t len)
 }
 
 /*
+ * fio's offset_increment as a percentage: taken when it equals size (both
+ * percentages), as ssdload's numjobs slices of a span of numjobs times
+ * size; fio's clones cover the same regions.  Then --size.
+ */
+static int increment_pct(struct run_ctx *c, const char *inc, uint64_t n)
+{
+	char size[4096], span[4096], why[256];
+
+	if (c->nsrc)
+		return bad_value(c, O_OFFSET_INCREMENT, "a percentage is not taken with "
+				 "steps: a step's numjobs would slice the span anew (give "
+				 "bytes)");
+	if (!c->raw[O_SIZE] ||
+	    ssl_conv_span(c->raw[O_SIZE], size, sizeof(size), why, sizeof(why)) ||
+	    strcmp(inc, size))
+		return bad_value(c, O_OFFSET_INCREMENT, "a percentage is taken only equal "
+				 "to size (the clones then take consecutive slices): give "
+				 "bytes otherwise");
+	if (span_times(size, n, span, sizeof(span)))
+		return bad_value(c, O_OFFSET_INCREMENT, "numjobs times size is more than "
+				 "the device (100%)");
+	add_write(c, SSDLOAD_ATTR_SIZE, span);
+	if (c->per_clone)
+		run_opt_note(c, O_OFFSET_INCREMENT, ": ", "the workers take consecutive "
+			     "slices (a percentage increment): rate_iops and number_ios "
+			     "are the job's, as without per_clone");
+	c->per_clone = 0;
+	return 0;
+}
+
+/* offset_increment or size_increment in bytes: a multiple of 512 up to 2^48 */
+static int increment_bytes(struct run_ctx *c, int id, uint64_t *v)
+{
+	if (ssl_parse_size(c->raw[id], v))
+		return bad_value(c, id, "not a size (bytes, or with k/m/g/t suffix)");
+	if (*v % SSDLOAD_SPAN_ALIGN || *v > SSDLOAD_MAX_INCREMENT)
+		return bad_value(c, id, "must be a multiple of 512 bytes, at most 256t");
+	return 0;
+}
+
+/*
  * fio's offset_increment: clone k of numjobs covers offset + k *
- * offset_increment, size bytes.  ssdload's numjobs workers take the
- * span's consecutive equal slices: the same regions when the increment
- * equals size (both bytes or both percentages), with a span of numjobs
- * times size.  Overlapping or spaced clones are refused.  Then --size.
+ * offset_increment, size bytes (to the device's end without size).  The
+ * module's offset_increment and size_increment give worker k that region
+ * (size_increment: size + k * it bytes, an ssdload extension, which fio
+ * 3.33 does not have).  With one worker, or increments of 0, every clone
+ * starts at offset.  Then --size.
  */
 static int offset_increment_opt(struct run_ctx *c)
 {
-	char inc[4096], size[4096], span[4096], why[256];
-	uint64_t n = 1;
+	char inc[4096], why[256];
+	uint64_t n = 1, oi = 0, si = 0;
 
-	if (!c->raw[O_OFFSET_INCREMENT])
-		return conv_opt(c, O_SIZE, SSDLOAD_ATTR_SIZE, ssl_conv_span);
-	if (ssl_conv_span(c->raw[O_OFFSET_INCREMENT], inc, sizeof(inc), why, sizeof(why)))
-		return bad_value(c, O_OFFSET_INCREMENT, why);
 	if (c->raw[O_NUMJOBS])
 		ssl_parse_u64(c->raw[O_NUMJOBS], &n);	/* checked by numjobs_cpus() */
-	if (n < 2 || !strcmp(inc, "0"))		/* clone 0 alone: at offset */
-		return conv_opt(c, O_SIZE, SSDLOAD_ATTR_SIZE, ssl_conv_span);
-	if (c->nsrc)
-		return bad_value(c, O_OFFSET_INCREMENT, "not with steps: a step's numjobs "
-				 "would slice the span anew");
-	if (!c->raw[O_SIZE])
-		return bad_value(c, O_OFFSET_INCREMENT, "without size each of fio's clones "
-				 "runs to the end of the device, over the next ones: ssdload's "
-				 "workers take consecutive slices (give size equal to "
-				 "offset_increment)");
-	if (ssl_conv_span(c->raw[O_SIZE], size, sizeof(size), why, sizeof(why)))
-		return bad_value(c, O_SIZE, why);
-	if (strcmp(inc, size))
-		return bad_value(c, O_OFFSET_INCREMENT, "ssdload's numjobs workers take "
-				 "consecutive slices of one size: offset_increment must equal "
-				 "size (fio's clones then cover the same regions)");
-	if (span_times(size, n, span, sizeof(span)))
-		return bad_value(c, O_OFFSET_INCREMENT, "numjobs times size is more than "
-				 "the device (100%) or than 2^64 bytes");
-	add_write(c, SSDLOAD_ATTR_SIZE, span);
-	if (!strncmp(c->raw[O_RW] ? c->raw[O_RW] : "read", "rand", 4))
-		run_opt_note(c, O_OFFSET_INCREMENT, ": ", "each worker's slice is its "
-			     "clone's region in a one-pass run; random runs bound by time "
-			     "or count draw each worker's offsets over the whole span");
+	if (c->raw[O_OFFSET_INCREMENT]) {
+		if (ssl_conv_span(c->raw[O_OFFSET_INCREMENT], inc, sizeof(inc), why,
+				  sizeof(why)))
+			return bad_value(c, O_OFFSET_INCREMENT, why);
+		if (strchr(inc, '%') && n > 1 && !c->raw[O_SIZE_INCREMENT])
+			return increment_pct(c, inc, n);
+		if (strchr(inc, '%'))
+			return bad_value(c, O_OFFSET_INCREMENT, "a percentage is taken only "
+					 "equal to size, without size_increment: give bytes");
+		if (increment_bytes(c, O_OFFSET_INCREMENT, &oi))
+			return -1;
+	}
+	if (c->raw[O_SIZE_INCREMENT]) {
+		if (increment_bytes(c, O_SIZE_INCREMENT, &si))
+			return -1;
+		if (si && !c->raw[O_SIZE])
+			return bad_value(c, O_SIZE_INCREMENT, "needs size (each clone's "
+					 "region grows from it)");
+	}
+	if (n > 1 && oi)
+		add_write_u64(c, SSDLOAD_ATTR_OFFSET_INCREMENT, oi);
+	if (n > 1 && si)
+		add_write_u64(c, SSDLOAD_ATTR_SIZE_INCREMENT, si);
+	return conv_opt(c, O_SIZE, SSDLOAD_ATTR_SIZE, ssl_conv_span);
+}
+
+/*
+ * per_clone: fio's numjobs clones (the module's per_clone), each with
+ * the whole span, rate and number_ios.  --per_clone[=0|1]; by default on
+ * for a numjobs of a job file (fio's own files mean fio's clones), off
+ * for --numjobs of the command line and for --profile, ssdload's
+ * methods' workers.
+ */
+static int per_clone_opt(struct run_ctx *c)
+{
+	uint64_t n = 1;
+	int b = 0;
+
+	if (c->raw[O_NUMJOBS])
+		ssl_parse_u64(c->raw[O_NUMJOBS], &n);
+	if (c->raw[O_PER_CLONE]) {
+		if (flag_opt(c, O_PER_CLONE, NULL, &b))
+			return -1;
+	} else {
+		b = c->from[O_NUMJOBS] && !c->raw[O_PROFILE];
+	}
+	c->per_clone = b && n > 1;
 	return 0;
 }
 
@@ -941,13 +1024,15 @@ static int extent_opts(struct run_ctx *c)
 
 	if (filesize_opt(c))
 		return -1;
-	if (conv_opt(c, O_OFFSET, SSDLOAD_ATTR_OFFSET, ssl_conv_span) ||
+	if (per_clone_opt(c) || conv_opt(c, O_OFFSET, SSDLOAD_ATTR_OFFSET, ssl_conv_span) ||
 	    offset_increment_opt(c) ||
 	    time_opt(c, O_RUNTIME, SSDLOAD_ATTR_RUNTIME_MS) ||
 	    time_opt(c, O_RAMP_TIME, SSDLOAD_ATTR_RAMP_MS) ||
 	    u64_opt(c, O_NUMBER_IOS, SSDLOAD_ATTR_NUMBER_IOS, &nios) || io_size_opt(c))
 		return -1;
 	time_based_opt(c, nios);
+	if (c->per_clone)
+		add_write_u64(c, SSDLOAD_ATTR_PER_CLONE, 1);
 	if (c->raw[O_RANDSEED]) {
 		if (ssl_parse_seed(c->raw[O_RANDSEED], &v))
 			return bad_value(c, O_RANDSEED, "not an integer");

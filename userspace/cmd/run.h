@@ -67,6 +67,8 @@ enum run_opt_id {
 	O_VERIFY_ONLY, O_VERIFY_STATE_SAVE, O_VERIFY_STATE_LOAD, O_VERIFY_STATE,
 	/* fio's verification triggers (run-trigger.c) */
 	O_TRIGGER_TIMEOUT, O_TRIGGER_FILE, O_TRIGGER_CMD,
+	/* fio's clones: their regions, rates and counts (per_clone_opt()) */
+	O_SIZE_INCREMENT, O_PER_CLONE,
 	O_NR
 };
 
@@ -160,6 +162,7 @@ struct run_ctx {
 	int group_reporting;		/* --group_reporting */
 	int time_based;			/* --time_based (bare or true) */
 	int allow_write;		/* --allow_write given as 1 */
+	int per_clone;			/* numjobs are fio's clones (per_clone) */
 	char seed[24];			/* randseed drawn for randrepeat=0 */
 	uint64_t iodepth;
 	struct attr_write w[64];

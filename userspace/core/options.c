@@ -534,7 +534,6 @@ static size_t edit_distance(const char *a, size_t la, const char *b)
 	"latencies are always measured in the kernel; choose what to " \
 	"print with --percentile_list"
 #define WHY_UNIT "sizes are printed in fio's default units; use --kb_base"
-#define WHY_CLONE "--numjobs workers share the span as slices; use --offset and --size per job"
 #define WHY_ZONE "zoned devices are not supported; run on a conventional block device"
 #define WHY_TRIM "trims are run by --rw=trim/randtrim/trimwrite only"
 #define WHY_EXEC "ssdload runs no programs around a job; run them yourself"
@@ -647,7 +646,6 @@ static const struct {
 	{ "lat_percentiles", WHY_LAT },
 	{ "slat_percentiles", WHY_LAT },
 	{ "unit_base", WHY_UNIT },
-	{ "size_increment", WHY_CLONE },
 	{ "zonemode", WHY_ZONE },
 	{ "zonesize", WHY_ZONE },
 	{ "zonerange", WHY_ZONE },

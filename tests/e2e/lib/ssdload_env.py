@@ -45,6 +45,8 @@ CONTRACT_ATTRS = (
     # thinktime and startdelay (configfs.rst)
     "thinktime_us", "thinktime_spin_us", "thinktime_blocks", "thinktime_blocks_type",
     "thinktime_iotime_us", "startdelay_us", "start_at",
+    # fio's rw suffixes and numjobs clones (configfs.rst)
+    "rw_gap", "rw_seq_nr", "offset_increment", "size_increment", "per_clone",
     "enable", "state", "error",
 )
 RO_ATTRS = ("state", "error")
