@@ -23,6 +23,7 @@ int cmd_profiles(int argc, const char **argv);
 int cmd_precondition(int argc, const char **argv);
 int cmd_review(int argc, const char **argv);
 int cmd_merge(int argc, const char **argv);
+int cmd_cluster(int argc, const char **argv);
 
 /* The function of command @name in ssdload.c's table, or NULL (review's steps) */
 int (*ssl_cmd_find(const char *name))(int argc, const char **argv);
