@@ -21,6 +21,8 @@ PKGS=(
 	python3-matplotlib chromium
 	# tests/unit/test_dkms.py; without recommends it pulls in no linux-headers
 	dkms
+	# ssdload cluster and its Ansible collection (contrib/ansible/ssdload)
+	ansible-core ansible-lint
 )
 
 # One dpkg-query for all: a package that is absent or half-installed is missing.

@@ -97,6 +97,7 @@ def test_make_install_into_a_prefix(repo, tmp_path):
     for d in ("userspace", "uapi", "scripts"):
         shutil.copytree(os.path.join(repo, d), str(src / d),
                         ignore=shutil.ignore_patterns("*.o", "ssdload", "ssdload.1", ".datadir"))
+    shutil.copytree(os.path.join(repo, "contrib"), str(src / "contrib"))
     prefix = tmp_path / "prefix"
     r = subprocess.run(["make", "-s", "-C", str(src / "userspace"), "install",
                         "PREFIX=" + str(prefix)], capture_output=True, text=True, timeout=600)
@@ -105,6 +106,7 @@ def test_make_install_into_a_prefix(repo, tmp_path):
               "share/bash-completion/completions/ssdload",
               "share/ssdload/ssdload-report.py", "share/ssdload/profiles/sql.fio",
               "share/ssdload/plans/tssdr-p3520-pts.ini",
+              "share/ssdload/ansible/ssdload/playbooks/run.yml",
               "share/ssdload/report/ssdload_report/__init__.py",
               "share/ssdload/report/ssdload_report/render.py"):
         assert (prefix / f).is_file(), f
