@@ -51,6 +51,9 @@ SSDLOAD_NUM_ATTR(fsync, 0, SSDLOAD_MAX_FSYNC, 0);
 SSDLOAD_NUM_ATTR(end_fsync, 0, 1, 0);
 SSDLOAD_NUM_ATTR(sync, 0, 1, 0);
 SSDLOAD_NUM_ATTR(write_barrier, 0, SSDLOAD_MAX_FSYNC, 0);
+SSDLOAD_NUM_ATTR(replay, 0, 1, 0);
+SSDLOAD_NUM_ATTR(replay_time_scale, 1, SSDLOAD_MAX_REPLAY_SCALE, 0);
+SSDLOAD_NUM_ATTR(replay_no_stall, 0, 1, 0);
 
 /* The value of offset or size, as written. */
 struct ssdload_span_val {
@@ -569,6 +572,9 @@ VISIBLE_IF_KUNIT struct configfs_attribute *ssdload_job_attrs[] = {
 	&ssdload_job_attr_end_fsync,
 	&ssdload_job_attr_sync,
 	&ssdload_job_attr_write_barrier,
+	&ssdload_job_attr_replay,
+	&ssdload_job_attr_replay_time_scale,
+	&ssdload_job_attr_replay_no_stall,
 	&ssdload_job_attr_enable,
 	&ssdload_job_attr_state,
 	&ssdload_job_attr_error,

@@ -355,6 +355,7 @@ struct ssdload_worker *ssdload_worker_alloc(struct ssdload_job *job,
 	cpumask_set_cpu(cpu, w->res.ran_on);
 	w->compl.nolat = job->cfg.disable_lat;
 	w->polled = job->polled;
+	w->rp = job->cfg.replay ? &job->rp : NULL;
 	/* planning the slices needs the first phase's pattern (the rest: begin) */
 	w->phase.random = ssdload_rw_is_random(ph0->rw);
 	w->trimwrite = ssdload_rw_is_trimwrite(ph0->rw);
@@ -824,6 +825,8 @@ static void ssdload_submit(struct ssdload_worker *w, struct ssdload_io *io,
 		ssdload_count(&w->res.depth[ssdload_depth_bucket(inflight)]);
 	io->inflight = true;
 	io->submit_ns = stamp;
+	if (unlikely(w->rp))
+		ssdload_replay_issued(w, io, stamp);
 	w->poll.last_io = io;
 	submit_bio(&io->bio);
 }
@@ -1122,6 +1125,9 @@ static struct ssdload_io *ssdload_next_io(struct ssdload_worker *w, u64 now,
 		 * I/Os are then the previous phase's in flight).
 		 */
 		return NULL;
+	/* replay: the next record of the stream, when its time came */
+	if (unlikely(w->rp))
+		return ssdload_replay_next(w, now, issuing);
 	if (unlikely(w->phase.idle)) {
 		/* an idle step, or one this worker sits out: sleep until its end */
 		w->rate.wake_ns = w->phase.deadline_ns;
@@ -1346,7 +1352,9 @@ static void ssdload_wait(struct ssdload_worker *w, bool issuing)
 {
 	set_current_state(TASK_INTERRUPTIBLE);
 	if (llist_empty(&w->compl.done) && !w->pool.local &&
-	    !(issuing && (READ_ONCE(w->job->stop) || kthread_should_stop()))) {
+	    !(issuing && (READ_ONCE(w->job->stop) || kthread_should_stop())) &&
+	    !(issuing && unlikely(w->rp) &&
+	      w->rate.wake_ns == (u64)KTIME_MAX && ssdload_replay_avail(w))) {
 		long scan;
 
 		if ((issuing && w->rate.wake_ns) || w->ser) {
@@ -1375,6 +1383,8 @@ int ssdload_worker_fn(void *data)
 	for (;;) {
 		cond_resched();
 		ssdload_track_cpu(w);
+		if (unlikely(w->rp))
+			ssdload_replay_held(w);
 		ssdload_reap(w);
 		now = ssdload_now(w);
 		if (w->res.reaped_measured) {	/* disable_lat only */

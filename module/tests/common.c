@@ -10,6 +10,7 @@
  *   ssdload_dist_parse	bssplit, bsrange, random_distribution parsers
  *   ssdload_data	write-buffer contents (compress, dedupe, refill)
  *   ssdload_verify	verify header, checksums, classes, generation map
+ *   ssdload_replay	replay: schedule arithmetic, record checks, the stream
  *
  * The suites run when the module is loaded; results are in dmesg and in
  * /sys/kernel/debug/kunit/<suite>/results (KTAP).

@@ -44,6 +44,8 @@ CONTRACT_ATTRS = (
     # thinktime and startdelay (configfs.rst)
     "thinktime_us", "thinktime_spin_us", "thinktime_blocks", "thinktime_blocks_type",
     "thinktime_iotime_us", "startdelay_us",
+    # replay (Documentation/replay.rst)
+    "replay", "replay_time_scale", "replay_no_stall",
     "enable", "state", "error",
 )
 RO_ATTRS = ("state", "error")
