@@ -30,6 +30,7 @@ static const struct cmd_struct commands[] = {
 	{ "latency-grid", cmd_latency_grid, "QD 1 latency of block sizes x R/W mixes (S3700 review), with its report" },
 	{ "profiles", cmd_profiles, "list the shipped workload profiles (four corners, SQL, Oracle, VDI)" },
 	{ "compare", cmd_compare, "runs of different drives or kernels side by side, curves overlaid" },
+	{ "replay", cmd_replay, "replay a recorded block trace from the kernel, on time, open loop" },
 	{ "review", cmd_review, "a published review as one command: the steps of a plan, one report" },
 	{ "report", cmd_report, "render the HTML report of a pts, sweep, curve, compare, scale, latency grid or plain run from its JSON" },
 };

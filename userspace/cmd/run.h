@@ -59,6 +59,9 @@ enum run_opt_id {
 	O_RW_SEQUENCER,
 	/* numjobs' clones at spread offsets (offset_increment_opt()) */
 	O_OFFSET_INCREMENT,
+	/* read_iolog: the job is a replay (run_replay(), ssdload replay) */
+	O_READ_IOLOG, O_REPLAY_TIME_SCALE, O_REPLAY_NO_STALL, O_REPLAY_ALIGN,
+	O_REPLAY_SCALE,
 	O_NR
 };
 

@@ -11,8 +11,12 @@
 #include "core/array_size.h"
 #include "trace/trace-int.h"
 
+extern const struct trace_ops trace_iolog2_ops, trace_iolog3_ops;
+
 /* one line per format reader, probed in this order; NULL ends the table */
 static const struct trace_ops *const formats[] = {
+	&trace_iolog2_ops,
+	&trace_iolog3_ops,
 	NULL,
 };
 
