@@ -234,3 +234,22 @@ def test_no_trace_or_target(cli, tmp_path):
     log.write_text("fio version 3 iolog\n0 d add\n7 d read 0 4096\n")
     p = run(cli, "replay", str(log), "--parse-only")
     assert p.returncode != 0 and "no target" in p.stderr
+
+
+def test_read_iolog_in_run_and_job_files(cli, tmp_path):
+    """read_iolog= (fio's meaning) in a job file or on run's command line is
+    the same replay, with the job's target and fio's replay_* options."""
+    log = tmp_path / "x.log"
+    log.write_text("fio version 3 iolog\n0 d add\n7 d read 0 4096\n9 d write 4096 4096\n")
+    tgt = target(tmp_path)
+    job = tmp_path / "j.fio"
+    job.write_text("[j]\nread_iolog=%s\nfilename=%s\nallow_write=1\n"
+                   "replay_time_scale=300\nreplay_scale=2\n" % (log, tgt))
+    p = run(cli, "run", "--parse-only", str(job))
+    assert p.returncode == 0, p.stderr
+    assert "records=2\n" in p.stdout and "replay_time_scale=300\n" in p.stdout
+    p = run(cli, "run", "--parse-only", "--read_iolog=" + str(log), "--filename=" + tgt)
+    assert p.returncode != 0 and "--allow_write" in p.stderr, p.stderr
+    p = run(cli, "run", "--parse-only", "--read_iolog=" + str(log), "--filename=" + tgt,
+            "--allow_write", "--replay_no_stall")
+    assert p.returncode == 0 and "records=2\n" in p.stdout, p.stderr

@@ -396,8 +396,11 @@ static int rp_configure(struct rp_run *run)
 	return err;
 }
 
-/* The job's replay_stats, or an empty list. */
-static void rp_stats(const char *job, struct ssl_kvlist *kv)
+/*
+ * The job's replay_stats in @kv, or an empty list; the pairs point into
+ * the text returned, which the caller frees after ssl_kv_free().
+ */
+static char *rp_stats(const char *job, struct ssl_kvlist *kv)
 {
 	char path[PATH_MAX];
 	char *text = NULL;
@@ -407,25 +410,27 @@ static void rp_stats(const char *job, struct ssl_kvlist *kv)
 	snprintf(path, sizeof(path), "%s/%s/%s", ssl_debugfs_root(), job,
 		 SSDLOAD_DBG_REPLAY_STATS);
 	if (ssl_read_file(path, &text, &len))
-		return;
+		return NULL;
 	if (ssl_kv_parse(text, kv))
 		memset(kv, 0, sizeof(*kv));
-	free(text);
+	return text;
 }
 
 static void rp_show_progress(struct rp_run *run, int force)
 {
 	struct ssl_kvlist kv;
 	uint64_t now = ssl_now_ms(), issued = 0, late = 0, held = 0;
+	char *text;
 
 	if (!run->progress || (!force && now - run->last_progress_ms < 1000))
 		return;
 	run->last_progress_ms = now;
-	rp_stats(run->name, &kv);
+	text = rp_stats(run->name, &kv);
 	ssl_kv_u64(&kv, "issued", &issued);
 	ssl_kv_u64(&kv, "late_1ms", &late);
 	ssl_kv_u64(&kv, "held", &held);
 	ssl_kv_free(&kv);
+	free(text);
 	fprintf(stderr, "\rreplay: %" PRIu64 "/%" PRIu64 " records sent, %" PRIu64
 		" issued, %" PRIu64 " held back, %" PRIu64 " late > 1 ms   ",
 		run->sent, run->p->nrec, issued, held, late);
@@ -535,6 +540,7 @@ static int rp_wait(struct rp_run *run, char *state, size_t len)
 static const double rp_pct[] = { 50.0, 90.0, 99.0, 99.9, 99.99 };
 
 struct rp_fidelity {
+	char *text;			/* replay_stats, which kv points into */
 	struct ssl_kvlist kv;
 	struct ssl_hist late;		/* hist_replay */
 };
@@ -553,7 +559,7 @@ static void rp_read_fidelity(const char *job, struct rp_fidelity *f)
 	char *buf = NULL;
 	size_t len;
 
-	rp_stats(job, &f->kv);
+	f->text = rp_stats(job, &f->kv);
 	memset(&f->late, 0, sizeof(f->late));
 	snprintf(path, sizeof(path), "%s/%s/%s", ssl_debugfs_root(), job,
 		 SSDLOAD_DBG_HIST_REPLAY);
@@ -752,6 +758,7 @@ static int rp_report(struct rp_run *run)
 			rp_print_normal(stdout, run, &fi, &res);
 	}
 	ssl_kv_free(&fi.kv);
+	free(fi.text);
 	results_free_hist(&fi.late);
 	results_free(&res);
 	return ret;
