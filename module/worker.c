@@ -1169,6 +1169,12 @@ static bool ssdload_submit_batch(struct ssdload_worker *w, u64 now,
 				 bool issuing)
 {
 	struct ssdload_io *group[SSDLOAD_PLUG_MAX_IOS];
+	/*
+	 * replay: each record on its own, in the trace's order, stamped by
+	 * its own clock read (a plug's requests may be dispatched in
+	 * another order than they were added)
+	 */
+	unsigned int max = unlikely(w->rp) ? 1 : SSDLOAD_PLUG_MAX_IOS;
 	struct blk_plug plug;
 	unsigned int i, n;
 	bool first = true;
@@ -1190,7 +1196,7 @@ static bool ssdload_submit_batch(struct ssdload_worker *w, u64 now,
 
 	for (;;) {
 		n = 0;
-		while (n < SSDLOAD_PLUG_MAX_IOS) {
+		while (n < max) {
 			struct ssdload_io *io = ssdload_next_io(w, now, &issuing);
 
 			if (!io)
@@ -1213,7 +1219,7 @@ static bool ssdload_submit_batch(struct ssdload_worker *w, u64 now,
 			ssdload_submit(w, group[i], now);
 		if (n > 1)
 			blk_finish_plug(&plug);
-		if (n < SSDLOAD_PLUG_MAX_IOS)
+		if (n < max)
 			return issuing;
 	}
 }
