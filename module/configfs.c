@@ -85,6 +85,9 @@ static ssize_t ssdload_job_rw_gap_store(struct config_item *item,
 	return ssdload_store(job, NULL, &a, &job->cfg.rw_gap, page, count);
 }
 CONFIGFS_ATTR(ssdload_job_, rw_gap);
+SSDLOAD_NUM_ATTR(replay, 0, 1, 0);
+SSDLOAD_NUM_ATTR(replay_time_scale, 1, SSDLOAD_MAX_REPLAY_SCALE, 0);
+SSDLOAD_NUM_ATTR(replay_no_stall, 0, 1, 0);
 
 /* The value of offset or size, as written. */
 struct ssdload_span_val {
@@ -635,6 +638,9 @@ VISIBLE_IF_KUNIT struct configfs_attribute *ssdload_job_attrs[] = {
 	&ssdload_job_attr_offset_increment,
 	&ssdload_job_attr_size_increment,
 	&ssdload_job_attr_per_clone,
+	&ssdload_job_attr_replay,
+	&ssdload_job_attr_replay_time_scale,
+	&ssdload_job_attr_replay_no_stall,
 	&ssdload_job_attr_enable,
 	&ssdload_job_attr_state,
 	&ssdload_job_attr_error,

@@ -9,6 +9,8 @@
  *   hist_intended_*	binary, latency from the intended send time (rate)
  *   steps	binary, per step, streamed (a record or histogram per item)
  *   lease	held open by the CLI: closing the last one stops the run
+ *   replay	write-only: a replay job's records (replay.c)
+ *   replay_stats	text, a replay's fidelity; hist_replay its lateness
  *
  * The directory mirrors the configfs job name.  Files are root-only.
  * Readers take job->lock, which is never held while waiting for I/O, so
@@ -676,10 +678,16 @@ static int ssdload_hist_open(struct inode *inode, struct file *file, int dir,
 		return -ENOMEM;
 
 	mutex_lock(&job->lock);
-	if (intended)
+	if (dir == SSDLOAD_HIST_DIR_REPLAY) {
+		memset(&s, 0, sizeof(s));
+		ssdload_replay_hist(job, snap->counts, &samples, &s.lat_min,
+				    &s.lat_max, &s.lat_sum);
+		samples = 0;
+	} else if (intended) {
 		ssdload_sum_intended(job, dir, &s, snap->counts);
-	else
+	} else {
 		ssdload_sum_dir(job, dir, &s, snap->counts);
+	}
 	snap->hdr.runtime_ns = ssdload_job_runtime_ns(job);
 	mutex_unlock(&job->lock);
 
@@ -741,6 +749,7 @@ SSDLOAD_HIST_FILE(hist_sync, SSDLOAD_HIST_DIR_SYNC, false);
 SSDLOAD_HIST_FILE(hist_intended_read, SSDLOAD_DIR_READ, true);
 SSDLOAD_HIST_FILE(hist_intended_write, SSDLOAD_DIR_WRITE, true);
 SSDLOAD_HIST_FILE(hist_intended_trim, SSDLOAD_DIR_TRIM, true);
+SSDLOAD_HIST_FILE(hist_replay, SSDLOAD_HIST_DIR_REPLAY, false);
 
 /* The series file: a snapshot built at open, freed at release. */
 struct ssdload_snap {
@@ -1197,6 +1206,12 @@ void ssdload_debugfs_job_add(struct ssdload_job *job)
 			    &ssdload_steps_fops);
 	debugfs_create_file(SSDLOAD_DBG_LEASE, 0400, dir, job,
 			    &ssdload_lease_fops);
+	debugfs_create_file(SSDLOAD_DBG_REPLAY, 0200, dir, job,
+			    &ssdload_replay_fops);
+	debugfs_create_file(SSDLOAD_DBG_REPLAY_STATS, 0400, dir, job,
+			    &ssdload_replay_stats_fops);
+	debugfs_create_file(SSDLOAD_DBG_HIST_REPLAY, 0400, dir, job,
+			    &ssdload_hist_replay_fops);
 	debugfs_create_file(SSDLOAD_DBG_VERIFY, 0400, dir, job,
 			    &ssdload_verify_file_fops);
 	debugfs_create_file(SSDLOAD_DBG_VERIFY_STATE, 0400, dir, job,

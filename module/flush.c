@@ -34,7 +34,9 @@
 /* Does @job flush (fsync, or end_fsync in a job that writes)? */
 static bool ssdload_job_flushes(const struct ssdload_job *job)
 {
-	return job->cfg.fsync || (job->cfg.end_fsync && job->writes);
+	/* replay: a trace's flush records */
+	return job->cfg.fsync || (job->cfg.end_fsync && job->writes) ||
+	       job->cfg.replay;
 }
 
 /* What ssdload_flush_alloc() takes per worker of @job, bytes. */

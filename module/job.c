@@ -58,6 +58,27 @@ static __printf(3, 4) void ssdload_job_set_error(struct ssdload_job *job,
 	spin_unlock(&job->err_lock);
 }
 
+/*
+ * Fail the running job from outside its workers (a refused replay
+ * record): record why, stop issuing, wake the workers of a launched run.
+ */
+void ssdload_job_fail(struct ssdload_job *job, int err, const char *fmt, ...)
+{
+	char msg[SSDLOAD_ERR_LEN];
+	va_list args;
+	unsigned int i;
+
+	va_start(args, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, args);
+	va_end(args);
+	ssdload_job_set_error(job, err, "%s", msg);
+	WRITE_ONCE(job->failed, true);
+	if (READ_ONCE(job->state) != SSDLOAD_STATE_RUNNING)
+		return;
+	for (i = 0; i < job->nr_workers; i++)
+		wake_up_process(job->workers[i]->compl.task);
+}
+
 /* The first failed I/O of the workers, in worker order, as the job's error. */
 static void ssdload_job_collect_errors(struct ssdload_job *job)
 {
@@ -108,6 +129,7 @@ static void ssdload_job_release(struct kref *ref)
 	ssdload_verify_free(job);
 	ssdload_vstate_drop(job);
 	ssdload_steps_release(job);
+	ssdload_replay_release(job);
 	kfree(job->devs);
 	kfree(job->paths);
 	kfree(job->cfg.bssplit);
@@ -183,6 +205,7 @@ static enum ssdload_state ssdload_job_teardown(struct ssdload_job *job)
 		ssdload_worker_free_ios(job->workers[i]);
 
 	job->end_ns = ktime_get_ns();
+	ssdload_replay_close(job);
 	ssdload_verify_release(job);
 	ssdload_job_close_devs(job);
 	ssdload_job_collect_errors(job);
@@ -246,6 +269,7 @@ static void ssdload_job_request_stop(struct ssdload_job *job)
 	WRITE_ONCE(job->state, SSDLOAD_STATE_STOPPING);
 	for (i = 0; i < job->nr_workers; i++)
 		wake_up_process(job->workers[i]->compl.task);
+	ssdload_replay_wake(job);
 }
 
 /*
@@ -432,6 +456,7 @@ static void ssdload_job_plan_worker(struct ssdload_job *job,
 	 * time_based=0 bounds a timed pass by runtime_ms (fio's default)
 	 */
 	w->cursor.one_pass = !job->nr_steps && !cfg->number_ios &&
+		      !cfg->replay &&
 		      (!cfg->runtime_ms || !cfg->time_based);
 	perm = ssdload_pass_perm(job, w);
 	w->cursor.devs_left = 0;
@@ -547,6 +572,13 @@ static int ssdload_job_check_mem(struct ssdload_job *job, unsigned int nr)
 		return ssdload_job_refuse(job, -ENOMEM, "fsync",
 					  "%u workers with their flush histograms need %llu MiB, more than max_job_mem_mb=%llu",
 					  nr, DIV_ROUND_UP_ULL(job->mem, SZ_1M),
+					  cap >> 20);
+	job->mem += ssdload_replay_mem(job);
+	if (job->mem > cap)
+		return ssdload_job_refuse(job, -ENOMEM, "replay",
+					  "the replay buffer of %u records needs %llu MiB in all, more than max_job_mem_mb=%llu",
+					  SSDLOAD_REPLAY_RING,
+					  DIV_ROUND_UP_ULL(job->mem, SZ_1M),
 					  cap >> 20);
 	return 0;
 }
@@ -691,7 +723,8 @@ static int ssdload_job_open(struct ssdload_job *job)
 		ret = ssdload_job_check_alias(job, i);
 		if (ret)
 			goto out_close;
-		if ((job->dirs & BIT(SSDLOAD_DIR_TRIM)) &&
+		/* replay: only a trim record needs discard (replay.c) */
+		if ((job->dirs & BIT(SSDLOAD_DIR_TRIM)) && !job->cfg.replay &&
 		    !bdev_max_discard_sectors(dev->bdev.bdev)) {
 			ret = ssdload_job_refuse(job, -EOPNOTSUPP, "rw",
 						 "%s does not support discard (rw=%s%s)",
@@ -796,6 +829,7 @@ static void ssdload_job_disarm(struct ssdload_job *job)
 {
 	lockdep_assert_held(&job->lock);
 	ssdload_job_destroy_threads(job);
+	ssdload_replay_close(job);
 	ssdload_job_free_run(job);
 	ssdload_verify_free(job);
 	ssdload_job_close_devs(job);
@@ -988,6 +1022,12 @@ int ssdload_job_start(struct ssdload_job *job)
 	ret = ssdload_plan_run(job, nr);
 	if (ret)
 		goto out_free_mask;
+	ret = ssdload_replay_plan(job);
+	if (ret)
+		goto out_free_mask;
+	/* a replay issues its records in order: one worker */
+	if (job->cfg.replay)
+		nr = 1;
 	ret = ssdload_job_split_paths(job);
 	if (ret)
 		goto out_free_mask;
@@ -997,9 +1037,12 @@ int ssdload_job_start(struct ssdload_job *job)
 	ret = ssdload_job_open(job);
 	if (ret)
 		goto out_free_mask;
-	ret = ssdload_verify_prepare(job);
+	ret = ssdload_replay_prepare(job);
 	if (ret)
 		goto out_close_devs;
+	ret = ssdload_verify_prepare(job);
+	if (ret)
+		goto out_free_verify;
 	ret = ssdload_job_alloc_workers(job, mask, nr);
 	if (ret)
 		goto out_free_workers;
@@ -1019,8 +1062,10 @@ out_destroy_threads:
 	ssdload_job_destroy_threads(job);
 out_free_workers:
 	ssdload_job_free_run(job);
-out_close_devs:
+out_free_verify:
 	ssdload_verify_free(job);
+	ssdload_replay_close(job);
+out_close_devs:
 	ssdload_job_close_devs(job);
 out_free_mask:
 	free_cpumask_var(mask);
@@ -1081,6 +1126,7 @@ struct ssdload_job *ssdload_job_alloc(const char *name)
 	spin_lock_init(&job->err_lock);
 	INIT_WORK(&job->end_work, ssdload_job_end_work);
 	INIT_LIST_HEAD(&job->steps);
+	ssdload_replay_init(job);
 	job->state = SSDLOAD_STATE_IDLE;
 	job->cfg.rw = SSDLOAD_RW_READ;
 	job->cfg.rwmixread = 50;

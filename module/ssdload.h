@@ -246,6 +246,7 @@ struct ssdload_io {
 	u64 intended_ns;		/* rate control: its intended send time,
 					 * 0 = not rate controlled
 					 */
+	u64 sched_ns;			/* replay: its scheduled issue time */
 	u64 pos;			/* byte offset on the device */
 	u32 len;			/* bytes of this I/O */
 	blk_status_t status;		/* bi_status at completion */
@@ -589,6 +590,7 @@ struct ssdload_worker {
 					 */
 	u64 begin_ns;			/* its first I/O, after startdelay */
 	u64 first_real_ns;		/* CLOCK_REALTIME as it began to submit */
+	struct ssdload_replay *rp;	/* replay: the job's stream, else NULL */
 
 	struct ssdload_wthink think;
 
@@ -811,6 +813,61 @@ struct ssdload_cfg {
 	u64 verify_fatal;		/* 1 = stop at the first failure */
 	u64 verify_only;		/* 1 = check the loaded state, no I/O */
 	struct ssdload_vpat *vpat;	/* verify_pattern, NULL = none */
+	/* replay (Documentation/replay.rst) */
+	u64 replay;			/* 1 = issue the records of debugfs replay */
+	u64 replay_time_scale;		/* percent of the trace's rate */
+	u64 replay_no_stall;		/* 1 = ignore the records' times */
+};
+
+/* What a replay record may address: set at enable, once devices opened. */
+struct ssdload_replay_lim {
+	u64 bytes[SSDLOAD_MAX_DEVS];	/* each device's size */
+	u32 lbs[SSDLOAD_MAX_DEVS];	/* its logical block size */
+	bool discard[SSDLOAD_MAX_DEVS];	/* it supports discard */
+	unsigned int nr_devs;
+	u32 bs_max;			/* bs: the longest record */
+	bool allow_write;		/* writes and trims permitted */
+};
+
+/*
+ * A replay job's stream and figures (replay.c).  The ring is a single
+ * producer (the writer of debugfs replay, under wlock), single consumer
+ * (the one worker) queue: the writer publishes tail with release, the
+ * worker head.  wlock also guards the ring's life: teardown closes the
+ * stream under it before it frees the ring.  The figures are written by
+ * the worker and read live with READ_ONCE(); they stay until the next
+ * enable.
+ */
+struct ssdload_replay {
+	struct mutex wlock;		/* the writer; ring, closed */
+	wait_queue_head_t wq;		/* writers waiting for room */
+	struct ssdload_replay_rec *ring; /* SSDLOAD_REPLAY_RING, NULL = none */
+	u64 head;			/* records consumed (worker) */
+	u64 tail;			/* records published (writer) */
+	bool open;			/* a writer has the file open */
+	bool primed;			/* the ring filled or the stream ended:
+					 * the clock runs from t0_ns
+					 */
+	bool eos;			/* the end record (or the close) came */
+	bool closed;			/* the run ended: no more writes */
+	bool eos_by_close;		/* ended by a close, not the record */
+	u64 t0_ns;			/* the replay's time zero */
+	u64 last_time;			/* writer: the last record's time */
+	u64 accepted;			/* writer: records taken */
+	struct ssdload_replay_lim lim;	/* what a record may address */
+	/* worker only */
+	u32 pending;			/* records planned, not yet submitted */
+	u64 held_upto;			/* records up to here counted held */
+	/* the figures (worker, read live) */
+	u64 *hist;			/* lateness, SSDLOAD_HIST_BUCKETS */
+	u64 issued;			/* records issued */
+	u64 flushes;			/* of them, flushes */
+	u64 late[3];			/* later than SSDLOAD_REPLAY_LATE_1..3 */
+	u64 late_min;			/* ns, U64_MAX before the first */
+	u64 late_max;			/* ns */
+	u64 late_sum;			/* ns */
+	u64 held;			/* due while iodepth I/Os were in flight */
+	u64 refused;			/* records refused (the job then fails) */
 };
 
 /*
@@ -895,6 +952,7 @@ struct ssdload_job {
 	struct dentry *dbg;		/* debugfs directory */
 	struct ssdload_vrun vfy;	/* verify: map and results */
 	struct ssdload_vload vload;	/* verify_state loaded, under lock */
+	struct ssdload_replay rp;	/* replay: stream and figures */
 };
 
 /*
@@ -1250,6 +1308,8 @@ u64 ssdload_target(struct ssdload_worker *w, u8 dir, unsigned int dev,
 bool ssdload_pass_perm(const struct ssdload_job *job,
 		       const struct ssdload_worker *w);
 bool ssdload_think_due(const struct ssdload_wthink *t, u64 n, u64 now);
+long ssdload_replay_queue(struct ssdload_job *job,
+			  const struct ssdload_replay_rec *buf, long n);
 u64 ssdload_think_left(const struct ssdload_wthink *t, u64 n);
 #endif
 
@@ -1337,6 +1397,30 @@ static inline u64 ssdload_vmap_idx(const struct ssdload_vrun *v,
 {
 	return v->base[dev] + div_u64(pos - d->span_start, v->bs);
 }
+
+/* replay.c */
+u64 ssdload_replay_mem(const struct ssdload_job *job);
+int ssdload_replay_plan(struct ssdload_job *job);
+int ssdload_replay_prepare(struct ssdload_job *job);
+void ssdload_replay_close(struct ssdload_job *job);
+void ssdload_replay_wake(struct ssdload_job *job);
+void ssdload_replay_init(struct ssdload_job *job);
+void ssdload_replay_release(struct ssdload_job *job);
+struct ssdload_io *ssdload_replay_next(struct ssdload_worker *w, u64 now,
+				       bool *issuing);
+void ssdload_replay_issued(struct ssdload_worker *w, struct ssdload_io *io,
+			   u64 stamp);
+void ssdload_replay_held(struct ssdload_worker *w);
+bool ssdload_replay_avail(struct ssdload_worker *w);
+u64 ssdload_replay_at(u64 t0, u64 time_ns, u64 scale, bool no_stall);
+int ssdload_replay_check(const struct ssdload_replay_rec *r, u64 prev_time,
+			 const struct ssdload_replay_lim *lim, const char **why);
+extern const struct file_operations ssdload_replay_fops;
+extern const struct file_operations ssdload_replay_stats_fops;
+void ssdload_replay_hist(struct ssdload_job *job, u64 *counts, u64 *samples,
+			 u64 *min_ns, u64 *max_ns, u64 *sum_ns);
+void ssdload_job_fail(struct ssdload_job *job, int err, const char *fmt, ...)
+	__printf(3, 4);
 
 /* debugfs.c */
 int ssdload_debugfs_init(void);

@@ -359,6 +359,7 @@ struct ssdload_worker *ssdload_worker_alloc(struct ssdload_job *job,
 	cpumask_set_cpu(cpu, w->res.ran_on);
 	w->compl.nolat = job->cfg.disable_lat;
 	w->polled = job->polled;
+	w->rp = job->cfg.replay ? &job->rp : NULL;
 	/* planning the slices needs the first phase's pattern (the rest: begin) */
 	w->phase.random = ssdload_rw_is_random(ph0->rw);
 	w->trimwrite = ssdload_rw_is_trimwrite(ph0->rw);
@@ -844,6 +845,8 @@ static void ssdload_submit(struct ssdload_worker *w, struct ssdload_io *io,
 		ssdload_count(&w->res.depth[ssdload_depth_bucket(inflight)]);
 	io->inflight = true;
 	io->submit_ns = stamp;
+	if (unlikely(w->rp))
+		ssdload_replay_issued(w, io, stamp);
 	w->poll.last_io = io;
 	submit_bio(&io->bio);
 }
@@ -1152,6 +1155,9 @@ static struct ssdload_io *ssdload_next_io(struct ssdload_worker *w, u64 now,
 		 * I/Os are then the previous phase's in flight).
 		 */
 		return NULL;
+	/* replay: the next record of the stream, when its time came */
+	if (unlikely(w->rp))
+		return ssdload_replay_next(w, now, issuing);
 	if (unlikely(w->phase.idle)) {
 		/* an idle step, or one this worker sits out: sleep until its end */
 		w->rate.wake_ns = w->phase.deadline_ns;
@@ -1193,6 +1199,12 @@ static bool ssdload_submit_batch(struct ssdload_worker *w, u64 now,
 				 bool issuing)
 {
 	struct ssdload_io *group[SSDLOAD_PLUG_MAX_IOS];
+	/*
+	 * replay: each record on its own, in the trace's order, stamped by
+	 * its own clock read (a plug's requests may be dispatched in
+	 * another order than they were added)
+	 */
+	unsigned int max = unlikely(w->rp) ? 1 : SSDLOAD_PLUG_MAX_IOS;
 	struct blk_plug plug;
 	unsigned int i, n;
 	bool first = true;
@@ -1214,7 +1226,7 @@ static bool ssdload_submit_batch(struct ssdload_worker *w, u64 now,
 
 	for (;;) {
 		n = 0;
-		while (n < SSDLOAD_PLUG_MAX_IOS) {
+		while (n < max) {
 			struct ssdload_io *io = ssdload_next_io(w, now, &issuing);
 
 			if (!io)
@@ -1237,7 +1249,7 @@ static bool ssdload_submit_batch(struct ssdload_worker *w, u64 now,
 			ssdload_submit(w, group[i], now);
 		if (n > 1)
 			blk_finish_plug(&plug);
-		if (n < SSDLOAD_PLUG_MAX_IOS)
+		if (n < max)
 			return issuing;
 	}
 }
@@ -1376,7 +1388,9 @@ static void ssdload_wait(struct ssdload_worker *w, bool issuing)
 {
 	set_current_state(TASK_INTERRUPTIBLE);
 	if (llist_empty(&w->compl.done) && !w->pool.local &&
-	    !(issuing && (READ_ONCE(w->job->stop) || kthread_should_stop()))) {
+	    !(issuing && (READ_ONCE(w->job->stop) || kthread_should_stop())) &&
+	    !(issuing && unlikely(w->rp) &&
+	      w->rate.wake_ns == (u64)KTIME_MAX && ssdload_replay_avail(w))) {
 		long scan;
 
 		if ((issuing && w->rate.wake_ns) || w->ser) {
@@ -1407,6 +1421,8 @@ int ssdload_worker_fn(void *data)
 	for (;;) {
 		cond_resched();
 		ssdload_track_cpu(w);
+		if (unlikely(w->rp))
+			ssdload_replay_held(w);
 		ssdload_reap(w);
 		now = ssdload_now(w);
 		if (w->res.reaped_measured) {	/* disable_lat only */

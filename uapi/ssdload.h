@@ -95,6 +95,10 @@
 #define SSDLOAD_ATTR_OFFSET_INCREMENT	"offset_increment" /* bytes: worker k starts k * this later */
 #define SSDLOAD_ATTR_SIZE_INCREMENT	"size_increment" /* bytes: worker k covers k * this more */
 #define SSDLOAD_ATTR_PER_CLONE		"per_clone"	/* 0/1, fio's clones: span, rate, count per worker */
+/* replay (Documentation/replay.rst): the records written to debugfs replay */
+#define SSDLOAD_ATTR_REPLAY		"replay"	/* 0/1, issue a recorded trace */
+#define SSDLOAD_ATTR_REPLAY_TIME_SCALE	"replay_time_scale" /* percent of the trace's rate (fio) */
+#define SSDLOAD_ATTR_REPLAY_NO_STALL	"replay_no_stall" /* 0/1, ignore the times, keep the order */
 
 /*
  * ---- limits of the job attributes --------------------------------------
@@ -136,6 +140,7 @@
 #define SSDLOAD_PATTERN_MAX	512U		/* buffer_pattern, verify_pattern bytes */
 #define SSDLOAD_VPATTERN_TEXT_MAX 1040U	/* verify_pattern: characters, with the NUL */
 #define SSDLOAD_VPATTERN_FMT_MAX 16U		/* verify_pattern: %o per pattern */
+#define SSDLOAD_MAX_REPLAY_SCALE 1000000U	/* replay_time_scale is 1..this percent */
 
 /*
  * ---- configfs steps: jobs/NAME/steps/N/ (N = 1..SSDLOAD_MAX_STEPS) -----
@@ -177,6 +182,10 @@
 #define SSDLOAD_DBG_LEASE		"lease"		/* held open: closing it stops the run */
 #define SSDLOAD_DBG_VERIFY		"verify"	/* text, the verify pass, see below */
 #define SSDLOAD_DBG_VERIFY_STATE	"verify_state"	/* binary, the run's state, see below */
+/* replay: the stream of records (write-only), its figures, its lateness */
+#define SSDLOAD_DBG_REPLAY		"replay"	/* write-only, see below */
+#define SSDLOAD_DBG_REPLAY_STATS	"replay_stats"	/* text, key=value per line */
+#define SSDLOAD_DBG_HIST_REPLAY		"hist_replay"	/* binary, as hist_read */
 
 /* ---- enums ------------------------------------------------------------ */
 enum ssdload_rw {
@@ -216,6 +225,8 @@ enum ssdload_dir {
  * the per-direction arrays of the other formats stay SSDLOAD_DIR_NR long.
  */
 #define SSDLOAD_HIST_DIR_SYNC	3
+/* The dir of the header of hist_replay: lateness, issue minus schedule. */
+#define SSDLOAD_HIST_DIR_REPLAY	4
 
 /*
  * The summary's iodepth_level, iodepth_submit and iodepth_complete (and
@@ -651,5 +662,53 @@ static inline __u64 ssdload_vstate_bytes(__u32 nr_devs, __u64 map_bytes)
 	       (__u64)nr_devs * sizeof(struct ssdload_vstate_dev) +
 	       map_bytes + sizeof(__u32);
 }
+/* ---- replay: the record stream of debugfs replay ---------------------- */
+/*
+ * The CLI writes a replay job's trace to its debugfs file replay as
+ * struct ssdload_replay_rec records: fixed-size, little-endian, in the
+ * order of their times.  A write must be whole records (else EINVAL,
+ * nothing taken); it takes as many as the job's buffer has room for
+ * (SSDLOAD_REPLAY_RING records) and returns their bytes, or blocks until
+ * there is room (EAGAIN with O_NONBLOCK; poll() says POLLOUT).  A record
+ * of op SSDLOAD_REPLAY_OP_END ends the stream (closing the file without
+ * it ends it too, and the summary says so).  The module checks every
+ * record: a bad one (magic, op, zero or unaligned length, longer than
+ * bs, beyond its device, a target beyond filename's list, a time before
+ * the previous record's, a write or trim without allow_write, a trim on
+ * a device without discard) fails the write with EINVAL and the job with
+ * an error naming the record's number and the reason: nothing after it
+ * is issued.
+ */
+#define SSDLOAD_REPLAY_REC_MAGIC 0x52445353U	/* "SSDR" little-endian */
+#define SSDLOAD_REPLAY_RING	16384U		/* records the buffer holds */
+
+enum ssdload_replay_op {
+	SSDLOAD_REPLAY_OP_READ = 0,
+	SSDLOAD_REPLAY_OP_WRITE = 1,
+	SSDLOAD_REPLAY_OP_TRIM = 2,	/* REQ_OP_DISCARD */
+	SSDLOAD_REPLAY_OP_FLUSH = 3,	/* an empty PREFLUSH write */
+	SSDLOAD_REPLAY_OP_END = 4,	/* the end of the stream */
+	SSDLOAD_REPLAY_OP_NR
+};
+
+struct ssdload_replay_rec {
+	__le64 time_ns;		/*  0: trace time from its first record, ns */
+	__le64 offset;		/*  8: bytes on the target device */
+	__le32 len;		/* 16: bytes (0 for a flush or the end) */
+	__le16 op;		/* 20: enum ssdload_replay_op */
+	__le16 target;		/* 22: index in filename's device list */
+	__le32 magic;		/* 24: SSDLOAD_REPLAY_REC_MAGIC */
+	__le32 reserved;	/* 28: 0 */
+};
+
+#define SSDLOAD_REPLAY_REC_SIZE	32U
+
+_Static_assert(sizeof(struct ssdload_replay_rec) == SSDLOAD_REPLAY_REC_SIZE,
+	       "struct ssdload_replay_rec is the documented 32 bytes");
+
+/* Lateness thresholds of debugfs replay_stats (late_10us= ...), ns. */
+#define SSDLOAD_REPLAY_LATE_1	10000ULL
+#define SSDLOAD_REPLAY_LATE_2	100000ULL
+#define SSDLOAD_REPLAY_LATE_3	1000000ULL
 
 #endif /* _UAPI_SSDLOAD_H */

@@ -32,6 +32,7 @@ static const struct cmd_struct commands[] = {
 	{ "compare", cmd_compare, "runs of different drives or kernels side by side, curves overlaid" },
 	{ "merge", cmd_merge, "the json+ results of many hosts as one result, percentiles exact" },
 	{ "cluster", cmd_cluster, "run one job on the hosts of an Ansible inventory at one instant, one result" },
+	{ "replay", cmd_replay, "replay a recorded block trace from the kernel, on time, open loop" },
 	{ "review", cmd_review, "a published review as one command: the steps of a plan, one report" },
 	{ "trace-info", cmd_trace_info, "what a block trace holds: format, records, devices, duration, mix" },
 	{ "capture", cmd_capture, "record the I/O on a block device with blktrace, for replay and profile" },

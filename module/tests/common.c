@@ -11,6 +11,7 @@
  *   ssdload_data	write-buffer contents (compress, dedupe, refill)
  *   ssdload_verify	verify header, checksums, classes, generation map
  *   ssdload_walk	rw_gap and rw_seq_nr walks, clones' regions
+ *   ssdload_replay	replay: schedule arithmetic, record checks, the stream
  *
  * The suites run when the module is loaded; results are in dmesg and in
  * /sys/kernel/debug/kunit/<suite>/results (KTAP).

@@ -375,6 +375,14 @@ static const struct cfg_case cfg_cases[] = {
 	NO("fsync", "-1", EINVAL),
 	OK("write_barrier", "8", "8\n"),
 	NO("write_barrier", "4294967296", ERANGE),
+	/* replay: 0/1; replay_time_scale: 1..1000000 percent */
+	OK("replay", "1", "1\n"),
+	NO("replay", "2", ERANGE),
+	OK("replay_time_scale", "250", "250\n"),
+	NO("replay_time_scale", "0", ERANGE),
+	NO("replay_time_scale", "1000001", ERANGE),
+	OK("replay_no_stall", "1\n", "1\n"),
+	NO("replay_no_stall", "x", EINVAL),
 	OK("end_fsync", "1", "1\n"),
 	NO("end_fsync", "2", ERANGE),
 	OK("sync", "1\n", "1\n"),
@@ -575,6 +583,8 @@ static void test_defaults(struct kunit *test)
 		{ "rw_gap", "0\n" }, { "rw_seq_nr", "1\n" },
 		{ "offset_increment", "0\n" }, { "size_increment", "0\n" },
 		{ "per_clone", "0\n" },
+		{ "replay", "0\n" }, { "replay_time_scale", "100\n" },
+		{ "replay_no_stall", "0\n" },
 		{ "state", "idle\n" }, { "error", "0\n" },
 	};
 	struct cfg_fixture *f = test->priv;

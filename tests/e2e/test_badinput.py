@@ -96,6 +96,9 @@ BAD = {
     "offset_increment": NUM_BAD + ["1", "1000", str((1 << 48) + 512)],
     "size_increment": NUM_BAD + ["1", "1000", str((1 << 48) + 512)],
     "per_clone": NUM_BAD + ["2", "-0", "1x"],
+    "replay": NUM_BAD + ["2", "-0", "1x"],
+    "replay_time_scale": NUM_BAD + ["0", "1000001"],
+    "replay_no_stall": NUM_BAD + ["2", "-0", "1x"],
     "enable": NUM_BAD + ["2"],
 }
 # in-range edge values that must be accepted and read back
@@ -167,6 +170,9 @@ GOOD = {
     "offset_increment": [(str(1 << 48), str(1 << 48)), ("1048576", "1048576"), ("0", "0")],
     "size_increment": [("4096", "4096"), ("0", "0")],
     "per_clone": [("1", "1"), ("0", "0")],
+    "replay": [("1", "1"), ("0\n", "0")],
+    "replay_time_scale": [("1", "1"), ("1000000", "1000000"), ("100\n", "100")],
+    "replay_no_stall": [("1", "1"), ("0", "0")],
     "offset": [("0", "0"), ("512", "512"), ("25%", "25.0000%")],
 }
 
@@ -299,7 +305,8 @@ def test_store_while_running_busy(nullb, jobs):
              "thinktime_us": "100", "thinktime_spin_us": "10", "thinktime_blocks": "4",
              "thinktime_blocks_type": "issue", "thinktime_iotime_us": "1000",
              "startdelay_us": "5-9", "start_at": "1", "rw_gap": "-8192", "rw_seq_nr": "4",
-             "offset_increment": "1048576", "size_increment": "4096", "per_clone": "1"}
+             "offset_increment": "1048576", "size_increment": "4096", "per_clone": "1",
+             "replay": "1", "replay_time_scale": "200", "replay_no_stall": "1"}
     assert set(valid) | {"enable"} == set(BAD)
     j.enable()
     for attr, v in valid.items():

@@ -42,7 +42,9 @@ PROGRESS_KEYS = {"state", "elapsed_ns", "ramp_ns", "runtime_ns", "number_ios",
 FILES = {"summary", "progress", "hist_read", "hist_write", "hist_trim", "hist_sync",
          "hist_intended_read",
          "hist_intended_write", "hist_intended_trim", "series", "steps", "lease",
-         "verify", "verify_state"}
+         "verify", "verify_state", "replay_stats", "hist_replay"}
+# write-only: a replay job's record stream (Documentation/replay.rst)
+WO_FILES = {"replay"}
 POINTER = re.compile(r"(0x)?ffff[0-9a-f]{12}", re.I)
 
 
@@ -51,10 +53,11 @@ def test_files_at_mkdir_root_only(ssdload, jobs):
     """mkdir creates debugfs NAME/ with its files, mode 0400, no pointers."""
     j = jobs("files")
     assert os.path.isdir(j.dbg), "no debugfs dir at mkdir"
-    assert set(os.listdir(j.dbg)) == FILES
-    for f in FILES:
+    assert set(os.listdir(j.dbg)) == FILES | WO_FILES
+    for f in FILES | WO_FILES:
         st = os.stat(os.path.join(j.dbg, f))
-        assert stat.S_IMODE(st.st_mode) == 0o400, "%s mode %o" % (f, stat.S_IMODE(st.st_mode))
+        mode = 0o200 if f in WO_FILES else 0o400
+        assert stat.S_IMODE(st.st_mode) == mode, "%s mode %o" % (f, stat.S_IMODE(st.st_mode))
         assert st.st_uid == 0
     s = j.summary()
     assert s["state"] == "idle" and s["version"] == 1

@@ -73,7 +73,7 @@ def complete(cli, repo, *words):
 def test_bash_completion(cli, repo):
     if not shutil.which("bash"):
         pytest.skip("bash is not installed")
-    assert complete(cli, repo, "ssdload", "r") == ["run", "review", "report"]
+    assert complete(cli, repo, "ssdload", "r") == ["run", "replay", "review", "report"]
     # fio's iodepth_batch and iodepth_low are taken (as notes) too
     assert complete(cli, repo, "ssdload", "run", "--iod") == \
         ["--iodepth=", "--iodepth_batch", "--iodepth_low"]

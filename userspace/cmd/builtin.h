@@ -27,6 +27,7 @@ int cmd_trace_info(int argc, const char **argv);
 int cmd_profile(int argc, const char **argv);
 int cmd_capture(int argc, const char **argv);
 int cmd_cluster(int argc, const char **argv);
+int cmd_replay(int argc, const char **argv);
 
 /* The function of command @name in ssdload.c's table, or NULL (review's steps) */
 int (*ssl_cmd_find(const char *name))(int argc, const char **argv);

@@ -466,6 +466,48 @@ out:
 	return r ? -1 : 0;
 }
 
+/*
+ * read_iolog=FILE (fio's meaning): the job is a replay of FILE, run by
+ * ssdload replay with the job's target, depth, write permission, runtime,
+ * output format and fio's replay_* options; the job's other I/O options
+ * do not apply (fio takes the I/Os from the log too).
+ */
+static int run_replay(struct run_ctx *c)
+{
+	static const struct {
+		int id;
+		const char *opt;
+	} pass[] = {
+		{ O_FILENAME, "--filename=" }, { O_IODEPTH, "--iodepth=" },
+		{ O_ALLOW_WRITE, "--allow_write=" }, { O_RUNTIME, "--runtime=" },
+		{ O_REPLAY_TIME_SCALE, "--replay_time_scale=" },
+		{ O_REPLAY_NO_STALL, "--replay_no_stall=" },
+		{ O_REPLAY_ALIGN, "--replay_align=" },
+		{ O_REPLAY_SCALE, "--replay_scale=" },
+		{ O_OUTPUT_FORMAT, "--output-format=" },
+		{ O_PARSE_ONLY, "--parse-only=" },
+	};
+	char args[ARRAY_SIZE(pass) + 2][PATH_MAX + 32];
+	const char *argv[ARRAY_SIZE(pass) + 8];
+	int n = 0, k = 0;
+	size_t i;
+
+	argv[n++] = "replay";
+	argv[n++] = c->raw[O_READ_IOLOG];
+	for (i = 0; i < ARRAY_SIZE(pass); i++) {
+		const char *v = c->raw[pass[i].id];
+
+		if (!v)
+			continue;
+		/* a bare flag is 1 */
+		snprintf(args[k], sizeof(args[k]), "%s%s", pass[i].opt,
+			 *v ? v : "1");
+		argv[n++] = args[k++];
+	}
+	argv[n] = NULL;
+	return cmd_replay(n, argv);
+}
+
 int cmd_run(int argc, const char **argv)
 {
 	struct run_ctx *c = calloc(1, sizeof(*c));
@@ -487,6 +529,11 @@ int cmd_run(int argc, const char **argv)
 	}
 	if (c->multi) {
 		r = run_file_jobs(c);
+		free_ctx(c);
+		return r;
+	}
+	if (c->raw[O_READ_IOLOG]) {
+		r = run_replay(c);
 		free_ctx(c);
 		return r;
 	}

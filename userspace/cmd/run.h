@@ -69,6 +69,9 @@ enum run_opt_id {
 	O_TRIGGER_TIMEOUT, O_TRIGGER_FILE, O_TRIGGER_CMD,
 	/* fio's clones: their regions, rates and counts (per_clone_opt()) */
 	O_SIZE_INCREMENT, O_PER_CLONE,
+	/* read_iolog: the job is a replay (run_replay(), ssdload replay) */
+	O_READ_IOLOG, O_REPLAY_TIME_SCALE, O_REPLAY_NO_STALL, O_REPLAY_ALIGN,
+	O_REPLAY_SCALE,
 	O_NR
 };
 

@@ -539,7 +539,7 @@ static size_t edit_distance(const char *a, size_t la, const char *b)
 #define WHY_EXEC "ssdload runs no programs around a job; run them yourself"
 #define WHY_SCHED "the device's I/O scheduler is left as it is; set it in sysfs"
 #define WHY_DISKUTIL "disk utilisation is not reported; see /sys/block/DEV/stat"
-#define WHY_IOLOG "I/O logs are not replayed or recorded; use a job file of the workload"
+#define WHY_IOLOG "I/O logs are not recorded, nor redirected; read_iolog replays one (ssdload replay)"
 #define WHY_IDLE "idle profiling is not supported"
 #define WHY_FLOW "flow control between jobs is not supported; use separate runs or rates"
 #define WHY_USER "the workers are kernel threads and run as no user"
@@ -658,7 +658,6 @@ static const struct {
 	{ "ioscheduler", WHY_SCHED },
 	{ "disk_util", WHY_DISKUTIL },
 	{ "replay_redirect", WHY_IOLOG },
-	{ "read_iolog", WHY_IOLOG },
 	{ "write_iolog", WHY_IOLOG },
 	{ "iolog", WHY_IOLOG },
 	{ "idle_prof", WHY_IDLE },

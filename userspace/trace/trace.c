@@ -15,9 +15,12 @@
 extern const struct trace_ops trace_blktrace_ops;
 extern const struct trace_ops trace_msr_ops;
 extern const struct trace_ops trace_alibaba_ops;
+extern const struct trace_ops trace_iolog2_ops, trace_iolog3_ops;
 
 /* one line per format reader, probed in this order; NULL ends the table */
 static const struct trace_ops *const formats[] = {
+	&trace_iolog2_ops,
+	&trace_iolog3_ops,
 	&trace_blktrace_ops,
 	&trace_msr_ops,
 	&trace_alibaba_ops,

@@ -47,6 +47,8 @@ CONTRACT_ATTRS = (
     "thinktime_iotime_us", "startdelay_us", "start_at",
     # fio's rw suffixes and numjobs clones (configfs.rst)
     "rw_gap", "rw_seq_nr", "offset_increment", "size_increment", "per_clone",
+    # replay (Documentation/replay.rst)
+    "replay", "replay_time_scale", "replay_no_stall",
     "enable", "state", "error",
 )
 RO_ATTRS = ("state", "error")
