@@ -16,7 +16,10 @@ import subprocess
 
 import pytest
 
+from blockdev import DEV, NEEDS_DEV
 from cli import jobfile, one_error_line, parse_only, run
+
+pytestmark = NEEDS_DEV
 
 MIB = 1 << 20
 
@@ -26,7 +29,7 @@ def attrs(cli, *args):
 
 
 def refused(cli, *args):
-    return run(cli, "run", "--name=j", "--filename=/dev/unit-test", "--parse-only", *args)
+    return run(cli, "run", "--name=j", f"--filename={DEV}", "--parse-only", *args)
 
 
 def fio(*args):
@@ -58,7 +61,7 @@ def test_rw_suffix_meaning_ssdloads_offsets(cli, rw, attr):
 ])
 def test_rw_suffix_refused_by_value(cli, tmp_path, rw, why):
     one_error_line(refused(cli, "--rw=" + rw), "--rw=%s: " % rw, why)
-    f = jobfile(tmp_path, "[j]\nfilename=/dev/unit-test\nrw=%s\n" % rw)
+    f = jobfile(tmp_path, f"[j]\nfilename={DEV}\nrw=%s\n" % rw)
     one_error_line(run(cli, "run", "--parse-only", f), "job.fio:3: rw=%s: " % rw, why)
 
 

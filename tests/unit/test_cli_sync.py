@@ -15,12 +15,15 @@ import statistics
 
 import pytest
 
+from blockdev import DEV, NEEDS_DEV
 from cli import one_error_line, run
 from debugfs import FakeJob, check_lat, lognormal
 
+pytestmark = NEEDS_DEV
+
 
 def parse_only(cli, *args):
-    p = run(cli, "run", "--name=j", "--filename=/dev/unit-test", "--parse-only", *args)
+    p = run(cli, "run", "--name=j", f"--filename={DEV}", "--parse-only", *args)
     return p, dict(l.split("=", 1) for l in p.stdout.splitlines() if "=" in l)
 
 
@@ -46,7 +49,7 @@ def test_options_map_to_attributes(cli, tmp_path, opts, attrs):
     for k, v in attrs.items():
         assert got.get(k) == v, p.stdout
     f = tmp_path / "job.fio"
-    f.write_text("[j]\nfilename=/dev/unit-test\n%s\n" % "\n".join(o[2:] for o in opts))
+    f.write_text(f"[j]\nfilename={DEV}\n%s\n" % "\n".join(o[2:] for o in opts))
     p = run(cli, "run", "--parse-only", str(f))
     assert p.returncode == 0, p.stderr
     got = dict(l.split("=", 1) for l in p.stdout.splitlines() if "=" in l)
@@ -77,7 +80,7 @@ def test_fsync_and_fdatasync_must_agree(cli, tmp_path):
     one_error_line(parse_only(cli, "--fsync=4", "--fdatasync=8")[0], "--fdatasync=8",
                    "differs from fsync")
     f = tmp_path / "job.fio"
-    f.write_text("[j]\nfilename=/dev/unit-test\nfsync=4\nfdatasync=8\n")
+    f.write_text(f"[j]\nfilename={DEV}\nfsync=4\nfdatasync=8\n")
     one_error_line(run(cli, "run", "--parse-only", str(f)), "job.fio:4: fdatasync=8")
 
 

@@ -7,14 +7,18 @@ OK: the file parses.  RIGHT: refused with the reason why ssdload cannot
 run it (another engine, files or directories, verification, zones ...).
 WRONG: refused for a reason that is wrong or unclear (issue 28's
 sections 1 and 2: fio's meaning exists or should): whoever fixes one moves
-it to OK or RIGHT.  The target is overridden by --filename (a device of no
-host: --parse-only leaves a missing path to the run); the ${VAR}s the
-examples read are set to placeholders.
+it to OK or RIGHT.  The target is overridden by --filename, a block device
+of this host (lib/blockdev.py: --parse-only refuses a path that is not
+one); the ${VAR}s the examples read are set to placeholders.
 """
 import os
 import subprocess
 
 import pytest
+
+from blockdev import DEV, NEEDS_DEV
+
+pytestmark = NEEDS_DEV
 
 EXAMPLES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                         "fio-compat", "examples")
@@ -122,14 +126,14 @@ def test_the_table_lists_every_example():
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_fio_example(cli, name):
     outcome, needle = EXPECTED[name]
-    p = subprocess.run([cli, "run", "--parse-only", "--filename=/dev/unit-test", name],
+    p = subprocess.run([cli, "run", "--parse-only", f"--filename={DEV}", name],
                        cwd=EXAMPLES, env=dict(os.environ, **ENV), capture_output=True,
                        text=True, timeout=60)
     errors = [l for l in p.stderr.splitlines()
               if l.strip() and not l.startswith("ssdload: note: ")]
     if outcome == OK:
         assert (p.returncode, errors) == (0, []), p.stderr
-        assert "filename=/dev/unit-test" in p.stdout
+        assert f"filename={DEV}" in p.stdout
         assert needle is None or needle in p.stdout, p.stdout
         return
     assert p.returncode == 1 and p.stdout == "", (p.stdout, p.stderr)
