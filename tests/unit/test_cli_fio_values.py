@@ -108,7 +108,6 @@ REFUSED = [
     ("verify=crc32c", "verify=0"),
     ("continue_on_error=all", "continue_on_error=none"),
     ("continue_on_error=read", "continue_on_error=none"),
-    ("fsync_on_close=1", "fsync_on_close=0"),
     ("rate_min=1m", "rate_min=0"),
     ("ratemin=1m", "ratemin=0"),
     ("latency_target=10ms", "latency_target=0"),

@@ -57,6 +57,41 @@ def test_options_map_to_attributes(cli, tmp_path, opts, attrs):
         assert got.get(k) == v, p.stdout
 
 
+@pytest.mark.parametrize("opts,end", [
+    (["--fsync_on_close"], "1"),
+    (["--fsync_on_close=1"], "1"),
+    (["--fsync_on_close=1", "--end_fsync=0"], "1"),
+    (["--fsync_on_close=1", "--end_fsync=1"], "1"),
+    (["--fsync_on_close=0", "--end_fsync=1"], "1"),
+    (["--fsync_on_close=0"], None),
+])
+def test_fsync_on_close_is_end_fsyncs_flush(cli, tmp_path, opts, end):
+    """fio 3.33 flushes a writing job's files at the end of its I/O for
+    end_fsync or fsync_on_close (do_io()): one end_fsync=1, noted, on the
+    command line and in a job file."""
+    on = any(o in ("--fsync_on_close", "--fsync_on_close=1") for o in opts)
+    p, got = parse_only(cli, "--rw=write", *opts)
+    assert p.returncode == 0, p.stderr
+    assert got.get("end_fsync") == end, p.stdout
+    notes = [l for l in p.stderr.splitlines() if l.strip()]
+    if on:
+        assert len(notes) == 1 and notes[0].startswith("ssdload: note: --fsync_on_close"), notes
+        assert "end_fsync's" in notes[0] and "a flush per device" in notes[0], notes
+    else:
+        assert notes == [], notes
+    f = tmp_path / "job.fio"
+    f.write_text(f"[j]\nfilename={DEV}\nrw=write\n%s\n" % "\n".join(o[2:] for o in opts))
+    p = run(cli, "run", "--parse-only", str(f))
+    assert p.returncode == 0, p.stderr
+    got = dict(l.split("=", 1) for l in p.stdout.splitlines() if "=" in l)
+    assert got.get("end_fsync") == end, p.stdout
+    assert on == ("job.fio:4: fsync_on_close" in p.stderr), p.stderr
+
+
+def test_fsync_on_close_is_refused_as_end_fsync_is(cli):
+    one_error_line(parse_only(cli, "--fsync_on_close=2")[0], "--fsync_on_close=2", "0 or 1")
+
+
 def test_not_given_not_written(cli):
     """Older modules lack the attributes: nothing is written unless given."""
     p, got = parse_only(cli, "--rw=write")

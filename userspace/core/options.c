@@ -585,7 +585,7 @@ static const struct {
 	{ "fdatasync", WHY_RUN },
 	{ "sync", WHY_RUN },
 	{ "end_fsync", WHY_RUN },
-	{ "fsync_on_close", WHY_SYNC },
+	{ "fsync_on_close", WHY_RUN },
 	{ "write_barrier", WHY_RUN },
 	{ "nrfiles", WHY_FILES },
 	{ "openfiles", WHY_FILES },
