@@ -43,7 +43,9 @@ EXPECTED = {
     "dedupe-global.fio": (RIGHT, ':47: dedupe_mode=working_set: a fio option that ssdload'),
     "dev-dax.fio": (RIGHT, ':3: ioengine=dev-dax: an engine for memory or devices that are not'),
     "dfs.fio": (RIGHT, ':2: ioengine=dfs: a network or remote storage engine: ssdload drives a'),
-    "disk-zone-profile.fio": (RIGHT, ':11: zonesize: a fio option that ssdload does not'),
+    "disk-zone-profile.fio": (RIGHT, ':11: zonesize: a fio option that ssdload does not'
+                              ' support: neither zoned devices (zonemode=zbd) nor fio\'s'
+                              ' strided zones (zonemode=strided'),
     "e4defrag.fio": (RIGHT, ':2: ioengine=e4defrag: a file system engine: ssdload drives a'),
     "e4defrag2.fio": (RIGHT, ':6: ioengine=e4defrag: a file system engine: ssdload drives a'),
     "enospc-pressure.fio": (RIGHT, ':9: directory: a fio option that ssdload does not support:'),
