@@ -182,3 +182,52 @@ def test_no_flushes_no_sync_block(cli, fake):
     job = json.loads(p.stdout)["jobs"][0]
     assert job["sync"] == {"total_ios": 0, "lat_ns": {"min": 0, "max": 0, "mean": 0.0,
                                                       "stddev": 0.0, "N": 0}}
+
+
+def _worker_sync_keys(i, sample):
+    n = len(sample)
+    return ("worker%d_sync_ios=%d" % (i, n), "worker%d_sync_bytes=0" % i,
+            "worker%d_sync_errors=0" % i,
+            "worker%d_sync_lat_min_ns=%d" % (i, min(sample) if n else 0),
+            "worker%d_sync_lat_max_ns=%d" % (i, max(sample) if n else 0),
+            "worker%d_sync_lat_sum_ns=%d" % (i, sum(sample)))
+
+
+@pytest.mark.parametrize("per_worker", [True, False])
+def test_clones_count_their_own_flushes(cli, geo, tmp_path, per_worker):
+    """fio 3.33 (psync, numjobs=2, fsync=4, 64 writes each): each clone's
+    sync object counts its own fsyncs (15 and 15), group_reporting their
+    sum.  ssdload's clones take their worker's workerN_sync_* (a module
+    that keeps flushes per job only: zeros); --group_reporting the job's."""
+    flushes = lognormal(21, 300, 700_000, 0.5)
+    shares = [flushes[:180], flushes[180:]]		# worker 0 flushed more
+    extra = ["numjobs=2"] + list(_sync_keys(flushes))
+    if per_worker:
+        for i, s in enumerate(shares):
+            extra += _worker_sync_keys(i, s)
+    job = FakeJob(geo, str(tmp_path), "clones", [], lognormal(22, 2000, 30_000, 0.4),
+                  workers=(0, 1), extra=extra)
+    with open(os.path.join(job.dir, "hist_sync"), "wb") as f:
+        f.write(geo.hist_file(flushes, 3, job.runtime_ns))
+    env = {"SSDLOAD_DEBUGFS": str(tmp_path), "SSDLOAD_CONFIGFS": str(tmp_path / "none")}
+    p = run(cli, "show", "clones", "--output-format=json", env=env)
+    assert p.returncode == 0, p.stderr
+    jobs = json.loads(p.stdout)["jobs"]
+    assert len(jobs) == 2
+    for s, j in zip(shares, jobs):
+        got = j["sync"]
+        if not per_worker:
+            assert got["total_ios"] == 0 and got["lat_ns"]["N"] == 0, got
+            continue
+        assert got["total_ios"] == len(s), got
+        lat = got["lat_ns"]
+        assert (lat["min"], lat["max"], lat["N"]) == (min(s), max(s), len(s))
+        assert lat["mean"] == pytest.approx(statistics.fmean(s), rel=1e-9)
+        assert "percentile" not in lat and "stddev" not in lat	# not kept per worker
+    if per_worker:
+        assert sum(j["sync"]["total_ios"] for j in jobs) == len(flushes)
+    p = run(cli, "show", "clones", "--output-format=json", "--group_reporting", env=env)
+    assert p.returncode == 0, p.stderr
+    (j,) = json.loads(p.stdout)["jobs"]
+    assert j["sync"]["total_ios"] == len(flushes)
+    check_lat(j["sync"]["lat_ns"], flushes)
