@@ -51,6 +51,8 @@ SSDLOAD_NUM_ATTR(fsync, 0, SSDLOAD_MAX_FSYNC, 0);
 SSDLOAD_NUM_ATTR(end_fsync, 0, 1, 0);
 SSDLOAD_NUM_ATTR(sync, 0, 1, 0);
 SSDLOAD_NUM_ATTR(write_barrier, 0, SSDLOAD_MAX_FSYNC, 0);
+/* start_at: checked against the clock at enable (job.c) */
+SSDLOAD_NUM_ATTR(start_at, 0, U64_MAX, 0);
 
 /* The value of offset or size, as written. */
 struct ssdload_span_val {
@@ -569,6 +571,7 @@ VISIBLE_IF_KUNIT struct configfs_attribute *ssdload_job_attrs[] = {
 	&ssdload_job_attr_end_fsync,
 	&ssdload_job_attr_sync,
 	&ssdload_job_attr_write_barrier,
+	&ssdload_job_attr_start_at,
 	&ssdload_job_attr_enable,
 	&ssdload_job_attr_state,
 	&ssdload_job_attr_error,

@@ -449,6 +449,29 @@ static void ssdload_summary_sync(struct seq_file *m, struct ssdload_job *job,
 	seq_printf(m, "barrier_writes=%llu\n", cnt->barrier_writes);
 }
 
+/*
+ * start_at, and when the workers began to submit on the wall clock: the
+ * first one, and the start error, the last one's lateness after start_at
+ * (0 without start_at or before a run).
+ */
+static void ssdload_summary_start(struct seq_file *m, struct ssdload_job *job)
+{
+	u64 first = 0, last = 0, t;
+	unsigned int i;
+
+	for (i = 0; i < job->nr_workers; i++) {
+		t = READ_ONCE(job->workers[i]->first_real_ns);
+		if (!t)
+			continue;
+		first = first ? min(first, t) : t;
+		last = max(last, t);
+	}
+	seq_printf(m, "start_at=%llu\n", job->cfg.start_at);
+	seq_printf(m, "first_submit_real_ns=%llu\n", first);
+	seq_printf(m, "start_error_ns=%lld\n", job->cfg.start_at && last ?
+		   (s64)(last - job->cfg.start_at) : 0LL);
+}
+
 static int ssdload_summary_show(struct seq_file *m, void *unused)
 {
 	struct ssdload_job *job = m->private;
@@ -467,6 +490,8 @@ static int ssdload_summary_show(struct seq_file *m, void *unused)
 	seq_printf(m, "workers=%u\n", job->nr_workers);
 	seq_printf(m, "runtime_ns=%llu\n", ssdload_job_runtime_ns(job));
 	seq_printf(m, "ramp_ns=%llu\n", job->cfg.ramp_ms * NSEC_PER_MSEC);
+	seq_printf(m, "start_real_ns=%llu\n", job->start_real_ns);
+	ssdload_summary_start(m, job);
 	seq_printf(m, "hipri=%llu\n", job->cfg.hipri);
 	seq_printf(m, "polled=%d\n", job->polled);
 	seq_printf(m, "disable_lat=%llu\n", job->cfg.disable_lat);
@@ -525,9 +550,12 @@ static int ssdload_progress_show(struct seq_file *m, void *unused)
 
 	mutex_lock(&job->lock);
 	ssdload_job_counts(job, &cnt);
-	if (job->start_ns)
-		elapsed = (job->end_ns ? job->end_ns : ktime_get_ns()) -
-			  job->start_ns;
+	if (job->start_ns) {
+		u64 end = job->end_ns ? job->end_ns : ktime_get_ns();
+
+		/* 0 until a start_at instant */
+		elapsed = end > job->start_ns ? end - job->start_ns : 0;
+	}
 	for (i = 0; i < job->nr_workers; i++) {
 		for (d = 0; d < SSDLOAD_DIR_NR; d++)
 			done[d] += READ_ONCE(job->workers[i]->res.st[d].done);

@@ -476,6 +476,7 @@ static void ssdload_job_reset(struct ssdload_job *job)
 	job->poll_fallback = SSDLOAD_POLL_OK;
 	job->end_ns = 0;
 	job->start_ns = 0;
+	job->start_real_ns = 0;
 }
 
 /* Start step: the CPUs of the workers, into @mask; their number or -errno. */
@@ -808,6 +809,8 @@ static void ssdload_job_launch(struct ssdload_job *job, u64 start_ns,
 	ssdload_job_get(job);
 	__module_get(THIS_MODULE);
 	job->start_ns = start_ns;
+	/* the same instant on the wall clock, to line hosts' results up */
+	job->start_real_ns = ktime_get_real_ns() + start_ns - ktime_get_ns();
 	/* startdelay: each worker's run starts after its own delay */
 	for (i = 0; i < job->nr_workers; i++) {
 		u64 delay = ssdload_startdelay_ns(&job->cfg, i);
@@ -895,6 +898,46 @@ void ssdload_wake_tasks(struct task_struct **tasks, unsigned int nr)
 }
 
 /*
+ * start_at: an instant on CLOCK_REALTIME, for hosts that start together.
+ * Refused with a group (start GROUP starts those), in the past, or more
+ * than SSDLOAD_MAX_START_AHEAD_NS ahead.
+ */
+static int ssdload_job_check_start_at(struct ssdload_job *job)
+{
+	u64 at = job->cfg.start_at, now;
+
+	if (!at)
+		return 0;
+	if (job->group[0])
+		return ssdload_job_refuse(job, -EINVAL, "start_at",
+					  "start_at and group %s: start GROUP starts a group; set one of them",
+					  job->group);
+	now = ktime_get_real_ns();
+	if (at <= now)
+		return ssdload_job_refuse(job, -EINVAL, "start_at",
+					  "start_at %llu is %llu ms in the past",
+					  at, div_u64(now - at, NSEC_PER_MSEC));
+	if (at - now > SSDLOAD_MAX_START_AHEAD_NS)
+		return ssdload_job_refuse(job, -ERANGE, "start_at",
+					  "start_at %llu is more than %llu s ahead",
+					  at, SSDLOAD_MAX_START_AHEAD_NS / NSEC_PER_SEC);
+	return 0;
+}
+
+/*
+ * The monotonic start of a run: now, or start_at on the monotonic clock
+ * (now, if setting the job up took us past it: the start error says so).
+ */
+static u64 ssdload_job_start_ns(struct ssdload_job *job)
+{
+	u64 now = ktime_get_ns(), real = ktime_get_real_ns();
+
+	if (job->cfg.start_at > real)
+		return now + (job->cfg.start_at - real);
+	return now;
+}
+
+/*
  * enable=1: check, open, allocate and create the threads, then launch;
  * a job with a group is armed instead, for start GROUP to launch.
  * Called with job->lock held.
@@ -920,6 +963,9 @@ int ssdload_job_start(struct ssdload_job *job)
 	if (!job->filename[0])
 		return ssdload_job_refuse(job, -EINVAL, "filename",
 					  "filename is not set");
+	ret = ssdload_job_check_start_at(job);
+	if (ret)
+		return ret;
 
 	if (!zalloc_cpumask_var(&mask, GFP_KERNEL))
 		return ssdload_job_refuse(job, -ENOMEM, "cpus_allowed",
@@ -955,7 +1001,7 @@ int ssdload_job_start(struct ssdload_job *job)
 	if (job->group[0])
 		WRITE_ONCE(job->state, SSDLOAD_STATE_ARMED);
 	else
-		ssdload_job_launch(job, ktime_get_ns(), NULL, NULL);
+		ssdload_job_launch(job, ssdload_job_start_ns(job), NULL, NULL);
 	free_cpumask_var(mask);
 	return 0;
 

@@ -571,6 +571,7 @@ struct ssdload_worker {
 					 * I/O, then NULL
 					 */
 	u64 begin_ns;			/* its first I/O, after startdelay */
+	u64 first_real_ns;		/* CLOCK_REALTIME as it began to submit */
 
 	struct ssdload_wthink think;
 
@@ -703,6 +704,7 @@ struct ssdload_cfg {
 	u64 thinktime_iotime_us;	/* I/O time between pauses, 0 = off */
 	u64 startdelay_us;		/* start delay, or its range's low end */
 	u64 startdelay_hi_us;		/* the range's high end (= low: none) */
+	u64 start_at;			/* CLOCK_REALTIME ns to start at, 0 = now */
 	u64 fsync;			/* a flush after every N writes, 0 = none */
 	u64 end_fsync;			/* 1 = a flush once the writes ended */
 	u64 sync;			/* 1 = writes with REQ_FUA */
@@ -791,6 +793,7 @@ struct ssdload_job {
 	atomic_t nr_active;		/* workers still running their loop */
 	struct work_struct end_work;	/* tears a run down when it ends */
 	u64 start_ns;			/* ktime at enable */
+	u64 start_real_ns;		/* start_ns as CLOCK_REALTIME */
 	u64 ramp_end_ns;		/* start_ns + ramp */
 	u64 deadline_ns;		/* no submissions from here, 0 = none */
 	u64 end_ns;			/* ktime at teardown, 0 while running */

@@ -1370,8 +1370,9 @@ int ssdload_worker_fn(void *data)
 
 	if (w->gate)
 		ssdload_gate_pass(w);
-	if (unlikely(w->begin_ns > w->job->start_ns))
+	if (unlikely(w->begin_ns > ktime_get_ns()))
 		ssdload_start_wait(w);
+	w->first_real_ns = ktime_get_real_ns();
 	for (;;) {
 		cond_resched();
 		ssdload_track_cpu(w);

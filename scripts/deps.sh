@@ -15,6 +15,8 @@ PKGS=(
 	qemu-system-x86 qemu-utils busybox-static
 	fio sparse python3 python3-pytest python3-pytest-rerunfailures python3-pytest-xdist
 	python3-docutils dmsetup
+	# ssdload capture, tests/e2e/test_capture.py (blktrace, blkparse)
+	blktrace
 	libjson-c-dev libinih-dev libnvme-dev libsgutils2-dev libblkid-dev fdisk mdadm lvm2 stress-ng
 	python3-matplotlib chromium
 	# tests/unit/test_dkms.py; without recommends it pulls in no linux-headers

@@ -80,6 +80,7 @@
 #define SSDLOAD_ATTR_THINKTIME_BLOCKS_TYPE "thinktime_blocks_type" /* complete|issue */
 #define SSDLOAD_ATTR_THINKTIME_IOTIME_US "thinktime_iotime_us" /* us of I/O between pauses, 0 = off */
 #define SSDLOAD_ATTR_STARTDELAY_US	"startdelay_us"	/* us, or LO-HI: drawn per worker */
+#define SSDLOAD_ATTR_START_AT		"start_at"	/* CLOCK_REALTIME ns, 0 = at enable */
 #define SSDLOAD_ATTR_FSYNC		"fsync"		/* a flush after every N writes, 0 = none */
 #define SSDLOAD_ATTR_END_FSYNC		"end_fsync"	/* 0/1, a flush once the writes ended */
 #define SSDLOAD_ATTR_SYNC		"sync"		/* 0/1, every write with FUA */
@@ -111,6 +112,8 @@
 #define SSDLOAD_MAX_MS		(0xffffffffffffffffULL / 1000000U / 4)
 /* thinktime_us, thinktime_spin_us, thinktime_iotime_us, startdelay_us */
 #define SSDLOAD_MAX_US		(0xffffffffffffffffULL / 1000U / 4)
+/* start_at: at most this far ahead of the clock at enable (a day) */
+#define SSDLOAD_MAX_START_AHEAD_NS (86400ULL * 1000000000ULL)
 #define SSDLOAD_MAX_RATE_IOPS	(1ULL << 32)	/* rate_iops: I/Os per second */
 #define SSDLOAD_MAX_RATE_BPS	(1ULL << 44)	/* rate: bytes per second */
 #define SSDLOAD_GROUP_LEN	64U		/* group names: 1..63 characters */

@@ -35,6 +35,9 @@ _ssdload()
 		--rw|--readwrite)
 			COMPREPLY=($(compgen -W "read write randread randwrite rw randrw trim
 				randtrim trimwrite randtrimwrite" -- "$val")) ;;
+		--trace-format)
+			COMPREPLY=($(compgen -W "auto blktrace msr alibaba iolog2 iolog3" \
+				-- "$val")) ;;
 		--output-format)
 			COMPREPLY=($(compgen -W "normal json json+ normal,json normal,json+" \
 				-- "$val")) ;;

@@ -30,7 +30,11 @@ static const struct cmd_struct commands[] = {
 	{ "latency-grid", cmd_latency_grid, "QD 1 latency of block sizes x R/W mixes (S3700 review), with its report" },
 	{ "profiles", cmd_profiles, "list the shipped workload profiles (four corners, SQL, Oracle, VDI)" },
 	{ "compare", cmd_compare, "runs of different drives or kernels side by side, curves overlaid" },
+	{ "merge", cmd_merge, "the json+ results of many hosts as one result, percentiles exact" },
 	{ "review", cmd_review, "a published review as one command: the steps of a plan, one report" },
+	{ "trace-info", cmd_trace_info, "what a block trace holds: format, records, devices, duration, mix" },
+	{ "capture", cmd_capture, "record the I/O on a block device with blktrace, for replay and profile" },
+	{ "profile", cmd_profile, "summarise a block trace into a workload profile for run --profile" },
 	{ "report", cmd_report, "render the HTML report of a pts, sweep, curve, compare, scale, latency grid or plain run from its JSON" },
 };
 

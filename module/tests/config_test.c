@@ -147,6 +147,8 @@ static const struct cfg_case cfg_cases[] = {
 	NO("startdelay_us", "5-2", EINVAL),
 	NO("startdelay_us", "1-4611686018427388", ERANGE),
 	NO("startdelay_us", "2s", EINVAL),
+	OK("start_at", "18446744073709551615", "18446744073709551615\n"),
+	NO("start_at", "18446744073709551616", ERANGE),
 	/* rwmixread: 0..100 */
 	OK("rwmixread", "0", "0\n"),
 	OK("rwmixread", "100", "100\n"),
@@ -535,6 +537,7 @@ static void test_defaults(struct kunit *test)
 		{ "thinktime_blocks", "1\n" },
 		{ "thinktime_blocks_type", "complete\n" },
 		{ "thinktime_iotime_us", "0\n" }, { "startdelay_us", "0\n" },
+		{ "start_at", "0\n" },
 		{ "fsync", "0\n" },
 		{ "end_fsync", "0\n" }, { "sync", "0\n" },
 		{ "write_barrier", "0\n" },

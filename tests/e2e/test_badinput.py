@@ -86,6 +86,7 @@ BAD = {
     "thinktime_iotime_us": NUM_BAD + ["4611686018427388"],
     "startdelay_us": ["abc", "-1", "5-2", "1-4611686018427388", "2s", "1-", "-5", "\n",
                       " "],
+    "start_at": NUM_BAD,
     "enable": NUM_BAD + ["2"],
 }
 # in-range edge values that must be accepted and read back
@@ -148,6 +149,7 @@ GOOD = {
     "thinktime_blocks_type": [("issue", "issue"), ("complete\n", "complete")],
     "thinktime_iotime_us": [("9000000", "9000000"), ("0", "0")],
     "startdelay_us": [("2000000-5000000\n", "2000000-5000000"), ("7-7", "7"), ("0", "0")],
+    "start_at": [(U64_MAX, U64_MAX), ("0", "0")],
     "offset": [("0", "0"), ("512", "512"), ("25%", "25.0000%")],
 }
 
@@ -277,7 +279,7 @@ def test_store_while_running_busy(nullb, jobs):
              "verify_interval": "512", "do_verify": "0", "verify_fatal": "1",
              "thinktime_us": "100", "thinktime_spin_us": "10", "thinktime_blocks": "4",
              "thinktime_blocks_type": "issue", "thinktime_iotime_us": "1000",
-             "startdelay_us": "5-9"}
+             "startdelay_us": "5-9", "start_at": "1"}
     assert set(valid) | {"enable"} == set(BAD)
     j.enable()
     for attr, v in valid.items():

@@ -18,6 +18,7 @@ DIR_KEYS = ["ios", "bytes", "errors", "lat_min_ns", "lat_mean_ns", "lat_max_ns",
             "behind_ios", "behind_bytes"]
 DIRS = ("read", "write", "trim")
 SUMMARY_KEYS = (["version", "state", "error", "workers", "runtime_ns", "ramp_ns",
+                 "start_real_ns", "start_at", "first_submit_real_ns", "start_error_ns",
                  "hipri", "polled", "disable_lat", "poll_fallback", "split_ios",
                  "nowait_retries", "io_timeout_ms", "timed_out_ios", "randseed",
                  "numjobs", "bs_min", "bs_max", "blockalign", "rate_process",
@@ -69,7 +70,9 @@ def test_summary_layout(nullb, jobs):
     nw = len(env.parse_cpulist(cpus))
     j = jobs("layout", filename=nullb.path, rw="randrw", allow_write=1, bs=4096,
              iodepth=4, number_ios=3000, ramp_ms=100, cpus_allowed=cpus)
+    before = time.time_ns()
     j.run(60)
+    after = time.time_ns()
     text = j.summary_text()
     for pat in (POINTER,):
         assert not pat.search(text), "kernel pointer in summary: %s" % text
@@ -97,6 +100,8 @@ def test_summary_layout(nullb, jobs):
     for i, cpu in enumerate(env.parse_cpulist(cpus)):
         assert s["worker%d_cpu" % i] == cpu and str(s["worker%d_ran_on" % i]) == str(cpu)
     assert s["workers"] == nw and s["ramp_ns"] == 100 * 10**6
+    # the start on the wall clock: between enable and the end of the run
+    assert before - 10**9 <= s["start_real_ns"] <= after, (before, s["start_real_ns"], after)
     assert s["read_ios"] + s["write_ios"] == 3000
     for d in ("read", "write"):
         assert s[d + "_bytes"] == s[d + "_ios"] * 4096

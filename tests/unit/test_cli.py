@@ -431,12 +431,15 @@ def test_show_poll_fallback_reasons(cli, geo, tmp_path, fallback, why):
     assert len(line) == 1 and why in line[0] and fallback in line[0], p.stdout
 
 
-def test_show_older_summary(cli, fake):
+def test_show_older_summary(cli, fake, geo):
     """A module without the new keys: no notes, and only what it printed in JSON."""
     p = run(cli, "show", fake.name, env=fake.env)
     assert p.returncode == 0 and " note " not in p.stdout and "warning" not in p.stdout
     ext = show_json(cli, fake)["jobs"][0]["ssdload"]
-    assert set(ext) == {"state", "workers"}
+    # the CLI's own: the histogram geometry (ssdload merge) and the host
+    assert set(ext) - {"histogram", "hostname"} == {"state", "workers"}
+    assert ext["histogram"] == {"version": geo.version, "sub_bits": geo.sub_bits,
+                                "max_shift": geo.max_shift, "buckets": geo.buckets}
     assert [set(w) for w in ext["workers"]] == \
         [{"cpu", "read_ios", "write_ios", "read_errors", "write_errors"}] * 2
 

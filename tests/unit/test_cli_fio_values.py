@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """fio options taken for the values that mean what ssdload does.
 
-buffered=0, verify=0, continue_on_error=none, randrepeat=1 are fio's
+buffered=0, continue_on_error=none, randrepeat=1 are fio's
 defaults or ssdload's behaviour: accepted (on the
 command line and in job files, with a note where useful); any other value
 is refused naming the value, the reason and what ssdload takes.  The
@@ -104,8 +104,6 @@ def test_accepted_as_fio_takes_it(cli, tmp_path, opt, note):
 # (option=value fio takes, the value ssdload takes instead)
 REFUSED = [
     ("buffered=1", "buffered=0"),
-    ("verify=md5", "verify=0"),
-    ("verify=crc32c", "verify=0"),
     ("continue_on_error=all", "continue_on_error=none"),
     ("continue_on_error=read", "continue_on_error=none"),
     ("rate_min=1m", "rate_min=0"),

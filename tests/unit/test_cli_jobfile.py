@@ -228,7 +228,7 @@ def test_profiles_command(cli, repo, tmp_path):
     assert p.returncode == 1
 
 
-@pytest.mark.parametrize("opt", ["exitall", "ioscheduler", "rate_cycle", "verify"])
+@pytest.mark.parametrize("opt", ["exitall", "ioscheduler", "rate_cycle", "verify_only"])
 def test_fio_option_not_supported_is_named(cli, tmp_path, opt):
     """A real fio option ssdload lacks is not called a typo."""
     line = one_error_line(run(cli, "run", "--filename=/dev/x", "--%s=1" % opt),

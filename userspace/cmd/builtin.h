@@ -22,6 +22,10 @@ int cmd_compare(int argc, const char **argv);
 int cmd_profiles(int argc, const char **argv);
 int cmd_precondition(int argc, const char **argv);
 int cmd_review(int argc, const char **argv);
+int cmd_merge(int argc, const char **argv);
+int cmd_trace_info(int argc, const char **argv);
+int cmd_profile(int argc, const char **argv);
+int cmd_capture(int argc, const char **argv);
 
 /* The function of command @name in ssdload.c's table, or NULL (review's steps) */
 int (*ssl_cmd_find(const char *name))(int argc, const char **argv);

@@ -220,6 +220,7 @@ int cmd_show(int argc, const char **argv)
 			.hist = res.hist,
 			.ihist = res.ihist,
 			.shist = &res.shist,
+			.verify = &res.verify,
 			.series = &res.series,
 			.steps = &res.steps,
 			.plist = a.plist,

@@ -243,6 +243,7 @@ static int print_results(struct run_ctx *c, int final)
 			.hist = res.hist,
 			.ihist = res.ihist,
 			.shist = &res.shist,
+			.verify = &res.verify,
 			.series = &res.series,
 			.steps = &res.steps,
 			.plist = c->plist,
@@ -266,6 +267,10 @@ static int print_results(struct run_ctx *c, int final)
 		c->lat_failed = 1;
 	if (!r && final && c->want_logs && ssl_fio_logs_write(&c->logs, &res))
 		c->logs_failed = 1;
+	/* fio exits 1 on a verify failure: so does a run whose pass found one */
+	if (final && results_verify_on(&res.verify) &&
+	    results_verify_u64(&res.verify, "verify_failed"))
+		c->verify_failed = 1;
 	results_free(&res);
 	if ((fflush(stdout) || ferror(stdout)) && !c->out_errno)
 		c->out_errno = errno ? errno : EIO;
@@ -591,7 +596,8 @@ int run_job(struct run_ctx *c)
 			"then %s", c->name, c->name, rm);
 		goto out;
 	}
-	status = strcmp(state, "error") && !c->lat_failed && !c->logs_failed ? 0 : 1;
+	status = strcmp(state, "error") && !c->lat_failed && !c->logs_failed &&
+		 !c->verify_failed ? 0 : 1;
 	if (c->keep_job && !sig_first)
 		goto out;
 

@@ -5,11 +5,13 @@
  * order (run_ctx's w[]), and the "job options" the report lists.  A step's
  * keys go through the same converters (run-steps.c).
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "uapi/ssdload.h"
@@ -106,6 +108,7 @@ const struct ssl_opt run_opts[] = {
 	{ "buffered",		SSL_ARG_FLAG, O_BUFFERED },
 	{ "verify",		SSL_ARG_REQUIRED, O_VERIFY },
 	{ "startdelay",		SSL_ARG_REQUIRED, O_STARTDELAY },
+	{ "start_at",		SSL_ARG_REQUIRED, O_START_AT },
 	{ "continue_on_error",	SSL_ARG_REQUIRED, O_CONTINUE_ON_ERROR },
 	{ "thinktime",		SSL_ARG_REQUIRED, O_THINKTIME },
 	{ "io_submit_mode",	SSL_ARG_REQUIRED, O_IO_SUBMIT_MODE },
@@ -159,6 +162,10 @@ const struct ssl_opt run_opts[] = {
 	{ "rw_sequencer",	SSL_ARG_REQUIRED, O_RW_SEQUENCER },
 	/* with numjobs: offset_increment_opt() */
 	{ "offset_increment",	SSL_ARG_REQUIRED, O_OFFSET_INCREMENT },
+	/* verify (run-verify.c) */
+	{ "verify_interval",	SSL_ARG_REQUIRED, O_VERIFY_INTERVAL },
+	{ "verify_fatal",	SSL_ARG_FLAG, O_VERIFY_FATAL },
+	{ "verify_async",	SSL_ARG_REQUIRED, O_VERIFY_ASYNC },
 	{ NULL, 0, 0 },
 };
 
@@ -982,6 +989,37 @@ static int startdelay_opt(struct run_ctx *c)
 }
 
 /*
+ * start_at: when the workers begin, on CLOCK_REALTIME (hosts that start
+ * together): ns since the epoch, or +TIME from now (bare: seconds).
+ */
+static int start_at_opt(struct run_ctx *c)
+{
+	const char *v = c->raw[O_START_AT];
+	struct timespec ts;
+	uint64_t at, us;
+	char *end;
+
+	if (!v)
+		return 0;
+	if (*v == '+') {
+		if (ssl_parse_time_us(v + 1, 1000000, &us) || !us ||
+		    us > SSDLOAD_MAX_START_AHEAD_NS / 1000)
+			return bad_value(c, O_START_AT, "not +TIME of at most a day "
+					 "(seconds, or with us/ms/s/m/h suffix)");
+		clock_gettime(CLOCK_REALTIME, &ts);
+		at = (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec + us * 1000;
+	} else {
+		errno = 0;
+		at = strtoull(v, &end, 10);
+		if (errno || end == v || *end || !at || *v == '-')
+			return bad_value(c, O_START_AT, "not an instant in ns since the "
+					 "epoch (CLOCK_REALTIME) or +TIME from now");
+	}
+	add_write_u64(c, SSDLOAD_ATTR_START_AT, at);
+	return 0;
+}
+
+/*
  * fio's thinktime family: thinktime and thinktime_spin in us (bare: us),
  * thinktime_iotime (bare: s), thinktime_blocks (fio's 0 pauses after each
  * I/O: 1), thinktime_blocks_type.  thinktime_iotime without
@@ -995,7 +1033,7 @@ static int think_opts(struct run_ctx *c)
 	if (us_opt(c, O_THINKTIME, SSDLOAD_ATTR_THINKTIME_US, 1, NULL) ||
 	    us_opt(c, O_THINKTIME_SPIN, SSDLOAD_ATTR_THINKTIME_SPIN_US, 1, NULL) ||
 	    us_opt(c, O_THINKTIME_IOTIME, SSDLOAD_ATTR_THINKTIME_IOTIME_US, 1000000, NULL) ||
-	    startdelay_opt(c))
+	    startdelay_opt(c) || start_at_opt(c))
 		return -1;
 	if (c->raw[O_THINKTIME_BLOCKS]) {
 		if (u64_opt(c, O_THINKTIME_BLOCKS, NULL, &blocks))
@@ -1027,7 +1065,7 @@ static int newer_opts(struct run_ctx *c)
 	    conv_opt(c, O_FILE_SERVICE_TYPE, SSDLOAD_ATTR_FILE_SERVICE_TYPE, ssl_conv_fst) ||
 	    fio_log_opts(c) || run_ss_opts(c) || rate_series_opts(c) ||
 	    flag_opt(c, O_SHARED, SSDLOAD_ATTR_SHARED, NULL) || think_opts(c) ||
-	    run_sync_opts(c))
+	    run_sync_opts(c) || run_verify_opts(c))
 		return -1;
 	if (c->raw[O_GROUP]) {
 		if (ssl_check_group(c->raw[O_GROUP]))

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * fio's options that ssdload takes for the values that mean what it does
- * anyway: buffered=0, verify=0, continue_on_error=none ...
+ * anyway: buffered=0, continue_on_error=none ...
  * (fio's defaults, or ssdload's behaviour), the options that tune a
  * userspace engine's submission (a note: the kernel workers submit bios
  * themselves), randrepeat, random_generator, norandommap, rw_sequencer
@@ -53,7 +53,6 @@ static const struct fio_value {
 	  "ssdload's generator is used (xoshiro256**, seeded from randseed)",
 	  "not one of fio's generators" },
 	{ O_BUFFERED, V_BOOL, "0", NULL, NULL },
-	{ O_VERIFY, V_WORD, "0", NULL, NULL },
 	{ O_CONTINUE_ON_ERROR, V_WORD, "none|0", NULL, NULL },
 	{ O_IO_SUBMIT_MODE, V_WORD, "inline|offload", SUBMIT, "not inline or offload" },
 	{ O_IODEPTH_BATCH, V_UINT, NULL, SUBMIT, NULL },
@@ -70,8 +69,6 @@ static const struct fio_value {
 	{ O_DISABLE_CLAT, V_BOOL, "0", NULL, NULL },
 	{ O_DISABLE_SLAT, V_BOOL, "0|1", NULL, NULL },
 	{ O_DISABLE_BW, V_BOOL, "0", NULL, NULL },
-	{ O_DO_VERIFY, V_BOOL, "0|1", NULL, NULL },
-	{ O_EXPERIMENTAL_VERIFY, V_BOOL, "0", NULL, NULL },
 	{ O_ALLRANDREPEAT, V_BOOL, "0|1", NULL, NULL },
 	{ O_SOFTRANDOMMAP, V_BOOL, "0", NULL, NULL },
 	{ O_SERIALIZE_OVERLAP, V_BOOL, "0", NULL, NULL },

@@ -56,9 +56,12 @@ enum run_opt_id {
 	O_NRFILES, O_ZONEMODE, O_ALLOW_FILE_CREATE, O_LOG_PRIO, O_DEDUPE_MODE,
 	O_DEDUPE_GLOBAL, O_DEDUPE_WORKING_SET, O_FILESIZE, O_TIOBENCH_THREADS,
 	O_STEADYSTATE, O_SS_DUR, O_SS_RAMP,
+	O_START_AT,
 	O_RW_SEQUENCER,
 	/* numjobs' clones at spread offsets (offset_increment_opt()) */
 	O_OFFSET_INCREMENT,
+	/* verify (run-verify.c), with O_VERIFY, O_DO_VERIFY, O_EXPERIMENTAL_VERIFY */
+	O_VERIFY_INTERVAL, O_VERIFY_FATAL, O_VERIFY_ASYNC,
 	O_NR
 };
 
@@ -132,6 +135,7 @@ struct run_ctx {
 	int ndisks;
 	uint64_t dstat_ms;		/* ssl_now_ms() of the first sample */
 	int logs_failed;		/* a fio log could not be written */
+	int verify_failed;		/* the verify pass found a failed unit */
 	int parse_only;
 	int keep_job;			/* --keep-job: leave the done job in place */
 	int writes;			/* rw includes writes */
@@ -195,6 +199,13 @@ void run_job_options(struct run_ctx *c);
 int run_value_opts(struct run_ctx *c);
 int run_norandommap_opt(struct run_ctx *c);
 int run_sync_opts(struct run_ctx *c);
+
+/*
+ * run-verify.c: verify, verify_interval, do_verify, verify_fatal (the
+ * module's attributes), experimental_verify and verify_async (notes);
+ * after rw_opt()
+ */
+int run_verify_opts(struct run_ctx *c);
 
 /* run-steps.c: --step, --steps and --loops into c->steps */
 int steps_opts(struct run_ctx *c);

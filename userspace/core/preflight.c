@@ -76,6 +76,10 @@ static const struct pf_rule pf_rules[] = {
 	{ SSDLOAD_ATTR_THINKTIME_SPIN_US, PF_NUM, PF_JOB, 0, SSDLOAD_MAX_US, 0, "us" },
 	{ SSDLOAD_ATTR_THINKTIME_IOTIME_US, PF_NUM, PF_JOB, 0, SSDLOAD_MAX_US, 0, "us" },
 	{ SSDLOAD_ATTR_THINKTIME_BLOCKS, PF_NUM, PF_JOB, 0, UINT64_MAX, 0, "I/Os" },
+	{ SSDLOAD_ATTR_VERIFY_INTERVAL, PF_NUM, PF_JOB, 0, SSDLOAD_MAX_BS, SSDLOAD_MIN_BS,
+	  "bytes" },
+	{ SSDLOAD_ATTR_DO_VERIFY, PF_NUM, PF_JOB, 0, 1, 0, NULL },
+	{ SSDLOAD_ATTR_VERIFY_FATAL, PF_NUM, PF_JOB, 0, 1, 0, NULL },
 	{ SSDLOAD_ATTR_OFFSET, PF_SPAN, PF_JOB, 0, 0, SSDLOAD_SPAN_ALIGN, "bytes" },
 	{ SSDLOAD_ATTR_SIZE, PF_SPAN, PF_JOB, 0, 0, SSDLOAD_SPAN_ALIGN, "bytes" },
 	{ SSDLOAD_ATTR_CPUS_ALLOWED, PF_CPUS, PF_JOB, 0, 0, 0, NULL },
@@ -429,6 +433,8 @@ struct pf_cfg {
 	uint64_t rate_iops[3], rate[3];
 	uint64_t blockalign;
 	struct pf_span offset, size;
+	const char *verify;		/* the verify attribute, NULL: off */
+	uint64_t verify_interval;
 };
 
 /* A phase of the run: the job, or one non-idle step. */
@@ -509,6 +515,10 @@ static void pf_cfg_set(struct pf_cfg *c, const char *attr, const char *val, int 
 		pf_span(r, val, &c->offset, why, sizeof(why));
 	} else if (!strcmp(attr, SSDLOAD_ATTR_SIZE)) {
 		pf_span(r, val, &c->size, why, sizeof(why));
+	} else if (!strcmp(attr, SSDLOAD_ATTR_VERIFY)) {
+		c->verify = strcmp(val, "0") ? val : NULL;
+	} else if (!strcmp(attr, SSDLOAD_ATTR_VERIFY_INTERVAL)) {
+		pf_num(r, val, &c->verify_interval, why, sizeof(why));
 	} else if (!strcmp(attr, SSDLOAD_ATTR_RATE_IOPS)) {
 		pf_rate(r, val, c->rate_iops, why, sizeof(why));
 		if (step)	/* one cap per direction: the step's replaces */
@@ -761,6 +771,53 @@ static int pf_phases(const struct ssl_pf_job *job, const struct pf_cfg *base,
 	return n;
 }
 
+/*
+ * verify (module/verify.c's ssdload_verify_prepare() and
+ * ssdload_vctx_get()): a checksum it has, a job that writes and does not
+ * trim, one block size on offsets aligned to it (@ba the unit of the
+ * spans), and an interval that divides the block.
+ */
+static int pf_check_verify(const struct pf_cfg *c, const struct pf_phase *ph, int nph,
+			   uint32_t ba, char *attr, size_t alen, char *why, size_t wlen)
+{
+	static const char *const later[] = { "md5", "sha1", "pattern" };
+	uint32_t lo = UINT32_MAX, hi = 0;
+	unsigned int dirs = 0;
+	size_t k;
+	int i;
+
+	if (!c->verify || !nph)
+		return 0;
+	snprintf(attr, alen, "%s", SSDLOAD_ATTR_VERIFY);
+	for (k = 0; k < sizeof(later) / sizeof(later[0]); k++)
+		if (!strcmp(c->verify, later[k]))
+			return ssl_fail(why, wlen, "verify=%s is not supported yet by "
+				       "ssdload.ko (use crc32c, crc64, xxhash, sha256, meta "
+				       "or null)", c->verify);
+	for (i = 0; i < nph; i++) {
+		dirs |= ph[i].dirs;
+		lo = ph[i].lo < lo ? ph[i].lo : lo;
+		hi = ph[i].hi > hi ? ph[i].hi : hi;
+	}
+	if (!(dirs & 1U << SSDLOAD_DIR_WRITE))
+		return ssl_fail(why, wlen, "verify=%s on a job that does not write: fio "
+			       "checks what an earlier run wrote, which needs verify_only "
+			       "(not supported yet); verify in the run that writes", c->verify);
+	if (dirs & 1U << SSDLOAD_DIR_TRIM)
+		return ssl_fail(why, wlen, "verify=%s: the job trims what it would check",
+			       c->verify);
+	if (lo != hi || ba != hi)
+		return ssl_fail(why, wlen, "verify=%s needs one block size and offsets "
+			       "aligned to it (no bssplit, bsrange, per-direction bs or "
+			       "smaller blockalign): the generation map has one entry per "
+			       "block", c->verify);
+	snprintf(attr, alen, "%s", SSDLOAD_ATTR_VERIFY_INTERVAL);
+	if (c->verify_interval && (c->verify_interval > hi || hi % c->verify_interval))
+		return ssl_fail(why, wlen, "verify_interval=%" PRIu64 " must divide bs=%"
+			       PRIu32, c->verify_interval, hi);
+	return 0;
+}
+
 int ssl_preflight_job(const struct ssl_pf_job *job, char *attr, size_t alen,
 		      char *why, size_t wlen)
 {
@@ -794,6 +851,8 @@ int ssl_preflight_job(const struct ssl_pf_job *job, char *attr, size_t alen,
 	}
 	if (!r)
 		r = pf_plan_ba(ph, nph, &ba, attr, alen, why, wlen);
+	if (!r)
+		r = pf_check_verify(&base, ph, nph, ba, attr, alen, why, wlen);
 	for (i = 0; !r && nph && i < job->ndevs; i++) {
 		struct pf_dev dev;
 

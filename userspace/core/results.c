@@ -96,6 +96,17 @@ static void parse_optional(const struct ssl_kvlist *kv, struct ssl_summary *s)
 	opt_u64(kv, "log_interval_ms", &s->log_interval_ms);
 	opt_u64(kv, "log_hist", &s->log_hist);
 	opt_u64(kv, "series_records", &s->series_records);
+	opt_u64(kv, "start_real_ns", &s->start_real_ns);
+	opt_u64(kv, "start_at", &s->start_at);
+	opt_u64(kv, "first_submit_real_ns", &s->first_submit_real_ns);
+	v = ssl_kv_get(kv, "start_error_ns");
+	if (v) {
+		char *end;
+
+		errno = 0;
+		s->start_error_ns = strtoll(v, &end, 10);
+		s->have_start_error = !errno && end != v && !*end;
+	}
 	opt_u64(kv, "think_ns", &s->think_ns);
 	opt_u64(kv, "think_pauses", &s->think_pauses);
 	opt_u64(kv, "fsync", &s->fsync);
@@ -802,6 +813,104 @@ void results_free_steps(struct ssl_steps *s)
 	memset(s, 0, sizeof(*s));
 }
 
+/* ---- debugfs verify --------------------------------------------------- */
+
+int results_parse_verify(char *text, struct ssl_verify *v, char *err, size_t errlen)
+{
+	struct ssl_kvlist all;
+	size_t i, n = 0;
+	char *end;
+
+	memset(v, 0, sizeof(*v));
+	if (ssl_kv_parse(text, &all))
+		return ssl_fail(err, errlen, "out of memory");
+	v->fail = calloc(all.n ? all.n : 1, sizeof(*v->fail));
+	if (!v->fail) {
+		ssl_kv_free(&all);
+		return ssl_fail(err, errlen, "out of memory");
+	}
+	for (i = 0; i < all.n; i++) {
+		struct ssl_vfail *f = &v->fail[v->nr_fail];
+		char *p = all.v[i].val;
+
+		if (strcmp(all.v[i].key, "fail")) {
+			all.v[n++] = all.v[i];	/* the others keep their order */
+			continue;
+		}
+		errno = 0;
+		f->lba = strtoull(p, &end, 10);
+		if (errno || end == p || *end != ' ') {
+			ssl_kv_free(&all);
+			free(v->fail);
+			v->fail = NULL;
+			return ssl_fail(err, errlen, "fail=%s: not <sector> <class> ...", p);
+		}
+		f->cls = end + 1;
+		end = strchr(f->cls, ' ');
+		if (end)
+			*end++ = '\0';
+		f->detail = end ? end : "";
+		v->nr_fail++;
+	}
+	all.n = n;
+	v->kv = all;
+	v->text = text;
+	v->present = 1;
+	return 0;
+}
+
+void results_free_verify(struct ssl_verify *v)
+{
+	ssl_kv_free(&v->kv);
+	free(v->fail);
+	free(v->text);
+	memset(v, 0, sizeof(*v));
+}
+
+const char *results_verify_get(const struct ssl_verify *v, const char *key)
+{
+	return v && v->present ? ssl_kv_get(&v->kv, key) : NULL;
+}
+
+uint64_t results_verify_u64(const struct ssl_verify *v, const char *key)
+{
+	uint64_t x = 0;
+
+	if (v && v->present)
+		ssl_kv_u64(&v->kv, key, &x);
+	return x;
+}
+
+int results_verify_on(const struct ssl_verify *v)
+{
+	const char *t = results_verify_get(v, "verify");
+
+	return t && *t && strcmp(t, "0");
+}
+
+/* debugfs verify: absent from a module without verify (present = 0) */
+static int read_verify(const char *job, struct ssl_verify *v)
+{
+	char err[256], *buf;
+	size_t len;
+	int r;
+
+	r = read_dbg(job, SSDLOAD_DBG_VERIFY, &buf, &len);
+	if (r == -ENOENT)
+		return 0;
+	if (r) {
+		ssl_err("%s/%s/%s: %s", ssl_debugfs_root(), job, SSDLOAD_DBG_VERIFY,
+			strerror(-r));
+		return -1;
+	}
+	if (results_parse_verify(buf, v, err, sizeof(err))) {
+		free(buf);
+		ssl_err("%s/%s/%s: %s", ssl_debugfs_root(), job, SSDLOAD_DBG_VERIFY, err);
+		return -1;
+	}
+	return 0;
+}
+
 /*
  * One binary file of the job: hist_*, hist_intended_*, series or steps.  A
  * missing file is fine when @optional (0, nothing read).  0, or -1 with a
@@ -905,6 +1014,8 @@ int results_read(const char *job, struct ssl_results *res)
 		goto fail;
 	if (read_binary(job, SSDLOAD_DBG_STEPS, 1, parse_steps_cb, &res->steps, 0))
 		goto fail;
+	if (read_verify(job, &res->verify))
+		goto fail;
 	return 0;
 
 fail:
@@ -939,6 +1050,7 @@ void results_free(struct ssl_results *r)
 	results_free_hist(&r->shist);
 	results_free_series(&r->series);
 	results_free_steps(&r->steps);
+	results_free_verify(&r->verify);
 }
 
 int results_read_progress(const char *job, struct ssl_progress *p)

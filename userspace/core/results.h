@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "uapi/ssdload.h"
+#include "core/util.h"
 
 /*
  * Open-loop rate control of one direction (<dir>_rate_iops and the keys
@@ -111,6 +112,11 @@ struct ssl_summary {
 	struct ssl_opt_u64 late_threshold_ns;
 	struct ssl_opt_u64 log_interval_ms, log_hist, series_records;
 	struct ssl_opt_u64 think_ns, think_pauses;	/* thinktime: paused */
+	struct ssl_opt_u64 start_real_ns;	/* the start on CLOCK_REALTIME */
+	/* start_at (CLOCK_REALTIME ns), the first worker's first submission */
+	struct ssl_opt_u64 start_at, first_submit_real_ns;
+	int64_t start_error_ns;		/* the last worker's lateness after start_at */
+	int have_start_error;
 	/* fio's sync options: the flushes as sync_* (have_sync: the keys were there) */
 	struct ssl_dir_stats sync;
 	int have_sync;
@@ -165,6 +171,26 @@ struct ssl_hist {
 	uint64_t *counts;		/* hdr.nr_buckets counts */
 };
 
+/* One fail= line of debugfs verify: "<sector> <class> <detail>". */
+struct ssl_vfail {
+	uint64_t lba;			/* 512-byte sector */
+	const char *cls;		/* corrupt, misplaced, ... (into the text) */
+	const char *detail;		/* the rest of the line: key=value words */
+};
+
+/*
+ * The debugfs verify file (uapi SSDLOAD_DBG_VERIFY), kept whole: every
+ * key=value line in file order, so that keys a newer module adds reach
+ * the reports without a change here; the fail= lines apart.
+ */
+struct ssl_verify {
+	int present;			/* the file was read */
+	char *text;			/* the file (the pairs point into it) */
+	struct ssl_kvlist kv;		/* every pair but fail=, in file order */
+	struct ssl_vfail *fail;
+	unsigned int nr_fail;
+};
+
 /* Everything `ssdload run` and `ssdload show` report on a job. */
 struct ssl_results {
 	struct ssl_summary sum;
@@ -173,6 +199,7 @@ struct ssl_results {
 	struct ssl_hist shist;			/* hist_sync (flushes) */
 	struct ssl_series series;		/* with log_interval_ms > 0 */
 	struct ssl_steps steps;			/* a job with steps (else absent) */
+	struct ssl_verify verify;		/* debugfs verify (else absent) */
 };
 
 struct ssl_progress {
@@ -203,6 +230,18 @@ void results_free_series(struct ssl_series *s);
 int results_parse_steps(const void *buf, size_t len, struct ssl_steps *s,
 			char *err, size_t errlen);
 void results_free_steps(struct ssl_steps *s);
+
+/* Parse the verify text (kept in @v, freed by results_free_verify()); 0 or -1. */
+int results_parse_verify(char *text, struct ssl_verify *v, char *err, size_t errlen);
+void results_free_verify(struct ssl_verify *v);
+
+/*
+ * The verify file's value of @key ("verify_checked" ...), NULL if absent;
+ * and whether verify was on for the job (present, verify= not 0).
+ */
+const char *results_verify_get(const struct ssl_verify *v, const char *key);
+uint64_t results_verify_u64(const struct ssl_verify *v, const char *key);
+int results_verify_on(const struct ssl_verify *v);
 
 /*
  * Is direction @d rate controlled?  Its cap is set and its I/Os have

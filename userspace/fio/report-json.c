@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <json-c/json.h>
 
@@ -274,12 +275,31 @@ static json_object *json_devices(const struct ssl_summary *s)
  * ssdload's own results, outside fio's schema: jobs[0].ssdload.  A key
  * the module did not print (an older module) is left out.
  */
+/*
+ * The geometry of every histogram of the result (uapi): results merge
+ * bucket by bucket only when it is the same (ssdload merge).
+ */
+static json_object *json_hist_geometry(void)
+{
+	json_object *o = json_object_new_object();
+
+	jint(o, "version", SSDLOAD_HIST_VERSION);
+	jint(o, "sub_bits", SSDLOAD_HIST_SUB_BITS);
+	jint(o, "max_shift", SSDLOAD_HIST_MAX_SHIFT);
+	jint(o, "buckets", SSDLOAD_HIST_BUCKETS);
+	return o;
+}
+
 static json_object *json_ssdload(const struct ssl_summary *s, int with_devices)
 {
 	json_object *o = json_object_new_object(), *workers;
+	char host[256] = "";
 	unsigned int i;
 
 	jstr(o, "state", s->state);
+	json_object_object_add(o, "histogram", json_hist_geometry());
+	if (!gethostname(host, sizeof(host) - 1))
+		jstr(o, "hostname", host);
 	jopt(o, "hipri", &s->hipri);
 	jopt(o, "polled", &s->polled);
 	if (s->poll_fallback[0])
@@ -297,6 +317,13 @@ static json_object *json_ssdload(const struct ssl_summary *s, int with_devices)
 	jopt(o, "usr_cpu_ns", &s->usr_cpu_ns);
 	jopt(o, "sys_cpu_ns", &s->sys_cpu_ns);
 	jopt(o, "cpu_ns_per_io", &s->cpu_ns_per_io);
+	jopt(o, "start_real_ns", &s->start_real_ns);
+	if (s->start_at.have && s->start_at.v) {
+		jopt(o, "start_at", &s->start_at);
+		jopt(o, "first_submit_real_ns", &s->first_submit_real_ns);
+		if (s->have_start_error)
+			jint(o, "start_error_ns", s->start_error_ns);
+	}
 	jopt(o, "think_ns", &s->think_ns);
 	jopt(o, "think_pauses", &s->think_pauses);
 	jopt(o, "fua_writes", &s->fua_writes);
@@ -760,7 +787,7 @@ static json_object *json_job(const struct ssl_report *r,
 	double ms[SSL_LAT_MS_NR] = { 0 };
 	uint64_t all = v[0].n + v[1].n + v[2].n;
 	const struct ssl_summary *s = r->sum;
-	json_object *job = json_job_head(r), *ext;
+	json_object *job = json_job_head(r), *ext, *vfy;
 	int d;
 
 	for (d = 0; d < SSDLOAD_DIR_NR; d++)
@@ -792,8 +819,11 @@ static json_object *json_job(const struct ssl_report *r,
 	json_object_object_add(job, "latency_ms",
 			       json_dist(ssl_lat_ranges, ms, SSL_LAT_MS_NR));
 	json_latency_target(r, job);
+	rep_verify_fio_keys(job, r);
 	ext = json_ssdload(r->sum, 1);
 	json_object_object_add(job, "ssdload", ext);
+	if ((vfy = rep_verify_json(r->verify)))
+		json_object_object_add(ext, "verify", vfy);
 	if (json_add_ss(r, job, ext)) {
 		json_object_put(job);
 		return NULL;
@@ -907,6 +937,8 @@ static json_object *json_clone(const struct ssl_report *r, unsigned int i,
 	jint(job, "minf", 0);
 	json_iodepth(job, &w->depth, NULL, NULL);
 	json_latency_target(r, job);
+	if (i == 0)	/* job-wide: once, in the first entry */
+		rep_verify_fio_keys(job, r);
 	ext = json_worker(r->sum, i);
 	jint(ext, "worker", i);
 	jstr(ext, "state", r->sum->state);
@@ -914,6 +946,8 @@ static json_object *json_clone(const struct ssl_report *r, unsigned int i,
 		json_object_object_add(ext, "devices", json_devices(r->sum));
 	if (i == 0 && (rate = json_clone_rate(r, v)))
 		json_object_object_add(ext, "rate", rate);
+	if (i == 0 && (rate = rep_verify_json(r->verify)))
+		json_object_object_add(ext, "verify", rate);
 	json_object_object_add(job, "ssdload", ext);
 	if (json_add_ss(r, job, ext)) {
 		json_object_put(job);

@@ -221,6 +221,10 @@ static void print_notes(FILE *f, const struct ssl_summary *s)
 	if (s->nowait_retries.v)
 		fprintf(f, "  note         : %" PRIu64 " polled submissions found no free tag"
 			" and were retried\n", s->nowait_retries.v);
+	if (s->start_at.v && s->have_start_error)
+		fprintf(f, "  start        : at start_at=%" PRIu64 " (CLOCK_REALTIME ns);"
+			" the last worker began to submit %.1f us after it\n",
+			s->start_at.v, (double)s->start_error_ns / 1e3);
 	if (s->timed_out_ios.v)
 		fprintf(f, "  warning      : %" PRIu64 " I/Os were in flight longer than"
 			" io_timeout_ms=%" PRIu64 "\n", s->timed_out_ios.v,
@@ -695,6 +699,7 @@ void rep_print_normal(FILE *f, const struct ssl_report *r,
 	print_lat_dist(f, "usec", us, SSL_LAT_US_NR);
 	print_lat_dist(f, "msec", ms, SSL_LAT_MS_NR);
 	print_sync(f, r);
+	rep_print_verify(f, r);
 	print_cpu(f, r->sum);
 	print_issued(f, r, v);
 	print_ss(f, r);

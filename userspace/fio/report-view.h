@@ -106,4 +106,15 @@ void rep_print_normal(FILE *f, const struct ssl_report *r,
 int rep_print_json(FILE *f, const struct ssl_report *r,
 		   const struct dir_view v[SSDLOAD_DIR_NR]);
 
+/*
+ * report-verify.c: verify (debugfs verify) in the text report, the JSON's
+ * ssdload.verify object (NULL without verify) and fio's total_err and
+ * first_error; the failed units (0 without verify)
+ */
+struct json_object;
+void rep_print_verify(FILE *f, const struct ssl_report *r);
+struct json_object *rep_verify_json(const struct ssl_verify *v);
+void rep_verify_fio_keys(struct json_object *job, const struct ssl_report *r);
+uint64_t rep_verify_failed(const struct ssl_verify *v);
+
 #endif /* SSDLOAD_CLI_REPORT_VIEW_H */

@@ -51,6 +51,7 @@ struct ssl_report {
 	const struct ssl_disk_util *disks;	/* disk_util, or NULL */
 	int ndisks;
 	const struct ssl_fio_ss *ss;		/* fio's steadystate, or NULL */
+	const struct ssl_verify *verify;	/* debugfs verify, or NULL */
 };
 
 /* fio's default percentile_list */

@@ -7,12 +7,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/array_size.h"
 #include "trace/trace-int.h"
 
+extern const struct trace_ops trace_blktrace_ops;
+extern const struct trace_ops trace_msr_ops;
+extern const struct trace_ops trace_alibaba_ops;
+
 /* one line per format reader, probed in this order; NULL ends the table */
 static const struct trace_ops *const formats[] = {
+	&trace_blktrace_ops,
+	&trace_msr_ops,
+	&trace_alibaba_ops,
 	NULL,
 };
 
@@ -83,6 +91,33 @@ int trace_dev_index(struct trace *t, const char *name)
 	return (int)t->ndevs++;
 }
 
+/* PATH.blktrace.0 exists: PATH names blktrace's per-CPU files */
+static int blktrace_prefix(const char *path)
+{
+	size_t n = strlen(path);
+	char *name = malloc(n + sizeof(".blktrace.0"));
+	int ok;
+
+	if (!name)
+		return 0;
+	memcpy(name, path, n);
+	memcpy(name + n, ".blktrace.0", sizeof(".blktrace.0"));
+	ok = !access(name, F_OK);
+	free(name);
+	return ok;
+}
+
+static void free_devs(struct trace *t)
+{
+	unsigned int i;
+
+	for (i = 0; i < t->ndevs; i++)
+		free(t->devs[i]);
+	free(t->devs);
+	t->devs = NULL;
+	t->ndevs = 0;
+}
+
 static const struct trace_ops *find_format(enum trace_format fmt)
 {
 	size_t i;
@@ -122,6 +157,9 @@ struct trace *trace_open(const char *path, enum trace_format fmt,
 		goto free_trace;
 	}
 	t->f = fopen(path, "rb");
+	if (!t->f && errno == ENOENT && fmt == TRACE_FMT_AUTO &&
+	    blktrace_prefix(path))
+		fmt = TRACE_FMT_BLKTRACE;	/* DEV for DEV.blktrace.N */
 	if (!t->f && fmt != TRACE_FMT_BLKTRACE) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		goto free_path;
@@ -143,11 +181,19 @@ struct trace *trace_open(const char *path, enum trace_format fmt,
 		}
 	}
 	if (t->ops->open(t)) {
-		snprintf(err, errlen, "%s: %s", path, t->err);
-		goto close_file;
+		/* a reader's error may name a file of its own (blktrace's CPUs) */
+		if (!strncmp(t->err, path, strlen(path)))
+			snprintf(err, errlen, "%s", t->err);
+		else
+			snprintf(err, errlen, "%s: %s", path, t->err);
+		goto close_format;
 	}
 	return t;
 
+close_format:
+	if (t->ops->close)
+		t->ops->close(t);
+	free_devs(t);
 close_file:
 	if (t->f)
 		fclose(t->f);
@@ -185,17 +231,13 @@ const char *trace_dev_name(const struct trace *t, unsigned int dev)
 
 void trace_close(struct trace *t)
 {
-	unsigned int i;
-
 	if (!t)
 		return;
 	if (t->ops->close)
 		t->ops->close(t);
 	if (t->f)
 		fclose(t->f);
-	for (i = 0; i < t->ndevs; i++)
-		free(t->devs[i]);
-	free(t->devs);
+	free_devs(t);
 	free(t->path);
 	free(t);
 }

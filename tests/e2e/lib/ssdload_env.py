@@ -43,7 +43,7 @@ CONTRACT_ATTRS = (
     "fsync", "end_fsync", "sync", "write_barrier",
     # thinktime and startdelay (configfs.rst)
     "thinktime_us", "thinktime_spin_us", "thinktime_blocks", "thinktime_blocks_type",
-    "thinktime_iotime_us", "startdelay_us",
+    "thinktime_iotime_us", "startdelay_us", "start_at",
     "enable", "state", "error",
 )
 RO_ATTRS = ("state", "error")

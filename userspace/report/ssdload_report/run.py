@@ -73,6 +73,15 @@ class FioRun:
     def state(self):
         return get(self.jobs[0] if self.jobs else None, "ssdload", "state") or "done"
 
+    def verify(self):
+        """The job's verify pass (ssdload.verify of the first entry with
+        one: the job-wide object), or None without verify."""
+        for j in self.jobs:
+            v = get(j, "ssdload", "verify")
+            if isinstance(v, dict):
+                return v
+        return None
+
     @property
     def quiet(self):
         return self.state == "done"
@@ -526,6 +535,46 @@ class RunStudyReport(CommandReport):
                                                      esc(run.verdict.upper()), met, len(rows)))
         return "".join(out)
 
+    VERIFY_CLASSES = ("corrupt", "misplaced", "stale", "foreign", "read_error")
+    VERIFY_ROWS = (("type", "checksum"), ("state", "pass"), ("interval", "unit (bytes)"),
+                   ("written", "blocks written"), ("checked", "blocks checked"),
+                   ("units", "units checked"), ("ambiguous", "ambiguous blocks"),
+                   ("failed", "failed units"))
+
+    def verify_tables(self):
+        """The verify pass (Documentation/verify.rst): its counts, failures
+        per class, then the first failures; nothing without verify."""
+        v = self.run.verify()
+        if v is None:
+            return ""
+        rows = [[name, text(v.get(k))] for k, name in self.VERIFY_ROWS]
+        rows += [["failed units: " + c.replace("_", " "),
+                  Cell('<td class="%s">%s</td>' % ("fail" if v.get(c) else "pass",
+                                                   esc(text(v.get(c)))))]
+                 for c in self.VERIFY_CLASSES]
+        rows.append(["generation map (bytes)", text(v.get("map_bytes"))])
+        out = data_table(["verify", "value"], rows, caption="Verify: the blocks read back "
+                         "after the writes", tid="verify")
+        fails = [f for f in v.get("failures") or [] if isinstance(f, dict)]
+        if fails:
+            out += data_table(["sector", "class", "detail"],
+                              [[text(f.get("lba")), text(f.get("class")),
+                                " ".join("%s=%s" % (k, x) for k, x in f.items()
+                                         if k not in ("lba", "class"))] for f in fails],
+                              caption="The first %d failures" % len(fails),
+                              tid="verify-failures")
+        return out
+
+    def verify_banner(self):
+        v = self.run.verify()
+        failed = v.get("failed") if v else None
+        if not failed:
+            return ""
+        return ('<div class="banner bad" id="verify-failed"><h2>verify: %s units failed'
+                "</h2>%s</div>" % (esc(text(failed)), esc(", ".join(
+                    "%s %s" % (text(v.get(c)), c.replace("_", " "))
+                    for c in self.VERIFY_CLASSES if v.get(c)))))
+
     def headline_table(self):
         rows = [[job, d, cell(ios, fmt_int(ios)), cell(iops, fmt_value(iops)),
                  cell(bw, fmt_value(None if bw is None else bw / 1e6)), us_cell(mean),
@@ -587,7 +636,8 @@ class RunStudyReport(CommandReport):
 
     def build(self, csvs):
         run = self.run
-        self.page("Summary", self.banners(), self.headline_table(), self.check_table())
+        self.page("Summary", self.banners(), self.verify_banner(), self.headline_table(),
+                  self.check_table(), self.verify_tables())
         self.page("Latency Percentiles",
                   plot_img(run, "run_exceedance.svg", "latency percentiles") or
                   '<p class="note">No direction has latency percentiles: no plot.</p>',
