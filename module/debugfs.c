@@ -183,6 +183,27 @@ static void ssdload_summary_depths(struct seq_file *m, struct ssdload_job *job)
 	ssdload_seq_map(m, "iodepth_complete", map[2]);
 }
 
+/*
+ * Worker @i's figures of @st under @n (a direction, or "sync": its
+ * flushes, flush.c, which fio's clones count each for themselves).
+ */
+static void ssdload_summary_worker_dstat(struct seq_file *m, unsigned int i,
+					 const char *n,
+					 const struct ssdload_dstat *st)
+{
+	u64 ios = READ_ONCE(st->ios);
+
+	seq_printf(m, "worker%u_%s_ios=%llu\n", i, n, ios);
+	seq_printf(m, "worker%u_%s_bytes=%llu\n", i, n, READ_ONCE(st->bytes));
+	seq_printf(m, "worker%u_%s_errors=%llu\n", i, n, READ_ONCE(st->errors));
+	seq_printf(m, "worker%u_%s_lat_min_ns=%llu\n", i, n,
+		   ios ? READ_ONCE(st->lat_min) : 0);
+	seq_printf(m, "worker%u_%s_lat_max_ns=%llu\n", i, n,
+		   READ_ONCE(st->lat_max));
+	seq_printf(m, "worker%u_%s_lat_sum_ns=%llu\n", i, n,
+		   READ_ONCE(st->lat_sum));
+}
+
 /* Per-worker lines of the summary. */
 static void ssdload_summary_workers(struct seq_file *m,
 				    struct ssdload_job *job)
@@ -203,23 +224,10 @@ static void ssdload_summary_workers(struct seq_file *m,
 		seq_printf(m, "worker%u_ctx=%llu\n", i, ctx);
 		seq_printf(m, "worker%u_", i);
 		ssdload_seq_map(m, "iodepth_level", w->res.depth);
-		for (d = 0; d < SSDLOAD_DIR_NR; d++) {
-			const struct ssdload_dstat *st = &w->res.st[d];
-			const char *n = ssdload_dir_names[d];
-			u64 ios = READ_ONCE(st->ios);
-
-			seq_printf(m, "worker%u_%s_ios=%llu\n", i, n, ios);
-			seq_printf(m, "worker%u_%s_bytes=%llu\n", i, n,
-				   READ_ONCE(st->bytes));
-			seq_printf(m, "worker%u_%s_errors=%llu\n", i, n,
-				   READ_ONCE(st->errors));
-			seq_printf(m, "worker%u_%s_lat_min_ns=%llu\n", i, n,
-				   ios ? READ_ONCE(st->lat_min) : 0);
-			seq_printf(m, "worker%u_%s_lat_max_ns=%llu\n", i, n,
-				   READ_ONCE(st->lat_max));
-			seq_printf(m, "worker%u_%s_lat_sum_ns=%llu\n", i, n,
-				   READ_ONCE(st->lat_sum));
-		}
+		for (d = 0; d < SSDLOAD_DIR_NR; d++)
+			ssdload_summary_worker_dstat(m, i, ssdload_dir_names[d],
+						     &w->res.st[d]);
+		ssdload_summary_worker_dstat(m, i, "sync", &w->res.sync);
 	}
 }
 

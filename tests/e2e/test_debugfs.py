@@ -34,7 +34,7 @@ SUMMARY_KEYS = (["version", "state", "error", "workers", "runtime_ns", "ramp_ns"
 DEV_KEYS = (["name", "span_start", "span_bytes"] +
             [d + "_" + k for d in DIRS for k in ("done", "ios", "bytes", "errors", "lat_sum_ns")])
 WORKER_KEYS = (["cpu", "ran_on", "pid", "cpu_ns", "ctx", "iodepth_level"] +
-               [d + "_" + k for d in DIRS
+               [d + "_" + k for d in DIRS + ("sync",)
                 for k in ("ios", "bytes", "errors", "lat_min_ns", "lat_max_ns", "lat_sum_ns")])
 PROGRESS_KEYS = {"state", "elapsed_ns", "ramp_ns", "runtime_ns", "number_ios",
                  "read_ios", "write_ios", "trim_ios", "inflight", "timed_out_ios",

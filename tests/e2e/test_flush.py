@@ -73,6 +73,29 @@ def test_fsync_and_end_fsync_are_the_device_flushes(nullb_cfg, jobs):
     assert j.hist("write").samples == W
 
 
+@pytest.mark.stock
+def test_each_worker_counts_its_flushes(nullb_cfg, jobs):
+    """numjobs=2, fsync=8, end_fsync=1: each worker flushes after its own
+    8th, 16th ... write and once at its end, and counts its own flushes
+    (worker<i>_sync_*, fio's per-clone sync); they add up to sync_ios and
+    to the block layer's count."""
+    dev = _cache_dev(nullb_cfg, "flush2", fua=True)
+    j = _job(jobs, dev, "perworker", numjobs=2, fsync=8, end_fsync=1)
+    before = _flushes(dev)
+    s = j.run(120)
+    flushes = _flushes(dev) - before
+    assert s["error"] == 0 and s["write_ios"] == W and s["workers"] == 2, s
+    per = [s["worker%d_sync_ios" % i] for i in range(2)]
+    writes = [s["worker%d_write_ios" % i] for i in range(2)]
+    assert per == [w // 8 + (1 if w else 0) for w in writes], (per, writes)
+    assert sum(per) == s["sync_ios"] == flushes, (per, s["sync_ios"], flushes)
+    for i in range(2):
+        assert s["worker%d_sync_bytes" % i] == 0 and s["worker%d_sync_errors" % i] == 0
+        if per[i]:
+            assert 0 < s["worker%d_sync_lat_min_ns" % i] <= s["worker%d_sync_lat_max_ns" % i]
+            assert s["worker%d_sync_lat_sum_ns" % i] >= per[i] * s["worker%d_sync_lat_min_ns" % i]
+
+
 @pytest.mark.quick
 def test_barriers_and_fua_writes(nullb_cfg, jobs):
     """write_barrier=8: (W-1)/8 PREFLUSH writes, a flush each (and one

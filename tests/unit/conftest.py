@@ -13,6 +13,7 @@ import pytest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
 
+from blockdev import block_dev  # noqa: E402,F401 (a fixture)
 from build import make_userspace  # noqa: E402
 from debugfs import FakeJob, Geometry, lognormal  # noqa: E402
 from fakemodule import FAKE_CONFIGFS_SHIM, FakeRun  # noqa: E402

@@ -18,8 +18,11 @@ import subprocess
 
 import pytest
 
+from blockdev import DEV, NEEDS_DEV
 from cli import one_error_line, parse_only, run, show_json
 from debugfs import FakeJob, check_lat, exact_percentile, lognormal
+
+pytestmark = NEEDS_DEV
 
 
 # --------------------------------------------------------------------------
@@ -44,7 +47,7 @@ def test_unknown_option(cli):
 
 def test_noop_options_noted(cli):
     """fio's engine-side options are accepted, each with a note on stderr."""
-    p = run(cli, "run", "--filename=/dev/unit-test", "--parse-only", "--ioengine", "libaio",
+    p = run(cli, "run", f"--filename={DEV}", "--parse-only", "--ioengine", "libaio",
             "--thread", "--invalidate=1", "--fadvise_hint=0", "--clocksource=clock_gettime")
     assert p.returncode == 0, p.stderr
     notes = [l for l in p.stderr.splitlines() if l.strip()]
@@ -108,7 +111,7 @@ def test_times(cli, text, ms):
 def test_attribute_mapping(cli):
     a = parse_only(cli, "--name=unit", "--rw", "randrw", "--rwmixwrite=30", "--iodepth=32",
                    "--number_ios=1000", "--randseed=0x10", "--allow_write", "--time_based")
-    assert a["name"] == "unit" and a["filename"] == "/dev/unit-test"
+    assert a["name"] == "unit" and a["filename"] == DEV
     assert a["rw"] == "randrw" and int(a["rwmixread"]) == 70
     assert int(a["iodepth"]) == 32 and int(a["number_ios"]) == 1000
     assert int(a["randseed"]) == 16 and a["allow_write"] == "1"

@@ -21,8 +21,11 @@ import subprocess
 
 import pytest
 
+from blockdev import DEV, NEEDS_DEV
 from cli import one_error_line
 from debugfs import FakeJob, FakeRateJob, Geometry, lognormal
+
+pytestmark = NEEDS_DEV
 
 TIMEOUT = 20
 
@@ -65,26 +68,26 @@ def fifo(tmp_path):
                                   b"bs=\x01" + b"5" * 300])
 def test_control_character_refused(cli, tmp_path, line):
     f = write(tmp_path / "j.fio", b"[job]\nrw=read\n" + line + b"\n")
-    p = run_t(cli, "run", "--parse-only", "--filename=/dev/unit-test", f)
+    p = run_t(cli, "run", "--parse-only", f"--filename={DEV}", f)
     one_error_line(p, f + ":3:", "control character")
 
 
 def test_nul_byte_refused(cli, tmp_path):
     f = write(tmp_path / "j.fio", b"[job]\nbs=4k\0junk\n")
-    one_error_line(run_t(cli, "run", "--parse-only", "--filename=/dev/unit-test", f),
+    one_error_line(run_t(cli, "run", "--parse-only", f"--filename={DEV}", f),
                    f + ":2:", "0x00")
 
 
 def test_control_character_from_environment_refused(cli, tmp_path):
     f = write(tmp_path / "j.fio", b"[job]\nbs=${SSL_FUZZ_BS}\n")
-    p = run_t(cli, "run", "--parse-only", "--filename=/dev/unit-test", f,
+    p = run_t(cli, "run", "--parse-only", f"--filename={DEV}", f,
               env={"SSL_FUZZ_BS": "\x015"})
     one_error_line(p, f + ":2:", "control character")
 
 
 def test_long_values_reach_the_options(cli, tmp_path):
     """Two values longer than inih's line, each where it belongs."""
-    dev = "/dev/" + "d" * 300
+    dev = os.path.dirname(DEV) + "/." * 150 + "/" + os.path.basename(DEV)	# DEV itself
     name = "n" * 250
     f = write(tmp_path / "j.fio", ("[job]\nfilename=%s\nbs=8k\nname=%s\niodepth=3\n" %
                                    (dev, name)).encode())
@@ -99,58 +102,58 @@ def test_long_values_reach_the_options(cli, tmp_path):
 # regular files only
 
 def test_jobfile_fifo_refused(cli, fifo):
-    one_error_line(run_t(cli, "run", "--parse-only", "--filename=/dev/unit-test", fifo),
+    one_error_line(run_t(cli, "run", "--parse-only", f"--filename={DEV}", fifo),
                    fifo, "not a regular file")
 
 
 def test_include_fifo_refused(cli, tmp_path, fifo):
     f = write(tmp_path / "j.fio", b"[job]\ninclude fifo\n")
-    one_error_line(run_t(cli, "run", "--parse-only", "--filename=/dev/unit-test", f),
+    one_error_line(run_t(cli, "run", "--parse-only", f"--filename={DEV}", f),
                    f + ":2:", "include", "fifo: not a regular file")
 
 
 def test_include_device_refused(cli, tmp_path):
     f = write(tmp_path / "j.fio", b"[job]\ninclude /dev/zero\n")
-    one_error_line(run_t(cli, "run", "--parse-only", "--filename=/dev/unit-test", f),
+    one_error_line(run_t(cli, "run", "--parse-only", f"--filename={DEV}", f),
                    f + ":2:", "/dev/zero", "not a regular file")
 
 
 def test_include_directory_refused(cli, tmp_path):
     (tmp_path / "d").mkdir()
     f = write(tmp_path / "j.fio", b"[job]\ninclude d\n")
-    one_error_line(run_t(cli, "run", "--parse-only", "--filename=/dev/unit-test", f),
+    one_error_line(run_t(cli, "run", "--parse-only", f"--filename={DEV}", f),
                    f + ":2:", "not a regular file")
 
 
 def test_jobfile_too_large_refused(cli, tmp_path):
     f = write(tmp_path / "j.fio", b"[job]\n" + b"; padding\n" * 110000)
-    one_error_line(run_t(cli, "run", "--parse-only", "--filename=/dev/unit-test", f),
+    one_error_line(run_t(cli, "run", "--parse-only", f"--filename={DEV}", f),
                    f, "too large")
 
 
 def test_jobfile_long_line_refused(cli, tmp_path):
     f = write(tmp_path / "j.fio", b"[job]\n;" + b"x" * 5000 + b"\n")
-    one_error_line(run_t(cli, "run", "--parse-only", "--filename=/dev/unit-test", f),
+    one_error_line(run_t(cli, "run", "--parse-only", f"--filename={DEV}", f),
                    f + ":2:", "4096 bytes")
 
 
 @pytest.mark.parametrize("special", ["fifo", "/dev/zero"])
 def test_buffer_pattern_special_file_refused(cli, fifo, special):
     path = fifo if special == "fifo" else special
-    one_error_line(run_t(cli, "run", "--parse-only", "--filename=/dev/unit-test",
+    one_error_line(run_t(cli, "run", "--parse-only", f"--filename={DEV}",
                          "--buffer_pattern='%s'" % path), path, "not a regular file")
 
 
 def test_buffer_pattern_regular_file_read(cli, tmp_path):
     f = write(tmp_path / "pat", b"\xde\xad")
-    p = run_t(cli, "run", "--parse-only", "--filename=/dev/unit-test",
+    p = run_t(cli, "run", "--parse-only", f"--filename={DEV}",
               "--buffer_pattern='%s'" % f)
     assert p.returncode == 0, p.stderr
     assert "buffer_pattern=0xdead" in p.stdout.lower()
 
 
 def test_steps_fifo_refused(cli, fifo):
-    one_error_line(run_t(cli, "run", "--parse-only", "--filename=/dev/unit-test",
+    one_error_line(run_t(cli, "run", "--parse-only", f"--filename={DEV}",
                          "--steps=" + fifo), fifo, "not a regular file")
 
 

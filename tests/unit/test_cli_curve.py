@@ -12,7 +12,10 @@ in the guest (tests/e2e/test_curve.py).
 
 import pytest
 
+from blockdev import DEV, NEEDS_DEV
 from cli import one_error_line, refused_leaving_nothing, run, usage_lists
+
+pytestmark = NEEDS_DEV
 
 
 def curve(cli, tmp_path, *args):
@@ -48,7 +51,7 @@ def curve(cli, tmp_path, *args):
     (["--bogus=1"], ["bogus"]),
 ])
 def test_curve_refusals(cli, tmp_path, args, needles):
-    refused_leaving_nothing(curve(cli, tmp_path, "--filename=/dev/unit-test", *args),
+    refused_leaving_nothing(curve(cli, tmp_path, f"--filename={DEV}", *args),
                             tmp_path / "out", *needles)
 
 
@@ -59,7 +62,7 @@ def test_curve_needs_filename(cli, tmp_path):
 def test_curve_run_refusal_is_the_runs(cli, tmp_path):
     """An option the run refuses: the run's message, then the curve's; no
     directory left."""
-    p = curve(cli, tmp_path, "--filename=/dev/unit-test", "--bs=4q")
+    p = curve(cli, tmp_path, f"--filename={DEV}", "--bs=4q")
     assert p.returncode == 2
     lines = p.stderr.splitlines()
     assert "--bs=4q" in lines[0] and "nothing ran" in lines[-1], p.stderr

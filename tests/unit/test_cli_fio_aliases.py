@@ -15,7 +15,10 @@ import subprocess
 
 import pytest
 
+from blockdev import DEV, NEEDS_DEV
 from cli import fio_aliases, run
+
+pytestmark = NEEDS_DEV
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -62,14 +65,14 @@ def outcome(cli, tmp_path, name, value, names):
             text = placeholder1(text, n)
         return text
     got = []
-    p = run(cli, "run", "--name=j", "--filename=/dev/unit-test", "--parse-only",
+    p = run(cli, "run", "--name=j", f"--filename={DEV}", "--parse-only",
             "--%s=%s" % (name, value))
     got.append((p.returncode, placeholder(p.stdout, name), placeholder(p.stderr, name)))
     f = tmp_path / "job.fio"
-    f.write_text("[j]\nfilename=/dev/unit-test\n%s=%s\n" % (name, value))
+    f.write_text(f"[j]\nfilename={DEV}\n%s=%s\n" % (name, value))
     p = run(cli, "run", "--parse-only", str(f))
     got.append((p.returncode, placeholder(p.stdout, name), placeholder(p.stderr, name)))
-    p = run(cli, "run", "--name=j", "--filename=/dev/unit-test", "--parse-only",
+    p = run(cli, "run", "--name=j", f"--filename={DEV}", "--parse-only",
             "--step=%s=%s" % (name, value))
     got.append((p.returncode, placeholder(p.stdout, name), placeholder(p.stderr, name)))
     return got
@@ -91,7 +94,7 @@ def test_both_names_behave_the_same(cli, tmp_path, name, alias, value):
 def test_an_alias_is_taken(cli, tmp_path, name, alias, attr):
     """Not only the same: accepted, with its name's attribute."""
     value = {"runtime": "5", "offset": "4k", "io_size": "4k", "rw": "write"}[name]
-    p = run(cli, "run", "--filename=/dev/unit-test", "--parse-only",
+    p = run(cli, "run", f"--filename={DEV}", "--parse-only",
             "--%s=%s" % (alias, value))
     assert p.returncode == 0, p.stderr
     assert attr in p.stdout.splitlines(), p.stdout
@@ -102,7 +105,7 @@ def test_an_unsupported_alias_is_named(cli, name, alias):
     """An alias of a fio option ssdload lacks is refused as its name is,
     not called unknown."""
     for n in (name, alias):
-        p = run(cli, "run", "--filename=/dev/unit-test", "--parse-only", "--%s=2" % n)
+        p = run(cli, "run", f"--filename={DEV}", "--parse-only", "--%s=2" % n)
         assert p.returncode == 1
         assert "a fio option that ssdload does not support" in p.stderr, p.stderr
         assert "unknown" not in p.stderr, p.stderr

@@ -19,7 +19,10 @@ import subprocess
 
 import pytest
 
+from blockdev import DEV, NEEDS_DEV
 from cli import jobfile, one_error_line, parse_only, run
+
+pytestmark = NEEDS_DEV
 
 MIB = 1 << 20
 K = 1024
@@ -30,7 +33,7 @@ def attrs(cli, *args):
 
 
 def refused(cli, *args):
-    return run(cli, "run", "--name=j", "--filename=/dev/unit-test", "--parse-only", *args)
+    return run(cli, "run", "--name=j", f"--filename={DEV}", "--parse-only", *args)
 
 
 def fio(*args):
@@ -63,7 +66,7 @@ def test_rw_suffix_meaning_ssdloads_offsets(cli, rw, attr):
 def test_rw_suffix_sets_the_walk(cli, tmp_path, rw, attr, key, val):
     a = attrs(cli, "--rw=" + rw)
     assert (a["rw"], a[key]) == (attr, val), a
-    f = jobfile(tmp_path, "[j]\nfilename=/dev/unit-test\nrw=%s\n" % rw)
+    f = jobfile(tmp_path, f"[j]\nfilename={DEV}\nrw=%s\n" % rw)
     p = run(cli, "run", "--parse-only", f)
     assert p.returncode == 0, p.stderr
     assert "%s=%s" % (key, val) in p.stdout.splitlines(), p.stdout
@@ -200,7 +203,7 @@ def test_fio_offset_increment_places_the_clones():
 def test_per_clone_default_of_a_job_file(cli, tmp_path):
     """numjobs of a job file: fio's clones (per_clone=1), no notes; the
     command line's --numjobs keeps ssdload's meaning, with the notes."""
-    f = jobfile(tmp_path, "[j]\nfilename=/dev/unit-test\nnumjobs=4\nrate_iops=100\n"
+    f = jobfile(tmp_path, f"[j]\nfilename={DEV}\nnumjobs=4\nrate_iops=100\n"
                 "io_size=1m\n")
     p = run(cli, "run", "--parse-only", f)
     assert p.returncode == 0, p.stderr

@@ -10,7 +10,10 @@ import re
 
 import pytest
 
+from blockdev import DEV, MISSING, NEEDS_DEV
 from cli import fio_aliases, jobfile, one_error_line, run
+
+pytestmark = NEEDS_DEV
 
 
 def parse(cli, *args):
@@ -21,9 +24,9 @@ def parse(cli, *args):
 
 def test_inline_comments_end_the_line(cli, tmp_path):
     f = jobfile(tmp_path, "[global]\nruntime=3600  # max\nbs=8k;the size\n"
-                "[j] # a job\nfilename=/dev/unit-test # the drive\niodepth=4#\n")
+                f"[j] # a job\nfilename={DEV} # the drive\niodepth=4#\n")
     a, _ = parse(cli, f)
-    assert a["filename"] == "/dev/unit-test"
+    assert a["filename"] == DEV
     assert a["runtime_ms"] == "3600000"
     assert a["bs"] == "8192" and a["iodepth"] == "4" and a["name"] == "j"
 
@@ -31,7 +34,7 @@ def test_inline_comments_end_the_line(cli, tmp_path):
 @pytest.mark.parametrize("engine", ["sync", "psync", "vsync", "pvsync", "pvsync2",
                                     "libaio", "io_uring", "posixaio", "mmap"])
 def test_block_engines_become_ssdload(cli, engine):
-    _, err = parse(cli, "--filename=/dev/unit-test", "--ioengine=" + engine)
+    _, err = parse(cli, f"--filename={DEV}", "--ioengine=" + engine)
     assert "--ioengine=%s ignored: ssdload.ko is the engine" % engine in err
 
 
@@ -43,15 +46,15 @@ def test_block_engines_become_ssdload(cli, engine):
     ("external:/x.so", "external engine"), ("nosuch", "not a block device engine"),
 ])
 def test_other_engines_are_refused(cli, tmp_path, engine, why):
-    one_error_line(run(cli, "run", "--parse-only", "--filename=/dev/unit-test",
+    one_error_line(run(cli, "run", "--parse-only", f"--filename={DEV}",
                        "--ioengine=" + engine), "--ioengine=" + engine, why)
-    f = jobfile(tmp_path, "[j]\nfilename=/dev/unit-test\nioengine=%s\n" % engine)
+    f = jobfile(tmp_path, f"[j]\nfilename={DEV}\nioengine=%s\n" % engine)
     one_error_line(run(cli, "run", "--parse-only", f), "job.fio:3: ioengine=" + engine,
                    why)
 
 
 def test_bs_zero_is_refused(cli):
-    one_error_line(run(cli, "run", "--parse-only", "--filename=/dev/unit-test",
+    one_error_line(run(cli, "run", "--parse-only", f"--filename={DEV}",
                        "--bs=0"), "--bs=0", "above 0")
 
 
@@ -88,7 +91,7 @@ def test_every_unsupported_option_has_its_documented_reason(cli, repo, tmp_path)
         if any('{ "%s",' % n in run_opts for n in (name, other.get(name))):
             one_error_line(run(cli, "compare", "--%s=1" % name), "--%s: %s" % (name, why))
             continue
-        f = jobfile(tmp_path, "[j]\nfilename=/dev/unit-test\n%s=1\n" % name)
+        f = jobfile(tmp_path, f"[j]\nfilename={DEV}\n%s=1\n" % name)
         one_error_line(run(cli, "run", "--parse-only", f), "job.fio:3: %s: %s" % (name, why))
 
 
@@ -97,10 +100,12 @@ def test_every_unsupported_option_has_its_documented_reason(cli, repo, tmp_path)
     ("DIR", "not a block device (a directory"),
     ("/dev/null", "not a block device (a character device"),
     ("http://host/obj", "a URL, not a block device"),
+    (MISSING, "not a block device (No such file or directory"),
 ])
 def test_parse_only_checks_the_target(cli, tmp_path, target, why):
-    """As a real run: what is not a block device is refused at parse time,
-    on the command line and in a job file (also one of several jobs)."""
+    """As a real run: what is not a block device, or does not exist, is
+    refused at parse time, on the command line and in a job file (also one
+    of several jobs)."""
     if target == "REG":
         target = str(tmp_path / "data.img")
         open(target, "w").close()
@@ -108,7 +113,7 @@ def test_parse_only_checks_the_target(cli, tmp_path, target, why):
         target = str(tmp_path)
     one_error_line(run(cli, "run", "--parse-only", "--name=j", "--filename=" + target),
                    target + ": " + why)
-    f = jobfile(tmp_path, "[a]\nfilename=/dev/unit-test\n[b]\nfilename=%s\n" % target)
+    f = jobfile(tmp_path, f"[a]\nfilename={DEV}\n[b]\nfilename=%s\n" % target)
     one_error_line(run(cli, "run", "--parse-only", f), target + ": " + why)
 
 
@@ -129,7 +134,7 @@ def test_parse_only_checks_the_target(cli, tmp_path, target, why):
 def test_numjobs_differences_are_noted(cli, args, notes):
     """fio's rate_iops and number_ios are per clone and its sequential
     clones each cover the span; ssdload's are the job's: a note each."""
-    _, err = parse(cli, "--filename=/dev/unit-test", *args)
+    _, err = parse(cli, f"--filename={DEV}", *args)
     got = [l for l in err.splitlines() if "numjobs" in l]
     assert len(got) == len(notes), err
     for line, want in zip(got, notes):
@@ -139,7 +144,7 @@ def test_numjobs_differences_are_noted(cli, args, notes):
 def test_numjobs_note_names_the_job_file_line(cli, tmp_path):
     """A job file's numjobs are fio's clones (per_clone): no note; with
     --per_clone=0 ssdload's meaning, noted at the file's line."""
-    f = jobfile(tmp_path, "[global]\nnumjobs=2\n[j]\nfilename=/dev/unit-test\n"
+    f = jobfile(tmp_path, f"[global]\nnumjobs=2\n[j]\nfilename={DEV}\n"
                 "rw=randread\nrate_iops=50\n")
     out, err = parse(cli, f)
     assert out.get("per_clone") == "1" and "numjobs" not in err, (out, err)
@@ -151,7 +156,7 @@ def test_engine_is_refused_before_its_own_options(cli, tmp_path):
     """A network job's host= and port= are the engine's: the engine is the
     reason given, unless the command line names a block engine instead."""
     f = jobfile(tmp_path, "[global]\nhostname=h\nport=8888\n[j]\nioengine=net\n"
-                "filename=/dev/unit-test\n")
+                f"filename={DEV}\n")
     one_error_line(run(cli, "run", "--parse-only", f), "job.fio:5: ioengine=net: a network")
     one_error_line(run(cli, "run", "--parse-only", "--ioengine=libaio", f),
                    "job.fio:2: unknown option 'hostname'")

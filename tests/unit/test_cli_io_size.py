@@ -14,11 +14,14 @@ import subprocess
 
 import pytest
 
+from blockdev import DEV, NEEDS_DEV
 from cli import one_error_line, run
+
+pytestmark = NEEDS_DEV
 
 
 def parse_only(cli, *args):
-    p = run(cli, "run", "--filename=/dev/unit-test", "--parse-only", *args)
+    p = run(cli, "run", f"--filename={DEV}", "--parse-only", *args)
     assert p.returncode == 0, p.stderr
     return dict(l.split("=", 1) for l in p.stdout.splitlines() if "=" in l), p.stderr
 
@@ -72,6 +75,6 @@ def test_io_size_with_runtime_ends_at_either(cli):
     (["--io_size=1m", "--step=iodepth=2"], "steps"),
 ])
 def test_io_size_refusals(cli, args, needle):
-    line = one_error_line(run(cli, "run", "--filename=/dev/unit-test", "--parse-only", *args),
+    line = one_error_line(run(cli, "run", f"--filename={DEV}", "--parse-only", *args),
                           needle)
     assert "--io_size=" in line or "--io_limit=" in line, line

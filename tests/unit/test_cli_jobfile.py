@@ -9,7 +9,10 @@ import os
 
 import pytest
 
+from blockdev import DEV, NEEDS_DEV
 from cli import jobfile, one_error_line, run
+
+pytestmark = NEEDS_DEV
 
 
 def parse(cli, *args, env=None):
@@ -20,23 +23,23 @@ def parse(cli, *args, env=None):
 
 def test_global_then_section(cli, tmp_path):
     f = jobfile(tmp_path, "; a comment\n[global]\nbs=8k\n  iodepth=4\n"
-                "# another\n[db]\nrw=randrw\nrwmixread=70\nfilename=/dev/unit-test\n")
+                f"# another\n[db]\nrw=randrw\nrwmixread=70\nfilename={DEV}\n")
     a, _ = parse(cli, f)
     assert a["name"] == "db"
     assert a["bs"] == "8192" and a["iodepth"] == "4"
     assert a["rw"] == "randrw" and a["rwmixread"] == "70"
-    assert a["filename"] == "/dev/unit-test"
+    assert a["filename"] == DEV
 
 
 def test_command_line_overrides_file(cli, tmp_path):
-    f = jobfile(tmp_path, "[global]\nbs=8k\n[j]\niodepth=4\nfilename=/dev/unit-test\n")
+    f = jobfile(tmp_path, f"[global]\nbs=8k\n[j]\niodepth=4\nfilename={DEV}\n")
     a, _ = parse(cli, "--bs=16k", f, "--name", "mine")
     assert a["bs"] == "16384" and a["iodepth"] == "4" and a["name"] == "mine"
 
 
 def test_sections_and_later_globals(cli, tmp_path):
     """As fio: a [global] applies to the jobs after it, not to those before."""
-    f = jobfile(tmp_path, "[global]\nbs=8k\nfilename=/dev/unit-test\n[a]\nrw=read\n"
+    f = jobfile(tmp_path, f"[global]\nbs=8k\nfilename={DEV}\n[a]\nrw=read\n"
                 "[global]\nbs=16k\n[b]\nrw=write\n")
     p = run(cli, "run", "--parse-only", f)
     assert p.returncode == 0, p.stderr
@@ -52,15 +55,15 @@ def test_sections_and_later_globals(cli, tmp_path):
 
 
 def test_empty_section_is_a_job(cli, tmp_path):
-    f = jobfile(tmp_path, "[global]\nfilename=/dev/unit-test\nrw=randread\n[only]\n")
+    f = jobfile(tmp_path, f"[global]\nfilename={DEV}\nrw=randread\n[only]\n")
     a, _ = parse(cli, f)
     assert a["name"] == "only" and a["rw"] == "randread"
 
 
 def test_bare_flag(cli, tmp_path):
-    f = jobfile(tmp_path, "[j]\nfilename=/dev/unit-test\nscramble_buffers\n")
+    f = jobfile(tmp_path, f"[j]\nfilename={DEV}\nscramble_buffers\n")
     assert parse(cli, f)[0]["scramble_buffers"] == "1"
-    f = jobfile(tmp_path, "[j]\nfilename=/dev/unit-test\nscramble_buffers=0\n")
+    f = jobfile(tmp_path, f"[j]\nfilename={DEV}\nscramble_buffers=0\n")
     assert parse(cli, f)[0]["scramble_buffers"] == "0"
 
 
@@ -68,7 +71,7 @@ def test_include_relative_to_the_file(cli, tmp_path):
     (tmp_path / "inc").mkdir()
     jobfile(tmp_path, "iodepth=12\ninclude more.fio\n", "inc/common.fio")
     jobfile(tmp_path, "bs=32k\n", "inc/more.fio")
-    f = jobfile(tmp_path, "[j]\nfilename=/dev/unit-test\ninclude inc/common.fio\nrw=write\n")
+    f = jobfile(tmp_path, f"[j]\nfilename={DEV}\ninclude inc/common.fio\nrw=write\n")
     a, _ = parse(cli, f)
     assert a["iodepth"] == "12" and a["bs"] == "32768" and a["rw"] == "write"
 
@@ -76,10 +79,10 @@ def test_include_relative_to_the_file(cli, tmp_path):
 def test_include_loop_and_missing(cli, tmp_path):
     jobfile(tmp_path, "include b.fio\n", "a.fio")
     jobfile(tmp_path, "iodepth=2\ninclude a.fio\n", "b.fio")
-    f = jobfile(tmp_path, "[j]\nfilename=/dev/unit-test\ninclude a.fio\n")
+    f = jobfile(tmp_path, f"[j]\nfilename={DEV}\ninclude a.fio\n")
     line = one_error_line(run(cli, "run", "--parse-only", f), "include loop")
     assert "b.fio:2:" in line, line
-    f = jobfile(tmp_path, "[j]\nfilename=/dev/unit-test\n\ninclude nowhere.fio\n")
+    f = jobfile(tmp_path, f"[j]\nfilename={DEV}\n\ninclude nowhere.fio\n")
     line = one_error_line(run(cli, "run", "--parse-only", f), "nowhere.fio")
     assert "job.fio:4:" in line, line
 
@@ -89,11 +92,11 @@ def test_include_where_fio_takes_it(cli, tmp_path):
     file, are refused (fio: "option <include ...> outside of [] job
     section", "No new sections in included files")."""
     jobfile(tmp_path, "iodepth=2\n", "opts.fio")
-    f = jobfile(tmp_path, "include opts.fio\n[j]\nfilename=/dev/unit-test\n")
+    f = jobfile(tmp_path, f"include opts.fio\n[j]\nfilename={DEV}\n")
     line = one_error_line(run(cli, "run", "--parse-only", f), "outside of a [] section")
     assert "job.fio:1:" in line, line
     jobfile(tmp_path, "iodepth=2\n[other]\nbs=8k\n", "sect.fio")
-    f = jobfile(tmp_path, "[j]\nfilename=/dev/unit-test\ninclude sect.fio\n")
+    f = jobfile(tmp_path, f"[j]\nfilename={DEV}\ninclude sect.fio\n")
     line = one_error_line(run(cli, "run", "--parse-only", f), "no new sections")
     assert "sect.fio:2:" in line, line
 
@@ -102,18 +105,18 @@ def test_include_depth(cli, tmp_path):
     for i in range(20):
         jobfile(tmp_path, "include d%d.fio\n" % (i + 1), "d%d.fio" % i)
     jobfile(tmp_path, "iodepth=3\n", "d20.fio")
-    f = jobfile(tmp_path, "[j]\nfilename=/dev/unit-test\ninclude d0.fio\n")
+    f = jobfile(tmp_path, f"[j]\nfilename={DEV}\ninclude d0.fio\n")
     one_error_line(run(cli, "run", "--parse-only", f), "nested includes")
 
 
 def test_environment_and_keywords(cli, tmp_path):
     f = jobfile(tmp_path, "[j]\nfilename=${DEV}\niodepth=${QD}\nbs=$pagesize\n")
-    a, _ = parse(cli, f, env={"DEV": "/dev/unit-test", "QD": "7"})
-    assert a["filename"] == "/dev/unit-test" and a["iodepth"] == "7"
+    a, _ = parse(cli, f, env={"DEV": DEV, "QD": "7"})
+    assert a["filename"] == DEV and a["iodepth"] == "7"
     assert a["bs"] == str(os.sysconf("SC_PAGESIZE"))
     env = dict(os.environ)
     env.pop("SSL_UNSET_VAR", None)
-    f = jobfile(tmp_path, "[j]\nfilename=/dev/unit-test\n\niodepth=${SSL_UNSET_VAR}\n")
+    f = jobfile(tmp_path, f"[j]\nfilename={DEV}\n\niodepth=${{SSL_UNSET_VAR}}\n")
     line = one_error_line(run(cli, "run", "--parse-only", f), "SSL_UNSET_VAR", "not set")
     assert "job.fio:4:" in line, line
 
@@ -124,31 +127,31 @@ def test_long_line(cli, tmp_path):
     one = ":".join("%d/4" % s for s in sizes)
     val = ",".join([one, "4096/100"])
     assert len("bssplit=" + val) > 200
-    f = jobfile(tmp_path, "[j]\nfilename=/dev/unit-test\nrw=randrw\nbssplit=%s\niodepth=3\n" % val)
+    f = jobfile(tmp_path, f"[j]\nfilename={DEV}\nrw=randrw\nbssplit=%s\niodepth=3\n" % val)
     a, _ = parse(cli, f)
     assert a["bssplit"].split(",")[:2] == [one, "4096/100"]
     assert a["iodepth"] == "3"
 
 
 def test_unknown_option_did_you_mean(cli, tmp_path):
-    f = jobfile(tmp_path, "[global]\nfilename=/dev/unit-test\n[j]\nrw=read\niodepht=4\n")
+    f = jobfile(tmp_path, f"[global]\nfilename={DEV}\n[j]\nrw=read\niodepht=4\n")
     line = one_error_line(run(cli, "run", "--parse-only", f), "job.fio:5:", "iodepht",
                           "did you mean", "iodepth")
     assert "--" not in line.split("mean", 1)[1], line
-    f = jobfile(tmp_path, "[j]\nfilename=/dev/unit-test\nfrobnicate=1\n")
+    f = jobfile(tmp_path, f"[j]\nfilename={DEV}\nfrobnicate=1\n")
     line = one_error_line(run(cli, "run", "--parse-only", f), "job.fio:3:", "frobnicate")
     assert "did you mean" not in line, line
 
 
 @pytest.mark.parametrize("body,needles", [
-    ("[j]\nfilename=/dev/unit-test\niodepth=0\n", ["job.fio:3:", "iodepth=0", "range"]),
-    ("[j]\nfilename=/dev/unit-test\nnumjobs=0\n", ["job.fio:3:", "numjobs=0"]),
-    ("[j]\nfilename=/dev/unit-test\n\nbs=4q\n", ["job.fio:4:", "bs=4q"]),
-    ("[j]\nfilename=/dev/unit-test\nrwmixread=101\n", ["job.fio:3:", "rwmixread=101"]),
+    (f"[j]\nfilename={DEV}\niodepth=0\n", ["job.fio:3:", "iodepth=0", "range"]),
+    (f"[j]\nfilename={DEV}\nnumjobs=0\n", ["job.fio:3:", "numjobs=0"]),
+    (f"[j]\nfilename={DEV}\n\nbs=4q\n", ["job.fio:4:", "bs=4q"]),
+    (f"[j]\nfilename={DEV}\nrwmixread=101\n", ["job.fio:3:", "rwmixread=101"]),
     ("iodepth=4\n[j]\n", ["job.fio:1:", "before any [section]"]),
-    ("[j\nfilename=/dev/unit-test\n", ["job.fio:1:", "section"]),
+    (f"[j\nfilename={DEV}\n", ["job.fio:1:", "section"]),
     ("[j]\n=4\n", ["job.fio:2:"]),
-    ("[j]\nfilename=/dev/unit-test\noutput-format=json\n", ["job.fio:3:", "command line"]),
+    (f"[j]\nfilename={DEV}\noutput-format=json\n", ["job.fio:3:", "command line"]),
     ("[global]\nbs=4k\n", ["no job section"]),
 ])
 def test_bad_job_file_creates_no_job(cli, tmp_path, body, needles):
@@ -167,7 +170,7 @@ def test_missing_filename(cli, tmp_path):
 
 
 def test_noop_option_notes_its_line(cli, tmp_path):
-    f = jobfile(tmp_path, "[j]\nfilename=/dev/unit-test\nioengine=libaio\ndirect=1\nthread\n")
+    f = jobfile(tmp_path, f"[j]\nfilename={DEV}\nioengine=libaio\ndirect=1\nthread\n")
     a, err = parse(cli, f)
     notes = [l for l in err.splitlines() if l.strip()]
     assert any(l.startswith("ssdload: note: ") and "job.fio:3: ioengine=libaio ignored" in l
@@ -177,8 +180,8 @@ def test_noop_option_notes_its_line(cli, tmp_path):
 
 
 def test_arguments_conflicts(cli, tmp_path):
-    f = jobfile(tmp_path, "[j]\nfilename=/dev/unit-test\n")
-    g = jobfile(tmp_path, "[k]\nfilename=/dev/unit-test\n", "other.fio")
+    f = jobfile(tmp_path, f"[j]\nfilename={DEV}\n")
+    g = jobfile(tmp_path, f"[k]\nfilename={DEV}\n", "other.fio")
     one_error_line(run(cli, "run", "--parse-only", f, g), "one job file")
     one_error_line(run(cli, "run", "--parse-only", f, "--profile=4k-randread"),
                    "--profile", "not both")
@@ -192,12 +195,12 @@ def test_arguments_conflicts(cli, tmp_path):
 
 def test_profile_resolution(cli, repo, tmp_path):
     """--profile reads $SSDLOAD_PROFILES first, then profiles/ beside the binary."""
-    a, _ = parse(cli, "--profile=4k-randread", "--filename=/dev/unit-test")
+    a, _ = parse(cli, "--profile=4k-randread", f"--filename={DEV}")
     assert a["name"] == "4k-randread" and a["rw"] == "randread" and a["bs"] == "4096"
     (tmp_path / "p").mkdir()
     jobfile(tmp_path, "; summary: mine\n[mine]\nrw=write\nbs=128k\n", "p/mine.fio")
     env = {"SSDLOAD_PROFILES": str(tmp_path / "p")}
-    a, _ = parse(cli, "--profile=mine", "--filename=/dev/unit-test", "--iodepth=2", env=env)
+    a, _ = parse(cli, "--profile=mine", f"--filename={DEV}", "--iodepth=2", env=env)
     assert a["rw"] == "write" and a["bs"] == "131072" and a["iodepth"] == "2"
     one_error_line(run(cli, "run", "--parse-only", "--profile=../p/mine",
                        "--filename=/dev/x", env=env), "no such profile")
@@ -231,7 +234,7 @@ def test_fio_option_not_supported_is_named(cli, tmp_path, opt):
     line = one_error_line(run(cli, "run", "--filename=/dev/x", "--%s=1" % opt),
                           "--" + opt, "fio option", "not support")
     assert "unknown" not in line and "did you mean" not in line, line
-    f = jobfile(tmp_path, "[j]\nfilename=/dev/unit-test\n%s\n" % opt)
+    f = jobfile(tmp_path, f"[j]\nfilename={DEV}\n%s\n" % opt)
     one_error_line(run(cli, "run", "--parse-only", f), "job.fio:3:", opt, "not support")
 
 

@@ -21,9 +21,12 @@ import time
 
 import pytest
 
+from blockdev import DEV, NEEDS_DEV
 from cli import jobfile, one_error_line, run
 from debugfs import FakeJob, lognormal
 from fakemodule import FAKE_ATTRS, FIRST_VALUES, FakeModule
+
+pytestmark = NEEDS_DEV
 
 PLACE = re.compile(r"^# \[(?P<section>[^\]]+)\]: set (?P<set>\d+) of (?P<sets>\d+), "
                    r"groupid (?P<gid>\d+)$")
@@ -48,7 +51,7 @@ def places(jobs):
     return [(s, st, g) for s, st, g, _ in jobs]
 
 
-THREE = ("[global]\nfilename=/dev/unit-test\nbs=4k\n"
+THREE = (f"[global]\nfilename={DEV}\nbs=4k\n"
          "[a]\nrw=randread\n[b]\nrw=read\niodepth=2\n[c]\nstonewall\nrw=randread\n")
 
 
@@ -88,14 +91,14 @@ def test_command_line_overrides_every_section(cli, tmp_path):
      [("x", 1, 0), ("y", 2, 1), ("z", 2, 1)]),
 ])
 def test_sets_and_groups(cli, tmp_path, body, want):
-    f = jobfile(tmp_path, "[global]\nfilename=/dev/unit-test\n" + body)
+    f = jobfile(tmp_path, f"[global]\nfilename={DEV}\n" + body)
     assert places(plan(cli, f)) == want
 
 
 def test_ordering_keys_are_job_options(cli, tmp_path):
     """The runs of the sections take them (their place is the parent's);
     --section runs one job whatever they say."""
-    f = jobfile(tmp_path, "[global]\nfilename=/dev/unit-test\n[a]\n[b]\nstonewall\n"
+    f = jobfile(tmp_path, f"[global]\nfilename={DEV}\n[a]\n[b]\nstonewall\n"
                 "new_group\nwait_for=a\n")
     p = run(cli, "run", "--parse-only", f, "--section=b")
     assert p.returncode == 0 and p.stderr == "", p.stderr
@@ -121,14 +124,14 @@ def test_refused_before_anything_runs(cli, tmp_path, body, needles):
     """One line naming FILE:LINE; no job is created, for any section."""
     jobs = tmp_path / "cfs" / "jobs"
     jobs.mkdir(parents=True)
-    f = jobfile(tmp_path, "[global]\nfilename=/dev/unit-test\n" + body)
+    f = jobfile(tmp_path, f"[global]\nfilename={DEV}\n" + body)
     p = run(cli, "run", f, env={"SSDLOAD_CONFIGFS": str(tmp_path / "cfs")})
     one_error_line(p, *needles)
     assert os.listdir(str(jobs)) == []
 
 
 def test_missing_filename_names_the_section(cli, tmp_path):
-    f = jobfile(tmp_path, "[a]\nfilename=/dev/unit-test\n\n[b]\nrw=read\n")
+    f = jobfile(tmp_path, f"[a]\nfilename={DEV}\n\n[b]\nrw=read\n")
     one_error_line(run(cli, "run", f), "job.fio:4:", "[b]", "filename")
 
 
@@ -150,7 +153,7 @@ def test_ordering_options_not_on_the_command_line(cli, opt):
 def test_notes_once_per_line_with_parse_only(cli, tmp_path):
     """A [global]'s engine option is noted once for all its jobs; a job's
     own, once more with its own line."""
-    f = jobfile(tmp_path, "[global]\nfilename=/dev/unit-test\nioengine=libaio\n[a]\n[b]\n"
+    f = jobfile(tmp_path, f"[global]\nfilename={DEV}\nioengine=libaio\n[a]\n[b]\n"
                 "[c]\nioengine=sync\n")
     p = run(cli, "run", "--parse-only", f)
     assert p.returncode == 0, p.stderr
@@ -161,7 +164,7 @@ def test_notes_once_per_line_with_parse_only(cli, tmp_path):
 
 
 def test_too_many_jobs_at_once(cli, tmp_path):
-    body = "[global]\nfilename=/dev/unit-test\n" + "".join("[j%d]\n" % i for i in range(65))
+    body = f"[global]\nfilename={DEV}\n" + "".join("[j%d]\n" % i for i in range(65))
     one_error_line(run(cli, "run", "--parse-only", jobfile(tmp_path, body)),
                    "more than 64", "stonewall")
 
@@ -254,7 +257,7 @@ def test_fake_three_jobs_two_sets(cli, fakeset, tmp_path):
     job_start, then the text with a block per job and a run status per
     group; the jobs are gone."""
     env, mods = fakeset({"a": 100, "b": 200, "c": 300}, runtime=0.4)
-    f = jobfile(tmp_path, "[global]\nfilename=/dev/unit0\nruntime=60\n"
+    f = jobfile(tmp_path, f"[global]\nfilename={DEV}\nruntime=60\n"
                 "[a]\nrw=randread\n[b]\nrw=randread\n[c]\nstonewall\nrw=randread\n")
     rc, out, err = Run(cli, env, f, "--output-format=json,normal").finish()
     assert rc == 0, err
@@ -272,7 +275,7 @@ def test_fake_three_jobs_two_sets(cli, fakeset, tmp_path):
     assert list(jobs[0])[:3] == ["jobname", "groupid", "job_start"]
     assert jobs[0]["job_start"] == jobs[1]["job_start"] > 0
     assert jobs[2]["job_start"] >= jobs[0]["job_start"] + 400
-    assert doc["global options"] == {"filename": "/dev/unit0", "runtime": "60"}
+    assert doc["global options"] == {"filename": DEV, "runtime": "60"}
     text = out[end:]
     heads = re.findall(r"^(\w+): \(groupid=(\d+), jobs=1\)", text, re.M)
     assert heads == [("a", "0"), ("b", "0"), ("c", "1")], text
@@ -290,7 +293,7 @@ def test_fake_a_job_that_cannot_start_stops_the_file(cli, fakeset, tmp_path):
     has the jobs that ran."""
     env, mods = fakeset({"a": 100, "b": 200, "d": 50, "e": 60}, runtime=0.2)
     (tmp_path / "cfs" / "jobs" / "c").mkdir()
-    f = jobfile(tmp_path, "[global]\nfilename=/dev/unit0\nruntime=60\n"
+    f = jobfile(tmp_path, f"[global]\nfilename={DEV}\nruntime=60\n"
                 "[a]\n[b]\nstonewall\n[c]\nstonewall\n[d]\n[e]\nstonewall\n")
     rc, out, err = Run(cli, env, f, "--output-format=json").finish()
     assert rc == 1, err
@@ -303,7 +306,7 @@ def test_fake_a_job_that_cannot_start_stops_the_file(cli, fakeset, tmp_path):
 
 def test_fake_ctrl_c_stops_the_set_and_starts_nothing(cli, fakeset, tmp_path):
     env, mods = fakeset({"a": 100, "b": 200, "c": 300})
-    f = jobfile(tmp_path, "[global]\nfilename=/dev/unit0\nruntime=60\n"
+    f = jobfile(tmp_path, f"[global]\nfilename={DEV}\nruntime=60\n"
                 "[a]\n[b]\n[c]\nstonewall\n")
     r = Run(cli, env, f, "--output-format=json")
     deadline = time.monotonic() + 10

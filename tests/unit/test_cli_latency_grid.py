@@ -13,7 +13,10 @@ results file (test_report_latgrid.py).
 
 import pytest
 
+from blockdev import DEV, NEEDS_DEV
 from cli import one_error_line, refused_leaving_nothing, run, usage_lists
+
+pytestmark = NEEDS_DEV
 
 
 def grid(cli, tmp_path, *args):
@@ -44,7 +47,7 @@ def grid(cli, tmp_path, *args):
     (["--mix=100", "--output-format=xml"], ["--output-format=xml"]),
 ])
 def test_grid_refusals(cli, tmp_path, args, needles):
-    refused_leaving_nothing(grid(cli, tmp_path, "--filename=/dev/unit-test", *args),
+    refused_leaving_nothing(grid(cli, tmp_path, f"--filename={DEV}", *args),
                             tmp_path / "out", *needles)
 
 
@@ -55,7 +58,7 @@ def test_grid_needs_filename(cli, tmp_path):
 def test_grid_run_refusal_is_the_runs(cli, tmp_path):
     """An option the run refuses: the run's message, then the grid's; no
     directory left."""
-    p = grid(cli, tmp_path, "--filename=/dev/unit-test", "--mix=100", "--size=4q")
+    p = grid(cli, tmp_path, f"--filename={DEV}", "--mix=100", "--size=4q")
     assert p.returncode == 2
     lines = p.stderr.splitlines()
     assert "--size=4q" in lines[0] and "nothing ran" in lines[-1], p.stderr

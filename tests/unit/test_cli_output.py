@@ -21,8 +21,11 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(
                                 "e2e", "lib"))
 import fiotools  # noqa: E402
 
+from blockdev import DEV, NEEDS_DEV
 from cli import one_error_line, parse_only, run
 from fakemodule import logged_run, report_count
+
+pytestmark = NEEDS_DEV
 
 
 def show(cli, fake, fmt, *extra):
@@ -121,7 +124,7 @@ def test_output_file_unwritable_creates_nothing(cli, tmp_path):
 
 def test_output_is_command_line_only(cli, tmp_path):
     f = tmp_path / "j.fio"
-    f.write_text("[j]\nfilename=/dev/unit-test\noutput=/tmp/x\n")
+    f.write_text(f"[j]\nfilename={DEV}\noutput=/tmp/x\n")
     one_error_line(run(cli, "run", "--parse-only", str(f)), "j.fio:3:", "command line")
 
 
@@ -177,7 +180,7 @@ def test_kb_base_values(cli, tmp_path):
         one_error_line(run(cli, "run", "--filename=/dev/x", "--kb_base=" + bad), "kb_base")
     # in a job file, also for the sizes above it (fio: only those after it)
     f = tmp_path / "k.fio"
-    f.write_text("[global]\nrate=4k\nkb_base=1000\n[j]\nfilename=/dev/unit-test\n")
+    f.write_text(f"[global]\nrate=4k\nkb_base=1000\n[j]\nfilename={DEV}\n")
     p = run(cli, "run", "--parse-only", str(f))
     assert p.returncode == 0, p.stderr
     assert "rate=4000" in p.stdout.splitlines()

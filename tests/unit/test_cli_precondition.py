@@ -14,13 +14,16 @@ bytes and the section's offsets are checked in the guest
 
 import pytest
 
+from blockdev import DEV, NEEDS_DEV
 from cli import one_error_line, run
 
-DEV = "--filename=/dev/unit-test"
+pytestmark = NEEDS_DEV
+
+DEV_ARG = f"--filename={DEV}"
 METHODS = {
-    "sweep": [DEV],
-    "curve": [DEV],
-    "scale": ["--devices=/dev/unit-test"],
+    "sweep": [DEV_ARG],
+    "curve": [DEV_ARG],
+    "scale": [f"--devices={DEV}"],
 }
 
 
@@ -119,13 +122,13 @@ def pc(cli, tmp_path, *args):
 
 
 @pytest.mark.parametrize("args,needles", [
-    ([DEV, "--allow_write"], ["give --precondition=MODE"]),
-    ([DEV, "--allow_write", "--precondition=none"], ["give --precondition=MODE"]),
-    ([DEV, "--precondition=fill"], ["--allow_write", "nothing ran"]),
+    ([DEV_ARG, "--allow_write"], ["give --precondition=MODE"]),
+    ([DEV_ARG, "--allow_write", "--precondition=none"], ["give --precondition=MODE"]),
+    ([DEV_ARG, "--precondition=fill"], ["--allow_write", "nothing ran"]),
     (["--precondition=fill", "--allow_write"], ["--filename=DEV is required"]),
-    ([DEV, "--allow_write", "--precondition=random:99"], ["from 1 to 16"]),
-    ([DEV, "--allow_write", "--precondition=fill", "--rw=write"], ["--rw"]),
-    ([DEV, "--allow_write", "--precondition=fill", "--dry-run=maybe"],
+    ([DEV_ARG, "--allow_write", "--precondition=random:99"], ["from 1 to 16"]),
+    ([DEV_ARG, "--allow_write", "--precondition=fill", "--rw=write"], ["--rw"]),
+    ([DEV_ARG, "--allow_write", "--precondition=fill", "--dry-run=maybe"],
      ["--dry-run=maybe", "must be 0 or 1"]),
 ])
 def test_precondition_command_refusals(cli, tmp_path, args, needles):

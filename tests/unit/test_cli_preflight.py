@@ -12,7 +12,10 @@ import re
 
 import pytest
 
+from blockdev import DEV, NEEDS_DEV
 from cli import one_error_line, run
+
+pytestmark = NEEDS_DEV
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -36,7 +39,7 @@ def online(tmp_path):
 
 
 def parse(cli, env, *args):
-    return run(cli, "run", "--filename=/dev/unit-test", "--parse-only", *args, env=env)
+    return run(cli, "run", f"--filename={DEV}", "--parse-only", *args, env=env)
 
 
 @pytest.mark.parametrize("args,needles", [

@@ -11,8 +11,11 @@ import time
 
 import pytest
 
+from blockdev import DEV, NEEDS_DEV
 from cli import parse_only, run
 from debugfs import FakeJob
+
+pytestmark = NEEDS_DEV
 
 
 @pytest.mark.parametrize("val,lo,hi", [
@@ -31,7 +34,7 @@ def test_start_at_values(cli, val, lo, hi):
 
 @pytest.mark.parametrize("val", ["-5", "0", "+0", "+2d", "abc", "+", "1.5", "+-1"])
 def test_start_at_refused(cli, val):
-    p = run(cli, "run", "--filename=/dev/unit-test", "--parse-only", "--rw=randread",
+    p = run(cli, "run", f"--filename={DEV}", "--parse-only", "--rw=randread",
             "--start_at=" + val)
     assert p.returncode == 1, (val, p.stdout)
     assert "--start_at=" + val in p.stderr, p.stderr

@@ -18,9 +18,12 @@ import struct
 
 import pytest
 
+from blockdev import DEV, NEEDS_DEV
 from cli import one_error_line, parse_only, run
 from debugfs import FakeJob, check_lat, exact_percentile, lognormal
 from fakemodule import FAKE_ATTRS
+
+pytestmark = NEEDS_DEV
 
 STEP_ATTRS = ("rw", "rwmixread", "bs", "bssplit", "iodepth", "rate_iops", "rate",
               "runtime_ms", "ramp_ms", "number_ios", "idle_ms", "numjobs", "blockalign")
@@ -115,7 +118,7 @@ def test_loops_without_steps(cli):
     kv = po(cli, "--loops=2", "--time_based")[0]
     assert kv["loops"] == "2" and "time_based" not in kv, kv
     for n in ("1", "2"):
-        p = run(cli, "run", "--filename=/dev/x", "--parse-only", "--loops=" + n)
+        p = run(cli, "run", f"--filename={DEV}", "--parse-only", "--loops=" + n)
         assert p.returncode == 0 and "loops=%s\n" % n in p.stdout, p.stderr
         assert "time_based" not in p.stdout
 
@@ -154,22 +157,22 @@ def test_loops_without_steps(cli):
     (["--numjobs=2", "--step=idle=1,numjobs=1"], ["idle takes no other key"]),
 ])
 def test_step_errors(cli, args, needles):
-    p = run(cli, "run", "--filename=/dev/unit-test", "--parse-only", "--runtime=1", *args)
+    p = run(cli, "run", f"--filename={DEV}", "--parse-only", "--runtime=1", *args)
     one_error_line(p, *needles)
     assert p.stdout == ""
 
 
 def test_step_unbounded(cli):
     """Without the job's --runtime or --number_ios a step needs its own."""
-    p = run(cli, "run", "--filename=/dev/x", "--parse-only", "--step=runtime=1",
+    p = run(cli, "run", f"--filename={DEV}", "--parse-only", "--step=runtime=1",
             "--step=iodepth=4")
     one_error_line(p, "--step=iodepth=4", "step 2 never ends")
-    p = run(cli, "run", "--filename=/dev/x", "--parse-only", "--runtime=1",
+    p = run(cli, "run", f"--filename={DEV}", "--parse-only", "--runtime=1",
             "--step=runtime=0")
     one_error_line(p, "step 1 never ends")
     for ok in (["--number_ios=10", "--step=iodepth=4"], ["--step=number_ios=5"],
                ["--step=idle=1", "--step=runtime=1"]):
-        p = run(cli, "run", "--filename=/dev/x", "--parse-only", *ok)
+        p = run(cli, "run", f"--filename={DEV}", "--parse-only", *ok)
         assert p.returncode == 0, p.stderr
 
 
@@ -181,26 +184,26 @@ def test_step_unbounded(cli):
 def test_steps_file_errors(cli, tmp_path, text, line, needles):
     f = tmp_path / "steps.txt"
     f.write_text(text)
-    p = run(cli, "run", "--filename=/dev/x", "--parse-only", "--runtime=1", "--steps=%s" % f)
+    p = run(cli, "run", f"--filename={DEV}", "--parse-only", "--runtime=1", "--steps=%s" % f)
     one_error_line(p, "%s:%d: " % (f, line), *needles)
 
 
 def test_steps_file_missing_or_empty(cli, tmp_path):
-    p = run(cli, "run", "--filename=/dev/x", "--parse-only", "--runtime=1",
+    p = run(cli, "run", f"--filename={DEV}", "--parse-only", "--runtime=1",
             "--steps=%s" % (tmp_path / "none"))
     one_error_line(p, "--steps=%s" % (tmp_path / "none"), os.strerror(2))
     f = tmp_path / "empty"
     f.write_text("# nothing\n\n")
-    p = run(cli, "run", "--filename=/dev/x", "--parse-only", "--runtime=1", "--steps=%s" % f)
+    p = run(cli, "run", f"--filename={DEV}", "--parse-only", "--runtime=1", "--steps=%s" % f)
     one_error_line(p, "no steps")
 
 
 def test_too_many_steps(cli, tmp_path):
     f = tmp_path / "many"
     f.write_text("iodepth=1\n" * 4096)
-    p = run(cli, "run", "--filename=/dev/x", "--parse-only", "--runtime=1", "--steps=%s" % f)
+    p = run(cli, "run", f"--filename={DEV}", "--parse-only", "--runtime=1", "--steps=%s" % f)
     assert p.returncode == 0 and "steps/4096/iodepth=1" in p.stdout
-    p = run(cli, "run", "--filename=/dev/x", "--parse-only", "--runtime=1", "--steps=%s" % f,
+    p = run(cli, "run", f"--filename={DEV}", "--parse-only", "--runtime=1", "--steps=%s" % f,
             "--step=iodepth=2")
     one_error_line(p, "too many steps", "4096")
 

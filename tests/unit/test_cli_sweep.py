@@ -12,7 +12,10 @@ directory behind.  The sweep itself runs in the guest
 
 import pytest
 
+from blockdev import DEV, NEEDS_DEV
 from cli import one_error_line, run, usage_lists
+
+pytestmark = NEEDS_DEV
 
 
 def sweep(cli, tmp_path, *args):
@@ -42,7 +45,7 @@ def sweep(cli, tmp_path, *args):
     (["--bogus=1"], ["bogus"]),
 ])
 def test_sweep_refusals(cli, tmp_path, args, needles):
-    p = sweep(cli, tmp_path, "--filename=/dev/unit-test", *args)
+    p = sweep(cli, tmp_path, f"--filename={DEV}", *args)
     assert p.returncode == 2, p.stderr
     if needles:
         one_error_line(p, *needles)
@@ -56,7 +59,7 @@ def test_sweep_needs_filename(cli, tmp_path):
 def test_sweep_run_refusal_is_the_runs(cli, tmp_path):
     """An option the run refuses: the run's message, then the sweep's; no
     directory left."""
-    p = sweep(cli, tmp_path, "--filename=/dev/unit-test", "--bs=4q")
+    p = sweep(cli, tmp_path, f"--filename={DEV}", "--bs=4q")
     assert p.returncode == 2
     lines = p.stderr.splitlines()
     assert "--bs=4q" in lines[0] and "nothing ran" in lines[-1], p.stderr

@@ -15,12 +15,15 @@ import statistics
 
 import pytest
 
+from blockdev import DEV, NEEDS_DEV
 from cli import one_error_line, run
 from debugfs import FakeJob, check_lat, lognormal
 
+pytestmark = NEEDS_DEV
+
 
 def parse_only(cli, *args):
-    p = run(cli, "run", "--name=j", "--filename=/dev/unit-test", "--parse-only", *args)
+    p = run(cli, "run", "--name=j", f"--filename={DEV}", "--parse-only", *args)
     return p, dict(l.split("=", 1) for l in p.stdout.splitlines() if "=" in l)
 
 
@@ -46,12 +49,47 @@ def test_options_map_to_attributes(cli, tmp_path, opts, attrs):
     for k, v in attrs.items():
         assert got.get(k) == v, p.stdout
     f = tmp_path / "job.fio"
-    f.write_text("[j]\nfilename=/dev/unit-test\n%s\n" % "\n".join(o[2:] for o in opts))
+    f.write_text(f"[j]\nfilename={DEV}\n%s\n" % "\n".join(o[2:] for o in opts))
     p = run(cli, "run", "--parse-only", str(f))
     assert p.returncode == 0, p.stderr
     got = dict(l.split("=", 1) for l in p.stdout.splitlines() if "=" in l)
     for k, v in attrs.items():
         assert got.get(k) == v, p.stdout
+
+
+@pytest.mark.parametrize("opts,end", [
+    (["--fsync_on_close"], "1"),
+    (["--fsync_on_close=1"], "1"),
+    (["--fsync_on_close=1", "--end_fsync=0"], "1"),
+    (["--fsync_on_close=1", "--end_fsync=1"], "1"),
+    (["--fsync_on_close=0", "--end_fsync=1"], "1"),
+    (["--fsync_on_close=0"], None),
+])
+def test_fsync_on_close_is_end_fsyncs_flush(cli, tmp_path, opts, end):
+    """fio 3.33 flushes a writing job's files at the end of its I/O for
+    end_fsync or fsync_on_close (do_io()): one end_fsync=1, noted, on the
+    command line and in a job file."""
+    on = any(o in ("--fsync_on_close", "--fsync_on_close=1") for o in opts)
+    p, got = parse_only(cli, "--rw=write", *opts)
+    assert p.returncode == 0, p.stderr
+    assert got.get("end_fsync") == end, p.stdout
+    notes = [l for l in p.stderr.splitlines() if l.strip()]
+    if on:
+        assert len(notes) == 1 and notes[0].startswith("ssdload: note: --fsync_on_close"), notes
+        assert "end_fsync's" in notes[0] and "a flush per device" in notes[0], notes
+    else:
+        assert notes == [], notes
+    f = tmp_path / "job.fio"
+    f.write_text(f"[j]\nfilename={DEV}\nrw=write\n%s\n" % "\n".join(o[2:] for o in opts))
+    p = run(cli, "run", "--parse-only", str(f))
+    assert p.returncode == 0, p.stderr
+    got = dict(l.split("=", 1) for l in p.stdout.splitlines() if "=" in l)
+    assert got.get("end_fsync") == end, p.stdout
+    assert on == ("job.fio:4: fsync_on_close" in p.stderr), p.stderr
+
+
+def test_fsync_on_close_is_refused_as_end_fsync_is(cli):
+    one_error_line(parse_only(cli, "--fsync_on_close=2")[0], "--fsync_on_close=2", "0 or 1")
 
 
 def test_not_given_not_written(cli):
@@ -77,7 +115,7 @@ def test_fsync_and_fdatasync_must_agree(cli, tmp_path):
     one_error_line(parse_only(cli, "--fsync=4", "--fdatasync=8")[0], "--fdatasync=8",
                    "differs from fsync")
     f = tmp_path / "job.fio"
-    f.write_text("[j]\nfilename=/dev/unit-test\nfsync=4\nfdatasync=8\n")
+    f.write_text(f"[j]\nfilename={DEV}\nfsync=4\nfdatasync=8\n")
     one_error_line(run(cli, "run", "--parse-only", str(f)), "job.fio:4: fdatasync=8")
 
 
@@ -144,3 +182,52 @@ def test_no_flushes_no_sync_block(cli, fake):
     job = json.loads(p.stdout)["jobs"][0]
     assert job["sync"] == {"total_ios": 0, "lat_ns": {"min": 0, "max": 0, "mean": 0.0,
                                                       "stddev": 0.0, "N": 0}}
+
+
+def _worker_sync_keys(i, sample):
+    n = len(sample)
+    return ("worker%d_sync_ios=%d" % (i, n), "worker%d_sync_bytes=0" % i,
+            "worker%d_sync_errors=0" % i,
+            "worker%d_sync_lat_min_ns=%d" % (i, min(sample) if n else 0),
+            "worker%d_sync_lat_max_ns=%d" % (i, max(sample) if n else 0),
+            "worker%d_sync_lat_sum_ns=%d" % (i, sum(sample)))
+
+
+@pytest.mark.parametrize("per_worker", [True, False])
+def test_clones_count_their_own_flushes(cli, geo, tmp_path, per_worker):
+    """fio 3.33 (psync, numjobs=2, fsync=4, 64 writes each): each clone's
+    sync object counts its own fsyncs (15 and 15), group_reporting their
+    sum.  ssdload's clones take their worker's workerN_sync_* (a module
+    that keeps flushes per job only: zeros); --group_reporting the job's."""
+    flushes = lognormal(21, 300, 700_000, 0.5)
+    shares = [flushes[:180], flushes[180:]]		# worker 0 flushed more
+    extra = ["numjobs=2"] + list(_sync_keys(flushes))
+    if per_worker:
+        for i, s in enumerate(shares):
+            extra += _worker_sync_keys(i, s)
+    job = FakeJob(geo, str(tmp_path), "clones", [], lognormal(22, 2000, 30_000, 0.4),
+                  workers=(0, 1), extra=extra)
+    with open(os.path.join(job.dir, "hist_sync"), "wb") as f:
+        f.write(geo.hist_file(flushes, 3, job.runtime_ns))
+    env = {"SSDLOAD_DEBUGFS": str(tmp_path), "SSDLOAD_CONFIGFS": str(tmp_path / "none")}
+    p = run(cli, "show", "clones", "--output-format=json", env=env)
+    assert p.returncode == 0, p.stderr
+    jobs = json.loads(p.stdout)["jobs"]
+    assert len(jobs) == 2
+    for s, j in zip(shares, jobs):
+        got = j["sync"]
+        if not per_worker:
+            assert got["total_ios"] == 0 and got["lat_ns"]["N"] == 0, got
+            continue
+        assert got["total_ios"] == len(s), got
+        lat = got["lat_ns"]
+        assert (lat["min"], lat["max"], lat["N"]) == (min(s), max(s), len(s))
+        assert lat["mean"] == pytest.approx(statistics.fmean(s), rel=1e-9)
+        assert "percentile" not in lat and "stddev" not in lat	# not kept per worker
+    if per_worker:
+        assert sum(j["sync"]["total_ios"] for j in jobs) == len(flushes)
+    p = run(cli, "show", "clones", "--output-format=json", "--group_reporting", env=env)
+    assert p.returncode == 0, p.stderr
+    (j,) = json.loads(p.stdout)["jobs"]
+    assert j["sync"]["total_ios"] == len(flushes)
+    check_lat(j["sync"]["lat_ns"], flushes)

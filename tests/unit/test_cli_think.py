@@ -10,11 +10,14 @@ installed, that each accepted value is one it takes.
 
 import pytest
 
+from blockdev import DEV, NEEDS_DEV
 from cli import fio_takes, one_error_line, run
+
+pytestmark = NEEDS_DEV
 
 
 def parse_only(cli, *args):
-    p = run(cli, "run", "--name=j", "--filename=/dev/unit-test", "--parse-only", *args)
+    p = run(cli, "run", "--name=j", f"--filename={DEV}", "--parse-only", *args)
     return p, dict(l.split("=", 1) for l in p.stdout.splitlines() if "=" in l)
 
 
@@ -50,7 +53,7 @@ def test_options_map_to_attributes(cli, tmp_path, args, attrs):
         assert got.get(k) == v, (k, p.stdout)
     # the same from a job file
     f = tmp_path / "job.fio"
-    f.write_text("[j]\nfilename=/dev/unit-test\n%s\n" %
+    f.write_text(f"[j]\nfilename={DEV}\n%s\n" %
                  "\n".join(a[2:] for a in args))
     p = run(cli, "run", "--parse-only", str(f))
     assert p.returncode == 0, p.stderr

@@ -15,13 +15,16 @@ import subprocess
 
 import pytest
 
+from blockdev import DEV, NEEDS_DEV
 from cli import one_error_line, run
+
+pytestmark = NEEDS_DEV
 
 SPAN_IOS = 16			# 64 KiB in 4 KiB blocks
 
 
 def parse_only(cli, *args):
-    p = run(cli, "run", "--filename=/dev/unit-test", "--parse-only", *args)
+    p = run(cli, "run", f"--filename={DEV}", "--parse-only", *args)
     assert p.returncode == 0, p.stderr
     return dict(l.split("=", 1) for l in p.stdout.splitlines() if "=" in l)
 
@@ -67,7 +70,7 @@ def test_job_file_flag(cli, tmp_path):
     for body, want in (("runtime=30\n", "0"), ("runtime=30\ntime_based\n", None),
                        ("runtime=30\ntime_based=0\n", "0")):
         f = tmp_path / "t.fio"
-        f.write_text("[global]\nfilename=/dev/unit-test\n" + body + "[t]\nrw=randread\n")
+        f.write_text(f"[global]\nfilename={DEV}\n" + body + "[t]\nrw=randread\n")
         p = run(cli, "run", str(f), "--parse-only")
         assert p.returncode == 0, p.stderr
         attrs = dict(l.split("=", 1) for l in p.stdout.splitlines() if "=" in l)
@@ -75,7 +78,7 @@ def test_job_file_flag(cli, tmp_path):
 
 
 def test_time_based_refusal(cli):
-    line = one_error_line(run(cli, "run", "--filename=/dev/unit-test", "--parse-only",
+    line = one_error_line(run(cli, "run", f"--filename={DEV}", "--parse-only",
                               "--runtime=1", "--time_based=2"), "must be 0 or 1")
     assert "--time_based=2" in line, line
 

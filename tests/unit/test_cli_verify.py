@@ -15,14 +15,17 @@ import os
 
 import pytest
 
+from blockdev import DEV, NEEDS_DEV
 from cli import fio_takes, jobfile, one_error_line, run
 from debugfs import FakeJob, lognormal
 
-DEV = "--filename=/dev/unit-test"
+pytestmark = NEEDS_DEV
+
+DEV_ARG = f"--filename={DEV}"
 
 
 def parse_only(cli, *args):
-    p = run(cli, "run", "--name=j", DEV, "--parse-only", *args)
+    p = run(cli, "run", "--name=j", DEV_ARG, "--parse-only", *args)
     return p, dict(l.split("=", 1) for l in p.stdout.splitlines() if "=" in l)
 
 
@@ -57,7 +60,7 @@ def test_options_map_to_attributes(cli, tmp_path, opts, attrs):
     assert p.returncode == 0, p.stderr
     for k, v in attrs.items():
         assert got.get(k) == v, p.stdout
-    f = jobfile(tmp_path, "[j]\nfilename=/dev/unit-test\nrw=write\n%s\n"
+    f = jobfile(tmp_path, f"[j]\nfilename={DEV}\nrw=write\n%s\n"
                 % "\n".join(o[2:] for o in opts))
     p = run(cli, "run", "--parse-only", f)
     assert p.returncode == 0, p.stderr
@@ -147,7 +150,7 @@ def test_what_enable_would_refuse_is_refused_first(cli, tmp_path, args, bad, nee
     a job file (its line)."""
     one_error_line(parse_only(cli, *args)[0], bad, needle)
     lines = "\n".join(a[2:] if "=" in a else a[2:] + "=1" for a in args)
-    f = jobfile(tmp_path, "[j]\nfilename=/dev/unit-test\n%s\n" % lines)
+    f = jobfile(tmp_path, f"[j]\nfilename={DEV}\n%s\n" % lines)
     line = 3 + [a for a in args].index(bad)
     one_error_line(run(cli, "run", "--parse-only", f),
                    "job.fio:%d: %s" % (line, bad[2:]), needle)
@@ -172,7 +175,7 @@ def test_later_options_have_their_own_reason(cli, tmp_path, name):
                           "--" + name, "a fio option that ssdload does not support",
                           LATER[name])
     assert "ssdload measures performance" not in line, line
-    f = jobfile(tmp_path, "[j]\nfilename=/dev/unit-test\nrw=write\n%s=1\n" % name)
+    f = jobfile(tmp_path, f"[j]\nfilename={DEV}\nrw=write\n%s=1\n" % name)
     one_error_line(run(cli, "run", "--parse-only", f), "job.fio:4: " + name, LATER[name])
 
 

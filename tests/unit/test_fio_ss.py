@@ -16,7 +16,10 @@ from fractions import Fraction
 
 import pytest
 
+from blockdev import DEV, NEEDS_DEV
 from cli import one_error_line, run
+
+pytestmark = NEEDS_DEV
 
 
 @pytest.fixture(scope="module")
@@ -235,7 +238,7 @@ def test_window_and_means_as_fios_json(ss):
 # the options of ssdload run
 
 def parse_only(cli, *opts):
-    return run(cli, "run", "--name=j", "--filename=/dev/unit-test", "--parse-only",
+    return run(cli, "run", "--name=j", f"--filename={DEV}", "--parse-only",
                "--rw=randread", *opts)
 
 
@@ -294,7 +297,7 @@ def test_no_duration_no_detection(cli):
 def test_both_names_in_a_job_file(cli, tmp_path, opts):
     """As fio's examples/steadystate.fio writes them, and by their names."""
     f = tmp_path / "ss.fio"
-    f.write_text("[j]\nfilename=/dev/unit-test\nrw=read\nruntime=60\n" +
+    f.write_text(f"[j]\nfilename={DEV}\nrw=read\nruntime=60\n" +
                  "".join(o[2:] + "\n" for o in opts))
     p = run(cli, "run", "--parse-only", str(f))
     assert p.returncode == 0, p.stderr

@@ -19,13 +19,16 @@ import subprocess
 
 import pytest
 
+from blockdev import DEV, NEEDS_DEV
 from cli import run
+
+pytestmark = NEEDS_DEV
 
 JOBS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "jobs")
 FRAGMENTS = ("common.fio",)		# included by the others, not jobs of their own
 FILES = sorted(os.path.basename(f) for f in glob.glob(os.path.join(JOBS, "*.fio"))
                if os.path.basename(f) not in FRAGMENTS)
-ENV = {"SSDLOAD_JOB_DEV": "/dev/unit-test"}
+ENV = {"SSDLOAD_JOB_DEV": DEV}
 PLACE = re.compile(r"^# \[(?P<section>[^\]]+)\]: set (?P<set>\d+) of \d+, "
                    r"groupid (?P<gid>\d+)$")
 UNITS = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30}

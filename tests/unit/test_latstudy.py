@@ -15,8 +15,11 @@ from fractions import Fraction
 
 import pytest
 
+from blockdev import DEV, NEEDS_DEV
 from cli import one_error_line, run
 from debugfs import FakeJob, lognormal
+
+pytestmark = NEEDS_DEV
 
 
 @pytest.fixture(scope="module")
@@ -224,7 +227,7 @@ def test_other_options_malformed(cli, job, opt):
 
 
 def test_run_takes_them_as_command_line_options(cli):
-    p = run(cli, "run", "--filename=/dev/unit-test", "--parse-only", "--latency-table",
+    p = run(cli, "run", f"--filename={DEV}", "--parse-only", "--latency-table",
             "--latency-below=40us", "--latency_check=p99.95<500us")
     assert p.returncode == 0, p.stderr
     assert "latency" not in p.stdout      # nothing for the module

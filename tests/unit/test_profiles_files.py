@@ -14,7 +14,10 @@ import subprocess
 
 import pytest
 
+from blockdev import DEV, NEEDS_DEV
 from build import make_userspace
+
+pytestmark = NEEDS_DEV
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PROFILES = os.path.join(TOP, "userspace", "profiles")
@@ -96,7 +99,7 @@ def test_parse_only_accepts(path, ssdload_bin):
     env = dict(os.environ)
     env.setdefault("SSDLOAD_CONFIGFS", "/nonexistent/ssdload-unit/configfs")
     env.setdefault("SSDLOAD_DEBUGFS", "/nonexistent/ssdload-unit/debugfs")
-    p = subprocess.run([ssdload_bin, "run", "--parse-only", "--filename=/dev/unit-test",
+    p = subprocess.run([ssdload_bin, "run", "--parse-only", f"--filename={DEV}",
                         "--allow_write=1", "--name=" + name] + args,
                        capture_output=True, text=True, env=env, timeout=60)
     if p.returncode != 0 and "parse-only" in p.stderr and "unknown" in p.stderr:

@@ -6,6 +6,7 @@
  * This file reads the command line and the job file (JOBFILE or --profile)
  * and checks them; cmd/run.h lists the files that do the rest.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -388,9 +389,9 @@ static int preflight_refused(const struct run_ctx *c, const char *attr, const ch
  */
 /*
  * --parse-only: each device of filename must be one, as a real run (the
- * module) would have it: a URL, a regular file, a directory or a
- * character device is refused here.  A path that does not exist is left
- * to the run (the unit tests parse jobs for devices of no host).
+ * module) would have it: a URL, a path that does not exist, a regular
+ * file, a directory or a character device is refused here.  It is only
+ * looked at (stat), never opened.
  */
 static int check_targets(const struct run_ctx *c)
 {
@@ -407,7 +408,12 @@ static int check_targets(const struct run_ctx *c)
 	for (i = 0; i < c->ndevs; i++) {
 		const char *d = c->devs[i];
 
-		if (stat(d, &st) || S_ISBLK(st.st_mode))
+		if (stat(d, &st)) {
+			ssl_err("%s: not a block device (%s; a real run would be "
+				"refused too)", d, strerror(errno));
+			return -1;
+		}
+		if (S_ISBLK(st.st_mode))
 			continue;
 		kind = S_ISREG(st.st_mode) ? "a regular file" :
 		       S_ISDIR(st.st_mode) ? "a directory" :

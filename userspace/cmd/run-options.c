@@ -483,8 +483,11 @@ static int fio_log_opts(struct run_ctx *c)
 		/* fio: no value (or "1", a flag) is the job's name */
 		c->logs.prefix[k] = *v && strcmp(v, "1") ? v : c->name;
 		if (!c->want_logs && !c->raw[O_RUNTIME] && !c->nsrc)
-			return bad_value(c, ids[k], "fio's logs come from the time series, "
-					 "which needs a timed run: give --runtime");
+			return bad_value(c, ids[k], "ssdload writes fio's logs from the kernel's "
+					 "time series, whose records are allocated for the run's "
+					 "length: a run bound only by its size has none; give "
+					 "--runtime=T as its limit (it still ends when its span "
+					 "is done, as fio's)");
 		c->want_logs = 1;
 	}
 	if (c->raw[O_LOG_AVG_MSEC] && ssl_parse_time_ms(c->raw[O_LOG_AVG_MSEC], 1, &avg))

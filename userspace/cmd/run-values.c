@@ -62,7 +62,6 @@ static const struct fio_value {
 	{ O_GTOD_REDUCE, V_BOOL, "0|1", NULL, NULL },
 	{ O_LAT_PERCENTILES, V_BOOL, "0|1", LAT, NULL },
 	{ O_CLAT_PERCENTILES, V_BOOL, "0|1", LAT, NULL },
-	{ O_FSYNC_ON_CLOSE, V_BOOL, "0", NULL, NULL },
 	{ O_RATE_MIN, V_UINT, "0", NULL, NULL },
 	{ O_RATE_IOPS_MIN, V_UINT, "0", NULL, NULL },
 	{ O_MAX_LATENCY, V_UINT, "0", NULL, NULL },
@@ -271,10 +270,17 @@ static int sync_count(const struct run_ctx *c, int id, uint64_t *n)
  * sync=1|sync|dsync FUA writes (O_SYNC and O_DSYNC with direct I/O);
  * write_barrier=N every Nth write PREFLUSH+FUA.  Written only when given:
  * older modules lack the attributes.
+ *
+ * fsync_on_close=1 is end_fsync's flush: fio 3.33's do_io() ends a
+ * writing job's I/O with the same fsync for end_fsync or fsync_on_close,
+ * and the fsync it adds at the file's close (put_file(), outside its
+ * statistics) finds nothing more to flush.  A job closes its block device
+ * once, at its end: one flush per device, so the same attribute, noted.
  */
 int run_sync_opts(struct run_ctx *c)
 {
 	const char *v = c->raw[O_SYNC_MODE];
+	int end = 0, close = 0;
 	uint64_t n, d, b;
 
 	if (sync_count(c, O_FSYNC_EVERY, &n) || sync_count(c, O_FDATASYNC, &d) ||
@@ -287,8 +293,14 @@ int run_sync_opts(struct run_ctx *c)
 		add_write_u64(c, SSDLOAD_ATTR_FSYNC, n ? n : d);
 	if (c->raw[O_WRITE_BARRIER])
 		add_write_u64(c, SSDLOAD_ATTR_WRITE_BARRIER, b);
-	if (flag_opt(c, O_END_FSYNC, SSDLOAD_ATTR_END_FSYNC, NULL))
+	if (flag_opt(c, O_END_FSYNC, NULL, &end) || flag_opt(c, O_FSYNC_ON_CLOSE, NULL, &close))
 		return -1;
+	if (close)
+		run_opt_note(c, O_FSYNC_ON_CLOSE, ": ", "a flush per device at the end of "
+			     "the job's writes, end_fsync's (fio flushes there for either; "
+			     "its fsync at the file's close then finds nothing left)");
+	if (c->raw[O_END_FSYNC] || close)
+		add_write_u64(c, SSDLOAD_ATTR_END_FSYNC, (uint64_t)(end || close));
 	if (!v)
 		return 0;
 	if (!strcmp(v, "none") || !strcmp(v, "0"))

@@ -528,31 +528,35 @@ static size_t edit_distance(const char *a, size_t la, const char *b)
 #define WHY_SYNC "not on a block device: use --end_fsync for a flush at the end, --fsync=N for one every N writes"
 #define WHY_FILES "ssdload drives block devices, not files in a file system; give --filename=DEV"
 #define WHY_BUF "buffers are written as --buffer_pattern or --scramble_buffers say"
-#define WHY_ERR "an I/O error ends the job, with the error named; nothing is ignored"
-#define WHY_CPU "the workers are kernel threads: scheduling options do not reach them"
+#define WHY_ERR "an I/O error ends the job, with the error named: nothing is ignored, and there is nothing to set"
+#define WHY_CPU "the workers are kernel threads: scheduling options do not reach them; use --cpus_allowed to place them"
 #define WHY_LAT \
 	"latencies are always measured in the kernel; choose what to " \
 	"print with --percentile_list"
 #define WHY_UNIT "sizes are printed in fio's default units; use --kb_base"
-#define WHY_ZONE "zoned devices are not supported; run on a conventional block device"
+#define WHY_ZONE \
+	"neither zoned devices (zonemode=zbd) nor fio's strided zones " \
+	"(zonemode=strided: zonesize bytes, then zoneskip, in each zonerange) " \
+	"are supported; use a conventional block device, and --offset and " \
+	"--size for one region"
 #define WHY_TRIM "trims are run by --rw=trim/randtrim/trimwrite only"
 #define WHY_EXEC "ssdload runs no programs around a job; run them yourself"
 #define WHY_SCHED "the device's I/O scheduler is left as it is; set it in sysfs"
 #define WHY_DISKUTIL "disk utilisation is not reported; see /sys/block/DEV/stat"
-#define WHY_IOLOG "I/O logs are not recorded, nor redirected; read_iolog replays one (ssdload replay)"
-#define WHY_IDLE "idle profiling is not supported"
+#define WHY_IOLOG "I/O logs are not recorded, nor redirected; read_iolog replays one (ssdload replay), ssdload capture records one"
+#define WHY_IDLE "idle CPU time is not profiled; the workers' own CPU time is reported (usr_cpu, sys_cpu)"
 #define WHY_FLOW "flow control between jobs is not supported; use separate runs or rates"
-#define WHY_USER "the workers are kernel threads and run as no user"
-#define WHY_IOPRIO "the bios carry no I/O priority: per-command priorities are not set"
-#define WHY_MEM "bios carry the module's own pages: memory options do not apply"
+#define WHY_USER "the workers are kernel threads and run as no user; there is nothing to set"
+#define WHY_IOPRIO "the bios carry no I/O priority: per-command priorities are not set; measure them with fio itself"
+#define WHY_MEM "bios carry the module's own pages: memory options do not apply; there is nothing to set"
 #define WHY_RANDOM \
 	"ssdload's own generator draws the offsets (seeded by " \
 	"--randseed); use --random_distribution"
-#define WHY_OVERLAP "in-flight I/Os are not serialized on overlap"
-#define WHY_SUBMIT "the kernel workers submit bios themselves: there is no offload"
+#define WHY_OVERLAP "in-flight I/Os are not serialized on overlap; --iodepth=1 and --numjobs=1 have no two in flight"
+#define WHY_SUBMIT "the kernel workers submit bios themselves: there is no offload; --iodepth is what is in flight"
 #define WHY_CREATE "ssdload creates no file: the target is an existing block device"
 #define WHY_FILL "use --size and --loops, or ssdload pts's preconditioning, to fill a device"
-#define WHY_ATOMIC "writes are plain direct bios, not atomic ones"
+#define WHY_ATOMIC "writes are plain direct bios, not atomic ones; measure atomic writes with fio itself"
 #define WHY_BUFFERED "I/O is always direct: there is no page cache in the path"
 #define WHY_AVG "rates are sampled by --log_avg_msec and --status-interval"
 #define WHY_LATTARGET \
@@ -606,7 +610,7 @@ static const struct {
 	{ "fdatasync", WHY_RUN },
 	{ "sync", WHY_RUN },
 	{ "end_fsync", WHY_RUN },
-	{ "fsync_on_close", WHY_SYNC },
+	{ "fsync_on_close", WHY_RUN },
 	{ "write_barrier", WHY_RUN },
 	{ "nrfiles", WHY_FILES },
 	{ "openfiles", WHY_FILES },

@@ -311,6 +311,9 @@ static int parse_worker(const struct ssl_kvlist *kv, unsigned int i, struct ssl_
 {
 	static const struct kv_field scalar[] = {
 		WORKER_FIELD(cpu_ns, 1), WORKER_FIELD(ctx, 1), WORKER_FIELD(pid, 1),
+		WORKER_FIELD(sync_ios, 1), WORKER_FIELD(sync_errors, 1),
+		WORKER_FIELD(sync_lat_min_ns, 1), WORKER_FIELD(sync_lat_max_ns, 1),
+		WORKER_FIELD(sync_lat_sum_ns, 1),
 	};
 	static const struct kv_field per_dir[] = {	/* worker<i>_<dir>_* */
 		WORKER_FIELD(ios, 0), WORKER_FIELD(errors, 0), WORKER_FIELD(bytes, 1),

@@ -68,6 +68,9 @@ struct ssl_worker {
 	struct ssl_opt_u64 lat_sum_ns[SSDLOAD_DIR_NR];
 	struct ssl_opt_u64 cpu_ns, ctx, pid;
 	struct ssl_depth_map depth;	/* workerN_iodepth_level */
+	/* its flushes (workerN_sync_*), as fio's clone counts its own */
+	struct ssl_opt_u64 sync_ios, sync_errors;
+	struct ssl_opt_u64 sync_lat_min_ns, sync_lat_max_ns, sync_lat_sum_ns;
 };
 
 /* One device of the job's filename list (devices/devI_* keys). */

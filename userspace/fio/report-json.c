@@ -647,20 +647,40 @@ static json_object *json_job_head(const struct ssl_report *r)
 }
 
 /*
+ * A clone's "sync" (@w: its worker): its own flushes, as each of fio's
+ * clones counts its own; count and min/mean/max, as its directions (the
+ * module keeps no per-worker histogram).  Zeros from a module that
+ * keeps flushes per job only.
+ */
+static json_object *json_clone_sync(const struct ssl_worker *w)
+{
+	json_object *sync = json_object_new_object(), *lat;
+	uint64_t n = w->sync_ios.have ? w->sync_ios.v : 0;
+
+	jint(sync, "total_ios", (int64_t)n);
+	if (!n || !w->sync_lat_min_ns.have || !w->sync_lat_max_ns.have ||
+	    !w->sync_lat_sum_ns.have) {
+		json_object_object_add(sync, "lat_ns", json_zero_lat());
+		return sync;
+	}
+	lat = json_object_new_object();
+	jint(lat, "min", (int64_t)w->sync_lat_min_ns.v);
+	jint(lat, "max", (int64_t)w->sync_lat_max_ns.v);
+	jdbl(lat, "mean", ssl_mean(w->sync_lat_sum_ns.v, n));
+	jint(lat, "N", (int64_t)n);
+	json_object_object_add(sync, "lat_ns", lat);
+	return sync;
+}
+
+/*
  * fio's "sync" object: the flushes (fsync, end_fsync), their count and
  * latency with fio's keys (percentiles and json+ bins as the directions').
- * A clone (@r NULL) has zeros: the module keeps flushes per job only.
  */
 static json_object *json_sync(const struct ssl_report *r)
 {
 	json_object *sync = json_object_new_object();
 	struct dir_view v;
 
-	if (!r) {
-		jint(sync, "total_ios", 0);
-		json_object_object_add(sync, "lat_ns", json_zero_lat());
-		return sync;
-	}
 	rep_sync_view(r, &v);
 	jint(sync, "total_ios", (int64_t)v.ios);
 	json_object_object_add(sync, "lat_ns", v.n ? json_lat(r, &v) : json_zero_lat());
@@ -909,7 +929,7 @@ static json_object *json_clone(const struct ssl_report *r, unsigned int i,
 		sv[d].agg_bytes = v[d].bw_bytes;
 		json_object_object_add(job, rep_dir_names[d], json_clone_dir(r, w, d, &sv[d]));
 	}
-	json_object_object_add(job, "sync", json_sync(NULL));
+	json_object_object_add(job, "sync", json_clone_sync(w));
 	jint(job, "job_runtime", (int64_t)((r->sum->runtime_ns + 500000) / 1000000));
 	if (w->ctx.have)
 		jint(job, "ctx", (int64_t)w->ctx.v);

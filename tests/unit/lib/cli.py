@@ -12,6 +12,7 @@ import shutil
 import subprocess
 import threading
 import time
+from blockdev import DEV
 
 
 def fio_takes(*args):
@@ -83,7 +84,7 @@ def refused_leaving_nothing(p, out, *needles):
 
 
 def parse_only(cli, *args, env=None):
-    p = run(cli, "run", "--filename=/dev/unit-test", "--parse-only", *args, env=env)
+    p = run(cli, "run", f"--filename={DEV}", "--parse-only", *args, env=env)
     assert p.returncode == 0, p.stderr
     return dict(l.split("=", 1) for l in p.stdout.splitlines())
 
