@@ -8,11 +8,14 @@ import time
 
 import pytest
 
+from blockdev import DEV, NEEDS_DEV
 from cli import one_error_line, run
+
+pytestmark = NEEDS_DEV
 
 
 def parse_only(cli, *args):
-    return run(cli, "run", "--name=j", "--filename=/dev/unit-test", "--parse-only", *args)
+    return run(cli, "run", "--name=j", "--filename=" + DEV, "--parse-only", *args)
 
 
 @pytest.mark.parametrize("args,opt,needle", [

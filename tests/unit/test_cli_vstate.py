@@ -12,7 +12,10 @@ import struct
 
 import pytest
 
+from blockdev import DEV, NEEDS_DEV
 from cli import one_error_line, run
+
+pytestmark = NEEDS_DEV
 
 
 def crc32c(data):
@@ -45,7 +48,7 @@ def test_crc32c_check_value():
 def _run(cli, tmp_path, *args):
     cfs = tmp_path / "configfs"
     cfs.mkdir(exist_ok=True)
-    p = run(cli, "run", "--name=vs", "--filename=/dev/unit-test", "--rw=read", *args,
+    p = run(cli, "run", "--name=vs", "--filename=" + DEV, "--rw=read", *args,
             env={"SSDLOAD_CONFIGFS": str(cfs)}, cwd=str(tmp_path))
     assert not list(cfs.iterdir()), "the CLI wrote to configfs: %s" % list(cfs.iterdir())
     return p
