@@ -61,6 +61,7 @@ enum { O_DURATION, O_OUTPUT, O_BUFFER_KB, O_BUFFERS, O_METHOD };
 static const struct ssl_opt capture_opts[] = {
 	{ "duration", SSL_ARG_REQUIRED, O_DURATION },
 	{ "output", SSL_ARG_REQUIRED, O_OUTPUT },
+	{ "o", SSL_ARG_REQUIRED, O_OUTPUT },
 	{ "buffer-kb", SSL_ARG_REQUIRED, O_BUFFER_KB },
 	{ "buffers", SSL_ARG_REQUIRED, O_BUFFERS },
 	{ "method", SSL_ARG_REQUIRED, O_METHOD },
@@ -128,15 +129,6 @@ static int capture_args(int argc, const char **argv, struct capture *c)
 	const char *val;
 
 	while (i < argc) {
-		if (!dashdash && !strcmp(argv[i], "-o")) {
-			if (i + 1 >= argc) {
-				ssl_err("capture: -o needs a file");
-				return -1;
-			}
-			c->out = argv[i + 1];
-			i += 2;
-			continue;
-		}
 		r = ssl_next_opt(argc, argv, &i, capture_opts, &opt, &val, &dashdash);
 		if (r < 0)
 			return -1;

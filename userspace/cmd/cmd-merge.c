@@ -58,6 +58,7 @@ enum {
 
 static const struct ssl_opt merge_opts[] = {
 	{ "output",		SSL_ARG_REQUIRED, O_OUTPUT },
+	{ "o",			SSL_ARG_REQUIRED, O_OUTPUT },	/* -o OUT */
 	{ "output-format",	SSL_ARG_REQUIRED, O_OUTPUT_FORMAT },
 	{ NULL, 0, 0 }
 };
@@ -319,11 +320,6 @@ static int merge_parse(struct merge_ctx *c, int argc, const char **argv,
 	const char *val;
 	int i = 1, dashdash = 0, r;
 
-	/* -o OUT, the short form the other tools of the field take */
-	for (i = 1; i < argc && strcmp(argv[i], "--"); i++)
-		if (!strcmp(argv[i], "-o"))
-			argv[i] = "--output";
-	i = 1;
 	while (i < argc) {
 		r = ssl_next_opt(argc, argv, &i, merge_opts, &opt, &val, &dashdash);
 		if (r < 0)

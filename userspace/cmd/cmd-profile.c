@@ -50,6 +50,7 @@ static const struct ssl_opt profile_opts[] = {
 	{ "zones", SSL_ARG_REQUIRED, O_ZONES },
 	{ "name", SSL_ARG_REQUIRED, O_NAME },
 	{ "output", SSL_ARG_REQUIRED, O_OUTPUT },
+	{ "o", SSL_ARG_REQUIRED, O_OUTPUT },
 	{ NULL, 0, 0 },
 };
 
@@ -97,15 +98,6 @@ static int profile_args(int argc, const char **argv, struct profile_args *a)
 	const char *val;
 
 	while (i < argc) {
-		if (!dashdash && !strcmp(argv[i], "-o")) {
-			if (i + 1 >= argc) {
-				ssl_err("profile: -o needs a file");
-				return -1;
-			}
-			a->out = argv[i + 1];
-			i += 2;
-			continue;
-		}
 		r = ssl_next_opt(argc, argv, &i, profile_opts, &opt, &val, &dashdash);
 		if (r < 0)
 			return -1;

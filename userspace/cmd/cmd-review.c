@@ -68,6 +68,7 @@ static const struct ssl_opt review_opts[] = {
 	{ "scale",	SSL_ARG_REQUIRED, R_SCALE },
 	{ "set",	SSL_ARG_REQUIRED, R_SET },
 	{ "output-dir",	SSL_ARG_REQUIRED, R_OUTPUT_DIR },
+	{ "o",		SSL_ARG_REQUIRED, R_OUTPUT_DIR },	/* -o DIR */
 	{ "dry-run",	SSL_ARG_FLAG,	R_DRY_RUN },
 	{ "resume",	SSL_ARG_REQUIRED, R_RESUME },
 	{ "list",	SSL_ARG_FLAG,	R_LIST },
@@ -142,15 +143,6 @@ static int review_parse(struct review_args *c, int argc, const char **argv)
 	int i = 1, dashdash = 0, r;
 
 	while (i < argc) {
-		if (!dashdash && !strcmp(argv[i], "-o")) {	/* -o DIR: --output-dir */
-			if (i + 1 == argc) {
-				ssl_err("review: -o needs a directory");
-				return -1;
-			}
-			c->o.outdir = argv[i + 1];
-			i += 2;
-			continue;
-		}
 		r = ssl_next_opt(argc, argv, &i, review_opts, &opt, &val, &dashdash);
 		if (r < 0)
 			return -1;

@@ -772,9 +772,23 @@ int ssl_next_opt(int argc, const char **argv, int *i, const struct ssl_opt *tab,
 		return 2;
 	}
 	if (arg[1] != '-') {
-		fprintf(stderr, "ssdload: unknown option '%s' (options are --name=value)\n",
-			arg);
-		return -1;
+		/* -X VALUE: a one-letter name of the table (-o FILE) */
+		tab = arg[2] ? NULL : ssl_find_opt(tab0, arg + 1, 1);
+		if (!tab || tab->name[1]) {
+			fprintf(stderr, "ssdload: unknown option '%s' (options are --name=value)\n",
+				arg);
+			return -1;
+		}
+		*opt = tab;
+		(*i)++;
+		if (tab->arg == SSL_ARG_FLAG)
+			return 1;
+		if (*i >= argc) {
+			fprintf(stderr, "ssdload: option '%s' needs a value\n", arg);
+			return -1;
+		}
+		*val = argv[(*i)++];
+		return 1;
 	}
 	name = arg + 2;
 	eq = strchr(name, '=');

@@ -102,7 +102,8 @@ struct ssl_opt {
  * for a bare flag), 0 for a positional argument, 2 for "--help"/"-h",
  * 3 for "--" (every later argument is positional), -1 on error (message
  * printed).  Advances *i past what it consumed; a positional argument is
- * argv[*i - 1] after the call.
+ * argv[*i - 1] after the call.  A one-letter entry of @tab ("o") is also
+ * taken as "-o VALUE" (or "-o" for a flag).
  */
 int ssl_next_opt(int argc, const char **argv, int *i, const struct ssl_opt *tab,
 		 const struct ssl_opt **opt, const char **val, int *dashdash);
